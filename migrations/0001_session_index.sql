@@ -1,0 +1,2 @@
+-- placeholder, replaced below
+CREATE TABLE IF NOT EXISTS placeholder (id INTEGER);

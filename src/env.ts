@@ -1,0 +1,17 @@
+declare global {
+  interface Env {
+    DB: D1Database;
+    SESSION: DurableObjectNamespace;
+    DELIVERIES: Queue;
+    DEAD_LETTERS: Queue;
+    SWITCHBOARD_CONFIG: string;
+    SWITCHBOARD_ADMIN_TOKEN?: string;
+    SWITCHBOARD_AGENT_TOKENS?: string;
+    SWITCHBOARD_SIGNING_KEY?: string;
+    TEST_MIGRATIONS?: import("cloudflare:test").D1Migration[];
+  }
+  namespace Cloudflare {
+    interface Env extends globalThis.Env {}
+  }
+}
+export {};

@@ -1,0 +1,65 @@
+import { z } from "zod";
+
+/** Limits from SPEC §11. */
+export const MAX_MESSAGE_TEXT_CHARS = 256 * 1024;
+export const MAX_TRANSCRIPT_ROW_BYTES = 1024 * 1024;
+
+export const messageRoles = ["user", "assistant", "toolResult", "tool", "system"] as const;
+export type MessageRole = (typeof messageRoles)[number];
+
+/** Tool messages are hidden from listings and from history unless `includeTools` is set. */
+export const toolRoles: ReadonlySet<MessageRole> = new Set(["toolResult", "tool"]);
+
+const text = z.string().max(MAX_MESSAGE_TEXT_CHARS, `text longer than ${MAX_MESSAGE_TEXT_CHARS} chars`);
+
+// Blocks and messages are loose objects: an imported transcript keeps every field it came with, so the
+// JSONL export gives back exactly what was imported.
+export const textBlockSchema = z.looseObject({ type: z.literal("text"), text });
+export const thinkingBlockSchema = z.looseObject({ type: z.literal("thinking"), thinking: text });
+export const toolCallBlockSchema = z.looseObject({
+  type: z.literal("toolCall"),
+  id: z.string().optional(),
+  name: z.string(),
+  arguments: z.unknown().optional(),
+});
+export const imageBlockSchema = z.looseObject({
+  type: z.literal("image"),
+  data: z.string().optional(),
+  mimeType: z.string().optional(),
+});
+export const contentBlockSchema = z.discriminatedUnion("type", [
+  textBlockSchema,
+  thinkingBlockSchema,
+  toolCallBlockSchema,
+  imageBlockSchema,
+]);
+
+export const provenanceSchema = z.looseObject({
+  kind: z.enum(["external_user", "inter_session", "subagent_task", "subagent_completion", "system"]),
+  sourceSessionKey: z.string().optional(),
+  sourceChannel: z.string().optional(),
+  sourceTool: z.string().optional(),
+});
+
+export const transcriptMessageSchema = z.looseObject({
+  id: z.string().min(1).max(200),
+  role: z.enum(messageRoles),
+  content: z.union([text, z.array(contentBlockSchema)]),
+  provenance: provenanceSchema.optional(),
+  usage: z.unknown().optional(),
+  cost: z.unknown().optional(),
+  details: z.unknown().optional(),
+  timestamp: z.number().int().nonnegative(),
+  runId: z.string().optional(),
+});
+
+export type ContentBlock = z.infer<typeof contentBlockSchema>;
+export type TranscriptMessage = z.infer<typeof transcriptMessageSchema>;
+
+/** The plain text of a message: its string content, or its text blocks joined by newlines. */
+export function messageText(message: Pick<TranscriptMessage, "content">): string {
+  if (typeof message.content === "string") return message.content;
+  return message.content
+    .flatMap((block) => (block.type === "text" ? [block.text] : []))
+    .join("\n");
+}
