@@ -1,7 +1,7 @@
 declare global {
   interface Env {
     DB: D1Database;
-    SESSION: DurableObjectNamespace;
+    SESSION: DurableObjectNamespace<import("./session/session-object").SessionObject>;
     DELIVERIES: Queue;
     DEAD_LETTERS: Queue;
     SWITCHBOARD_CONFIG: string;
@@ -14,4 +14,5 @@ declare global {
     interface Env extends globalThis.Env {}
   }
 }
+
 export {};

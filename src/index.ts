@@ -1,3 +1,9 @@
-import { DurableObject } from "cloudflare:workers";
-export class SessionObject extends DurableObject {}
-export default { fetch: () => new Response("ok") } satisfies ExportedHandler<Env>;
+import { app } from "./app";
+import { handleQueueBatch } from "./queue/consumer";
+
+export { SessionObject } from "./session/session-object";
+
+export default {
+  fetch: app.fetch,
+  queue: handleQueueBatch,
+} satisfies ExportedHandler<Env>;

@@ -59,7 +59,5 @@ export type TranscriptMessage = z.infer<typeof transcriptMessageSchema>;
 /** The plain text of a message: its string content, or its text blocks joined by newlines. */
 export function messageText(message: Pick<TranscriptMessage, "content">): string {
   if (typeof message.content === "string") return message.content;
-  return message.content
-    .flatMap((block) => (block.type === "text" ? [block.text] : []))
-    .join("\n");
+  return message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
 }

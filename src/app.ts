@@ -1,0 +1,50 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { AppEnv } from "./app-env";
+import { AppError } from "./errors";
+import { healthRoutes } from "./routes/health";
+import { requireConfig, requireIdentity } from "./routes/middleware";
+import { toolsInvokeRoutes } from "./routes/tools-invoke";
+import { sessionRoutes } from "./routes/v1/sessions";
+import { toolRoutes } from "./routes/v1/tools";
+
+const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+export const app = new Hono<AppEnv>();
+
+app.route("/healthz", healthRoutes);
+
+for (const path of ["/tools/*", "/v1/*", "/mcp"]) {
+  app.use(
+    path,
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new AppError("payload_too_large", `request body over ${MAX_BODY_BYTES} bytes`);
+      },
+    }),
+    requireConfig,
+    requireIdentity,
+  );
+}
+
+app.route("/tools/invoke", toolsInvokeRoutes);
+app.route("/v1/tools", toolRoutes);
+app.route("/v1/sessions", sessionRoutes);
+
+app.notFound((c) =>
+  c.json({ error: { code: "not_found", message: `no route ${c.req.method} ${c.req.path}` } }, 404),
+);
+
+// The one error handler: domain errors keep their code and message; anything else is logged and
+// answered with a sanitized 500. `/tools/invoke` speaks OpenClaw's `{ ok: false, error: { type } }`.
+app.onError((error, c) => {
+  const known = error instanceof AppError ? error : undefined;
+  if (!known || known.status >= 500)
+    console.error(`${c.req.method} ${c.req.path} failed:`, known?.code ?? error);
+  const code = known?.code ?? "internal";
+  const message = known?.message ?? "internal error";
+  const status = known?.status ?? 500;
+  if (c.req.path === "/tools/invoke") return c.json({ ok: false, error: { type: code, message } }, status);
+  return c.json({ error: { code, message } }, status);
+});

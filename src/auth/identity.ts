@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { secretsEqual } from "./constant-time";
+import { looksLikeRunToken, type RunTokenClaims, verifyRunToken } from "./run-token";
+
+/** Who is calling, as proven by the bearer token (SPEC §3). */
+export type Identity =
+  | { kind: "operator" }
+  | { kind: "agent"; agentId: string }
+  | { kind: "run"; claims: RunTokenClaims };
+
+const agentTokensSchema = z.record(z.string(), z.string().min(1));
+
+let cachedAgentTokens: { raw: string | undefined; tokens: [string, string][] } | undefined;
+
+/** The agent-token map from the SWITCHBOARD_AGENT_TOKENS secret (agentId → token). */
+function agentTokens(raw: string | undefined): [string, string][] {
+  if (cachedAgentTokens && cachedAgentTokens.raw === raw) return cachedAgentTokens.tokens;
+  let tokens: [string, string][] = [];
+  try {
+    const parsed = agentTokensSchema.safeParse(raw ? JSON.parse(raw) : {});
+    tokens = parsed.success
+      ? Object.entries(parsed.data).map(([id, token]) => [id.toLowerCase(), token])
+      : [];
+  } catch {
+    // A malformed secret grants nothing rather than failing every request.
+  }
+  cachedAgentTokens = { raw, tokens };
+  return tokens;
+}
+
+/** The bearer token of an Authorization header, if it has one. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
+  return match?.[1];
+}
+
+/** Resolves a bearer token to an identity; undefined for anything not valid. */
+export async function authenticate(
+  env: Pick<Env, "SWITCHBOARD_ADMIN_TOKEN" | "SWITCHBOARD_AGENT_TOKENS" | "SWITCHBOARD_SIGNING_KEY">,
+  token: string | undefined,
+): Promise<Identity | undefined> {
+  if (!token) return undefined;
+  if (looksLikeRunToken(token)) {
+    if (!env.SWITCHBOARD_SIGNING_KEY) return undefined;
+    const claims = await verifyRunToken(env.SWITCHBOARD_SIGNING_KEY, token);
+    return claims ? { kind: "run", claims } : undefined;
+  }
+  if (env.SWITCHBOARD_ADMIN_TOKEN && (await secretsEqual(token, env.SWITCHBOARD_ADMIN_TOKEN)))
+    return { kind: "operator" };
+  // Compare against every agent token, not stopping at a match, so timing says nothing about which.
+  let match: string | undefined;
+  for (const [agentId, expected] of agentTokens(env.SWITCHBOARD_AGENT_TOKENS)) {
+    if (await secretsEqual(token, expected)) match ??= agentId;
+  }
+  return match ? { kind: "agent", agentId: match } : undefined;
+}

@@ -1,0 +1,114 @@
+import { findAgent } from "../config/agents";
+import type { SwitchboardConfig } from "../config/schema";
+import { findSessionByKey } from "../index-db/lookup";
+import { canonicalizeKeyInput, type KeyOptions, normalizeAgentId, parseSessionKey } from "../keys";
+import type { Requester } from "../policy/requester";
+import type { Identity } from "./identity";
+
+export type RequesterResult =
+  | { ok: true; requester: Requester }
+  | { ok: false; code: "bad_request" | "forbidden"; message: string };
+
+/** What a request names as its requester: a session key and, for legacy keys, the agent. */
+export interface NamedRequester {
+  sessionKey?: string;
+  agentId?: string;
+}
+
+function keyOptionsOf(config: SwitchboardConfig): KeyOptions {
+  return { mainKey: config.session.mainKey, scope: config.session.scope };
+}
+
+/** The requester key a credential may act as (SPEC §3), before any storage is read. */
+function requesterKey(
+  identity: Identity,
+  named: NamedRequester,
+  config: SwitchboardConfig,
+): { ok: true; sessionKey: string } | Extract<RequesterResult, { ok: false }> {
+  const options = keyOptionsOf(config);
+  if (identity.kind === "run") {
+    const own = identity.claims.sessionKey;
+    if (!named.sessionKey) return { ok: true, sessionKey: own };
+    const asKey = canonicalizeKeyInput(named.sessionKey, identity.claims.agentId, options);
+    if (asKey.ok && asKey.key === own) return { ok: true, sessionKey: own };
+    return { ok: false, code: "forbidden", message: "a run token acts only as its own run's session" };
+  }
+  if (identity.kind === "agent") {
+    const key = canonicalizeKeyInput(named.sessionKey ?? config.session.mainKey, identity.agentId, options);
+    if (!key.ok) return { ok: false, code: "bad_request", message: `sessionKey: ${key.error}` };
+    if (parseSessionKey(key.key, options)?.agentId !== identity.agentId) {
+      return {
+        ok: false,
+        code: "forbidden",
+        message: `an agent token for "${identity.agentId}" acts only as that agent's sessions`,
+      };
+    }
+    return { ok: true, sessionKey: key.key };
+  }
+  if (!named.sessionKey) {
+    return {
+      ok: false,
+      code: "bad_request",
+      message:
+        "sessionKey required: operator tool calls must name the requester session (body sessionKey or X-Switchboard-Session)",
+    };
+  }
+  const agentId = named.agentId ? normalizeAgentId(named.agentId) : undefined;
+  if (named.agentId && !agentId)
+    return { ok: false, code: "bad_request", message: "agentId: invalid agent id" };
+  const canonical = parseSessionKey(named.sessionKey, options);
+  const owner = canonical?.agentId ?? agentId;
+  if (!owner) {
+    return {
+      ok: false,
+      code: "bad_request",
+      message: "sessionKey: use a full agent:<agentId>:… key, or give agentId",
+    };
+  }
+  const key = canonicalizeKeyInput(named.sessionKey, owner, options);
+  return key.ok
+    ? { ok: true, sessionKey: key.key }
+    : { ok: false, code: "bad_request", message: `sessionKey: ${key.error}` };
+}
+
+/** Fixes the requester session of a tool call from the credential and what the request names. */
+export async function resolveRequester(
+  identity: Identity,
+  named: NamedRequester,
+  config: SwitchboardConfig,
+  db: D1Database,
+): Promise<RequesterResult> {
+  const key = requesterKey(identity, named, config);
+  if (!key.ok) return key;
+  const parsed = parseSessionKey(key.sessionKey, keyOptionsOf(config));
+  if (!parsed) return { ok: false, code: "bad_request", message: "sessionKey: not a session key" };
+  const agent = findAgent(config, parsed.agentId);
+  if (!agent) return { ok: false, code: "forbidden", message: `agent "${parsed.agentId}" is not configured` };
+  if (identity.kind === "run") {
+    const { claims } = identity;
+    return {
+      ok: true,
+      requester: {
+        agentId: claims.agentId,
+        sessionKey: claims.sessionKey,
+        depth: claims.depth,
+        sandboxed: claims.sandboxed,
+        isSubagent: claims.depth > 0,
+        runId: claims.runId,
+      },
+    };
+  }
+  // Depth decides the sub-agent tool policy, so it comes from the index, never from the request;
+  // only sub-agent keys can have one, so other requesters cost no lookup.
+  const depth = parsed.isSubagent ? ((await findSessionByKey(db, key.sessionKey))?.spawnDepth ?? 1) : 0;
+  return {
+    ok: true,
+    requester: {
+      agentId: parsed.agentId,
+      sessionKey: key.sessionKey,
+      depth,
+      sandboxed: agent.sandbox,
+      isSubagent: parsed.isSubagent,
+    },
+  };
+}

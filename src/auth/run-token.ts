@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { fromBase64Url, hmacSha256, toBase64Url, verifyHmacSha256 } from "./hmac";
+
+const PREFIX = "sbr1";
+
+export const runTokenClaimsSchema = z.strictObject({
+  agentId: z.string(),
+  sessionKey: z.string(),
+  runId: z.string(),
+  depth: z.number().int().min(0),
+  sandboxed: z.boolean(),
+  /** Expiry, unix seconds. */
+  exp: z.number().int(),
+});
+export type RunTokenClaims = z.infer<typeof runTokenClaimsSchema>;
+
+/** Mints a run token: `sbr1.<claims>.<HMAC-SHA256 of "sbr1.<claims>">`, base64url parts. */
+export async function mintRunToken(signingKey: string, claims: RunTokenClaims): Promise<string> {
+  const body = `${PREFIX}.${toBase64Url(new TextEncoder().encode(JSON.stringify(claims)))}`;
+  return `${body}.${toBase64Url(await hmacSha256(signingKey, body))}`;
+}
+
+/** True when the string has the shape of a run token (not whether it is valid). */
+export function looksLikeRunToken(token: string): boolean {
+  return token.startsWith(`${PREFIX}.`);
+}
+
+/** Verifies signature and expiry; undefined for anything not valid now. */
+export async function verifyRunToken(
+  signingKey: string,
+  token: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): Promise<RunTokenClaims | undefined> {
+  const [prefix, claimsPart, signaturePart, extra] = token.split(".");
+  if (prefix !== PREFIX || !claimsPart || !signaturePart || extra !== undefined) return undefined;
+  const signature = fromBase64Url(signaturePart);
+  if (!signature) return undefined;
+  const valid = await verifyHmacSha256(
+    signingKey,
+    `${prefix}.${claimsPart}`,
+    signature.buffer as ArrayBuffer,
+  );
+  if (!valid) return undefined;
+  const bytes = fromBase64Url(claimsPart);
+  if (!bytes) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
+  }
+  const claims = runTokenClaimsSchema.safeParse(json);
+  if (!claims.success || claims.data.exp <= nowSeconds) return undefined;
+  return claims.data;
+}

@@ -1,0 +1,55 @@
+import type { AgentConfig, SwitchboardConfig, ToolProfile } from "./schema";
+
+/** Built-in sub-agent defaults (SPEC §2), overridden by `agents.defaults.subagents`, then per agent. */
+const SUBAGENT_DEFAULTS = {
+  maxSpawnDepth: 1,
+  maxChildrenPerAgent: 5,
+  maxConcurrent: 8,
+  runTimeoutSeconds: 0,
+  archiveAfterMinutes: 60,
+  announceTimeoutMs: 120_000,
+  allowAgents: [] as string[],
+  requireAgentId: false,
+};
+
+export type SubagentSettings = typeof SUBAGENT_DEFAULTS & { model?: string; thinking?: string };
+
+/** The configured agent with this id, if any. */
+export function findAgent(config: SwitchboardConfig, agentId: string): AgentConfig | undefined {
+  return config.agents.list.find((agent) => agent.id === agentId);
+}
+
+/** The effective sub-agent settings of an agent: built-in defaults < agents.defaults < the agent's own. */
+export function subagentSettings(config: SwitchboardConfig, agentId: string): SubagentSettings {
+  const own = findAgent(config, agentId)?.subagents ?? {};
+  const merged: SubagentSettings = { ...SUBAGENT_DEFAULTS };
+  for (const layer of [config.agents.defaults.subagents, own]) {
+    for (const [name, value] of Object.entries(layer)) {
+      if (value !== undefined) Object.assign(merged, { [name]: value });
+    }
+  }
+  return merged;
+}
+
+/** The tool profile and extra tools of an agent (per-agent settings win over `tools.*`). */
+export function agentToolPolicy(
+  config: SwitchboardConfig,
+  agentId: string,
+): { profile: ToolProfile; alsoAllow: string[] } {
+  const own = findAgent(config, agentId)?.tools;
+  return {
+    profile: own?.profile ?? config.tools.profile,
+    alsoAllow: [...config.tools.alsoAllow, ...(own?.alsoAllow ?? [])],
+  };
+}
+
+/** Models a session override may name: every agent's model and the sub-agent defaults. */
+export function configuredModels(config: SwitchboardConfig): Set<string> {
+  const models = new Set<string>();
+  for (const agent of config.agents.list) {
+    models.add(agent.model);
+    if (agent.subagents?.model) models.add(agent.subagents.model);
+  }
+  if (config.agents.defaults.subagents.model) models.add(config.agents.defaults.subagents.model);
+  return models;
+}

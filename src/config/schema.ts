@@ -1,0 +1,197 @@
+import { z } from "zod";
+
+const agentIdPattern = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const agentId = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(agentIdPattern, "agent id must match [a-z0-9][a-z0-9_-]{0,63}");
+
+export const toolNames = [
+  "sessions_list",
+  "sessions_history",
+  "sessions_send",
+  "sessions_spawn",
+  "sessions_yield",
+  "subagents",
+  "session_status",
+  "agents_list",
+] as const;
+export type ToolName = (typeof toolNames)[number];
+
+export const toolProfiles = ["minimal", "coding", "messaging", "full"] as const;
+export type ToolProfile = (typeof toolProfiles)[number];
+
+/** Lenient readers: SPEC §2 says which values are clamped or defaulted instead of rejected. */
+const maxPingPongTurns = z
+  .unknown()
+  .optional()
+  .transform((value) => {
+    if (typeof value !== "number" || !Number.isFinite(value)) return 5;
+    return Math.min(20, Math.max(0, Math.floor(value)));
+  });
+const visibility = z
+  .unknown()
+  .optional()
+  .transform((value) => {
+    const lower = typeof value === "string" ? value.trim().toLowerCase() : "";
+    return lower === "self" || lower === "tree" || lower === "agent" || lower === "all" ? lower : "tree";
+  });
+
+const toolPolicy = z.strictObject({
+  profile: z.enum(toolProfiles).optional(),
+  alsoAllow: z.array(z.string()).default([]),
+});
+
+const sendPolicyRule = z.strictObject({
+  action: z.enum(["allow", "deny"]),
+  match: z
+    .strictObject({
+      channel: z.string().optional(),
+      chatType: z.enum(["direct", "group", "channel"]).optional(),
+      keyPrefix: z.string().optional(),
+      rawKeyPrefix: z.string().optional(),
+    })
+    .default({}),
+});
+
+const scriptedRule = z.strictObject({
+  match: z.string(),
+  reply: z.string().optional(),
+  toolCall: z
+    .strictObject({ name: z.string(), args: z.record(z.string(), z.unknown()).default({}) })
+    .optional(),
+});
+
+export const runtimeSchema = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("scripted"), rules: z.array(scriptedRule).default([]) }),
+  z.strictObject({
+    type: z.literal("openai"),
+    baseUrl: z.url(),
+    model: z.string().min(1),
+    apiKeyEnv: z.string().optional(),
+  }),
+  z.strictObject({ type: z.literal("webhook"), url: z.url(), secretEnv: z.string().optional() }),
+]);
+
+const subagentSettings = z.strictObject({
+  maxSpawnDepth: z.number().int().min(1).max(5).optional(),
+  maxChildrenPerAgent: z.number().int().min(1).max(20).optional(),
+  maxConcurrent: z.number().int().min(1).optional(),
+  runTimeoutSeconds: z.number().int().min(0).optional(),
+  archiveAfterMinutes: z.number().int().min(0).optional(),
+  announceTimeoutMs: z.number().int().positive().optional(),
+  model: z.string().optional(),
+  thinking: z.string().optional(),
+  allowAgents: z.array(z.string()).optional(),
+  requireAgentId: z.boolean().optional(),
+});
+
+const agentSchema = z.strictObject({
+  id: agentId,
+  name: z.string().optional(),
+  runtime: runtimeSchema.default({ type: "scripted", rules: [] }),
+  model: z.string().min(1).default("scripted/default"),
+  thinking: z.string().optional(),
+  sandbox: z.boolean().default(false),
+  tools: toolPolicy.optional(),
+  subagents: subagentSettings.optional(),
+});
+
+const channelSchema = z.strictObject({
+  webhookUrl: z.url().optional(),
+  secretEnv: z.string().optional(),
+});
+
+export const configSchema = z.strictObject({
+  session: z
+    .strictObject({
+      mainKey: z.string().trim().toLowerCase().min(1).default("main"),
+      scope: z.enum(["per-sender", "global"]).default("per-sender"),
+      agentToAgent: z.strictObject({ maxPingPongTurns }).prefault({}),
+      sendPolicy: z
+        .strictObject({
+          default: z.enum(["allow", "deny"]).optional(),
+          rules: z.array(sendPolicyRule).default([]),
+        })
+        .optional(),
+    })
+    .prefault({}),
+  tools: z
+    .strictObject({
+      profile: z.enum(toolProfiles).default("coding"),
+      alsoAllow: z.array(z.string()).default([]),
+      sessions: z.strictObject({ visibility }).prefault({}),
+      agentToAgent: z
+        .strictObject({ enabled: z.boolean().default(false), allow: z.array(z.string()).default([]) })
+        .prefault({}),
+      subagents: z
+        .strictObject({
+          tools: z
+            .strictObject({
+              allow: z.array(z.string()).optional(),
+              alsoAllow: z.array(z.string()).optional(),
+              deny: z.array(z.string()).optional(),
+            })
+            .prefault({}),
+        })
+        .prefault({}),
+      sessions_spawn: z
+        .strictObject({
+          attachments: z
+            .strictObject({
+              enabled: z.boolean().default(false),
+              maxFiles: z.number().int().min(1).default(50),
+              maxFileBytes: z
+                .number()
+                .int()
+                .min(1)
+                .default(1024 * 1024),
+              maxTotalBytes: z
+                .number()
+                .int()
+                .min(1)
+                .default(5 * 1024 * 1024),
+              retainOnSessionKeep: z.boolean().default(false),
+            })
+            .prefault({}),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  agents: z
+    .strictObject({
+      defaults: z
+        .strictObject({
+          sandbox: z
+            .strictObject({ sessionToolsVisibility: z.enum(["spawned", "all"]).default("spawned") })
+            .prefault({}),
+          subagents: subagentSettings.prefault({}),
+        })
+        .prefault({}),
+      list: z
+        .array(agentSchema)
+        .min(1)
+        .prefault([{ id: "main" }])
+        .superRefine((agents, ctx) => {
+          const seen = new Set<string>();
+          for (const [index, agent] of agents.entries()) {
+            if (seen.has(agent.id))
+              ctx.addIssue({
+                code: "custom",
+                path: [index, "id"],
+                message: `duplicate agent id "${agent.id}"`,
+              });
+            seen.add(agent.id);
+          }
+        }),
+    })
+    .prefault({}),
+  channels: z.record(z.string(), channelSchema).default({}),
+});
+
+export type SwitchboardConfig = z.infer<typeof configSchema>;
+export type AgentConfig = SwitchboardConfig["agents"]["list"][number];
+export type SendPolicyConfig = NonNullable<SwitchboardConfig["session"]["sendPolicy"]>;
+export type SendPolicyRule = SendPolicyConfig["rules"][number];
+export type SessionVisibility = SwitchboardConfig["tools"]["sessions"]["visibility"];

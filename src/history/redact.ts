@@ -1,0 +1,90 @@
+import { maskUnlessMasked } from "./mask-secret";
+
+export { maskSecret } from "./mask-secret";
+
+// One list of credential-ish field names, shared by the JSON-field pattern and `isCredentialKey`.
+const CREDENTIAL_FIELD = "api[_-]?key|token|secret|password|access[_-]?token|refresh[_-]?token";
+const CREDENTIAL_KEY = new RegExp(`^(?:${CREDENTIAL_FIELD})$`, "i");
+const ENV_STYLE_NAME = /^[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD)$/;
+
+const PEM_PRIVATE_KEY =
+  /(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)(?:[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY-----)|[\s\S]*$)/g;
+const PEM_BODY = "…redacted…";
+
+// Suffix in capitals (`OPENAI_API_KEY`), or lower-case words joined by `_` (`db_password`), so that
+// `monkey=1` is not a credential.
+const ENV_NAME = "(?:[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD)|(?:[a-z0-9]+_)*(?:key|token|secret|password))";
+const QUOTED_OR_BARE_VALUE = `(?:"([^"\\n]*)"|'([^'\\n]*)'|([^\\s"'\`]+))`;
+
+// Minimum body lengths keep prose like `sk-learn` out and make a masked `sk-123…1234` unmatchable.
+const TOKEN_PREFIXES: ReadonlyArray<[prefix: string, minBody: number]> = [
+  ["sk-", 12],
+  ["ghp_", 16],
+  ["github_pat_", 16],
+  ["xox[baprs]-", 10],
+  ["xapp-", 10],
+  ["gsk_", 16],
+  ["AIza", 20],
+  ["pplx-", 16],
+  ["npm_", 16],
+];
+
+// Each pattern is global; the secret is whichever capture group matched, and it ends the match (bar a
+// closing quote), so it is replaced at its last occurrence in the match.
+const secretPatterns: readonly RegExp[] = [
+  new RegExp(`(?<![\\w-])${ENV_NAME}[ \\t]*=[ \\t]*${QUOTED_OR_BARE_VALUE}`, "g"),
+  new RegExp(`"(?:${CREDENTIAL_FIELD})"\\s*:\\s*"((?:[^"\\\\\\n]|\\\\.)*)"`, "gi"),
+  new RegExp(
+    `(?<![\\w-])--(?:[a-z0-9]+-)*(?:api-?key|token|secret|password)(?:[ \\t]+|=)(?!-)${QUOTED_OR_BARE_VALUE}`,
+    "gi",
+  ),
+  // The header may sit in JSON (`"Authorization": "Bearer …"`); a scheme word alone is not a secret.
+  /\bAuthorization"?[ \t]*:[ \t]*"?(?:(?:Bearer|Basic|Token)[ \t]+)?(?!(?:Bearer|Basic|Token)\b)([^\s"']+)/gi,
+  /\bBearer[ \t]+([A-Za-z0-9._~+/=-]{18,})/gi,
+  /(?<![\w-])(\d{8,10}:[A-Za-z0-9_-]{35})(?![\w-])/g,
+  ...TOKEN_PREFIXES.map(
+    ([prefix, minBody]) => new RegExp(`(?<![\\w-])(${prefix}[A-Za-z0-9_-]{${minBody},})`, "g"),
+  ),
+];
+
+/**
+ * Masks credentials in free text (SPEC §5.2 step 2): env-style assignments, JSON credential fields, CLI
+ * flags, bearer tokens, PEM private keys and well-known token prefixes. Idempotent: masked values are
+ * never masked again.
+ */
+export function redactSecrets(text: string): { text: string; redacted: boolean } {
+  let redacted = false;
+  let current = text.replace(PEM_PRIVATE_KEY, (block: string, begin: string, end: string | undefined) => {
+    const replacement = end === undefined ? `${begin}\n${PEM_BODY}` : `${begin}\n${PEM_BODY}\n${end}`;
+    if (replacement !== block) redacted = true;
+    return replacement;
+  });
+  for (const pattern of secretPatterns) {
+    current = current.replace(pattern, (match: string, ...rest: unknown[]) => {
+      // `rest` is the capture groups, then the offset (a number), then the whole input.
+      const captures = rest.slice(
+        0,
+        rest.findIndex((value) => typeof value === "number"),
+      );
+      const secret = captures.find((value): value is string => typeof value === "string");
+      if (secret === undefined) return match;
+      const masked = maskUnlessMasked(secret);
+      if (!masked.redacted) return match;
+      redacted = true;
+      const at = match.lastIndexOf(secret);
+      return match.slice(0, at) + masked.text + match.slice(at + secret.length);
+    });
+  }
+  return { text: current, redacted };
+}
+
+/** Whether an object key names a credential, so a string stored under it is masked whole. */
+export function isCredentialKey(key: string): boolean {
+  return CREDENTIAL_KEY.test(key) || ENV_STYLE_NAME.test(key);
+}
+
+/** Redacts one string leaf of a JSON value; under a credential key the whole leaf is masked. */
+export function redactJsonLeaf(key: string | undefined, leaf: string): { text: string; redacted: boolean } {
+  if (key !== undefined && isCredentialKey(key)) return maskUnlessMasked(leaf);
+  return redactSecrets(leaf);
+}

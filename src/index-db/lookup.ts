@@ -1,0 +1,55 @@
+/** The index fields needed to resolve and check a reference to a session. */
+export interface SessionRef {
+  sessionKey: string;
+  sessionId: string;
+  agentId: string;
+  spawnedBy?: string;
+  spawnDepth: number;
+}
+
+const REF_COLUMNS = "session_key, session_id, agent_id, spawned_by, spawn_depth";
+
+function toRef(row: Record<string, unknown> | null): SessionRef | undefined {
+  if (!row) return undefined;
+  return {
+    sessionKey: String(row.session_key),
+    sessionId: String(row.session_id),
+    agentId: String(row.agent_id),
+    ...(row.spawned_by ? { spawnedBy: String(row.spawned_by) } : {}),
+    spawnDepth: Number(row.spawn_depth ?? 0),
+  };
+}
+
+/** The indexed session with this canonical key (primary key lookup). */
+export async function findSessionByKey(db: D1Database, sessionKey: string): Promise<SessionRef | undefined> {
+  return toRef(
+    await db
+      .prepare(`SELECT ${REF_COLUMNS} FROM session_index WHERE session_key = ?`)
+      .bind(sessionKey)
+      .first(),
+  );
+}
+
+/** The indexed session with this sessionId (unique index lookup). */
+export async function findSessionById(db: D1Database, sessionId: string): Promise<SessionRef | undefined> {
+  return toRef(
+    await db
+      .prepare(`SELECT ${REF_COLUMNS} FROM session_index WHERE session_id = ?`)
+      .bind(sessionId.toLowerCase())
+      .first(),
+  );
+}
+
+/** How many sessions this session spawned, by run status ("idle" for none yet). */
+export async function countChildrenByStatus(
+  db: D1Database,
+  sessionKey: string,
+): Promise<Record<string, number>> {
+  const { results } = await db
+    .prepare(
+      "SELECT COALESCE(status, 'idle') AS status, COUNT(*) AS n FROM session_index WHERE spawned_by = ? GROUP BY 1",
+    )
+    .bind(sessionKey)
+    .all<{ status: string; n: number }>();
+  return Object.fromEntries(results.map((row) => [row.status, row.n]));
+}

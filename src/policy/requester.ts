@@ -1,0 +1,13 @@
+/** The session on whose behalf a tool runs (SPEC §1), fixed by the credential (SPEC §3). */
+export interface Requester {
+  agentId: string;
+  sessionKey: string;
+  /** Spawn depth of the requester session: 0 for a top-level session. */
+  depth: number;
+  /** The requester's agent runs sandboxed (`agents.list[].sandbox`). */
+  sandboxed: boolean;
+  /** The requester session is itself a sub-agent. */
+  isSubagent: boolean;
+  /** The run this call belongs to, when made with a run token. */
+  runId?: string;
+}

@@ -1,0 +1,60 @@
+import { agentToolPolicy, subagentSettings } from "../config/agents";
+import { type SwitchboardConfig, type ToolName, type ToolProfile, toolNames } from "../config/schema";
+import type { Requester } from "./requester";
+
+/** SPEC §5.9: the tools each profile grants. */
+export const profileTools: Record<ToolProfile, readonly ToolName[]> = {
+  minimal: ["session_status"],
+  coding: [
+    "sessions_list",
+    "sessions_history",
+    "sessions_send",
+    "sessions_spawn",
+    "sessions_yield",
+    "subagents",
+    "agents_list",
+    "session_status",
+  ],
+  messaging: ["sessions_list", "sessions_history", "sessions_send", "session_status"],
+  full: toolNames,
+};
+
+const isToolName = (name: string): name is ToolName => (toolNames as readonly string[]).includes(name);
+
+/** The profile's tools plus `alsoAllow` (unknown names ignored). */
+export function profileToolSet(profile: ToolProfile, alsoAllow: readonly string[]): Set<ToolName> {
+  return new Set([...profileTools[profile], ...alsoAllow.filter(isToolName)]);
+}
+
+/** Tools sub-agents never get, and those leaves additionally lose (SPEC §5.4). */
+const SUBAGENT_DENIED: readonly ToolName[] = ["sessions_send", "session_status", "agents_list"];
+const LEAF_DENIED: readonly ToolName[] = ["sessions_spawn", "subagents", "sessions_list", "sessions_history"];
+
+/**
+ * SPEC §5.4 sub-agent tool policy, applied after the profile: fixed denials by role, then
+ * `tools.subagents.tools` (allow replaces, alsoAllow adds, deny always wins).
+ */
+export function applySubagentPolicy(
+  tools: Set<ToolName>,
+  depth: number,
+  maxSpawnDepth: number,
+  policy: { allow?: string[]; alsoAllow?: string[]; deny?: string[] },
+): Set<ToolName> {
+  if (depth < 1) return tools;
+  const denied = new Set<ToolName>(
+    depth >= maxSpawnDepth ? [...SUBAGENT_DENIED, ...LEAF_DENIED] : SUBAGENT_DENIED,
+  );
+  let result = new Set([...tools].filter((tool) => !denied.has(tool)));
+  if (policy.allow) result = new Set(policy.allow.filter(isToolName));
+  for (const name of policy.alsoAllow ?? []) if (isToolName(name)) result.add(name);
+  for (const name of policy.deny ?? []) if (isToolName(name)) result.delete(name);
+  return result;
+}
+
+/** Every tool this requester may call: profile, alsoAllow, then the sub-agent policy. */
+export function allowedTools(config: SwitchboardConfig, requester: Requester): Set<ToolName> {
+  const { profile, alsoAllow } = agentToolPolicy(config, requester.agentId);
+  const fromProfile = profileToolSet(profile, alsoAllow);
+  const { maxSpawnDepth } = subagentSettings(config, requester.agentId);
+  return applySubagentPolicy(fromProfile, requester.depth, maxSpawnDepth, config.tools.subagents.tools);
+}

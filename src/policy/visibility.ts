@@ -1,0 +1,70 @@
+import type { SessionVisibility, SwitchboardConfig } from "../config/schema";
+import { checkAgentToAgent, reachableAgents } from "./agent-to-agent";
+import type { Requester } from "./requester";
+
+export type VisibilityAction = "list" | "history" | "send" | "status";
+
+/** SPEC §4: the configured visibility, clamped to `tree` for a sandboxed requester in "spawned" mode. */
+export function effectiveVisibility(config: SwitchboardConfig, requester: Requester): SessionVisibility {
+  const configured = config.tools.sessions.visibility;
+  const clampToTree =
+    requester.sandboxed && config.agents.defaults.sandbox.sessionToolsVisibility === "spawned";
+  if (clampToTree && (configured === "agent" || configured === "all")) return "tree";
+  return configured;
+}
+
+/** A sandboxed top-level requester only finds, by sessionId or label, the sessions it spawned. */
+export function isRestrictedToSpawned(config: SwitchboardConfig, requester: Requester): boolean {
+  return (
+    requester.sandboxed &&
+    !requester.isSubagent &&
+    config.agents.defaults.sandbox.sessionToolsVisibility === "spawned"
+  );
+}
+
+/** Which sessions a requester may see, in the form the D1 query filters on. */
+export type VisibleScope =
+  | { type: "self"; sessionKey: string }
+  | { type: "tree"; sessionKey: string }
+  | { type: "agents"; agentIds: string[] };
+
+/** The requester's visible scope for list queries (SPEC §4, applied in the query). */
+export function visibleScope(config: SwitchboardConfig, requester: Requester): VisibleScope {
+  const visibility = effectiveVisibility(config, requester);
+  if (visibility === "self") return { type: "self", sessionKey: requester.sessionKey };
+  if (visibility === "tree") return { type: "tree", sessionKey: requester.sessionKey };
+  if (visibility === "agent") return { type: "agents", agentIds: [requester.agentId] };
+  return { type: "agents", agentIds: reachableAgents(config, requester.agentId) };
+}
+
+export type VisibilityCheck = { ok: true } | { ok: false; status: "forbidden"; error: string };
+
+/** SPEC §4: may the requester act (`action`) on this target session? */
+export function checkSessionVisible(
+  config: SwitchboardConfig,
+  requester: Requester,
+  target: { sessionKey: string; agentId: string; spawnedBy?: string },
+  action: VisibilityAction,
+): VisibilityCheck {
+  const visibility = effectiveVisibility(config, requester);
+  const forbid = (error: string): VisibilityCheck => ({ ok: false, status: "forbidden", error });
+  if (target.agentId !== requester.agentId) {
+    if (visibility !== "all") {
+      return forbid(
+        `Session ${action} across agents is not allowed: tools.sessions.visibility=${visibility} restricts to agent "${requester.agentId}"; visibility=all and tools.agentToAgent.enabled=true are needed.`,
+      );
+    }
+    const crossAgent = checkAgentToAgent(config, requester.agentId, target.agentId);
+    return crossAgent.ok ? { ok: true } : forbid(crossAgent.error);
+  }
+  if (target.sessionKey === requester.sessionKey) return { ok: true };
+  if (visibility === "self") {
+    return forbid(`Session ${action} is restricted to the current session (tools.sessions.visibility=self).`);
+  }
+  if (visibility === "tree" && target.spawnedBy !== requester.sessionKey) {
+    return forbid(
+      `Session ${action} is restricted to the current session tree (tools.sessions.visibility=tree): the current session and the sessions it spawned.`,
+    );
+  }
+  return { ok: true };
+}

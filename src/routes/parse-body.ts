@@ -1,0 +1,10 @@
+import type { z } from "zod";
+import { badRequest } from "../errors";
+import { describeZodError } from "../validation";
+
+/** Parses a REST body with its schema; the first issue becomes a 400 naming the field. */
+export function parseBody<Schema extends z.ZodType>(schema: Schema, body: unknown): z.output<Schema> {
+  const parsed = schema.safeParse(body ?? {}, { reportInput: true });
+  if (parsed.success) return parsed.data;
+  throw badRequest(describeZodError(parsed.error));
+}

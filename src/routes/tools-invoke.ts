@@ -1,0 +1,29 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../app-env";
+import { toolEnvelope } from "../tools/invoke";
+import { readJsonBody } from "./middleware";
+import { parseBody } from "./parse-body";
+import { runToolCall } from "./tool-call";
+
+/** OpenClaw's `/tools/invoke` body: `tool` (or `name`), args, and the requester for operator calls. */
+const invokeBodySchema = z
+  .object({
+    tool: z.string().trim().min(1).optional(),
+    name: z.string().trim().min(1).optional(),
+    args: z.unknown().optional(),
+    sessionKey: z.string().trim().min(1).optional(),
+    agentId: z.string().trim().min(1).optional(),
+    idempotencyKey: z.string().optional(),
+  })
+  .refine((body) => body.tool ?? body.name, { message: "tool required", path: ["tool"] });
+
+/** `POST /tools/invoke`: 200 `{ ok: true, result }` for every result, errors per SPEC §9. */
+export const toolsInvokeRoutes = new Hono<AppEnv>().post("/", async (c) => {
+  const body = parseBody(invokeBodySchema, await readJsonBody(c.req.raw));
+  const details = await runToolCall(c, body.tool ?? body.name ?? "", body.args, {
+    sessionKey: body.sessionKey ?? c.req.header("X-Switchboard-Session"),
+    agentId: body.agentId,
+  });
+  return c.json({ ok: true, result: toolEnvelope(details) });
+});

@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { MAX_TRANSCRIPT_ROW_BYTES, transcriptMessageSchema } from "../../transcript/message";
+
+const MAX_LABEL_CHARS = 512;
+const shortText = z.string().trim().min(1).max(MAX_LABEL_CHARS);
+
+export const deliveryContextSchema = z.strictObject({
+  channel: z.string().trim().toLowerCase().min(1),
+  to: z.string().trim().min(1),
+  accountId: z.string().trim().min(1).optional(),
+  threadId: z.union([z.string().trim().min(1), z.number()]).optional(),
+});
+
+export const createSessionSchema = z.strictObject({
+  agentId: z.string().trim().min(1).optional(),
+  key: z.string().trim().min(1).optional(),
+  label: shortText.optional(),
+  displayName: shortText.optional(),
+  subject: shortText.optional(),
+  channel: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9][a-z0-9_.-]*$/, "channel must be a lower-case name like discord")
+    .optional(),
+  chatType: z.enum(["direct", "group", "channel"]).optional(),
+  deliveryContext: deliveryContextSchema.optional(),
+});
+
+export const patchSessionSchema = z.strictObject({
+  label: shortText.nullable().optional(),
+  displayName: shortText.nullable().optional(),
+  sendPolicy: z.enum(["allow", "deny"]).nullable().optional(),
+  model: z.string().trim().min(1).nullable().optional(),
+  thinkingLevel: z.string().trim().min(1).max(32).nullable().optional(),
+});
+
+const encoder = new TextEncoder();
+
+export const importTranscriptSchema = z.strictObject({
+  messages: z
+    .array(
+      transcriptMessageSchema.refine(
+        (message) => encoder.encode(JSON.stringify(message)).byteLength <= MAX_TRANSCRIPT_ROW_BYTES,
+        {
+          message: `message larger than ${MAX_TRANSCRIPT_ROW_BYTES} bytes`,
+        },
+      ),
+    )
+    .min(1, "messages must not be empty"),
+});

@@ -1,0 +1,87 @@
+import { type Context, Hono } from "hono";
+import type { AppEnv } from "../../app-env";
+import { configuredModels } from "../../config/agents";
+import { AppError, badRequest } from "../../errors";
+import { sessionApi } from "../../session/client";
+import type { StoreResult } from "../../session/session-object";
+import { readJsonBody } from "../middleware";
+import { parseBody } from "../parse-body";
+import { agentForRequest, canonicalKeyForRequest } from "./session-access";
+import { createSessionSchema, importTranscriptSchema, patchSessionSchema } from "./session-schemas";
+
+const EXPORT_CHUNK_ROWS = 500;
+
+/** Unwraps a session object's result into a value or the matching HTTP error. */
+function unwrap<T>(result: StoreResult<T>): T {
+  if (result.ok) return result.value;
+  throw new AppError(result.code, result.message);
+}
+
+/** The session object a path names, after the caller's access to it is checked. */
+function pathSession(c: Context<AppEnv>) {
+  const key = canonicalKeyForRequest(c.get("identity"), c.get("config"), c.req.param("key") ?? "");
+  return sessionApi(c.env.SESSION, key);
+}
+
+/** Operator and integration REST for sessions (SPEC §9). */
+export const sessionRoutes = new Hono<AppEnv>()
+  .post("/", async (c) => {
+    const body = parseBody(createSessionSchema, await readJsonBody(c.req.raw));
+    const identity = c.get("identity");
+    const config = c.get("config");
+    const agentId = body.key && !body.agentId ? undefined : agentForRequest(identity, config, body.agentId);
+    // Without a key, the API creates a fresh session of kind "other" (README "Sessions").
+    const rawKey = body.key ?? `agent:${agentId}:api:${crypto.randomUUID()}`;
+    const sessionKey = canonicalKeyForRequest(identity, config, rawKey, agentId);
+    const owner = agentId ?? sessionKey.split(":")[1] ?? "";
+    const created = await sessionApi(c.env.SESSION, sessionKey).create({
+      sessionKey,
+      agentId: owner,
+      ...(body.label ? { label: body.label } : {}),
+      ...(body.displayName ? { displayName: body.displayName } : {}),
+      ...(body.subject ? { subject: body.subject } : {}),
+      ...(body.channel ? { channel: body.channel } : {}),
+      ...(body.chatType ? { chatType: body.chatType } : {}),
+      ...(body.deliveryContext ? { deliveryContext: body.deliveryContext } : {}),
+    });
+    return c.json(unwrap(created), 201);
+  })
+  .get("/:key", async (c) => c.json(unwrap(await pathSession(c).describe())))
+  .patch("/:key", async (c) => {
+    const session = pathSession(c);
+    const body = parseBody(patchSessionSchema, await readJsonBody(c.req.raw));
+    if (body.model && !configuredModels(c.get("config")).has(body.model)) {
+      throw badRequest(`model: "${body.model}" is not a configured model`);
+    }
+    const { model, ...rest } = body;
+    return c.json(
+      unwrap(await session.patch({ ...rest, ...(model !== undefined ? { modelOverride: model } : {}) })),
+    );
+  })
+  .delete("/:key", async (c) => c.json(unwrap(await pathSession(c).remove())))
+  .post("/:key/transcript", async (c) => {
+    const session = pathSession(c);
+    const body = parseBody(importTranscriptSchema, await readJsonBody(c.req.raw));
+    return c.json(unwrap(await session.importMessages(body.messages)));
+  })
+  .get("/:key/transcript.jsonl", async (c) => {
+    const session = pathSession(c);
+    // The first chunk is read before answering, so a missing session is a clean 404.
+    const first = unwrap(await session.exportChunk(0, EXPORT_CHUNK_ROWS));
+    const encoder = new TextEncoder();
+    let next: { lines: string[]; lastSeq: number } | undefined = first;
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (!next || next.lines.length === 0) {
+          controller.close();
+          return;
+        }
+        controller.enqueue(encoder.encode(next.lines.map((line) => `${line}\n`).join("")));
+        next =
+          next.lines.length < EXPORT_CHUNK_ROWS
+            ? undefined
+            : unwrap(await session.exportChunk(next.lastSeq, EXPORT_CHUNK_ROWS));
+      },
+    });
+    return new Response(stream, { headers: { "Content-Type": "application/x-ndjson; charset=utf-8" } });
+  });

@@ -1,0 +1,96 @@
+import { fromColumns } from "../storage/columns";
+
+export interface DeliveryContext {
+  channel: string;
+  to: string;
+  accountId?: string;
+  threadId?: string | number;
+}
+
+/** The session object's own record of its session (table `session`, one row). */
+export interface SessionMeta {
+  sessionKey: string;
+  sessionId: string;
+  agentId: string;
+  recordedChannel?: string;
+  chatType?: "direct" | "group" | "channel";
+  label?: string;
+  displayName?: string;
+  subject?: string;
+  createdAt: number;
+  updatedAt: number;
+  modelOverride?: string;
+  thinkingLevel?: string;
+  verboseLevel?: string;
+  sendPolicy?: "allow" | "deny";
+  contextTokens?: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+  estimatedCostUsd?: number;
+  status?: "running" | "done" | "failed" | "killed" | "timeout";
+  startedAt?: number;
+  endedAt?: number;
+  runtimeMs?: number;
+  spawnedBy?: string;
+  parentSessionKey?: string;
+  spawnDepth: number;
+  systemSent?: number;
+  abortedLastRun?: number;
+  lastChannel?: string;
+  lastTo?: string;
+  deliveryContext?: DeliveryContext;
+  firstUserText?: string;
+  lastMessagePreview?: string;
+  archivedAt?: number;
+  deletedAt?: number;
+  version: number;
+}
+
+/** Reads the single `session` row, or undefined before creation. */
+export function readMeta(sql: SqlStorage): SessionMeta | undefined {
+  const row = sql.exec("SELECT * FROM session WHERE id = 1").toArray()[0];
+  if (!row) return undefined;
+  const { deliveryContext, ...rest } = fromColumns<
+    Omit<SessionMeta, "deliveryContext"> & { deliveryContext?: string; id?: number }
+  >(row);
+  delete rest.id;
+  return deliveryContext
+    ? { ...rest, deliveryContext: JSON.parse(deliveryContext) as DeliveryContext }
+    : rest;
+}
+
+/** Mutable columns and the SQL column each one lives in (an allow-list: nothing else is ever written). */
+const writableColumns = {
+  label: "label",
+  displayName: "display_name",
+  subject: "subject",
+  modelOverride: "model_override",
+  thinkingLevel: "thinking_level",
+  verboseLevel: "verbose_level",
+  sendPolicy: "send_policy",
+  recordedChannel: "recorded_channel",
+  chatType: "chat_type",
+  deliveryContext: "delivery_context",
+  lastChannel: "last_channel",
+  lastTo: "last_to",
+  updatedAt: "updated_at",
+  firstUserText: "first_user_text",
+  lastMessagePreview: "last_message_preview",
+  archivedAt: "archived_at",
+  deletedAt: "deleted_at",
+} as const;
+
+export type MetaChanges = { [K in keyof typeof writableColumns]?: SessionMeta[K] | null };
+
+/** Writes the given fields (null clears one) and bumps the version that guards index upserts. */
+export function updateMeta(sql: SqlStorage, changes: MetaChanges): void {
+  const sets: string[] = ["version = MAX(version + 1, ?)"];
+  const values: unknown[] = [Date.now()];
+  for (const [field, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    sets.push(`${writableColumns[field as keyof typeof writableColumns]} = ?`);
+    values.push(field === "deliveryContext" && value !== null ? JSON.stringify(value) : value);
+  }
+  sql.exec(`UPDATE session SET ${sets.join(", ")} WHERE id = 1`, ...values);
+}

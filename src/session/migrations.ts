@@ -1,0 +1,86 @@
+/**
+ * The session object's schema, as an append-only list: a shipped entry is never edited; a change is a
+ * new entry. Applied ids are recorded in `_migrations`.
+ */
+export const sessionMigrations: ReadonlyArray<{ id: string; sql: string }> = [
+  {
+    id: "0001_session_transcript_outbox",
+    sql: `
+      CREATE TABLE session (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        session_key TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        recorded_channel TEXT,
+        chat_type TEXT,
+        label TEXT,
+        display_name TEXT,
+        subject TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        model_override TEXT,
+        thinking_level TEXT,
+        verbose_level TEXT,
+        send_policy TEXT,
+        context_tokens INTEGER,
+        input_tokens INTEGER,
+        output_tokens INTEGER,
+        total_tokens INTEGER,
+        estimated_cost_usd REAL,
+        status TEXT,
+        started_at INTEGER,
+        ended_at INTEGER,
+        runtime_ms INTEGER,
+        spawned_by TEXT,
+        parent_session_key TEXT,
+        spawn_depth INTEGER NOT NULL DEFAULT 0,
+        system_sent INTEGER,
+        aborted_last_run INTEGER,
+        last_channel TEXT,
+        last_to TEXT,
+        delivery_context TEXT,
+        first_user_text TEXT,
+        last_message_preview TEXT,
+        archived_at INTEGER,
+        deleted_at INTEGER,
+        version INTEGER NOT NULL
+      );
+      -- One row per message. seq numbers every message; chat_seq numbers only non-tool messages, so a
+      -- history page with tool messages hidden is a range read on chat_seq, never a scan.
+      CREATE TABLE message (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        role TEXT NOT NULL,
+        chat_seq INTEGER UNIQUE,
+        timestamp INTEGER NOT NULL,
+        body TEXT NOT NULL
+      );
+      -- Cross-object effects written in the same transaction as the change that causes them.
+      CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        dedupe_key TEXT NOT NULL UNIQUE,
+        payload TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL,
+        last_error TEXT
+      );
+    `,
+  },
+];
+
+/** Applies every migration this object has not applied yet. Synchronous: SQL in a DO is. */
+export function applySessionMigrations(sql: SqlStorage): void {
+  sql.exec("CREATE TABLE IF NOT EXISTS _migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
+  const applied = new Set(
+    sql
+      .exec<{ id: string }>("SELECT id FROM _migrations")
+      .toArray()
+      .map((row) => row.id),
+  );
+  for (const migration of sessionMigrations) {
+    if (applied.has(migration.id)) continue;
+    sql.exec(migration.sql);
+    sql.exec("INSERT INTO _migrations (id, applied_at) VALUES (?, ?)", migration.id, Date.now());
+  }
+}

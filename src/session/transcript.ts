@@ -1,0 +1,145 @@
+import { capByBytes } from "../history/byte-cap";
+import { cleanAssistantText } from "../history/clean-assistant-text";
+import { redactSecrets } from "../history/redact";
+import { sanitizeMessage } from "../history/sanitize-message";
+import { messageText, type TranscriptMessage, toolRoles } from "../transcript/message";
+import { previewText } from "./derived-title";
+
+export interface AppendResult {
+  imported: number;
+  skipped: number;
+  /** Summary fields the caller writes into the session record in the same transaction. */
+  firstUserText?: string;
+  lastMessagePreview?: string;
+  newestTimestamp?: number;
+}
+
+/** Text safe to keep in the index: reasoning and tool payloads removed, secrets masked. */
+function safeIndexText(message: TranscriptMessage): string {
+  const text = messageText(message);
+  return redactSecrets(message.role === "assistant" ? cleanAssistantText(text) : text).text;
+}
+
+/** Appends messages in order, skipping ids already stored; never reorders or rewrites a stored row. */
+export function appendMessages(
+  sql: SqlStorage,
+  messages: readonly TranscriptMessage[],
+  hasFirstUser: boolean,
+): AppendResult {
+  const result: AppendResult = { imported: 0, skipped: 0 };
+  for (const message of messages) {
+    if (sql.exec("SELECT 1 FROM message WHERE id = ?", message.id).toArray().length > 0) {
+      result.skipped++;
+      continue;
+    }
+    const isTool = toolRoles.has(message.role);
+    sql.exec(
+      `INSERT INTO message (id, role, chat_seq, timestamp, body)
+       VALUES (?, ?, CASE WHEN ? THEN NULL ELSE (SELECT COALESCE(MAX(chat_seq), 0) + 1 FROM message) END, ?, ?)`,
+      message.id,
+      message.role,
+      isTool ? 1 : 0,
+      message.timestamp,
+      JSON.stringify(message),
+    );
+    result.imported++;
+    result.newestTimestamp = Math.max(result.newestTimestamp ?? 0, message.timestamp);
+    if (message.role !== "user" && message.role !== "assistant") continue;
+    const text = safeIndexText(message);
+    if (!text.trim()) continue;
+    if (message.role === "user" && !hasFirstUser && result.firstUserText === undefined)
+      result.firstUserText = text.slice(0, 1000);
+    result.lastMessagePreview = previewText(text);
+  }
+  return result;
+}
+
+/** Counts of stored messages: all, and those shown when tool messages are hidden. */
+export function messageCounts(sql: SqlStorage): { all: number; chat: number } {
+  const row = sql
+    .exec<{ all_count: number; chat_count: number }>(
+      "SELECT COALESCE(MAX(seq), 0) AS all_count, COALESCE(MAX(chat_seq), 0) AS chat_count FROM message",
+    )
+    .one();
+  return { all: row.all_count, chat: row.chat_count };
+}
+
+export interface HistoryRequest {
+  limit: number;
+  offset: number;
+  includeTools: boolean;
+}
+
+export interface HistoryPage {
+  messages: TranscriptMessage[];
+  droppedMessages: boolean;
+  contentTruncated: boolean;
+  contentRedacted: boolean;
+  bytes: number;
+  hasMore: boolean;
+  nextOffset?: number;
+  totalMessages: number;
+}
+
+/**
+ * The newest `limit` messages before `offset`, made safe (SPEC §5.2). Rows are read newest first and
+ * only as far as the byte cap lets the page grow, so a page costs what it returns.
+ */
+export function readHistoryPage(sql: SqlStorage, request: HistoryRequest): HistoryPage {
+  const counts = messageCounts(sql);
+  const total = request.includeTools ? counts.all : counts.chat;
+  const end = total - request.offset;
+  const start = Math.max(1, end - request.limit + 1);
+  let contentTruncated = false;
+  let contentRedacted = false;
+  function* newestFirst(): Generator<TranscriptMessage> {
+    if (end < 1) return;
+    const column = request.includeTools ? "seq" : "chat_seq";
+    const rows = sql.exec<{ body: string }>(
+      `SELECT body FROM message WHERE ${column} BETWEEN ? AND ? ORDER BY ${column} DESC`,
+      start,
+      end,
+    );
+    for (const row of rows) {
+      const safe = sanitizeMessage(JSON.parse(row.body) as TranscriptMessage);
+      contentTruncated ||= safe.contentTruncated;
+      contentRedacted ||= safe.contentRedacted;
+      yield safe.message;
+    }
+  }
+  const capped = capByBytes(newestFirst());
+  const returned = capped.messages.length;
+  const hasMore = request.offset + returned < total;
+  return {
+    messages: capped.messages,
+    droppedMessages: capped.droppedMessages > 0,
+    contentTruncated,
+    contentRedacted,
+    bytes: capped.bytes,
+    hasMore,
+    ...(hasMore ? { nextOffset: request.offset + returned } : {}),
+    totalMessages: total,
+  };
+}
+
+/** Stored message bodies after `afterSeq`, exactly as stored, for the JSONL export. */
+export function readExportChunk(
+  sql: SqlStorage,
+  afterSeq: number,
+  limit: number,
+): { lines: string[]; lastSeq: number } {
+  const rows = sql
+    .exec<{ seq: number; body: string }>(
+      "SELECT seq, body FROM message WHERE seq > ? ORDER BY seq LIMIT ?",
+      afterSeq,
+      limit,
+    )
+    .toArray();
+  return { lines: rows.map((row) => row.body), lastSeq: rows.at(-1)?.seq ?? afterSeq };
+}
+
+/** The last `count` non-tool messages, made safe, oldest first: the `messages` of a list row. */
+export function readRecentMessages(sql: SqlStorage, count: number): TranscriptMessage[] {
+  if (count < 1) return [];
+  return readHistoryPage(sql, { limit: count, offset: 0, includeTools: false }).messages;
+}

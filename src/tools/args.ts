@@ -1,0 +1,32 @@
+import { z } from "zod";
+
+/** A numeric tool param: a JSON number, floored (SPEC §5.0). */
+export function flooredNumber() {
+  return z.number().transform((value) => Math.floor(value));
+}
+
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/** Trims strings; an empty string counts as absent (SPEC §5.0). */
+function normalizeValue(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  const trimmed = value.trim();
+  return trimmed === "" ? undefined : trimmed;
+}
+
+/**
+ * Prepares raw args for a tool schema: each camelCase param also accepts its snake_case spelling,
+ * strings are trimmed and empty strings dropped. Unknown keys pass through for the schema to judge.
+ */
+export function normalizeArgs(schema: z.ZodObject, raw: unknown): unknown {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
+  const input = raw as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  const aliases = new Map(Object.keys(schema.shape).map((name) => [snakeCase(name), name]));
+  for (const [key, value] of Object.entries(input)) {
+    const name = key in schema.shape ? key : (aliases.get(key) ?? key);
+    const normalized = normalizeValue(value);
+    if (normalized !== undefined && out[name] === undefined) out[name] = normalized;
+  }
+  return out;
+}

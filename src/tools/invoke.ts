@@ -1,0 +1,38 @@
+import { type ToolName, toolNames } from "../config/schema";
+import { allowedTools } from "../policy/tool-profiles";
+import { describeZodError } from "../validation";
+import { normalizeArgs } from "./args";
+import { toolRegistry } from "./registry";
+import type { ToolContext, ToolDefinition } from "./types";
+
+export type PreparedCall =
+  | { ok: true; tool: ToolDefinition; params: Record<string, unknown> }
+  | { ok: false; code: "tool_not_found" | "bad_request"; message: string };
+
+const isToolName = (name: string): name is ToolName => (toolNames as readonly string[]).includes(name);
+
+/** Finds the tool and validates its args: everything that needs no storage (SPEC §5.0). */
+export function prepareToolCall(name: string, rawArgs: unknown): PreparedCall {
+  const tool = isToolName(name) ? toolRegistry[name] : undefined;
+  if (!tool) return { ok: false, code: "tool_not_found", message: `Tool not available: ${name}` };
+  const args = rawArgs ?? {};
+  if (typeof args !== "object" || Array.isArray(args)) {
+    return { ok: false, code: "bad_request", message: "args must be an object" };
+  }
+  const parsed = tool.schema.safeParse(normalizeArgs(tool.schema, args), { reportInput: true });
+  if (!parsed.success) return { ok: false, code: "bad_request", message: describeZodError(parsed.error) };
+  return { ok: true, tool, params: parsed.data };
+}
+
+/** True when the requester's profile and sub-agent policy grant this tool (SPEC §5.9). */
+export function isToolAllowed(ctx: Pick<ToolContext, "config" | "requester">, name: ToolName): boolean {
+  return allowedTools(ctx.config, ctx.requester).has(name);
+}
+
+/** The result envelope of `/tools/invoke` and MCP (SPEC §5.0). */
+export function toolEnvelope(details: object): {
+  content: { type: "text"; text: string }[];
+  details: object;
+} {
+  return { content: [{ type: "text", text: JSON.stringify(details) }], details };
+}

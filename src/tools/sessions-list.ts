@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { listSessions } from "../index-db/list";
+import { normalizeAgentId } from "../keys";
+import { visibleScope } from "../policy/visibility";
+import { toSessionRow } from "../session/row";
+import { flooredNumber } from "./args";
+import { encodeListCursor, listCursorParam } from "./list-cursor";
+import { defineTool } from "./types";
+
+const KINDS = new Set(["main", "group", "cron", "hook", "node", "other"]);
+const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
+
+export const sessionsList = defineTool({
+  name: "sessions_list",
+  description:
+    "List the sessions you can see, newest activity first. Filter by kinds, label, agentId, activeMinutes or search; page with cursor.",
+  schema: z.object({
+    kinds: z.array(z.string()).optional().describe("any of main, group, cron, hook, node, other"),
+    limit: flooredNumber().optional().describe("rows per page, default 50, at most 200"),
+    activeMinutes: flooredNumber().optional().describe("only sessions updated in the last N minutes"),
+    messageLimit: flooredNumber().optional().describe("0–20 recent messages per row (tool messages removed)"),
+    label: z.string().optional().describe("exact label"),
+    agentId: z.string().optional(),
+    search: z
+      .string()
+      .optional()
+      .describe("case-insensitive match over display name, label, subject, sessionId, key"),
+    includeDerivedTitles: z.boolean().optional(),
+    includeLastMessage: z.boolean().optional(),
+    includeArchived: z.boolean().optional().describe("also list archived sub-agent sessions"),
+    cursor: listCursorParam.optional().describe("nextCursor from the previous page"),
+  }),
+  async handler(ctx, params) {
+    const kinds = (params.kinds ?? [])
+      .map((kind) => kind.trim().toLowerCase())
+      .filter((kind) => KINDS.has(kind));
+    const limit = clamp(params.limit ?? 50, 1, 200);
+    const messageLimit = clamp(params.messageLimit ?? 0, 0, 20);
+    const agentId =
+      params.agentId === undefined ? undefined : (normalizeAgentId(params.agentId) ?? params.agentId);
+    const page = await listSessions(ctx.db, {
+      scope: visibleScope(ctx.config, ctx.requester),
+      limit,
+      ...(kinds.length > 0 ? { kinds } : {}),
+      ...(agentId ? { agentId } : {}),
+      ...(params.label ? { label: params.label } : {}),
+      ...(params.search ? { search: params.search } : {}),
+      ...(params.activeMinutes !== undefined && params.activeMinutes >= 1
+        ? { updatedSince: Date.now() - params.activeMinutes * 60_000 }
+        : {}),
+      ...(params.includeArchived ? { includeArchived: true } : {}),
+      ...(params.cursor ? { cursor: params.cursor } : {}),
+    });
+    const sessions = await Promise.all(
+      page.rows.map(async (columns) => {
+        const { derivedTitle, lastMessagePreview, ...row } = toSessionRow(columns, ctx.keyOptions);
+        const messages =
+          messageLimit > 0
+            ? await ctx.session(String(columns.session_key)).recentMessages(messageLimit)
+            : undefined;
+        return {
+          ...row,
+          ...(params.includeDerivedTitles && derivedTitle ? { derivedTitle } : {}),
+          ...(params.includeLastMessage && lastMessagePreview ? { lastMessagePreview } : {}),
+          ...(messages ? { messages } : {}),
+        };
+      }),
+    );
+    return {
+      count: sessions.length,
+      sessions,
+      ...(page.nextCursor ? { nextCursor: encodeListCursor(page.nextCursor) } : {}),
+    };
+  },
+});

@@ -1,0 +1,36 @@
+import type { z } from "zod";
+import type { SwitchboardConfig, ToolName } from "../config/schema";
+import type { KeyOptions } from "../keys";
+import type { Requester } from "../policy/requester";
+import type { SessionApi } from "../session/client";
+
+/** What a tool handler may use: no HTTP, just the caller, the config and the storage bindings. */
+export interface ToolContext {
+  requester: Requester;
+  config: SwitchboardConfig;
+  keyOptions: KeyOptions;
+  db: D1Database;
+  /** The session object of a canonical key. */
+  session: (sessionKey: string) => SessionApi;
+}
+
+/** Policy and lookup failures are results, not HTTP errors (SPEC §5.0). */
+export interface ToolFailure {
+  status: "error" | "forbidden";
+  error: string;
+}
+
+export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
+  name: ToolName;
+  description: string;
+  /** The one schema: request validation, MCP inputSchema, OpenAPI and function-tool schema. */
+  schema: Schema;
+  handler: (ctx: ToolContext, params: z.output<Schema>) => Promise<object>;
+}
+
+/** Declares a tool with its schema's types flowing into the handler. */
+export function defineTool<Schema extends z.ZodObject>(
+  definition: ToolDefinition<Schema>,
+): ToolDefinition<Schema> {
+  return definition;
+}
