@@ -12,6 +12,11 @@ declare global {
   }
   namespace Cloudflare {
     interface Env extends globalThis.Env {}
+    // Types `exports` from "cloudflare:workers" (what `wrangler types` would generate).
+    interface GlobalProps {
+      mainModule: typeof import("./index");
+      durableNamespaces: "SessionObject";
+    }
   }
 }
 
