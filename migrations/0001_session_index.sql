@@ -45,12 +45,14 @@ CREATE TABLE session_index (
 );
 
 -- Every list query orders by (updated_at DESC, session_key DESC) and pages with a keyset cursor on the
--- same pair, so each index ends with those two columns: a filter reads about `limit` rows.
+-- same pair, so each index ends with those two columns: a filter reads about `limit` rows. A list query
+-- is a UNION ALL of equality branches (one per visible agent or tree part, kind and list state), each
+-- served in order by one of these indexes and merged by SQLite (src/index-db/list.ts).
 CREATE INDEX session_index_agent ON session_index (agent_id, list_state, updated_at DESC, session_key DESC);
 CREATE INDEX session_index_agent_kind ON session_index (agent_id, kind, list_state, updated_at DESC, session_key DESC);
 CREATE INDEX session_index_agent_label ON session_index (agent_id, label, list_state, updated_at DESC, session_key DESC);
-CREATE INDEX session_index_spawned_by ON session_index (spawned_by, list_state, updated_at DESC, session_key DESC);
-CREATE INDEX session_index_recent ON session_index (list_state, updated_at DESC, session_key DESC);
+-- The tree scope's children: spawned by the requester and of its own agent (other agents' are cross-agent).
+CREATE INDEX session_index_spawned_by ON session_index (spawned_by, agent_id, list_state, updated_at DESC, session_key DESC);
 
 -- Substring search over search_text: a trigram FTS5 index kept in step by triggers.
 CREATE VIRTUAL TABLE session_search USING fts5 (

@@ -13,6 +13,8 @@ const MAX_BODY_BYTES = 2 * 1024 * 1024;
 export const app = new Hono<AppEnv>();
 
 app.route("/healthz", healthRoutes);
+// Every other request, unknown routes included, fails while the configuration is invalid (SPEC §2).
+app.use("*", requireConfig);
 
 for (const path of ["/tools/*", "/v1/*", "/mcp"]) {
   app.use(
@@ -23,7 +25,6 @@ for (const path of ["/tools/*", "/v1/*", "/mcp"]) {
         throw new AppError("payload_too_large", `request body over ${MAX_BODY_BYTES} bytes`);
       },
     }),
-    requireConfig,
     requireIdentity,
   );
 }

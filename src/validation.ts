@@ -8,9 +8,13 @@ export function describeZodError(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return "invalid input";
   const name = issue.path.join(".");
-  if (issue.code === "invalid_type" && issue.input === undefined) return `${name} required`;
+  const absent =
+    (issue.code === "invalid_type" || issue.code === "invalid_value" || issue.code === "invalid_union") &&
+    issue.input === undefined;
+  if (absent) return `${name} required`;
   if (issue.code === "unrecognized_keys") {
     return `unknown field ${issue.keys.map((key) => (name ? `${name}.${key}` : key)).join(", ")}`;
   }
-  return name ? `${name}: ${issue.message}` : issue.message;
+  if (!name || issue.message.startsWith(`${name} `)) return issue.message;
+  return `${name}: ${issue.message}`;
 }

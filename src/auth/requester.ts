@@ -28,7 +28,8 @@ function requesterKey(
   const options = keyOptionsOf(config);
   if (identity.kind === "run") {
     const own = identity.claims.sessionKey;
-    if (!named.sessionKey) return { ok: true, sessionKey: own };
+    // "current" is the caller's own session (SPEC §1), which for a run token is the run's session.
+    if (!named.sessionKey || named.sessionKey.trim() === "current") return { ok: true, sessionKey: own };
     const asKey = canonicalizeKeyInput(named.sessionKey, identity.claims.agentId, options);
     if (asKey.ok && asKey.key === own) return { ok: true, sessionKey: own };
     return { ok: false, code: "forbidden", message: "a run token acts only as its own run's session" };
@@ -57,6 +58,13 @@ function requesterKey(
   if (named.agentId && !agentId)
     return { ok: false, code: "bad_request", message: "agentId: invalid agent id" };
   const canonical = parseSessionKey(named.sessionKey, options);
+  if (canonical && agentId && canonical.agentId !== agentId) {
+    return {
+      ok: false,
+      code: "bad_request",
+      message: `agentId: "${agentId}" does not match the session key's agent "${canonical.agentId}"`,
+    };
+  }
   const owner = canonical?.agentId ?? agentId;
   if (!owner) {
     return {

@@ -32,7 +32,8 @@ const LEAF_DENIED: readonly ToolName[] = ["sessions_spawn", "subagents", "sessio
 
 /**
  * SPEC §5.4 sub-agent tool policy, applied after the profile: fixed denials by role, then
- * `tools.subagents.tools` (allow replaces, alsoAllow adds, deny always wins).
+ * `tools.subagents.tools` (allow replaces, alsoAllow adds, deny always wins). It filters the
+ * profile's tools and never grants one the profile does not (as in the reference).
  */
 export function applySubagentPolicy(
   tools: Set<ToolName>,
@@ -44,9 +45,10 @@ export function applySubagentPolicy(
   const denied = new Set<ToolName>(
     depth >= maxSpawnDepth ? [...SUBAGENT_DENIED, ...LEAF_DENIED] : SUBAGENT_DENIED,
   );
+  const inProfile = (name: string): name is ToolName => isToolName(name) && tools.has(name);
   let result = new Set([...tools].filter((tool) => !denied.has(tool)));
-  if (policy.allow) result = new Set(policy.allow.filter(isToolName));
-  for (const name of policy.alsoAllow ?? []) if (isToolName(name)) result.add(name);
+  if (policy.allow) result = new Set(policy.allow.filter(inProfile));
+  for (const name of policy.alsoAllow ?? []) if (inProfile(name)) result.add(name);
   for (const name of policy.deny ?? []) if (isToolName(name)) result.delete(name);
   return result;
 }

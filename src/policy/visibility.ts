@@ -24,15 +24,15 @@ export function isRestrictedToSpawned(config: SwitchboardConfig, requester: Requ
 
 /** Which sessions a requester may see, in the form the D1 query filters on. */
 export type VisibleScope =
-  | { type: "self"; sessionKey: string }
-  | { type: "tree"; sessionKey: string }
+  | { type: "self" | "tree"; sessionKey: string; agentId: string }
   | { type: "agents"; agentIds: string[] };
 
 /** The requester's visible scope for list queries (SPEC §4, applied in the query). */
 export function visibleScope(config: SwitchboardConfig, requester: Requester): VisibleScope {
   const visibility = effectiveVisibility(config, requester);
-  if (visibility === "self") return { type: "self", sessionKey: requester.sessionKey };
-  if (visibility === "tree") return { type: "tree", sessionKey: requester.sessionKey };
+  if (visibility === "self" || visibility === "tree") {
+    return { type: visibility, sessionKey: requester.sessionKey, agentId: requester.agentId };
+  }
   if (visibility === "agent") return { type: "agents", agentIds: [requester.agentId] };
   return { type: "agents", agentIds: reachableAgents(config, requester.agentId) };
 }

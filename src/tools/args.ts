@@ -21,12 +21,15 @@ function normalizeValue(value: unknown): unknown {
 export function normalizeArgs(schema: z.ZodObject, raw: unknown): unknown {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
   const input = raw as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
+  // No prototype: a `__proto__` key stays a plain (unknown) key instead of feeding inherited values.
+  const out: Record<string, unknown> = Object.create(null);
   const aliases = new Map(Object.keys(schema.shape).map((name) => [snakeCase(name), name]));
   for (const [key, value] of Object.entries(input)) {
-    const name = key in schema.shape ? key : (aliases.get(key) ?? key);
+    const exact = Object.hasOwn(schema.shape, key);
+    const name = exact ? key : (aliases.get(key) ?? key);
     const normalized = normalizeValue(value);
-    if (normalized !== undefined && out[name] === undefined) out[name] = normalized;
+    // The camelCase spelling wins over its snake_case alias, whatever their order.
+    if (normalized !== undefined && (exact || out[name] === undefined)) out[name] = normalized;
   }
   return out;
 }

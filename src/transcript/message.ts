@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** Limits from SPEC §11. */
-export const MAX_MESSAGE_TEXT_CHARS = 256 * 1024;
+export const MAX_MESSAGE_TEXT_BYTES = 256 * 1024;
 export const MAX_TRANSCRIPT_ROW_BYTES = 1024 * 1024;
 
 export const messageRoles = ["user", "assistant", "toolResult", "tool", "system"] as const;
@@ -10,7 +10,22 @@ export type MessageRole = (typeof messageRoles)[number];
 /** Tool messages are hidden from listings and from history unless `includeTools` is set. */
 export const toolRoles: ReadonlySet<MessageRole> = new Set(["toolResult", "tool"]);
 
-const text = z.string().max(MAX_MESSAGE_TEXT_CHARS, `text longer than ${MAX_MESSAGE_TEXT_CHARS} chars`);
+const encoder = new TextEncoder();
+
+/** UTF-8 size of a string; a JS string's length counts UTF-16 units, not bytes. */
+export function utf8Bytes(text: string): number {
+  return encoder.encode(text).byteLength;
+}
+
+// Each UTF-16 unit encodes to at most 3 UTF-8 bytes, so short strings skip the encoding.
+const text = z
+  .string()
+  .refine(
+    (value) => value.length * 3 <= MAX_MESSAGE_TEXT_BYTES || utf8Bytes(value) <= MAX_MESSAGE_TEXT_BYTES,
+    {
+      message: `text larger than ${MAX_MESSAGE_TEXT_BYTES} bytes`,
+    },
+  );
 
 // Blocks and messages are loose objects: an imported transcript keeps every field it came with, so the
 // JSONL export gives back exactly what was imported.
@@ -41,7 +56,8 @@ export const provenanceSchema = z.looseObject({
   sourceTool: z.string().optional(),
 });
 
-export const transcriptMessageSchema = z.looseObject({
+/** What a transcript message must look like (also its JSON Schema: `transcriptMessageSchema` is opaque). */
+export const transcriptMessageShape = z.looseObject({
   id: z.string().min(1).max(200),
   role: z.enum(messageRoles),
   content: z.union([text, z.array(contentBlockSchema)]),
@@ -54,7 +70,19 @@ export const transcriptMessageSchema = z.looseObject({
 });
 
 export type ContentBlock = z.infer<typeof contentBlockSchema>;
-export type TranscriptMessage = z.infer<typeof transcriptMessageSchema>;
+export type TranscriptMessage = z.infer<typeof transcriptMessageShape>;
+
+/**
+ * Validates a message against `transcriptMessageShape` but keeps the value exactly as sent: zod rebuilds
+ * objects with the shape's keys first, and the JSONL export must give each message back byte for byte,
+ * key order included. The shape has no transforms, so nothing else differs.
+ */
+export const transcriptMessageSchema = z.unknown().transform((input, ctx): TranscriptMessage => {
+  const parsed = transcriptMessageShape.safeParse(input, { reportInput: true });
+  if (parsed.success) return input as TranscriptMessage;
+  for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
+  return z.NEVER;
+});
 
 /** The plain text of a message: its string content, or its text blocks joined by newlines. */
 export function messageText(message: Pick<TranscriptMessage, "content">): string {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_TRANSCRIPT_ROW_BYTES, transcriptMessageSchema } from "../../transcript/message";
+import { MAX_TRANSCRIPT_ROW_BYTES, transcriptMessageSchema, utf8Bytes } from "../../transcript/message";
 
 const MAX_LABEL_CHARS = 512;
 const shortText = z.string().trim().min(1).max(MAX_LABEL_CHARS);
@@ -35,13 +35,11 @@ export const patchSessionSchema = z.strictObject({
   thinkingLevel: z.string().trim().min(1).max(32).nullable().optional(),
 });
 
-const encoder = new TextEncoder();
-
 export const importTranscriptSchema = z.strictObject({
   messages: z
     .array(
       transcriptMessageSchema.refine(
-        (message) => encoder.encode(JSON.stringify(message)).byteLength <= MAX_TRANSCRIPT_ROW_BYTES,
+        (message) => utf8Bytes(JSON.stringify(message)) <= MAX_TRANSCRIPT_ROW_BYTES,
         {
           message: `message larger than ${MAX_TRANSCRIPT_ROW_BYTES} bytes`,
         },

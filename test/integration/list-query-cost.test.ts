@@ -1,0 +1,172 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { type ListCursor, type ListQuery, listSessions, listStatement } from "../../src/index-db/list";
+import { type SeedRow, seedIndexRows, uid } from "./fixtures";
+
+const MINUTE = 60_000;
+
+describe("sessions_list query cost (D1 meta.rows_read and query plans)", () => {
+  const LIMIT = 5;
+  const u = uid();
+  const agentA = `rra${u}`;
+  const agentB = `rrb${u}`;
+  const parent = `agent:${agentA}:parent`;
+  const base = Date.now() - 10_000 * MINUTE;
+  const kinds = ["group", "cron", "other", "hook"];
+  // 64 sessions: 44 of agent A (half spawned by `parent`, some archived or hidden), 20 of agent B.
+  const seeded = Array.from({ length: 64 }, (_, i): SeedRow & { kind: string; listState: number } => {
+    const agentId = i < 44 ? agentA : agentB;
+    return {
+      sessionKey: `agent:${agentId}:s${String(i).padStart(2, "0")}`,
+      agentId,
+      kind: kinds[i % 4] ?? "other",
+      // Pairs share a timestamp, so keyset paging must break ties by key.
+      updatedAt: base + Math.floor(i / 2) * MINUTE,
+      ...(i % 2 === 0 && i < 44 ? { spawnedBy: parent } : {}),
+      ...(i % 3 === 0 ? { label: "L" } : {}),
+      listState: i % 11 === 5 ? 1 : i % 13 === 7 ? 2 : 0,
+    };
+  });
+  type Seed = SeedRow & { kind: string; listState: number };
+  // The tree scope's requester is a session of agent A too; it sorts among the seeded rows.
+  const all: Seed[] = [
+    ...seeded,
+    {
+      sessionKey: parent,
+      agentId: agentA,
+      kind: "other",
+      updatedAt: base + 7 * MINUTE + 30_000,
+      listState: 0,
+    },
+  ];
+  const seededOnce = seedIndexRows(all);
+  const newestFirst = (rows: Seed[]) =>
+    [...rows].sort((a, b) => b.updatedAt - a.updatedAt || (a.sessionKey < b.sessionKey ? 1 : -1));
+
+  const cases: {
+    name: string;
+    query: Omit<ListQuery, "limit">;
+    matches: (row: Seed) => boolean;
+    branches: number;
+  }[] = [
+    {
+      name: "no filter",
+      query: { scope: { type: "agents", agentIds: [agentA] } },
+      matches: (row) => row.agentId === agentA && row.listState === 0,
+      branches: 1,
+    },
+    {
+      name: "one kind",
+      query: { scope: { type: "agents", agentIds: [agentA] }, kinds: ["cron"] },
+      matches: (row) => row.agentId === agentA && row.listState === 0 && row.kind === "cron",
+      branches: 1,
+    },
+    {
+      name: "two kinds",
+      query: { scope: { type: "agents", agentIds: [agentA] }, kinds: ["cron", "hook"] },
+      matches: (row) =>
+        row.agentId === agentA && row.listState === 0 && (row.kind === "cron" || row.kind === "hook"),
+      branches: 2,
+    },
+    {
+      name: "agentId",
+      query: { scope: { type: "agents", agentIds: [agentA, agentB] }, agentId: agentB },
+      matches: (row) => row.agentId === agentB && row.listState === 0,
+      branches: 1,
+    },
+    {
+      name: "label",
+      query: { scope: { type: "agents", agentIds: [agentA] }, label: "L" },
+      matches: (row) => row.agentId === agentA && row.listState === 0 && row.label === "L",
+      branches: 1,
+    },
+    {
+      name: "activeMinutes",
+      query: { scope: { type: "agents", agentIds: [agentA] }, updatedSince: base + 8 * MINUTE },
+      matches: (row) => row.agentId === agentA && row.listState === 0 && row.updatedAt >= base + 8 * MINUTE,
+      branches: 1,
+    },
+    {
+      name: "archived included",
+      query: { scope: { type: "agents", agentIds: [agentA] }, includeArchived: true },
+      matches: (row) => row.agentId === agentA && row.listState < 2,
+      branches: 2,
+    },
+    {
+      name: "tree scope",
+      query: { scope: { type: "tree", sessionKey: parent, agentId: agentA } },
+      matches: (row) => (row.spawnedBy === parent || row.sessionKey === parent) && row.listState === 0,
+      branches: 2,
+    },
+    {
+      name: "agent scope over two agents",
+      query: { scope: { type: "agents", agentIds: [agentA, agentB] } },
+      matches: (row) => row.listState === 0,
+      branches: 2,
+    },
+  ];
+
+  for (const { name, query, matches, branches } of cases) {
+    it(`${name}: every page reads O(limit) rows, deep cursor pages included`, async () => {
+      await seededOnce;
+      const expected = newestFirst(all.filter(matches));
+      expect(expected.length).toBeGreaterThan(LIMIT);
+      const seen: string[] = [];
+      let cursor: ListCursor | undefined;
+      do {
+        const page = await listSessions(env.DB, { ...query, limit: LIMIT, ...(cursor ? { cursor } : {}) });
+        seen.push(...page.rows.map((row) => String(row.session_key)));
+        // One row past the page tells whether there is more; each further merged branch reads one ahead;
+        // a cursor page also reads the row it seeks to (the previous page's last). Never more, however deep.
+        const bound = LIMIT + branches + (cursor ? 1 : 0);
+        expect(page.rowsRead, `${name} after ${seen.length} rows`).toBeLessThanOrEqual(bound);
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(seen).toEqual(expected.map((row) => row.sessionKey));
+    });
+  }
+
+  it("past D1's compound-select and parameter limits, OR-ed dimensions return the same rows", async () => {
+    await seededOnce;
+    const allKinds = ["main", "group", "cron", "hook", "node", "other"];
+    const query = {
+      scope: { type: "agents" as const, agentIds: [agentA, agentB, `rrc${u}`] },
+      kinds: allKinds,
+      includeArchived: true,
+      updatedSince: base + 3 * MINUTE,
+    };
+    // 3 agents × 6 kinds × 2 list states would be 36 branches; D1 takes at most 5 compound terms.
+    expect(listStatement({ ...query, limit: LIMIT })?.sql.split("UNION ALL")).toHaveLength(3);
+    const expected = newestFirst(
+      all.filter((row) => row.listState < 2 && row.updatedAt >= base + 3 * MINUTE),
+    );
+    const seen: string[] = [];
+    let cursor: ListCursor | undefined;
+    do {
+      const page = await listSessions(env.DB, { ...query, limit: LIMIT, ...(cursor ? { cursor } : {}) });
+      seen.push(...page.rows.map((row) => String(row.session_key)));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(expected.map((row) => row.sessionKey));
+  });
+
+  it("every indexed filter is answered from an index in order: no table scan, no sort", async () => {
+    await seededOnce;
+    const cursor = { updatedAt: base + 20 * MINUTE, sessionKey: `agent:${agentA}:s40` };
+    for (const { name, query, branches } of cases) {
+      for (const withCursor of [false, true]) {
+        const statement = listStatement({ ...query, limit: LIMIT, ...(withCursor ? { cursor } : {}) });
+        if (!statement) throw new Error(`${name}: no statement`);
+        const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
+          .bind(...statement.params)
+          .all<{ detail: string }>();
+        const details = plan.results.map((row) => row.detail);
+        const reads = details.filter((detail) => /\bsession_index\b/.test(detail));
+        expect(reads, name).toHaveLength(branches);
+        for (const detail of reads)
+          expect(detail, name).toMatch(/^SEARCH session_index USING (COVERING )?INDEX /);
+        expect(details.join("\n"), name).not.toMatch(/TEMP B-TREE/);
+      }
+    }
+  });
+});
