@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { secretsEqual } from "../../src/auth/constant-time";
+
+describe("secretsEqual", () => {
+  it("is true only for identical strings", async () => {
+    expect(await secretsEqual("test-admin-token", "test-admin-token")).toBe(true);
+    expect(await secretsEqual("test-admin-token", "test-admin-tokeN")).toBe(false);
+    expect(await secretsEqual("test-admin-token", "test-admin-toke")).toBe(false);
+    expect(await secretsEqual("test-admin-token", "test-admin-token ")).toBe(false);
+    expect(await secretsEqual("", "test-admin-token")).toBe(false);
+  });
+
+  it("compares inputs of different lengths without throwing", async () => {
+    expect(await secretsEqual("a", "a".repeat(10_000))).toBe(false);
+    expect(await secretsEqual("", "")).toBe(true);
+  });
+
+  it("compares unicode by its bytes", async () => {
+    expect(await secretsEqual("päss", "päss")).toBe(true);
+    expect(await secretsEqual("päss", "pass")).toBe(false);
+  });
+});

@@ -1,0 +1,343 @@
+import { describe, expect, it } from "vitest";
+import { ADMIN, AGENT_TOKENS, call } from "../helpers";
+import {
+  createSession,
+  createSpawned,
+  exportJsonl,
+  importMessages,
+  jsonlBytes,
+  msg,
+  tool,
+  uid,
+} from "./fixtures";
+
+const MAX_BYTES = 81_920;
+const encoder = new TextEncoder();
+const jsonBytes = (value: unknown) => encoder.encode(JSON.stringify(value)).byteLength;
+const ids = (result: { messages: { id: string }[] }) => result.messages.map((message) => message.id);
+
+/** A fresh session with these messages; the requester is the session itself. */
+async function sessionWith(messages: unknown[]): Promise<string> {
+  const key = `agent:main:hist-${uid()}`;
+  await createSession({ agentId: "main", key });
+  if (messages.length > 0) await importMessages(key, messages);
+  return key;
+}
+
+const history = (key: string, args: Record<string, unknown> = {}) =>
+  tool("sessions_history", key, { sessionKey: "current", ...args });
+
+describe("sessions_history paging", () => {
+  it("pages newest first with exact limit, offset, nextOffset, hasMore and totalMessages", async () => {
+    const now = Date.now();
+    // Every fourth message is a tool result: 12 messages, 9 of them shown without includeTools.
+    const messages = Array.from({ length: 12 }, (_, i) =>
+      i % 4 === 3
+        ? msg(`m${i}`, "toolResult", `result ${i}`, now + i, { toolCallId: `c${i}` })
+        : msg(`m${i}`, i % 2 ? "assistant" : "user", `text ${i}`, now + i),
+    );
+    const key = await sessionWith(messages);
+    const chat = messages.filter((message) => message.role !== "toolResult");
+    const chatIds = chat.map((message) => message.id as string);
+
+    const all = await history(key);
+    expect(all).toEqual({
+      sessionKey: key,
+      messages: chat,
+      truncated: false,
+      droppedMessages: false,
+      contentTruncated: false,
+      contentRedacted: false,
+      bytes: jsonBytes(chat),
+      hasMore: false,
+      totalMessages: 9,
+    });
+
+    const first = await history(key, { limit: 4 });
+    expect(ids(first)).toEqual(chatIds.slice(5, 9));
+    expect(first).toMatchObject({
+      hasMore: true,
+      nextOffset: 4,
+      totalMessages: 9,
+      bytes: jsonBytes(first.messages),
+    });
+    const second = await history(key, { limit: 4, offset: first.nextOffset });
+    expect(ids(second)).toEqual(chatIds.slice(1, 5));
+    expect(second).toMatchObject({ hasMore: true, nextOffset: 8, totalMessages: 9 });
+    const last = await history(key, { limit: 4, offset: second.nextOffset });
+    expect(ids(last)).toEqual(chatIds.slice(0, 1));
+    expect(last.hasMore).toBe(false);
+    expect(last).not.toHaveProperty("nextOffset");
+
+    for (const offset of [9, 100]) {
+      const beyond = await history(key, { offset });
+      expect(beyond).toMatchObject({ messages: [], hasMore: false, totalMessages: 9, bytes: 2 });
+      expect(beyond).not.toHaveProperty("nextOffset");
+    }
+
+    const withTools = await history(key, { includeTools: true, limit: 5 });
+    expect(ids(withTools)).toEqual(["m7", "m8", "m9", "m10", "m11"]);
+    expect(withTools).toMatchObject({ hasMore: true, nextOffset: 5, totalMessages: 12 });
+    expect(withTools.messages[0]).toEqual(messages[7]);
+    const snake = await history(key, { include_tools: true, limit: 5, offset: 5 });
+    expect(ids(snake)).toEqual(["m2", "m3", "m4", "m5", "m6"]);
+    expect(snake).toMatchObject({ hasMore: true, nextOffset: 10, totalMessages: 12 });
+    expect(ids(await history(key, { includeTools: false, limit: 20 }))).toEqual(chatIds);
+
+    expect(ids(await history(key, { limit: 2.7 }))).toEqual(chatIds.slice(7));
+    expect(ids(await history(key, { limit: 0 }))).toEqual(chatIds.slice(8));
+    expect(ids(await history(key, { limit: 1, offset: -4 }))).toEqual(chatIds.slice(8));
+  });
+
+  it("returns the newest 200 by default and at most 1000", async () => {
+    const base = Date.now() - 100_000;
+    const messages = Array.from({ length: 1005 }, (_, i) => msg(`m${i}`, "user", "x", base + i));
+    const key = await sessionWith(messages);
+    const byDefault = await history(key);
+    expect(byDefault.messages).toHaveLength(200);
+    expect(byDefault.messages[0].id).toBe("m805");
+    expect(byDefault).toMatchObject({
+      hasMore: true,
+      nextOffset: 200,
+      totalMessages: 1005,
+      truncated: false,
+    });
+    const most = await history(key, { limit: 5000 });
+    expect(most.messages).toHaveLength(1000);
+    expect(most.messages[0].id).toBe("m5");
+    expect(most).toMatchObject({ hasMore: true, nextOffset: 1000, droppedMessages: false });
+  });
+});
+
+describe("sessions_history made safe", () => {
+  it("cleans, redacts and truncates every message, and says so in the flags; the export stays exact", async () => {
+    const now = Date.now();
+    const longText = "y".repeat(5000);
+    const messages = [
+      msg("a1", "assistant", "Before <think>secret</think> after", now),
+      msg("u1", "user", "my key is sk-1234567890abcdef1234 ok", now + 1),
+      msg(
+        "a2",
+        "assistant",
+        [
+          { type: "text", text: "<|assistant|>Here is the answer<|end|>" },
+          { type: "thinking", thinking: "private", signature: "sig-abc" },
+          {
+            type: "toolCall",
+            id: "t1",
+            name: "login",
+            arguments: { apiKey: "supersecretvalue123456", user: "bob" },
+          },
+          { type: "image", data: "aGVsbG8=", mimeType: "image/png" },
+        ],
+        now + 2,
+      ),
+      msg("u2", "user", longText, now + 3),
+      msg("a3", "assistant", "plain", now + 4, {
+        usage: { input: 1 },
+        cost: { total: 1 },
+        details: { x: 1 },
+      }),
+      msg("u3", "user", 'Prefix\n<tool_result>{"output":"hidden"}</tool_result>\nSuffix', now + 5),
+      msg("a4", "assistant", 'Prefix\n<tool_result>{"output":"hidden"}</tool_result>\nSuffix', now + 6),
+    ];
+    const key = await sessionWith(messages);
+    const result = await history(key);
+    expect(result.messages).toEqual([
+      { id: "a1", role: "assistant", content: "Before  after", timestamp: now },
+      { id: "u1", role: "user", content: "my key is sk-123…1234 ok", timestamp: now + 1 },
+      {
+        id: "a2",
+        role: "assistant",
+        content: [
+          { type: "text", text: "Here is the answer" },
+          { type: "thinking", thinking: "private" },
+          { type: "toolCall", id: "t1", name: "login", arguments: { apiKey: "supers…3456", user: "bob" } },
+          { type: "image", mimeType: "image/png", omitted: true, bytes: 5 },
+        ],
+        timestamp: now + 2,
+      },
+      { id: "u2", role: "user", content: `${"y".repeat(4000)}\n…(truncated)…`, timestamp: now + 3 },
+      { id: "a3", role: "assistant", content: "plain", timestamp: now + 4 },
+      // Clean-up is for assistant text only; user text is only redacted.
+      messages[5],
+      { id: "a4", role: "assistant", content: "Prefix\n\nSuffix", timestamp: now + 6 },
+    ]);
+    expect(result).toMatchObject({
+      truncated: true,
+      droppedMessages: false,
+      contentTruncated: true,
+      contentRedacted: true,
+      bytes: jsonBytes(result.messages),
+    });
+    // The operator export is the exact transcript, secrets and all.
+    expect((await exportJsonl(key)).bytes).toEqual(jsonlBytes(messages));
+  });
+
+  it("sets each flag only for the change that happened on the page", async () => {
+    const now = Date.now();
+    const key = await sessionWith([
+      msg("redacted", "user", "token=abcdefghijklmnopqrstuvwxyz", now),
+      msg("cut", "user", "z".repeat(4001), now + 1),
+      msg("usage", "assistant", "fine", now + 2, { usage: { input: 3 } }),
+      msg("clean", "assistant", "Before <think>x</think> after", now + 3),
+      msg("exactly4000", "user", "w".repeat(4000), now + 4),
+    ]);
+    const page = (offset: number) => history(key, { limit: 1, offset });
+    const flags = (result: any) => [result.truncated, result.contentTruncated, result.contentRedacted];
+    expect(flags(await page(0))).toEqual([false, false, false]);
+    expect(flags(await page(1))).toEqual([false, false, false]);
+    expect(flags(await page(2))).toEqual([true, true, false]);
+    expect(flags(await page(3))).toEqual([true, true, false]);
+    const redacted = await page(4);
+    expect(flags(redacted)).toEqual([false, false, true]);
+    expect(redacted.messages[0].content).toBe("token=abcdef…wxyz");
+  });
+});
+
+describe("sessions_history byte cap", () => {
+  it("drops the oldest messages to stay within 80 KiB and pages on without gaps", async () => {
+    const now = Date.now();
+    const messages = Array.from({ length: 30 }, (_, i) =>
+      msg(`b${String(i).padStart(2, "0")}`, i % 2 ? "assistant" : "user", `${i}`.padEnd(3900, "."), now + i),
+    );
+    const key = await sessionWith(messages);
+    // How many of the newest fit: 2 + Σ bytes + (n − 1) ≤ 81,920.
+    const fitting = (newestFirst: typeof messages) => {
+      let n = 0;
+      let bytes = 2;
+      for (const message of newestFirst) {
+        const next = bytes + jsonBytes(message) + (n > 0 ? 1 : 0);
+        if (next > MAX_BYTES) break;
+        bytes = next;
+        n++;
+      }
+      return n;
+    };
+    const expectedFirst = fitting([...messages].reverse());
+    expect(expectedFirst).toBeGreaterThan(1);
+    expect(expectedFirst).toBeLessThan(30);
+
+    const first = await history(key);
+    expect(first.messages).toEqual(messages.slice(30 - expectedFirst));
+    expect(first).toMatchObject({
+      truncated: true,
+      droppedMessages: true,
+      contentTruncated: false,
+      contentRedacted: false,
+      hasMore: true,
+      nextOffset: expectedFirst,
+      totalMessages: 30,
+    });
+    expect(first.bytes).toBe(jsonBytes(first.messages));
+    expect(first.bytes).toBeLessThanOrEqual(MAX_BYTES);
+    expect(first.bytes + jsonBytes(messages[29 - expectedFirst]) + 1).toBeGreaterThan(MAX_BYTES);
+
+    const collected = [...first.messages];
+    let next = first;
+    while (next.hasMore) {
+      next = await history(key, { offset: next.nextOffset });
+      expect(next.bytes).toBeLessThanOrEqual(MAX_BYTES);
+      collected.unshift(...next.messages);
+    }
+    expect(collected).toEqual(messages);
+    expect(next.droppedMessages).toBe(false);
+  });
+
+  it("returns a placeholder when the newest message alone is over the cap", async () => {
+    const now = Date.now();
+    const huge = Array.from({ length: 25 }, (_, i) => ({ type: "text", text: `${i}`.padEnd(3900, "#") }));
+    const key = await sessionWith([
+      msg("older", "user", "still readable", now),
+      msg("huge", "assistant", huge, now + 1, { runId: "r1" }),
+    ]);
+    const result = await history(key);
+    expect(result.messages).toEqual([
+      {
+        id: "huge",
+        role: "assistant",
+        content: [{ type: "text", text: "[sessions_history omitted: message too large]" }],
+        timestamp: now + 1,
+      },
+    ]);
+    expect(result).toMatchObject({
+      truncated: true,
+      droppedMessages: true,
+      hasMore: true,
+      nextOffset: 1,
+      totalMessages: 2,
+      bytes: jsonBytes(result.messages),
+    });
+    expect(ids(await history(key, { offset: 1 }))).toEqual(["older"]);
+  });
+});
+
+describe("sessions_history lookup", () => {
+  it("finds a session by key, legacy key, sessionId, `current` and `main`", async () => {
+    const u = uid();
+    const requester = `agent:main:look-${u}`;
+    await createSession({ agentId: "main", key: requester });
+    await importMessages(requester, [msg("own", "user", "mine", Date.now())]);
+    const child = await createSpawned({
+      sessionKey: `agent:main:discord:group:look-${u}`,
+      agentId: "main",
+      spawnedBy: requester,
+    });
+    await importMessages(child.key, [msg("kid", "user", "hello", Date.now())]);
+    const read = async (sessionKey: string) => {
+      const result = await tool("sessions_history", requester, { sessionKey });
+      return result.sessionKey === undefined ? result : { sessionKey: result.sessionKey, ids: ids(result) };
+    };
+    const childResult = { sessionKey: child.key, ids: ["kid"] };
+    expect(await read(child.key)).toEqual(childResult);
+    expect(await read(`discord:group:look-${u}`)).toEqual(childResult);
+    expect(await read(`Agent:MAIN:Discord:Group:LOOK-${u}`)).toEqual(childResult);
+    expect(await read(child.sessionId)).toEqual(childResult);
+    expect(await read(child.sessionId.toUpperCase())).toEqual(childResult);
+    expect(await read("current")).toEqual({ sessionKey: requester, ids: ["own"] });
+
+    // `main` is the requester agent's main session: visible to itself, not to another tree.
+    await createSession({ agentId: "main", key: "main" });
+    await importMessages("agent:main:main", [msg("main-1", "user", "main chat", Date.now())]);
+    const asMain = await call("POST", "/v1/tools/sessions_history", {
+      token: AGENT_TOKENS.main,
+      body: { sessionKey: "main" },
+    });
+    expect(asMain.status).toBe(200);
+    expect(asMain.json.sessionKey).toBe("agent:main:main");
+    expect(ids(asMain.json)).toEqual(["main-1"]);
+    expect(await read("main")).toMatchObject({ status: "forbidden" });
+  });
+
+  it("answers a miss with an error result that points to sessions_list", async () => {
+    const u = uid();
+    const requester = `agent:main:miss-${u}`;
+    await createSession({ agentId: "main", key: requester });
+    for (const reference of [
+      `agent:main:nope-${u}`,
+      `cron:nope-${u}`,
+      crypto.randomUUID(),
+      `random-slug-${u}`,
+    ]) {
+      const result = await tool("sessions_history", requester, { sessionKey: reference });
+      expect(result, reference).toEqual({
+        status: "error",
+        error: `Session not found: ${reference}. Use the full session key from sessions_list.`,
+      });
+    }
+  });
+
+  it("answers /tools/invoke in OpenClaw's envelope", async () => {
+    const key = await sessionWith([msg("e1", "user", "enveloped", Date.now())]);
+    const invoked = await call("POST", "/tools/invoke", {
+      token: ADMIN,
+      body: { tool: "sessions_history", args: { sessionKey: "current" }, sessionKey: key },
+    });
+    expect(invoked.status).toBe(200);
+    const details = await history(key);
+    expect(invoked.json).toEqual({
+      ok: true,
+      result: { content: [{ type: "text", text: JSON.stringify(details) }], details },
+    });
+  });
+});

@@ -1,0 +1,198 @@
+import { describe, expect, it } from "vitest";
+import { agentToolPolicy } from "../../src/config/agents";
+import { toolNames } from "../../src/config/schema";
+import { allowedTools, applySubagentPolicy, profileToolSet } from "../../src/policy/tool-profiles";
+import { configWith, requesterOf } from "./fixtures";
+
+const sorted = (tools: Iterable<string>) => [...tools].sort();
+
+const SESSION_TOOLS = [
+  "agents_list",
+  "session_status",
+  "sessions_history",
+  "sessions_list",
+  "sessions_send",
+  "sessions_spawn",
+  "sessions_yield",
+  "subagents",
+];
+
+describe("profiles (SPEC §5.9)", () => {
+  it("minimal grants only session_status", () => {
+    expect(sorted(profileToolSet("minimal", []))).toEqual(["session_status"]);
+  });
+
+  it("coding grants every session tool", () => {
+    expect(sorted(profileToolSet("coding", []))).toEqual(SESSION_TOOLS);
+  });
+
+  it("messaging grants list, history, send and status", () => {
+    expect(sorted(profileToolSet("messaging", []))).toEqual([
+      "session_status",
+      "sessions_history",
+      "sessions_list",
+      "sessions_send",
+    ]);
+  });
+
+  it("full grants every session tool", () => {
+    expect(sorted(profileToolSet("full", []))).toEqual(SESSION_TOOLS);
+    expect(sorted(toolNames)).toEqual(SESSION_TOOLS);
+  });
+
+  it("alsoAllow adds tools back and ignores unknown names", () => {
+    expect(sorted(profileToolSet("minimal", ["sessions_list", "exec", "agents_list"]))).toEqual([
+      "agents_list",
+      "session_status",
+      "sessions_list",
+    ]);
+    expect(sorted(profileToolSet("messaging", ["subagents"]))).toContain("subagents");
+  });
+});
+
+describe("agentToolPolicy", () => {
+  it("takes the agent's profile over tools.profile and merges both alsoAllow lists", () => {
+    const config = configWith({
+      tools: { profile: "minimal", alsoAllow: ["sessions_list"] },
+      agents: {
+        list: [{ id: "main" }, { id: "ops", tools: { profile: "messaging", alsoAllow: ["subagents"] } }],
+      },
+    });
+    expect(agentToolPolicy(config, "main")).toEqual({ profile: "minimal", alsoAllow: ["sessions_list"] });
+    expect(agentToolPolicy(config, "ops")).toEqual({
+      profile: "messaging",
+      alsoAllow: ["sessions_list", "subagents"],
+    });
+  });
+});
+
+describe("allowedTools for top-level sessions", () => {
+  it("is the agent's profile plus alsoAllow", () => {
+    const config = configWith({
+      tools: { alsoAllow: ["agents_list"] },
+      agents: { list: [{ id: "main" }, { id: "ops", tools: { profile: "messaging" } }] },
+    });
+    expect(sorted(allowedTools(config, requesterOf()))).toEqual(SESSION_TOOLS);
+    expect(sorted(allowedTools(config, requesterOf({ agentId: "ops" })))).toEqual([
+      "agents_list",
+      "session_status",
+      "sessions_history",
+      "sessions_list",
+      "sessions_send",
+    ]);
+  });
+
+  it("ignores tools.subagents.tools", () => {
+    const config = configWith({ tools: { subagents: { tools: { deny: ["sessions_list"] } } } });
+    expect(allowedTools(config, requesterOf()).has("sessions_list")).toBe(true);
+  });
+});
+
+describe("sub-agent tool policy (SPEC §5.4)", () => {
+  const coding = () => profileToolSet("coding", []);
+
+  it("takes send, status and agents_list from every sub-agent", () => {
+    const orchestrator = applySubagentPolicy(coding(), 1, 2, {});
+    expect(sorted(orchestrator)).toEqual([
+      "sessions_history",
+      "sessions_list",
+      "sessions_spawn",
+      "sessions_yield",
+      "subagents",
+    ]);
+  });
+
+  it("leaves lose spawn, subagents, list and history too (default maxSpawnDepth 1)", () => {
+    const leaf = applySubagentPolicy(coding(), 1, 1, {});
+    for (const tool of [
+      "sessions_send",
+      "session_status",
+      "agents_list",
+      "sessions_spawn",
+      "subagents",
+      "sessions_list",
+      "sessions_history",
+    ]) {
+      expect(leaf.has(tool as never)).toBe(false);
+    }
+    // The reference denies exactly those seven; sessions_yield is on neither list.
+    expect(sorted(leaf)).toEqual(["sessions_yield"]);
+  });
+
+  it("treats depth past maxSpawnDepth as a leaf", () => {
+    expect(sorted(applySubagentPolicy(coding(), 3, 2, {}))).toEqual(["sessions_yield"]);
+    expect(sorted(applySubagentPolicy(coding(), 2, 2, {}))).toEqual(["sessions_yield"]);
+  });
+
+  it("leaves top-level sessions alone", () => {
+    expect(sorted(applySubagentPolicy(coding(), 0, 1, { deny: ["sessions_list"] }))).toEqual(SESSION_TOOLS);
+  });
+
+  it("allow restricts to the listed tools, and may grant back a fixed denial", () => {
+    expect(
+      sorted(applySubagentPolicy(coding(), 1, 2, { allow: ["sessions_list", "sessions_send"] })),
+    ).toEqual(["sessions_list", "sessions_send"]);
+  });
+
+  it("alsoAllow adds a tool back to a leaf", () => {
+    expect(sorted(applySubagentPolicy(coding(), 1, 1, { alsoAllow: ["sessions_history"] }))).toEqual([
+      "sessions_history",
+      "sessions_yield",
+    ]);
+  });
+
+  it("deny wins over allow and alsoAllow", () => {
+    const tools = applySubagentPolicy(coding(), 1, 2, {
+      allow: ["sessions_list", "sessions_history"],
+      alsoAllow: ["sessions_spawn"],
+      deny: ["sessions_list", "sessions_spawn", "sessions_yield"],
+    });
+    expect(sorted(tools)).toEqual(["sessions_history"]);
+  });
+
+  it("never grants a tool the agent's profile does not", () => {
+    const messaging = profileToolSet("messaging", []);
+    expect(
+      sorted(applySubagentPolicy(messaging, 1, 2, { alsoAllow: ["sessions_spawn", "subagents"] })),
+    ).toEqual(["sessions_history", "sessions_list"]);
+    expect(
+      sorted(applySubagentPolicy(messaging, 1, 2, { allow: ["sessions_spawn", "sessions_list"] })),
+    ).toEqual(["sessions_list"]);
+  });
+});
+
+describe("allowedTools for sub-agents", () => {
+  const child = requesterOf({ sessionKey: "agent:main:subagent:c1", depth: 1, isSubagent: true });
+
+  it("gives a depth-1 child no session tools but yield by default", () => {
+    expect(sorted(allowedTools(configWith({}), child))).toEqual(["sessions_yield"]);
+  });
+
+  it("gives a depth-1 orchestrator spawn, subagents, list and history with maxSpawnDepth 2", () => {
+    const config = configWith({ agents: { defaults: { subagents: { maxSpawnDepth: 2 } } } });
+    expect(sorted(allowedTools(config, child))).toEqual([
+      "sessions_history",
+      "sessions_list",
+      "sessions_spawn",
+      "sessions_yield",
+      "subagents",
+    ]);
+    expect(sorted(allowedTools(config, { ...child, depth: 2 }))).toEqual(["sessions_yield"]);
+  });
+
+  it("uses the agent's own maxSpawnDepth", () => {
+    const config = configWith({ agents: { list: [{ id: "main", subagents: { maxSpawnDepth: 2 } }] } });
+    expect(allowedTools(config, child).has("sessions_spawn")).toBe(true);
+  });
+
+  it("applies tools.subagents.tools, deny winning", () => {
+    const config = configWith({
+      tools: {
+        subagents: {
+          tools: { alsoAllow: ["sessions_list", "sessions_history"], deny: ["sessions_history"] },
+        },
+      },
+    });
+    expect(sorted(allowedTools(config, child))).toEqual(["sessions_list", "sessions_yield"]);
+  });
+});
