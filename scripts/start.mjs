@@ -12,7 +12,11 @@ const PORT = process.env.PORT ?? "8787";
 // Local-only credentials, used when there is no .dev.vars. Never deploy these (README "Deploy").
 const LOCAL_SECRETS = {
   SWITCHBOARD_ADMIN_TOKEN: "local-admin-token",
-  SWITCHBOARD_AGENT_TOKENS: JSON.stringify({ main: "local-main-token", research: "local-research-token", ops: "local-ops-token" }),
+  SWITCHBOARD_AGENT_TOKENS: JSON.stringify({
+    main: "local-main-token",
+    research: "local-research-token",
+    ops: "local-ops-token",
+  }),
   SWITCHBOARD_SIGNING_KEY: "local-signing-key-not-for-production",
 };
 
@@ -21,7 +25,9 @@ function run(args, description) {
   // CI=true answers wrangler's confirmation prompts, so this never waits on stdin.
   const result = spawnSync("wrangler", args, { stdio: "inherit", env: { ...OFFLINE_ENV, CI: "true" } });
   if (result.status !== 0) {
-    console.error(`✗ ${description} failed (exit ${result.status}). Run \`npm ci\` and try again; wrangler's output is above.`);
+    console.error(
+      `✗ ${description} failed (exit ${result.status}). Run \`npm ci\` and try again; wrangler's output is above.`,
+    );
     process.exit(result.status ?? 1);
   }
 }
@@ -29,7 +35,9 @@ function run(args, description) {
 run(["d1", "migrations", "apply", "switchboard", "--local"], "applying local D1 migrations");
 
 const hasDevVars = existsSync(".dev.vars");
-const vars = hasDevVars ? [] : Object.entries(LOCAL_SECRETS).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+const vars = hasDevVars
+  ? []
+  : Object.entries(LOCAL_SECRETS).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
 
 console.log(`
 Switchboard is starting on http://${HOST}:${PORT}
@@ -43,9 +51,13 @@ ${
 Try:  curl -s http://${HOST}:${PORT}/healthz
 `);
 
-const child = spawn("wrangler", ["dev", "--ip", HOST, "--port", PORT, "--show-interactive-dev-session=false", ...vars], {
-  stdio: "inherit",
-  env: OFFLINE_ENV,
-});
+const child = spawn(
+  "wrangler",
+  ["dev", "--ip", HOST, "--port", PORT, "--show-interactive-dev-session=false", ...vars],
+  {
+    stdio: "inherit",
+    env: OFFLINE_ENV,
+  },
+);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => process.exit(code ?? 0));
