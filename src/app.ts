@@ -5,6 +5,7 @@ import { AppError } from "./errors";
 import { healthRoutes } from "./routes/health";
 import { requireConfig, requireIdentity } from "./routes/middleware";
 import { toolsInvokeRoutes } from "./routes/tools-invoke";
+import { runRoutes } from "./routes/v1/runs";
 import { sessionRoutes } from "./routes/v1/sessions";
 import { toolRoutes } from "./routes/v1/tools";
 
@@ -32,6 +33,7 @@ for (const path of ["/tools/*", "/v1/*", "/mcp"]) {
 app.route("/tools/invoke", toolsInvokeRoutes);
 app.route("/v1/tools", toolRoutes);
 app.route("/v1/sessions", sessionRoutes);
+app.route("/v1/runs", runRoutes);
 
 app.notFound((c) =>
   c.json({ error: { code: "not_found", message: `no route ${c.req.method} ${c.req.path}` } }, 404),

@@ -5,9 +5,14 @@ export interface SessionRef {
   agentId: string;
   spawnedBy?: string;
   spawnDepth: number;
+  /** The derived `channel` field, chat type and send-policy override: what sends are checked against. */
+  channel: string;
+  chatType?: string;
+  sendPolicy?: "allow" | "deny";
 }
 
-const REF_COLUMNS = "session_key, session_id, agent_id, spawned_by, spawn_depth";
+const REF_COLUMNS =
+  "session_key, session_id, agent_id, spawned_by, spawn_depth, channel, chat_type, send_policy";
 
 function toRef(row: Record<string, unknown> | null): SessionRef | undefined {
   if (!row) return undefined;
@@ -17,6 +22,9 @@ function toRef(row: Record<string, unknown> | null): SessionRef | undefined {
     agentId: String(row.agent_id),
     ...(row.spawned_by ? { spawnedBy: String(row.spawned_by) } : {}),
     spawnDepth: Number(row.spawn_depth ?? 0),
+    channel: String(row.channel ?? "unknown"),
+    ...(row.chat_type ? { chatType: String(row.chat_type) } : {}),
+    ...(row.send_policy === "allow" || row.send_policy === "deny" ? { sendPolicy: row.send_policy } : {}),
   };
 }
 
@@ -52,4 +60,21 @@ export async function countChildrenByStatus(
     .bind(sessionKey)
     .all<{ status: string; n: number }>();
   return Object.fromEntries(results.map((row) => [row.status, row.n]));
+}
+
+/** Sessions of an agent carrying this exact label (two at most: enough to call it ambiguous). */
+export async function findSessionsByLabel(
+  db: D1Database,
+  agentId: string,
+  label: string,
+  spawnedBy?: string,
+): Promise<SessionRef[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT ${REF_COLUMNS} FROM session_index WHERE agent_id = ? AND label = ? AND list_state IN (0, 1)
+       ${spawnedBy ? "AND spawned_by = ?" : ""} LIMIT 2`,
+    )
+    .bind(...(spawnedBy ? [agentId, label, spawnedBy] : [agentId, label]))
+    .all<Record<string, unknown>>();
+  return results.flatMap((row) => toRef(row) ?? []);
 }

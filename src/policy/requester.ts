@@ -10,4 +10,6 @@ export interface Requester {
   isSubagent: boolean;
   /** The run this call belongs to, when made with a run token. */
   runId?: string;
+  /** How many sessions_send hops led to that run (SPEC §5.3 hop limit). */
+  hop?: number;
 }

@@ -39,6 +39,26 @@ export function visibleScope(config: SwitchboardConfig, requester: Requester): V
 
 export type VisibilityCheck = { ok: true } | { ok: false; status: "forbidden"; error: string };
 
+/** SPEC §4 step 1: may the requester reach sessions of another agent at all? */
+export function checkCrossAgent(
+  config: SwitchboardConfig,
+  requester: Requester,
+  targetAgentId: string,
+  action: VisibilityAction,
+): VisibilityCheck {
+  if (targetAgentId === requester.agentId) return { ok: true };
+  const visibility = effectiveVisibility(config, requester);
+  if (visibility !== "all") {
+    return {
+      ok: false,
+      status: "forbidden",
+      error: `Session ${action} across agents is not allowed: tools.sessions.visibility=${visibility} restricts to agent "${requester.agentId}"; visibility=all and tools.agentToAgent.enabled=true are needed.`,
+    };
+  }
+  const crossAgent = checkAgentToAgent(config, requester.agentId, targetAgentId);
+  return crossAgent.ok ? { ok: true } : { ok: false, status: "forbidden", error: crossAgent.error };
+}
+
 /** SPEC §4: may the requester act (`action`) on this target session? */
 export function checkSessionVisible(
   config: SwitchboardConfig,
@@ -48,15 +68,7 @@ export function checkSessionVisible(
 ): VisibilityCheck {
   const visibility = effectiveVisibility(config, requester);
   const forbid = (error: string): VisibilityCheck => ({ ok: false, status: "forbidden", error });
-  if (target.agentId !== requester.agentId) {
-    if (visibility !== "all") {
-      return forbid(
-        `Session ${action} across agents is not allowed: tools.sessions.visibility=${visibility} restricts to agent "${requester.agentId}"; visibility=all and tools.agentToAgent.enabled=true are needed.`,
-      );
-    }
-    const crossAgent = checkAgentToAgent(config, requester.agentId, target.agentId);
-    return crossAgent.ok ? { ok: true } : forbid(crossAgent.error);
-  }
+  if (target.agentId !== requester.agentId) return checkCrossAgent(config, requester, target.agentId, action);
   if (target.sessionKey === requester.sessionKey) return { ok: true };
   if (visibility === "self") {
     return forbid(`Session ${action} is restricted to the current session (tools.sessions.visibility=self).`);

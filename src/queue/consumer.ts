@@ -1,21 +1,56 @@
-import { z } from "zod";
+import { loadConfig } from "../config/load";
+import { sessionApi } from "../session/client";
+import type { TurnRequest } from "../session/run-store";
+import { type QueueMessage, queueMessageSchema } from "./messages";
+import { deliverOutbound } from "./outbound";
 
-/**
- * Queue messages this Worker understands. Sends and outbound deliveries join this union as they land;
- * until then nothing is produced, and anything that arrives is retried until the dead-letter queue
- * takes it, never acknowledged unread.
- */
-export const queueMessageSchema = z.never();
+/** Retry backoff: 2 s doubling, at most 5 minutes; after `max_retries` the queue dead-letters it. */
+function backoffSeconds(attempts: number): number {
+  return Math.min(300, 2 ** Math.min(attempts, 8));
+}
 
-/** The queue consumer: every body is parsed; each message is acked or retried explicitly. */
-export async function handleQueueBatch(batch: MessageBatch<unknown>): Promise<void> {
+type Handled = { ack: true } | { ack: false; reason: string } | { deadLetter: string };
+
+async function handle(env: Env, message: QueueMessage): Promise<Handled> {
+  if (message.type === "send") {
+    // Idempotent at the target by runId: a redelivered send never adds a second transcript row.
+    const result = await sessionApi(env.SESSION, message.targetKey).enqueueTurn(message.turn as TurnRequest);
+    return result.ok ? { ack: true } : { deadLetter: `target ${message.targetKey}: ${result.message}` };
+  }
+  const config = loadConfig(env);
+  if (!config.ok) return { ack: false, reason: config.error };
+  const delivered = await deliverOutbound(env, config.config, message);
+  if (delivered.kind === "delivered") return { ack: true };
+  return delivered.kind === "retry"
+    ? { ack: false, reason: delivered.reason }
+    : { deadLetter: delivered.reason };
+}
+
+/** The queue consumer: every body is parsed; each message is acked, retried or dead-lettered explicitly. */
+export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   for (const message of batch.messages) {
     const parsed = queueMessageSchema.safeParse(message.body);
-    if (!parsed.success) {
-      console.warn(
-        `queue ${batch.queue}: message ${message.id} has an unknown shape; retrying towards the dead-letter queue`,
+    let outcome: Handled;
+    try {
+      outcome = parsed.success ? await handle(env, parsed.data) : { deadLetter: "unknown message shape" };
+    } catch (cause) {
+      outcome = { ack: false, reason: cause instanceof Error ? cause.message : String(cause) };
+    }
+    if ("deadLetter" in outcome) {
+      // Never going to work: keep it for an operator in the dead-letter queue, not in a retry loop.
+      console.warn(`queue ${batch.queue}: message ${message.id} dead-lettered: ${outcome.deadLetter}`);
+      await env.DEAD_LETTERS.send(
+        { body: message.body, reason: outcome.deadLetter },
+        { contentType: "json" },
       );
-      message.retry();
+      message.ack();
+    } else if (outcome.ack) {
+      message.ack();
+    } else {
+      console.warn(
+        `queue ${batch.queue}: message ${message.id} attempt ${message.attempts} failed: ${outcome.reason}`,
+      );
+      message.retry({ delaySeconds: backoffSeconds(message.attempts) });
     }
   }
 }

@@ -1,17 +1,14 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
 import { type NamedRequester, resolveRequester } from "../auth/requester";
-import type { ToolName } from "../config/schema";
 import { AppError } from "../errors";
-import { sessionApi } from "../session/client";
-import { isToolAllowed, prepareToolCall } from "../tools/invoke";
+import { toolContext } from "../tools/context";
+import { executeToolCall } from "../tools/invoke";
 import { toolRegistry } from "../tools/registry";
-import type { ToolContext } from "../tools/types";
 
 /**
- * Runs one tool call for either tool route, in SPEC order: the tool exists, the requester is fixed by
- * the credential, the tool is granted to it, the args are valid; then the handler, whose policy and
- * lookup failures are results.
+ * Runs one tool call for either tool route: an unknown tool is 404 before anything else, then the
+ * requester is fixed by the credential, then the call runs as that requester.
  */
 export async function runToolCall(
   c: Context<AppEnv>,
@@ -23,16 +20,7 @@ export async function runToolCall(
   const config = c.get("config");
   const requester = await resolveRequester(c.get("identity"), named, config, c.env.DB);
   if (!requester.ok) throw new AppError(requester.code, requester.message);
-  const ctx: ToolContext = {
-    requester: requester.requester,
-    config,
-    keyOptions: { mainKey: config.session.mainKey, scope: config.session.scope },
-    db: c.env.DB,
-    session: (sessionKey) => sessionApi(c.env.SESSION, sessionKey),
-  };
-  if (!isToolAllowed(ctx, name as ToolName))
-    throw new AppError("tool_not_found", `Tool not available: ${name}`);
-  const prepared = prepareToolCall(name, rawArgs);
-  if (!prepared.ok) throw new AppError(prepared.code, prepared.message);
-  return prepared.tool.handler(ctx, prepared.params);
+  const outcome = await executeToolCall(toolContext(c.env, config, requester.requester), name, rawArgs);
+  if (!outcome.ok) throw new AppError(outcome.code, outcome.message);
+  return outcome.details;
 }

@@ -3,7 +3,19 @@ import type { SessionObject } from "./session-object";
 /** The session object's RPC methods, with their declared result types. */
 export type SessionApi = Pick<
   SessionObject,
-  "create" | "describe" | "patch" | "remove" | "importMessages" | "history" | "recentMessages" | "exportChunk"
+  | "create"
+  | "ensure"
+  | "describe"
+  | "patch"
+  | "remove"
+  | "importMessages"
+  | "history"
+  | "recentMessages"
+  | "exportChunk"
+  | "enqueueTurn"
+  | "getRun"
+  | "waitForRun"
+  | "completeDeferredRun"
 >;
 
 /**

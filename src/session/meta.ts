@@ -79,6 +79,15 @@ const writableColumns = {
   lastMessagePreview: "last_message_preview",
   archivedAt: "archived_at",
   deletedAt: "deleted_at",
+  status: "status",
+  startedAt: "started_at",
+  endedAt: "ended_at",
+  runtimeMs: "runtime_ms",
+  inputTokens: "input_tokens",
+  outputTokens: "output_tokens",
+  totalTokens: "total_tokens",
+  contextTokens: "context_tokens",
+  abortedLastRun: "aborted_last_run",
 } as const;
 
 export type MetaChanges = { [K in keyof typeof writableColumns]?: SessionMeta[K] | null };

@@ -67,6 +67,37 @@ export const sessionMigrations: ReadonlyArray<{ id: string; sql: string }> = [
       );
     `,
   },
+  {
+    id: "0002_runs",
+    sql: `
+      -- One row per run, in arrival order (seq). A run's state lives here, so it survives eviction.
+      CREATE TABLE run (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        run_id TEXT NOT NULL UNIQUE,
+        -- a caller's idempotency key (send idempotencyKey, channel messageId): a repeat finds this run
+        dedupe_key TEXT UNIQUE,
+        status TEXT NOT NULL,
+        deferred INTEGER NOT NULL DEFAULT 0,
+        trigger_message_id TEXT,
+        context TEXT,
+        flow TEXT,
+        reply_to TEXT,
+        timeout_ms INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        started_at INTEGER,
+        ended_at INTEGER,
+        deadline_at INTEGER,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        input_tokens INTEGER,
+        output_tokens INTEGER,
+        total_tokens INTEGER,
+        reply TEXT,
+        error TEXT,
+        retries TEXT
+      );
+      CREATE INDEX run_status ON run (status, seq);
+    `,
+  },
 ];
 
 /** Applies every migration this object has not applied yet. Synchronous: SQL in a DO is. */

@@ -1,20 +1,34 @@
 import { DurableObject } from "cloudflare:workers";
 import { loadConfig } from "../config/load";
 import type { SwitchboardConfig } from "../config/schema";
-import { deleteSessionIndex, upsertSessionIndex } from "../index-db/write";
 import type { TranscriptMessage } from "../transcript/message";
+import { insertSession } from "./create";
+import { deliverEffect } from "./effects";
 import { indexColumns } from "./index-row";
-import { type DeliveryContext, type MetaChanges, readMeta, type SessionMeta, updateMeta } from "./meta";
+import { readMeta, type SessionMeta, updateMeta } from "./meta";
 import { applySessionMigrations } from "./migrations";
-import {
-  deferEffect,
-  enqueueEffect,
-  nextOutboxAttempt,
-  type OutboxEntry,
-  pendingEffects,
-  settleEffect,
-} from "./outbox";
+import { deferEffect, enqueueEffect, nextOutboxAttempt, pendingEffects, settleEffect } from "./outbox";
 import { type SessionRow, toSessionRow } from "./row";
+import { executeRun } from "./run-executor";
+import { type RunEnding, recordRunEnding } from "./run-lifecycle";
+import {
+  ENDED_STATUSES,
+  earliestDeadline,
+  findRun,
+  hasQueuedRuns,
+  insertRun,
+  markRunDeferred,
+  markRunStarted,
+  nextRunnable,
+  type RunRecord,
+  type RunRow,
+  type RunStatus,
+  recordRetry,
+  requeueRun,
+  runningRuns,
+  type TurnRequest,
+  toRunRecord,
+} from "./run-store";
 import {
   appendMessages,
   type HistoryPage,
@@ -24,42 +38,29 @@ import {
   readHistoryPage,
   readRecentMessages,
 } from "./transcript";
+import {
+  type CreateSessionInit,
+  type ImportReceipt,
+  notFound,
+  type SessionPatch,
+  type StoreResult,
+} from "./types";
 
-export type StoreResult<T> =
-  | { ok: true; value: T }
-  | { ok: false; code: "not_found" | "conflict"; message: string };
+export type { CreateSessionInit, ImportReceipt, SessionPatch, StoreResult } from "./types";
 
-export interface CreateSessionInit {
-  sessionKey: string;
-  agentId: string;
-  label?: string;
-  displayName?: string;
-  subject?: string;
-  channel?: string;
-  chatType?: "direct" | "group" | "channel";
-  deliveryContext?: DeliveryContext;
-  spawnedBy?: string;
-  parentSessionKey?: string;
-  spawnDepth?: number;
-}
-
-export type SessionPatch = Pick<
-  MetaChanges,
-  "label" | "displayName" | "sendPolicy" | "modelOverride" | "thinkingLevel"
->;
-
-export interface ImportReceipt {
-  imported: number;
-  skipped: number;
-  totalMessages: number;
-}
-
-// If the object is evicted between a write and its inline index update, this alarm finishes the job.
+// If the object is evicted between a write and its inline delivery, this alarm finishes the job.
 const OUTBOX_SAFETY_DELAY_MS = 5000;
+/** Runs without a timeout of their own still end: a runtime that never answers cannot hold a session. */
+export const DEFAULT_RUN_TIMEOUT_MS = 10 * 60 * 1000;
+/** A run interrupted by an eviction this many times ends as an error instead of starting again. */
+const MAX_RUN_ATTEMPTS = 3;
 
-/** One session: its record, its transcript (one row per message) and its outbox, in SQLite. */
+/** One session: its record, transcript (one row per message), runs and outbox, in SQLite. */
 export class SessionObject extends DurableObject<Env> {
   readonly #sql: SqlStorage;
+  /** Runs executing in this instance; a `running` row not in here was interrupted by an eviction. */
+  readonly #executing = new Map<string, AbortController>();
+  readonly #waiters = new Map<string, Set<() => void>>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -86,79 +87,58 @@ export class SessionObject extends DurableObject<Env> {
     });
   }
 
-  #notFound<T>(): StoreResult<T> {
-    return { ok: false, code: "not_found", message: "session not found" };
-  }
-
   /** Creates the session; a live session under the same key is a conflict. */
   async create(init: CreateSessionInit): Promise<StoreResult<SessionRow>> {
     if (this.#liveMeta())
       return { ok: false, code: "conflict", message: `session ${init.sessionKey} already exists` };
-    const now = Date.now();
     this.ctx.storage.transactionSync(() => {
-      // A deleted session whose index removal is still pending is replaced outright.
-      this.#sql.exec("DELETE FROM session; DELETE FROM message; DELETE FROM outbox;");
-      this.#sql.exec(
-        `INSERT INTO session (id, session_key, session_id, agent_id, recorded_channel, chat_type, label, display_name,
-           subject, created_at, updated_at, spawned_by, parent_session_key, spawn_depth, delivery_context, version)
-         VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        init.sessionKey,
-        crypto.randomUUID(),
-        init.agentId,
-        init.channel ?? init.deliveryContext?.channel ?? null,
-        init.chatType ?? null,
-        init.label ?? null,
-        init.displayName ?? null,
-        init.subject ?? null,
-        now,
-        now,
-        init.spawnedBy ?? null,
-        init.parentSessionKey ?? init.spawnedBy ?? null,
-        init.spawnDepth ?? 0,
-        init.deliveryContext ? JSON.stringify(init.deliveryContext) : null,
-        now,
-      );
+      insertSession(this.#sql, init, Date.now());
       this.#enqueueIndexSync();
     });
-    await this.#deliverEffects();
+    await this.#settle();
     return this.describe();
+  }
+
+  /** The session, created first if it does not exist (channel inbound messages create their session). */
+  async ensure(init: CreateSessionInit): Promise<StoreResult<SessionRow>> {
+    return this.#liveMeta() ? this.describe() : this.create(init);
   }
 
   /** The session as callers see it. */
   async describe(): Promise<StoreResult<SessionRow>> {
     const meta = this.#liveMeta();
-    return meta ? { ok: true, value: this.#row(meta) } : this.#notFound();
+    return meta ? { ok: true, value: this.#row(meta) } : notFound();
   }
 
   /** Changes operator-settable fields; null clears one. */
   async patch(changes: SessionPatch): Promise<StoreResult<SessionRow>> {
-    if (!this.#liveMeta()) return this.#notFound();
+    if (!this.#liveMeta()) return notFound();
     this.ctx.storage.transactionSync(() => {
       updateMeta(this.#sql, changes);
       this.#enqueueIndexSync();
     });
-    await this.#deliverEffects();
+    await this.#settle();
     return this.describe();
   }
 
   /** Deletes the session: hidden at once, storage wiped once its index row is gone. */
   async remove(): Promise<StoreResult<{ deleted: true }>> {
     const meta = this.#liveMeta();
-    if (!meta) return this.#notFound();
+    if (!meta) return notFound();
     this.ctx.storage.transactionSync(() => {
       updateMeta(this.#sql, { deletedAt: Date.now() });
       const version = readMeta(this.#sql)?.version ?? meta.version + 1;
       enqueueEffect(this.#sql, "index_delete", "index", { sessionKey: meta.sessionKey, version });
-      this.#armAlarm();
     });
-    await this.#deliverEffects();
+    for (const controller of this.#executing.values()) controller.abort("killed");
+    await this.#settle();
     return { ok: true, value: { deleted: true } };
   }
 
   /** Imports messages as they are, in order; ids already stored are skipped (idempotent). */
   async importMessages(messages: TranscriptMessage[]): Promise<StoreResult<ImportReceipt>> {
     const meta = this.#liveMeta();
-    if (!meta) return this.#notFound();
+    if (!meta) return notFound();
     const receipt = this.ctx.storage.transactionSync((): ImportReceipt => {
       const hadMessages = messageCounts(this.#sql).all > 0;
       const appended = appendMessages(this.#sql, messages, meta.firstUserText !== undefined);
@@ -180,13 +160,13 @@ export class SessionObject extends DurableObject<Env> {
         totalMessages: messageCounts(this.#sql).all,
       };
     });
-    await this.#deliverEffects();
+    await this.#settle();
     return { ok: true, value: receipt };
   }
 
   /** A page of safe history (SPEC §5.2). */
   async history(request: HistoryRequest): Promise<StoreResult<HistoryPage>> {
-    if (!this.#liveMeta()) return this.#notFound();
+    if (!this.#liveMeta()) return notFound();
     return { ok: true, value: readHistoryPage(this.#sql, request) };
   }
 
@@ -200,55 +180,250 @@ export class SessionObject extends DurableObject<Env> {
     afterSeq: number,
     limit: number,
   ): Promise<StoreResult<{ lines: string[]; lastSeq: number }>> {
-    if (!this.#liveMeta()) return this.#notFound();
+    if (!this.#liveMeta()) return notFound();
     return { ok: true, value: readExportChunk(this.#sql, afterSeq, limit) };
+  }
+
+  /**
+   * Appends an inbound message and queues a run for it, in one transaction. Idempotent: a request
+   * whose runId or dedupe key was seen before returns that run and writes nothing.
+   */
+  async enqueueTurn(
+    request: TurnRequest,
+  ): Promise<StoreResult<{ runId: string; status: RunStatus; duplicate: boolean }>> {
+    const meta = this.#liveMeta();
+    if (!meta) return notFound();
+    const existing = findRun(this.#sql, request.runId, request.dedupeKey);
+    if (existing)
+      return { ok: true, value: { runId: existing.runId, status: existing.status, duplicate: true } };
+    const now = Date.now();
+    this.ctx.storage.transactionSync(() => {
+      const message: TranscriptMessage = {
+        id: request.message.id ?? `in:${request.runId}`,
+        role: "user",
+        content: request.message.text,
+        provenance: request.message.provenance,
+        timestamp: now,
+        runId: request.runId,
+      };
+      const appended = appendMessages(this.#sql, [message], meta.firstUserText !== undefined);
+      insertRun(this.#sql, request, message.id, request.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS);
+      updateMeta(this.#sql, {
+        updatedAt: Math.max(meta.updatedAt, now),
+        ...(appended.firstUserText !== undefined ? { firstUserText: appended.firstUserText } : {}),
+        ...(appended.lastMessagePreview !== undefined
+          ? { lastMessagePreview: appended.lastMessagePreview }
+          : {}),
+        ...(request.replyTo
+          ? {
+              lastChannel: request.replyTo.channel,
+              lastTo: request.replyTo.to,
+              deliveryContext: request.replyTo,
+            }
+          : {}),
+      });
+      enqueueEffect(this.#sql, "run_index", `run:${request.runId}`, {
+        runId: request.runId,
+        sessionKey: meta.sessionKey,
+        createdAt: now,
+      });
+      this.#enqueueIndexSync();
+    });
+    await this.#settle();
+    return { ok: true, value: { runId: request.runId, status: "queued", duplicate: false } };
+  }
+
+  /** One run of this session. */
+  async getRun(runId: string): Promise<StoreResult<RunRecord>> {
+    const meta = this.#liveMeta();
+    const row = meta ? findRun(this.#sql, runId) : undefined;
+    return meta && row ? { ok: true, value: toRunRecord(row, meta.sessionKey) } : notFound();
+  }
+
+  /** Waits up to `timeoutMs` for a run to end; answers with the run either way. */
+  async waitForRun(runId: string, timeoutMs: number): Promise<StoreResult<RunRecord>> {
+    const current = await this.getRun(runId);
+    if (!current.ok || ENDED_STATUSES.has(current.value.status) || timeoutMs <= 0) return current;
+    await new Promise<void>((resolve) => {
+      const waiters = this.#waiters.get(runId) ?? new Set();
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      waiters.add(done);
+      this.#waiters.set(runId, waiters);
+    });
+    return this.getRun(runId);
+  }
+
+  /** The result of a deferred (webhook 202) run, posted later by the agent. */
+  async completeDeferredRun(
+    runId: string,
+    result: { text: string; usage?: RunEnding["usage"] },
+  ): Promise<StoreResult<RunRecord>> {
+    const row = this.#liveMeta() ? findRun(this.#sql, runId) : undefined;
+    if (!row) return notFound();
+    if (row.status === "running" && row.deferred === 1) {
+      const text = result.text;
+      this.#endRun(row, {
+        status: "ok",
+        reply: text,
+        ...(result.usage ? { usage: result.usage } : {}),
+        messages: text
+          ? [{ id: crypto.randomUUID(), role: "assistant", content: text, timestamp: Date.now(), runId }]
+          : [],
+      });
+      await this.#settle();
+    }
+    return this.getRun(runId);
   }
 
   override async alarm(): Promise<void> {
     await this.#deliverEffects();
+    this.#recoverInterruptedRuns();
+    for (let row = nextRunnable(this.#sql); row; row = nextRunnable(this.#sql)) {
+      await this.#execute(row);
+      await this.#deliverEffects();
+    }
+    await this.#rearm();
   }
 
   #enqueueIndexSync(): void {
     const version = readMeta(this.#sql)?.version ?? 0;
     enqueueEffect(this.#sql, "index_sync", "index", { version });
-    this.#armAlarm();
   }
 
-  /** Arms the alarm as a safety net in the same transaction as the write it protects. */
-  #armAlarm(): void {
-    const next = nextOutboxAttempt(this.#sql);
-    if (next !== undefined)
-      void this.ctx.storage.setAlarm(Math.max(next, Date.now()) + OUTBOX_SAFETY_DELAY_MS);
+  /** Delivers what a write owes others at once, and leaves the alarm set for whatever is left. */
+  async #settle(): Promise<void> {
+    await this.#rearm(OUTBOX_SAFETY_DELAY_MS);
+    await this.#deliverEffects();
+    await this.#rearm();
   }
 
-  /** Delivers every pending effect; failures stay in the outbox with a backoff and an alarm. */
+  /** One alarm for all due work: queued runs now, deadlines of runs in flight, outbox retries. */
+  async #rearm(outboxDelay = 0): Promise<void> {
+    if (!readMeta(this.#sql)) return;
+    const outbox = nextOutboxAttempt(this.#sql);
+    const due = [
+      outbox === undefined ? undefined : outbox + outboxDelay,
+      hasQueuedRuns(this.#sql) && this.#executing.size === 0 ? Date.now() : undefined,
+      earliestDeadline(this.#sql),
+    ].filter((time): time is number => time !== undefined);
+    if (due.length === 0) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(Math.min(...due));
+  }
+
+  /** Delivers every pending effect; failures stay in the outbox with a backoff. */
   async #deliverEffects(): Promise<void> {
     for (const entry of pendingEffects(this.#sql)) {
       try {
-        await this.#deliver(entry);
+        const result = await deliverEffect(
+          { env: this.env, config: this.#config(), meta: readMeta(this.#sql) },
+          entry,
+        );
         settleEffect(this.#sql, entry);
+        if (result === "wipe") {
+          // The index no longer points here: drop everything, then restore the empty schema for reuse.
+          await this.ctx.storage.deleteAll();
+          applySessionMigrations(this.#sql);
+          return;
+        }
       } catch (cause) {
         deferEffect(this.#sql, entry, cause instanceof Error ? cause.message : String(cause));
         console.warn(`session outbox: ${entry.kind} failed (attempt ${entry.attempts + 1}), will retry`);
       }
     }
-    const next = nextOutboxAttempt(this.#sql);
-    if (next === undefined) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(next);
   }
 
-  async #deliver(entry: OutboxEntry): Promise<void> {
-    if (entry.kind === "index_sync") {
-      const meta = readMeta(this.#sql);
-      if (!meta || meta.deletedAt !== undefined) return;
-      await upsertSessionIndex(this.env.DB, indexColumns(meta, this.#config()));
-      return;
+  /** Runs left `running` by an evicted instance start again, or end once they were tried enough. */
+  #recoverInterruptedRuns(): void {
+    const now = Date.now();
+    for (const row of runningRuns(this.#sql)) {
+      if (this.#executing.has(row.runId)) continue;
+      if (row.deadlineAt !== undefined && row.deadlineAt <= now) {
+        this.#endRun(row, {
+          status: "timeout",
+          error: `run timed out after ${Math.round(row.timeoutMs / 1000)}s`,
+          messages: [],
+        });
+      } else if (row.deferred === 1) {
+        // Waiting for the agent's posted result; the deadline above still ends it.
+      } else if (row.attempts >= MAX_RUN_ATTEMPTS) {
+        this.#endRun(row, {
+          status: "error",
+          error: `run interrupted ${row.attempts} times; giving up`,
+          messages: [],
+        });
+      } else {
+        this.ctx.storage.transactionSync(() =>
+          requeueRun(this.#sql, row.runId, "interrupted by a restart; run again"),
+        );
+      }
     }
-    const { sessionKey, version } = JSON.parse(entry.payload) as { sessionKey: string; version: number };
-    await deleteSessionIndex(this.env.DB, sessionKey, version);
-    if (readMeta(this.#sql)?.deletedAt === undefined) return;
-    // The index no longer points here: drop everything, then restore the empty schema for reuse.
-    await this.ctx.storage.deleteAll();
-    applySessionMigrations(this.#sql);
+  }
+
+  /** Executes one queued run with its runtime and records how it ended. */
+  async #execute(row: RunRow): Promise<void> {
+    const meta = this.#liveMeta();
+    if (!meta) return;
+    const now = Date.now();
+    const deadlineAt = now + row.timeoutMs;
+    this.ctx.storage.transactionSync(() => {
+      markRunStarted(this.#sql, row.runId, now, deadlineAt);
+      updateMeta(this.#sql, { status: "running", startedAt: now });
+      this.#enqueueIndexSync();
+    });
+    await this.#rearm();
+    const controller = new AbortController();
+    this.#executing.set(row.runId, controller);
+    const timer = setTimeout(() => controller.abort("timeout"), row.timeoutMs);
+    try {
+      const outcome = await executeRun({
+        env: this.env,
+        sql: this.#sql,
+        config: this.#config(),
+        meta,
+        run: { ...row, startedAt: row.startedAt ?? now },
+        deadlineAt,
+        signal: controller.signal,
+        onRetry: (note) => recordRetry(this.#sql, row.runId, note),
+      });
+      const current = findRun(this.#sql, row.runId);
+      if (!current || current.status !== "running") return;
+      if (controller.signal.aborted) {
+        const killed = controller.signal.reason === "killed";
+        this.#endRun(current, {
+          status: killed ? "killed" : "timeout",
+          error: killed ? "run killed" : `run timed out after ${Math.round(row.timeoutMs / 1000)}s`,
+          messages: [],
+        });
+      } else if (outcome.kind === "deferred") {
+        markRunDeferred(this.#sql, row.runId);
+      } else if (outcome.kind === "failed") {
+        this.#endRun(current, { status: "error", error: outcome.error, messages: [] });
+      } else {
+        this.#endRun(current, {
+          status: "ok",
+          reply: outcome.text,
+          ...(outcome.usage ? { usage: outcome.usage } : {}),
+          messages: outcome.messages,
+        });
+      }
+    } finally {
+      clearTimeout(timer);
+      this.#executing.delete(row.runId);
+    }
+  }
+
+  /** Records a run's end with its follow-ups, then wakes whoever waits for it. */
+  #endRun(row: RunRow, ending: RunEnding): void {
+    this.ctx.storage.transactionSync(() => {
+      recordRunEnding(this.#sql, this.#config(), row, ending);
+      this.#enqueueIndexSync();
+    });
+    for (const wake of this.#waiters.get(row.runId) ?? []) wake();
+    this.#waiters.delete(row.runId);
   }
 }

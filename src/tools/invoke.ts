@@ -29,6 +29,27 @@ export function isToolAllowed(ctx: Pick<ToolContext, "config" | "requester">, na
   return allowedTools(ctx.config, ctx.requester).has(name);
 }
 
+export type ToolOutcome =
+  | { ok: true; details: object }
+  | { ok: false; code: "tool_not_found" | "bad_request"; message: string };
+
+/**
+ * One tool call as the context's requester, in SPEC order: granted to the requester (profile and
+ * sub-agent policy), args valid, then the handler, whose policy and lookup failures are results.
+ */
+export async function executeToolCall(
+  ctx: ToolContext,
+  name: string,
+  rawArgs: unknown,
+): Promise<ToolOutcome> {
+  if (!isToolName(name) || !toolRegistry[name] || !isToolAllowed(ctx, name)) {
+    return { ok: false, code: "tool_not_found", message: `Tool not available: ${name}` };
+  }
+  const prepared = prepareToolCall(name, rawArgs);
+  if (!prepared.ok) return prepared;
+  return { ok: true, details: await prepared.tool.handler(ctx, prepared.params) };
+}
+
 /** The result envelope of `/tools/invoke` and MCP (SPEC §5.0). */
 export function toolEnvelope(details: object): {
   content: { type: "text"; text: string }[];

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { SwitchboardConfig, ToolName } from "../config/schema";
 import type { KeyOptions } from "../keys";
 import type { Requester } from "../policy/requester";
+import type { QueueMessage } from "../queue/messages";
 import type { SessionApi } from "../session/client";
 
 /** What a tool handler may use: no HTTP, just the caller, the config and the storage bindings. */
@@ -12,6 +13,8 @@ export interface ToolContext {
   db: D1Database;
   /** The session object of a canonical key. */
   session: (sessionKey: string) => SessionApi;
+  /** Puts a message durably on the deliveries queue (resolves once the queue has it). */
+  enqueue: (message: QueueMessage) => Promise<void>;
 }
 
 /** Policy and lookup failures are results, not HTTP errors (SPEC §5.0). */

@@ -54,7 +54,10 @@ export const provenanceSchema = z.looseObject({
   sourceSessionKey: z.string().optional(),
   sourceChannel: z.string().optional(),
   sourceTool: z.string().optional(),
+  /** How many sessions_send hops led here (ours): cuts A→B→C→A loops. */
+  hop: z.number().int().nonnegative().optional(),
 });
+export type Provenance = z.infer<typeof provenanceSchema>;
 
 /** What a transcript message must look like (also its JSON Schema: `transcriptMessageSchema` is opaque). */
 export const transcriptMessageShape = z.looseObject({

@@ -5,8 +5,8 @@ import { parseConfig } from "../../src/config/load";
 import type { SwitchboardConfig } from "../../src/config/schema";
 import { sessionApi } from "../../src/session/client";
 import type { CreateSessionInit } from "../../src/session/session-object";
-import { isToolAllowed, prepareToolCall } from "../../src/tools/invoke";
-import type { ToolContext } from "../../src/tools/types";
+import { toolContext } from "../../src/tools/context";
+import { executeToolCall } from "../../src/tools/invoke";
 import { ADMIN, call } from "../helpers";
 
 /** A short unique suffix, so every test works on its own session keys. */
@@ -123,17 +123,9 @@ export async function toolWithConfig(
     env.DB,
   );
   if (!requester.ok) throw new Error(requester.message);
-  const ctx: ToolContext = {
-    requester: requester.requester,
-    config,
-    keyOptions: { mainKey: config.session.mainKey, scope: config.session.scope },
-    db: env.DB,
-    session: (sessionKey) => sessionApi(env.SESSION, sessionKey),
-  };
-  const prepared = prepareToolCall(name, args);
-  if (!prepared.ok) throw new Error(prepared.message);
-  if (!isToolAllowed(ctx, prepared.tool.name)) throw new Error(`${name} not allowed for ${requesterKey}`);
-  return prepared.tool.handler(ctx, prepared.params);
+  const outcome = await executeToolCall(toolContext(env, config, requester.requester), name, args);
+  if (!outcome.ok) throw new Error(`${name}: ${outcome.message}`);
+  return outcome.details;
 }
 
 /** An index row written straight into D1, for query-cost tests that need many sessions quickly. */

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { MAX_TRANSCRIPT_ROW_BYTES, transcriptMessageSchema, utf8Bytes } from "../../transcript/message";
+import {
+  MAX_MESSAGE_TEXT_BYTES,
+  MAX_TRANSCRIPT_ROW_BYTES,
+  transcriptMessageSchema,
+  utf8Bytes,
+} from "../../transcript/message";
 
 const MAX_LABEL_CHARS = 512;
 const shortText = z.string().trim().min(1).max(MAX_LABEL_CHARS);
@@ -46,4 +51,16 @@ export const importTranscriptSchema = z.strictObject({
       ),
     )
     .min(1, "messages must not be empty"),
+});
+
+/** `POST /v1/sessions/{key}/messages` (chat.send). */
+export const chatSendSchema = z.strictObject({
+  text: z
+    .string()
+    .trim()
+    .min(1)
+    .refine((text) => utf8Bytes(text) <= MAX_MESSAGE_TEXT_BYTES, {
+      message: `text larger than ${MAX_MESSAGE_TEXT_BYTES} bytes`,
+    }),
+  idempotencyKey: z.string().trim().min(1).max(200).optional(),
 });

@@ -3,11 +3,16 @@ import type { AppEnv } from "../../app-env";
 import { configuredModels } from "../../config/agents";
 import { AppError, badRequest } from "../../errors";
 import { sessionApi } from "../../session/client";
-import type { StoreResult } from "../../session/session-object";
+import type { StoreResult } from "../../session/types";
 import { readJsonBody } from "../middleware";
 import { parseBody } from "../parse-body";
 import { agentForRequest, canonicalKeyForRequest } from "./session-access";
-import { createSessionSchema, importTranscriptSchema, patchSessionSchema } from "./session-schemas";
+import {
+  chatSendSchema,
+  createSessionSchema,
+  importTranscriptSchema,
+  patchSessionSchema,
+} from "./session-schemas";
 
 const EXPORT_CHUNK_ROWS = 500;
 
@@ -63,6 +68,16 @@ export const sessionRoutes = new Hono<AppEnv>()
     const session = pathSession(c);
     const body = parseBody(importTranscriptSchema, await readJsonBody(c.req.raw));
     return c.json(unwrap(await session.importMessages(body.messages)));
+  })
+  .post("/:key/messages", async (c) => {
+    const session = pathSession(c);
+    const body = parseBody(chatSendSchema, await readJsonBody(c.req.raw));
+    const queued = await session.enqueueTurn({
+      runId: crypto.randomUUID(),
+      ...(body.idempotencyKey ? { dedupeKey: `chat:${body.idempotencyKey}` } : {}),
+      message: { text: body.text, provenance: { kind: "external_user" } },
+    });
+    return c.json({ runId: unwrap(queued).runId, status: "accepted" }, 202);
   })
   .get("/:key/transcript.jsonl", async (c) => {
     const session = pathSession(c);

@@ -1,0 +1,88 @@
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../../app-env";
+import { AppError } from "../../errors";
+import { findRunSession } from "../../index-db/runs";
+import { parseSessionKey } from "../../keys";
+import { webhookAnswerSchema } from "../../runtimes/webhook";
+import { sessionApi } from "../../session/client";
+import type { RunRecord } from "../../session/run-store";
+import type { StoreResult } from "../../session/types";
+import { readJsonBody } from "../middleware";
+import { parseBody } from "../parse-body";
+import { waitResult } from "./run-view";
+
+const MAX_WAIT_MS = 10 * 60 * 1000;
+const waitBodySchema = z.strictObject({
+  timeoutMs: z.number().int().min(0).max(MAX_WAIT_MS).default(30_000),
+});
+
+function unwrapRun(result: StoreResult<RunRecord>): RunRecord {
+  if (result.ok) return result.value;
+  throw new AppError("not_found", "run not found");
+}
+
+/** The session of a run the caller may see: operators any, agents their own, run tokens their own run. */
+async function runSession(c: Context<AppEnv>, runId: string) {
+  const sessionKey = await findRunSession(c.env.DB, runId);
+  if (!sessionKey) throw new AppError("not_found", "run not found");
+  const identity = c.get("identity");
+  const config = c.get("config");
+  const owner = parseSessionKey(sessionKey, {
+    mainKey: config.session.mainKey,
+    scope: config.session.scope,
+  })?.agentId;
+  if (identity.kind === "agent" && owner !== identity.agentId) {
+    throw new AppError(
+      "forbidden",
+      `an agent token for "${identity.agentId}" reaches only that agent's runs`,
+    );
+  }
+  if (identity.kind === "run" && identity.claims.runId !== runId) {
+    throw new AppError("forbidden", "a run token reaches only its own run");
+  }
+  return sessionApi(c.env.SESSION, sessionKey);
+}
+
+/** Runs: read one, wait for one (agent.wait), and the deferred result of a webhook agent (SPEC §7, §9). */
+export const runRoutes = new Hono<AppEnv>()
+  .get("/:runId", async (c) => {
+    const session = await runSession(c, c.req.param("runId"));
+    return c.json(unwrapRun(await session.getRun(c.req.param("runId"))));
+  })
+  .post("/:runId/wait", async (c) => {
+    const runId = c.req.param("runId");
+    const { timeoutMs } = parseBody(waitBodySchema, await readJsonBody(c.req.raw));
+    const session = await runSession(c, runId);
+    const deadline = Date.now() + timeoutMs;
+    // The wait lives in the session object; if that instance goes away mid-wait, wait again on the next.
+    for (;;) {
+      try {
+        return c.json(
+          waitResult(unwrapRun(await session.waitForRun(runId, Math.max(0, deadline - Date.now())))),
+        );
+      } catch (cause) {
+        if (cause instanceof AppError || Date.now() >= deadline) throw cause;
+      }
+    }
+  })
+  .post("/:runId/result", async (c) => {
+    const runId = c.req.param("runId");
+    const identity = c.get("identity");
+    if (identity.kind !== "run")
+      throw new AppError("forbidden", "only the run's own run token may post its result");
+    const body = parseBody(webhookAnswerSchema, await readJsonBody(c.req.raw));
+    const session = await runSession(c, runId);
+    const usage = body.usage
+      ? {
+          input: body.usage.input ?? 0,
+          output: body.usage.output ?? 0,
+          total: body.usage.total ?? (body.usage.input ?? 0) + (body.usage.output ?? 0),
+        }
+      : undefined;
+    return c.json(
+      waitResult(
+        unwrapRun(await session.completeDeferredRun(runId, { text: body.text, ...(usage ? { usage } : {}) })),
+      ),
+    );
+  });

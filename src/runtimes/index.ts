@@ -1,0 +1,16 @@
+import type { AgentConfig } from "../config/schema";
+import { runOpenAi } from "./openai";
+import { runScripted } from "./scripted";
+import type { AgentRuntime } from "./types";
+import { runWebhook } from "./webhook";
+
+const runtimes: Record<AgentConfig["runtime"]["type"], AgentRuntime> = {
+  scripted: runScripted,
+  openai: runOpenAi,
+  webhook: runWebhook,
+};
+
+/** The runtime an agent is configured with (SPEC §7). */
+export function runtimeFor(agent: AgentConfig): AgentRuntime {
+  return runtimes[agent.runtime.type];
+}

@@ -1,0 +1,141 @@
+import { z } from "zod";
+import { messageText, type TranscriptMessage } from "../transcript/message";
+import { describeFetchFailure, describeHttpFailure, readJsonBody } from "./http-errors";
+import type { RunInput, RunOutcome, RunUsage } from "./types";
+
+/** The tool loop stops after this many model calls, answer or not. */
+export const MAX_TOOL_ROUNDS = 8;
+
+const toolCallSchema = z.object({
+  id: z.string(),
+  type: z.literal("function").optional(),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
+const completionSchema = z.object({
+  choices: z
+    .array(
+      z.object({
+        message: z.object({
+          role: z.string().optional(),
+          content: z.string().nullable().optional(),
+          tool_calls: z.array(toolCallSchema).optional(),
+        }),
+      }),
+    )
+    .min(1),
+  usage: z
+    .object({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() })
+    .partial()
+    .optional(),
+});
+
+type ChatMessage = Record<string, unknown>;
+
+function chatHistory(input: RunInput): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  if (input.context) messages.push({ role: "system", content: input.context });
+  for (const message of [...input.history, input.message]) {
+    const text = messageText(message);
+    if ((message.role === "user" || message.role === "assistant" || message.role === "system") && text) {
+      messages.push({ role: message.role, content: text });
+    }
+  }
+  return messages;
+}
+
+/** OpenAI-compatible Chat Completions, with the tool loop run by the service (SPEC §7). */
+export async function runOpenAi(input: RunInput): Promise<RunOutcome> {
+  const runtime = input.agent.runtime;
+  if (runtime.type !== "openai") return { kind: "failed", error: "not an openai agent", retryable: false };
+  const apiKey = runtime.apiKeyEnv ? input.secret(runtime.apiKeyEnv) : undefined;
+  if (runtime.apiKeyEnv && !apiKey)
+    return { kind: "failed", error: `secret ${runtime.apiKeyEnv} is not set`, retryable: false };
+  const url = `${runtime.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+  const chat = chatHistory(input);
+  const usage: RunUsage = { input: 0, output: 0, total: 0 };
+  const appended: TranscriptMessage[] = [];
+  const tools = input.tools.map((tool) => ({ type: "function", function: tool }));
+  for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}),
+        },
+        body: JSON.stringify({
+          model: runtime.model,
+          messages: chat,
+          ...(tools.length > 0 ? { tools } : {}),
+        }),
+        signal: input.signal,
+      });
+    } catch (cause) {
+      return { kind: "failed", ...describeFetchFailure("model API", cause, input.signal) };
+    }
+    if (!response.ok) return { kind: "failed", ...(await describeHttpFailure("model API", response)) };
+    const body = await readJsonBody("model API", response, input.signal);
+    if (!body.ok) return { kind: "failed", error: body.error, retryable: body.retryable };
+    const parsed = completionSchema.safeParse(body.json);
+    if (!parsed.success)
+      return { kind: "failed", error: "model API answered a malformed completion", retryable: false };
+    const { message } = parsed.data.choices[0] ?? { message: {} };
+    usage.input += parsed.data.usage?.prompt_tokens ?? 0;
+    usage.output += parsed.data.usage?.completion_tokens ?? 0;
+    usage.total += parsed.data.usage?.total_tokens ?? 0;
+    const now = Date.now();
+    if (!message.tool_calls || message.tool_calls.length === 0) {
+      const text = message.content ?? "";
+      if (text)
+        appended.push({
+          id: crypto.randomUUID(),
+          role: "assistant",
+          content: text,
+          timestamp: now,
+          runId: input.runId,
+        });
+      return { kind: "done", text, usage, messages: appended };
+    }
+    chat.push({ role: "assistant", content: message.content ?? null, tool_calls: message.tool_calls });
+    appended.push({
+      id: crypto.randomUUID(),
+      role: "assistant",
+      content: message.tool_calls.map((call) => ({
+        type: "toolCall" as const,
+        id: call.id,
+        name: call.function.name,
+        arguments: safeJson(call.function.arguments),
+      })),
+      timestamp: now,
+      runId: input.runId,
+    });
+    for (const call of message.tool_calls) {
+      const result = await input.callTool(call.function.name, safeJson(call.function.arguments));
+      const text = JSON.stringify(result);
+      chat.push({ role: "tool", tool_call_id: call.id, content: text });
+      appended.push({
+        id: crypto.randomUUID(),
+        role: "toolResult",
+        content: [{ type: "text", text }],
+        toolCallId: call.id,
+        toolName: call.function.name,
+        timestamp: Date.now(),
+        runId: input.runId,
+      });
+    }
+  }
+  return {
+    kind: "failed",
+    error: `model did not answer within ${MAX_TOOL_ROUNDS} tool rounds`,
+    retryable: false,
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { _raw: text };
+  }
+}

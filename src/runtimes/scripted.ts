@@ -1,0 +1,89 @@
+import type { AgentConfig } from "../config/schema";
+import { stripInterSessionHeader } from "../messaging/inter-session";
+import { messageText, type TranscriptMessage } from "../transcript/message";
+import type { RunInput, RunOutcome } from "./types";
+
+type ScriptedRule = Extract<AgentConfig["runtime"], { type: "scripted" }>["rules"][number];
+
+/** `*` matches anything, `/re/flags` is a regular expression, anything else a case-insensitive substring. */
+export function ruleMatches(pattern: string, text: string): boolean {
+  if (pattern === "*") return true;
+  const regex = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
+  if (regex) return new RegExp(regex[1] ?? "", regex[2]).test(text);
+  return text.toLowerCase().includes(pattern.toLowerCase());
+}
+
+/** Fills `{{message}}` and `{{result}}` in a reply template. */
+function fill(template: string, values: Record<string, string>): string {
+  return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+function fillArgs(args: Record<string, unknown>, values: Record<string, string>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(args).map(([key, value]) => [
+      key,
+      typeof value === "string" ? fill(value, values) : value,
+    ]),
+  );
+}
+
+/** Deterministic agent for the local default, demos and tests: first matching rule wins; no network. */
+export async function runScripted(input: RunInput): Promise<RunOutcome> {
+  if (input.agent.runtime.type !== "scripted")
+    return { kind: "failed", error: "not a scripted agent", retryable: false };
+  const text = messageText(input.message);
+  const haystack = input.context ? `${input.context}\n${text}` : text;
+  let rule: ScriptedRule | undefined;
+  try {
+    rule = input.agent.runtime.rules.find((candidate) => ruleMatches(candidate.match, haystack));
+  } catch (error) {
+    // A `/re/` rule the config let through that is not a valid expression: a clear run error, not a throw.
+    return { kind: "failed", error: `scripted rule: ${String(error)}`, retryable: false };
+  }
+  if (!rule) return { kind: "done", text: "", messages: [] };
+  // Templates see what was said, not the inter-session header wrapped around it.
+  const values: Record<string, string> = { message: stripInterSessionHeader(text) };
+  const now = Date.now();
+  const messages: TranscriptMessage[] = [];
+  if (rule.toolCall) {
+    const callId = crypto.randomUUID();
+    const args = fillArgs(rule.toolCall.args, values);
+    const result = await input.callTool(rule.toolCall.name, args);
+    values.result = JSON.stringify(result);
+    messages.push(
+      {
+        id: crypto.randomUUID(),
+        role: "assistant",
+        content: [{ type: "toolCall", id: callId, name: rule.toolCall.name, arguments: args }],
+        timestamp: now,
+        runId: input.runId,
+      },
+      {
+        id: crypto.randomUUID(),
+        role: "toolResult",
+        content: [{ type: "text", text: values.result }],
+        toolCallId: callId,
+        toolName: rule.toolCall.name,
+        timestamp: now,
+        runId: input.runId,
+      },
+    );
+  }
+  const reply = rule.reply !== undefined ? fill(rule.reply, values) : (values.result ?? "");
+  if (reply)
+    messages.push({
+      id: crypto.randomUUID(),
+      role: "assistant",
+      content: reply,
+      timestamp: now,
+      runId: input.runId,
+    });
+  const tokens = Math.ceil(text.length / 4);
+  const outTokens = Math.ceil(reply.length / 4);
+  return {
+    kind: "done",
+    text: reply,
+    usage: { input: tokens, output: outTokens, total: tokens + outTokens },
+    messages,
+  };
+}

@@ -1,0 +1,46 @@
+import type { AgentConfig } from "../config/schema";
+import type { TranscriptMessage } from "../transcript/message";
+
+export interface RunUsage {
+  input: number;
+  output: number;
+  total: number;
+}
+
+/** A tool as a model sees it: JSON schema generated from the tool's zod schema. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** Everything a runtime gets for one turn. */
+export interface RunInput {
+  runId: string;
+  agent: AgentConfig;
+  sessionKey: string;
+  sessionId: string;
+  /** The message that started the run. */
+  message: TranscriptMessage;
+  /** Earlier messages of the session, oldest first. */
+  history: TranscriptMessage[];
+  /** Context of our own for this turn: agent-to-agent roles, reply-step or announce instructions. */
+  context?: string;
+  /** Exactly the tools this run may call. */
+  tools: ToolSpec[];
+  /** Lets an external runtime call `/tools/invoke` as this run. */
+  runToken: string;
+  signal: AbortSignal;
+  /** Executes a tool call as the run's session. */
+  callTool: (name: string, args: unknown) => Promise<object>;
+  /** Reads a secret by name (API keys, webhook secrets). */
+  secret: (name: string) => string | undefined;
+}
+
+/** How a turn ended, as far as the runtime knows. */
+export type RunOutcome =
+  | { kind: "done"; text: string; usage?: RunUsage; messages: TranscriptMessage[] }
+  | { kind: "deferred" }
+  | { kind: "failed"; error: string; retryable: boolean };
+
+export type AgentRuntime = (input: RunInput) => Promise<RunOutcome>;

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { signatureHeader } from "../channels/signature";
+import { describeFetchFailure, describeHttpFailure, readJsonBody } from "./http-errors";
+import type { RunInput, RunOutcome } from "./types";
+
+/** What a webhook agent answers synchronously (SPEC §7). */
+export const webhookAnswerSchema = z.object({
+  text: z.string(),
+  usage: z.object({ input: z.number(), output: z.number(), total: z.number() }).partial().optional(),
+});
+
+/** POSTs the run to the agent's URL, signed; `{ text }` now, or `202` and a later result post. */
+export async function runWebhook(input: RunInput): Promise<RunOutcome> {
+  const runtime = input.agent.runtime;
+  if (runtime.type !== "webhook") return { kind: "failed", error: "not a webhook agent", retryable: false };
+  const secret = input.secret(runtime.secretEnv ?? "SWITCHBOARD_SIGNING_KEY");
+  if (!secret)
+    return {
+      kind: "failed",
+      error: `secret ${runtime.secretEnv ?? "SWITCHBOARD_SIGNING_KEY"} is not set`,
+      retryable: false,
+    };
+  const body = JSON.stringify({
+    runId: input.runId,
+    agentId: input.agent.id,
+    sessionKey: input.sessionKey,
+    sessionId: input.sessionId,
+    message: input.message,
+    history: input.history,
+    provenance: input.message.provenance,
+    context: input.context,
+    tools: input.tools,
+    runToken: input.runToken,
+  });
+  let response: Response;
+  try {
+    response = await fetch(runtime.url, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "X-Switchboard-Signature": await signatureHeader(secret, body),
+      },
+      body,
+      signal: input.signal,
+    });
+  } catch (cause) {
+    return { kind: "failed", ...describeFetchFailure("agent webhook", cause, input.signal) };
+  }
+  if (response.status === 202) return { kind: "deferred" };
+  if (!response.ok) return { kind: "failed", ...(await describeHttpFailure("agent webhook", response)) };
+  const answerBody = await readJsonBody("agent webhook", response, input.signal);
+  if (!answerBody.ok) return { kind: "failed", error: answerBody.error, retryable: answerBody.retryable };
+  const answer = webhookAnswerSchema.safeParse(answerBody.json);
+  if (!answer.success)
+    return { kind: "failed", error: "agent webhook answered without a text field", retryable: false };
+  const usage = answer.data.usage;
+  return {
+    kind: "done",
+    text: answer.data.text,
+    ...(usage
+      ? {
+          usage: {
+            input: usage.input ?? 0,
+            output: usage.output ?? 0,
+            total: usage.total ?? (usage.input ?? 0) + (usage.output ?? 0),
+          },
+        }
+      : {}),
+    messages: answer.data.text
+      ? [
+          {
+            id: crypto.randomUUID(),
+            role: "assistant",
+            content: answer.data.text,
+            timestamp: Date.now(),
+            runId: input.runId,
+          },
+        ]
+      : [],
+  };
+}

@@ -1,0 +1,27 @@
+import type { CreateSessionInit } from "./types";
+
+/** Writes a new session record, replacing whatever a deleted session left behind. */
+export function insertSession(sql: SqlStorage, init: CreateSessionInit, now: number): void {
+  // A deleted session whose index removal is still pending is replaced outright.
+  sql.exec("DELETE FROM session; DELETE FROM message; DELETE FROM outbox; DELETE FROM run;");
+  sql.exec(
+    `INSERT INTO session (id, session_key, session_id, agent_id, recorded_channel, chat_type, label, display_name,
+       subject, created_at, updated_at, spawned_by, parent_session_key, spawn_depth, delivery_context, version)
+     VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    init.sessionKey,
+    crypto.randomUUID(),
+    init.agentId,
+    init.channel ?? init.deliveryContext?.channel ?? null,
+    init.chatType ?? null,
+    init.label ?? null,
+    init.displayName ?? null,
+    init.subject ?? null,
+    now,
+    now,
+    init.spawnedBy ?? null,
+    init.parentSessionKey ?? init.spawnedBy ?? null,
+    init.spawnDepth ?? 0,
+    init.deliveryContext ? JSON.stringify(init.deliveryContext) : null,
+    now,
+  );
+}

@@ -1,0 +1,134 @@
+import type { SwitchboardConfig } from "../config/schema";
+import { announceTargetFromKey, deriveChannel, type KeyOptions, parseSessionKey } from "../keys";
+import { ANNOUNCE_SKIP, NO_REPLY } from "../messaging/inter-session";
+import { nextFlowStep } from "../messaging/reply-flow";
+import { resolveSendPolicy } from "../policy/send-policy";
+import type { OutboundMessage } from "../queue/messages";
+import type { RunUsage } from "../runtimes/types";
+import type { TranscriptMessage } from "../transcript/message";
+import { type DeliveryContext, readMeta, type SessionMeta, updateMeta } from "./meta";
+import { enqueueEffect } from "./outbox";
+import { markRunEnded, type ReplyFlow, type RunRow, type RunStatus } from "./run-store";
+import { appendMessages } from "./transcript";
+
+export interface RunEnding {
+  status: Exclude<RunStatus, "queued" | "running">;
+  reply?: string;
+  error?: string;
+  usage?: RunUsage;
+  messages: TranscriptMessage[];
+}
+
+const sessionStatusOf = { ok: "done", error: "failed", timeout: "timeout", killed: "killed" } as const;
+
+function keyOptions(config: SwitchboardConfig): KeyOptions {
+  return { mainKey: config.session.mainKey, scope: config.session.scope };
+}
+
+/** Where a session's announces and updates go (SPEC §8): from its key, else its delivery context. */
+export function announceTarget(meta: SessionMeta, config: SwitchboardConfig): DeliveryContext | undefined {
+  const fromKey = announceTargetFromKey(meta.sessionKey, keyOptions(config));
+  if (fromKey) return fromKey;
+  if (meta.deliveryContext) return meta.deliveryContext;
+  return meta.lastChannel && meta.lastTo ? { channel: meta.lastChannel, to: meta.lastTo } : undefined;
+}
+
+/** The session's channel as other sessions see it (SPEC §5.1 `channel`). */
+export function sessionChannel(meta: SessionMeta, config: SwitchboardConfig): string {
+  const parsed = parseSessionKey(meta.sessionKey, keyOptions(config));
+  return parsed
+    ? deriveChannel(parsed, { channel: meta.recordedChannel, lastChannel: meta.lastChannel })
+    : "unknown";
+}
+
+/**
+ * Queues an outbound delivery, if the send policy allows it (SPEC §6: enforced on every outbound
+ * delivery). The idempotency key makes a redelivered effect one post at the channel.
+ */
+export function queueOutbound(
+  sql: SqlStorage,
+  config: SwitchboardConfig,
+  meta: SessionMeta,
+  delivery: { runId: string; purpose: string; text: string; target: DeliveryContext },
+): boolean {
+  const parsed = parseSessionKey(meta.sessionKey, keyOptions(config));
+  const decision = resolveSendPolicy(config.session.sendPolicy, {
+    sessionKey: meta.sessionKey,
+    channel: delivery.target.channel,
+    ...((meta.chatType ?? parsed?.chatType) ? { chatType: meta.chatType ?? parsed?.chatType } : {}),
+    ...(meta.sendPolicy ? { override: meta.sendPolicy } : {}),
+  });
+  if (decision === "deny") return false;
+  const idempotencyKey = `${delivery.runId}:${delivery.purpose}`;
+  const message: OutboundMessage = {
+    type: "outbound",
+    ...delivery.target,
+    text: delivery.text,
+    sessionKey: meta.sessionKey,
+    runId: delivery.runId,
+    idempotencyKey,
+  };
+  enqueueEffect(sql, "deliver", `deliver:${idempotencyKey}`, message);
+  return true;
+}
+
+/** Follow-ups of an ended run: the next step of its exchange, and a channel reply. */
+function queueFollowUps(
+  sql: SqlStorage,
+  config: SwitchboardConfig,
+  meta: SessionMeta,
+  run: RunRow,
+  ending: RunEnding,
+): void {
+  if (ending.status !== "ok") return;
+  if (run.flow) {
+    const flow = JSON.parse(run.flow) as ReplyFlow;
+    const step = nextFlowStep(flow, {
+      sessionKey: meta.sessionKey,
+      channel: sessionChannel(meta, config),
+      reply: ending.reply,
+    });
+    if (step.kind === "turn") {
+      enqueueEffect(sql, "turn", `turn:${step.request.runId}`, {
+        sessionKey: step.sessionKey,
+        request: step.request,
+      });
+    } else if (step.kind === "announce") {
+      const target = announceTarget(meta, config);
+      if (target)
+        queueOutbound(sql, config, meta, { runId: run.runId, purpose: "announce", text: step.text, target });
+    }
+  }
+  const reply = ending.reply?.trim() ?? "";
+  if (run.replyTo && reply && reply !== NO_REPLY && reply !== ANNOUNCE_SKIP) {
+    const target = JSON.parse(run.replyTo) as DeliveryContext;
+    queueOutbound(sql, config, meta, { runId: run.runId, purpose: "reply", text: reply, target });
+  }
+}
+
+/** Records a run's end in one transaction: its messages, the run, the session totals, the follow-ups. */
+export function recordRunEnding(
+  sql: SqlStorage,
+  config: SwitchboardConfig,
+  run: RunRow,
+  ending: RunEnding,
+): void {
+  const meta = readMeta(sql);
+  if (!meta) return;
+  const now = Date.now();
+  const appended = appendMessages(sql, ending.messages, meta.firstUserText !== undefined);
+  markRunEnded(sql, run.runId, { ...ending, endedAt: now });
+  updateMeta(sql, {
+    status: sessionStatusOf[ending.status],
+    endedAt: now,
+    updatedAt: Math.max(meta.updatedAt, now),
+    runtimeMs: (meta.runtimeMs ?? 0) + (now - (run.startedAt ?? now)),
+    inputTokens: (meta.inputTokens ?? 0) + (ending.usage?.input ?? 0),
+    outputTokens: (meta.outputTokens ?? 0) + (ending.usage?.output ?? 0),
+    totalTokens: (meta.totalTokens ?? 0) + (ending.usage?.total ?? 0),
+    abortedLastRun: ending.status === "killed" || ending.status === "timeout" ? 1 : 0,
+    ...(appended.firstUserText !== undefined ? { firstUserText: appended.firstUserText } : {}),
+    ...(appended.lastMessagePreview !== undefined ? { lastMessagePreview: appended.lastMessagePreview } : {}),
+  });
+  queueFollowUps(sql, config, meta, run, ending);
+}

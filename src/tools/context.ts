@@ -1,0 +1,23 @@
+import type { SwitchboardConfig } from "../config/schema";
+import type { Requester } from "../policy/requester";
+import type { QueueMessage } from "../queue/messages";
+import { sessionApi } from "../session/client";
+import type { ToolContext } from "./types";
+
+/** The storage interfaces a tool call gets, bound to this Worker's (or object's) bindings. */
+export function toolContext(
+  env: Pick<Env, "DB" | "SESSION" | "DELIVERIES">,
+  config: SwitchboardConfig,
+  requester: Requester,
+): ToolContext {
+  return {
+    requester,
+    config,
+    keyOptions: { mainKey: config.session.mainKey, scope: config.session.scope },
+    db: env.DB,
+    session: (sessionKey) => sessionApi(env.SESSION, sessionKey),
+    enqueue: async (message: QueueMessage) => {
+      await env.DELIVERIES.send(message, { contentType: "json" });
+    },
+  };
+}

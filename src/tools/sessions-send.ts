@@ -1,0 +1,182 @@
+import { z } from "zod";
+import { findSessionByKey } from "../index-db/lookup";
+import { displayKey, parseSessionKey } from "../keys";
+import { agentToAgentContext } from "../messaging/a2a-context";
+import { MAX_SEND_HOPS, withInterSessionHeader } from "../messaging/inter-session";
+import { stableUuid } from "../messaging/stable-id";
+import { resolveSendPolicy } from "../policy/send-policy";
+import { checkSessionVisible } from "../policy/visibility";
+import type { ReplyFlow, RunRecord, TurnRequest } from "../session/run-store";
+import type { StoreResult } from "../session/types";
+import { flooredNumber } from "./args";
+import { resolveSendTarget } from "./send-target";
+import { defineTool, type ToolContext } from "./types";
+
+const DEFAULT_TIMEOUT_SECONDS = 30;
+/** Each reply-back step waits at most this long (SPEC §5.3). */
+const MAX_STEP_MS = 60_000;
+const DELIVERY = { status: "pending", mode: "announce" } as const;
+
+/** Waits for the target's run; a wait cut short by an object restart is taken up again. */
+async function waitForReply(
+  ctx: ToolContext,
+  sessionKey: string,
+  runId: string,
+  timeoutMs: number,
+): Promise<StoreResult<RunRecord>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await ctx.session(sessionKey).waitForRun(runId, Math.max(0, deadline - Date.now()));
+    } catch (cause) {
+      if (Date.now() >= deadline) throw cause;
+    }
+  }
+}
+
+export const sessionsSend = defineTool({
+  name: "sessions_send",
+  description:
+    "Send a message into another session (by sessionKey or label). timeoutSeconds > 0 waits for its reply; 0 sends and returns at once. The agents may then reply back and forth, and the target announces the outcome.",
+  schema: z.object({
+    sessionKey: z.string().optional().describe("target session key, or sessionId"),
+    label: z.string().optional().describe("find the target by its label instead of sessionKey"),
+    agentId: z.string().optional().describe("with label: whose labels to search"),
+    message: z.string().describe("the message to send"),
+    timeoutSeconds: flooredNumber()
+      .optional()
+      .describe(`seconds to wait for the reply (default ${DEFAULT_TIMEOUT_SECONDS}; 0 = don't wait)`),
+    idempotencyKey: z
+      .string()
+      .optional()
+      .describe("a repeat with the same key returns the first result and sends nothing"),
+  }),
+  async handler(ctx, params) {
+    const { requester, config, keyOptions } = ctx;
+    const fail = (status: "error" | "forbidden", error: string, sessionKey?: string) => ({
+      runId: crypto.randomUUID(),
+      status,
+      error,
+      ...(sessionKey ? { sessionKey } : {}),
+    });
+    if (params.sessionKey !== undefined && params.label !== undefined)
+      return fail("error", "Give sessionKey or label, not both.");
+    if (params.sessionKey === undefined && params.label === undefined)
+      return fail("error", "sessionKey or label required.");
+    const target = await resolveSendTarget(ctx, params);
+    if (!target.ok) return fail(target.status, target.error);
+    const targetKey = target.session.sessionKey;
+    const shownKey = displayKey(targetKey, keyOptions);
+    const visible = checkSessionVisible(config, requester, target.session, "send");
+    if (!visible.ok) return fail(visible.status, visible.error, shownKey);
+    const parsedTarget = parseSessionKey(targetKey, keyOptions);
+    if (parsedTarget?.threadScoped) {
+      return fail(
+        "error",
+        "Target is a thread-scoped session; send to the parent channel session key instead.",
+        shownKey,
+      );
+    }
+    const policy = resolveSendPolicy(config.session.sendPolicy, {
+      sessionKey: targetKey,
+      channel: target.session.channel,
+      ...((target.session.chatType ?? parsedTarget?.chatType)
+        ? { chatType: target.session.chatType ?? parsedTarget?.chatType }
+        : {}),
+      ...(target.session.sendPolicy ? { override: target.session.sendPolicy } : {}),
+    });
+    if (policy === "deny") return fail("error", "send blocked by session policy", shownKey);
+    const timeoutSeconds = Math.max(0, params.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS);
+    if (timeoutSeconds > 0 && targetKey === requester.sessionKey) {
+      return fail(
+        "error",
+        "A session cannot send to itself and wait for the reply; use timeoutSeconds: 0.",
+        shownKey,
+      );
+    }
+    const hop = (requester.hop ?? 0) + 1;
+    if (hop > MAX_SEND_HOPS) {
+      return fail(
+        "error",
+        `Agent-to-agent hop limit reached (${MAX_SEND_HOPS} chained sends); not forwarding further.`,
+        shownKey,
+      );
+    }
+
+    const requesterChannel = (await findSessionByKey(ctx.db, requester.sessionKey))?.channel ?? "unknown";
+    const requesterShown = displayKey(requester.sessionKey, keyOptions);
+    const runId = params.idempotencyKey
+      ? await stableUuid("sessions_send", requester.sessionKey, params.idempotencyKey)
+      : crypto.randomUUID();
+    const stepTimeoutMs = Math.min(timeoutSeconds > 0 ? timeoutSeconds * 1000 : MAX_STEP_MS, MAX_STEP_MS);
+    const flow: ReplyFlow = {
+      flowId: runId,
+      requesterKey: requester.sessionKey,
+      targetKey,
+      originalMessage: params.message,
+      maxTurns: config.session.agentToAgent.maxPingPongTurns,
+      stepTimeoutMs,
+      hop,
+      stage: "request",
+      turn: 0,
+    };
+    const turn: TurnRequest = {
+      runId,
+      ...(params.idempotencyKey
+        ? { dedupeKey: `send:${requester.sessionKey}:${params.idempotencyKey}` }
+        : {}),
+      message: {
+        text: withInterSessionHeader(params.message, {
+          sessionKey: requesterShown,
+          channel: requesterChannel,
+          tool: "sessions_send",
+        }),
+        provenance: {
+          kind: "inter_session",
+          sourceSessionKey: requester.sessionKey,
+          sourceChannel: requesterChannel,
+          sourceTool: "sessions_send",
+          hop,
+        },
+      },
+      context: agentToAgentContext(
+        { agentId: requester.agentId, sessionKey: requesterShown, channel: requesterChannel },
+        { agentId: target.session.agentId, sessionKey: shownKey, channel: target.session.channel },
+      ),
+      flow,
+    };
+
+    if (timeoutSeconds === 0) {
+      // Accepted means durably on the queue; the consumer delivers it into the target exactly once.
+      await ctx.enqueue({ type: "send", targetKey, turn });
+      return { runId, status: "accepted", sessionKey: shownKey, delivery: DELIVERY };
+    }
+    const queued = await ctx.session(targetKey).enqueueTurn(turn);
+    if (!queued.ok) return fail("error", `Session not found: ${shownKey}.`, shownKey);
+    const run = await waitForReply(ctx, targetKey, queued.value.runId, timeoutSeconds * 1000);
+    if (!run.ok) return fail("error", `Session not found: ${shownKey}.`, shownKey);
+    const { status, reply, error } = run.value;
+    if (status === "ok")
+      return {
+        runId: queued.value.runId,
+        status: "ok",
+        reply: reply || undefined,
+        sessionKey: shownKey,
+        delivery: DELIVERY,
+      };
+    if (status === "queued" || status === "running") {
+      return {
+        runId: queued.value.runId,
+        status: "timeout",
+        error: `No reply within ${timeoutSeconds}s; the run continues. Wait again with POST /v1/runs/${queued.value.runId}/wait, or read sessions_history later.`,
+        sessionKey: shownKey,
+      };
+    }
+    return {
+      runId: queued.value.runId,
+      status: status === "timeout" ? "timeout" : "error",
+      error: error ?? `run ${status}`,
+      sessionKey: shownKey,
+    };
+  },
+});
