@@ -1,9 +1,26 @@
+import { createServer } from "node:net";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
+/** A port nothing listens on right now, for test/setup/fake-services.ts. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  // Chosen once per vitest process: globalSetup (same process) listens on it, workerd gets the URL.
+  process.env.FAKE_SERVICES_PORT ??= String(await freePort());
   return {
     plugins: [
       cloudflareTest({
@@ -19,11 +36,14 @@ export default defineConfig(async () => {
               ops: "test-ops-token",
             }),
             SWITCHBOARD_SIGNING_KEY: "test-signing-key-0123456789abcdef",
+            // The real HTTP server of test/setup/fake-services.ts (model API, agent webhooks).
+            FAKE_SERVICES_URL: `http://127.0.0.1:${process.env.FAKE_SERVICES_PORT}`,
           },
         },
       }),
     ],
     test: {
+      globalSetup: ["./test/setup/fake-services.ts"],
       setupFiles: ["./test/setup/apply-migrations.ts"],
       include: ["test/**/*.test.ts"],
     },

@@ -9,6 +9,8 @@ declare global {
     SWITCHBOARD_AGENT_TOKENS?: string;
     SWITCHBOARD_SIGNING_KEY?: string;
     TEST_MIGRATIONS?: import("cloudflare:test").D1Migration[];
+    /** Tests only: the local HTTP server of test/setup/fake-services.ts. */
+    FAKE_SERVICES_URL?: string;
   }
   namespace Cloudflare {
     interface Env extends globalThis.Env {}

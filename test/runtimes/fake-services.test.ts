@@ -1,0 +1,40 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { fakeServicesUrl, newRecording } from "../fake-services";
+
+describe("fake services (test/setup/fake-services.ts)", () => {
+  it("is bound as a loopback URL", () => {
+    expect(env.FAKE_SERVICES_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it("is reachable from Worker code (inside a Durable Object), and records what it got", async () => {
+    const recording = newRecording();
+    const url = `${fakeServicesUrl()}/openai/echo/${recording.segment}/chat/completions`;
+    const stub = env.SESSION.getByName(`fake-services-probe-${crypto.randomUUID()}`);
+    const answer = await runInDurableObject(stub, async () => {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Probe": "1" },
+        body: JSON.stringify({ messages: [{ role: "user", content: "from the object" }] }),
+      });
+      return (await response.json()) as { choices: Array<{ message: { content: string } }> };
+    });
+    expect(answer.choices[0]?.message.content).toBe("from the object");
+    expect(await recording.requests()).toEqual([
+      expect.objectContaining({ method: "POST", headers: expect.objectContaining({ "x-probe": "1" }) }),
+    ]);
+  });
+
+  it("answers 404 for an unknown scenario, and keeps recordings apart", async () => {
+    const recording = newRecording();
+    const response = await fetch(`${fakeServicesUrl()}/openai/nope/${recording.segment}/chat/completions`, {
+      method: "POST",
+      body: "{}",
+    });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: "no scenario nope" });
+    expect(await recording.requests()).toHaveLength(1);
+    expect(await newRecording().requests()).toEqual([]);
+  });
+});

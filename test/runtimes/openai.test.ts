@@ -1,0 +1,216 @@
+import { describe, expect, it } from "vitest";
+import { MAX_TOOL_ROUNDS, runOpenAi } from "../../src/runtimes/openai";
+import type { RunOutcome } from "../../src/runtimes/types";
+import { fakeServicesUrl, newRecording } from "../fake-services";
+import { agentWith, LOOKUP_TOOL, runInput } from "./fixtures";
+
+/** An openai agent whose model API is the fake server's `scenario`, recorded. */
+function modelAgent(scenario: string, options: { apiKeyEnv?: string } = {}) {
+  const recording = newRecording();
+  const agent = agentWith({
+    type: "openai",
+    baseUrl: `${fakeServicesUrl()}/openai/${scenario}/${recording.segment}`,
+    model: "fake-model",
+    ...options,
+  });
+  return { agent, recording };
+}
+
+function expectFailed(outcome: RunOutcome): { error: string; retryable: boolean } {
+  if (outcome.kind !== "failed") throw new Error(`expected failed, got ${JSON.stringify(outcome)}`);
+  return outcome;
+}
+
+describe("runOpenAi against an OpenAI-compatible server", () => {
+  it("sends the model, context and history, and answers the model's text", async () => {
+    const { agent, recording } = modelAgent("echo");
+    const input = runInput(agent, "hello model", {
+      context: "You are in a test.",
+      history: [
+        { id: "h1", role: "user", content: "earlier question", timestamp: 1 },
+        { id: "h2", role: "assistant", content: [{ type: "text", text: "earlier answer" }], timestamp: 2 },
+        { id: "h3", role: "toolResult", content: [{ type: "text", text: "hidden" }], timestamp: 3 },
+      ],
+    });
+    const outcome = await runOpenAi(input);
+    expect(outcome).toEqual({
+      kind: "done",
+      text: "hello model",
+      usage: { input: 0, output: 0, total: 0 },
+      messages: [
+        {
+          id: expect.any(String),
+          role: "assistant",
+          content: "hello model",
+          timestamp: expect.any(Number),
+          runId: input.runId,
+        },
+      ],
+    });
+    const [request, ...more] = await recording.requests();
+    expect(more).toEqual([]);
+    expect(request?.method).toBe("POST");
+    expect(request?.path).toBe(`/openai/echo/${recording.segment}/chat/completions`);
+    expect(request?.headers["content-type"]).toBe("application/json");
+    expect(request?.headers.authorization).toBeUndefined();
+    expect(request?.json).toEqual({
+      model: "fake-model",
+      messages: [
+        { role: "system", content: "You are in a test." },
+        { role: "user", content: "earlier question" },
+        { role: "assistant", content: "earlier answer" },
+        { role: "user", content: "hello model" },
+      ],
+    });
+  });
+
+  it("reports the usage the model answers", async () => {
+    const outcome = await runOpenAi(runInput(modelAgent("usage").agent, "count me"));
+    expect(outcome).toMatchObject({
+      kind: "done",
+      text: "count me",
+      usage: { input: 11, output: 7, total: 18 },
+    });
+  });
+
+  it("runs the tool loop: call, result back to the model, final answer, usage summed", async () => {
+    const { agent, recording } = modelAgent("tools");
+    const input = runInput(agent, '{"word":"switchboard"}', {
+      tools: [LOOKUP_TOOL],
+      toolResult: { definition: "a panel of switches" },
+    });
+    const outcome = await runOpenAi(input);
+
+    expect(input.calls).toEqual([{ name: "lookup", args: { word: "switchboard" } }]);
+    if (outcome.kind !== "done") throw new Error(`expected done, got ${JSON.stringify(outcome)}`);
+    expect(outcome.text).toBe('tool said: {"definition":"a panel of switches"}');
+    expect(outcome.usage).toEqual({ input: 20, output: 10, total: 30 });
+    expect(outcome.messages).toEqual([
+      expect.objectContaining({
+        role: "assistant",
+        runId: input.runId,
+        content: [{ type: "toolCall", id: "call_1", name: "lookup", arguments: { word: "switchboard" } }],
+      }),
+      expect.objectContaining({
+        role: "toolResult",
+        runId: input.runId,
+        toolCallId: "call_1",
+        toolName: "lookup",
+        content: [{ type: "text", text: '{"definition":"a panel of switches"}' }],
+      }),
+      expect.objectContaining({ role: "assistant", runId: input.runId, content: outcome.text }),
+    ]);
+
+    const [first, second, ...more] = await recording.requests();
+    expect(more).toEqual([]);
+    expect(first?.json.tools).toEqual([{ type: "function", function: LOOKUP_TOOL }]);
+    expect(second?.json.tools).toEqual(first?.json.tools);
+    expect(second?.json.messages.slice(1)).toEqual([
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          {
+            id: "call_1",
+            type: "function",
+            function: { name: "lookup", arguments: '{"word":"switchboard"}' },
+          },
+        ],
+      },
+      { role: "tool", tool_call_id: "call_1", content: '{"definition":"a panel of switches"}' },
+    ]);
+  });
+
+  it(`gives up after ${MAX_TOOL_ROUNDS} rounds of tool calls`, async () => {
+    const { agent, recording } = modelAgent("loop");
+    const input = runInput(agent, "again", { tools: [LOOKUP_TOOL] });
+    const failed = expectFailed(await runOpenAi(input));
+    expect(failed).toEqual({
+      kind: "failed",
+      error: `model did not answer within ${MAX_TOOL_ROUNDS} tool rounds`,
+      retryable: false,
+    });
+    expect(input.calls).toHaveLength(MAX_TOOL_ROUNDS);
+    expect(await recording.requests()).toHaveLength(MAX_TOOL_ROUNDS);
+  });
+
+  it("fails retryable on HTTP 500 with the status and a body excerpt", async () => {
+    const failed = expectFailed(await runOpenAi(runInput(modelAgent("status-500").agent, "hi")));
+    expect(failed.retryable).toBe(true);
+    expect(failed.error).toContain("HTTP 500");
+    expect(failed.error).toContain("fake model status 500");
+  });
+
+  it("fails retryable on HTTP 429, not retryable on HTTP 400", async () => {
+    const limited = expectFailed(await runOpenAi(runInput(modelAgent("status-429").agent, "hi")));
+    expect(limited).toMatchObject({ retryable: true, error: expect.stringContaining("HTTP 429") });
+    expect(limited.error).toContain("fake model status 429");
+    const refused = expectFailed(await runOpenAi(runInput(modelAgent("status-400").agent, "hi")));
+    expect(refused).toMatchObject({ retryable: false, error: expect.stringContaining("HTTP 400") });
+  });
+
+  it("stops waiting when the run's signal aborts (timeout)", async () => {
+    const { agent, recording } = modelAgent("slow/10000");
+    const started = Date.now();
+    const failed = expectFailed(await runOpenAi(runInput(agent, "hi", { signal: AbortSignal.timeout(100) })));
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(failed.error).toContain("aborted");
+    expect(failed.retryable).toBe(false);
+    expect(await recording.requests()).toHaveLength(1);
+  });
+
+  it("says aborted, not malformed, when the signal aborts while the body is arriving", async () => {
+    const { agent } = modelAgent("stall/10000");
+    const failed = expectFailed(await runOpenAi(runInput(agent, "hi", { signal: AbortSignal.timeout(100) })));
+    expect(failed.error).toContain("model API call aborted");
+    expect(failed.retryable).toBe(false);
+  });
+
+  it("reads a body that arrives in pieces", async () => {
+    const outcome = await runOpenAi(runInput(modelAgent("stall/50").agent, "in pieces"));
+    expect(outcome).toMatchObject({ kind: "done", text: "in pieces" });
+  });
+
+  it("does not call the model at all with an already aborted signal", async () => {
+    const { agent, recording } = modelAgent("echo");
+    const controller = new AbortController();
+    controller.abort("run killed");
+    const failed = expectFailed(await runOpenAi(runInput(agent, "hi", { signal: controller.signal })));
+    expect(failed.error).toBe("model API call aborted: run killed");
+    expect(await recording.requests()).toEqual([]);
+  });
+
+  it("fails, not retryable, on a 200 that is not a completion", async () => {
+    const failed = expectFailed(await runOpenAi(runInput(modelAgent("malformed").agent, "hi")));
+    expect(failed).toEqual({
+      kind: "failed",
+      error: "model API answered a malformed completion",
+      retryable: false,
+    });
+  });
+
+  // workerd logs the dropped connection as an "uncaught exception" of its own; the run still sees a rejection.
+  it("fails retryable when the connection drops without an answer", async () => {
+    const agent = modelAgent("hangup").agent;
+    const failed = expectFailed(await runOpenAi(runInput(agent, "hi")));
+    expect(failed).toMatchObject({
+      retryable: true,
+      error: expect.stringContaining("model API unreachable"),
+    });
+  });
+
+  it("sends the API key from apiKeyEnv as a bearer token", async () => {
+    const { agent, recording } = modelAgent("echo", { apiKeyEnv: "FAKE_MODEL_KEY" });
+    const outcome = await runOpenAi(runInput(agent, "hi", { secrets: { FAKE_MODEL_KEY: "sk-test-123" } }));
+    expect(outcome).toMatchObject({ kind: "done", text: "hi" });
+    const [request] = await recording.requests();
+    expect(request?.headers.authorization).toBe("Bearer sk-test-123");
+  });
+
+  it("fails clearly, without calling the model, when the apiKeyEnv secret is missing", async () => {
+    const { agent, recording } = modelAgent("echo", { apiKeyEnv: "FAKE_MODEL_KEY" });
+    const failed = expectFailed(await runOpenAi(runInput(agent, "hi")));
+    expect(failed).toEqual({ kind: "failed", error: "secret FAKE_MODEL_KEY is not set", retryable: false });
+    expect(await recording.requests()).toEqual([]);
+  });
+});

@@ -1,0 +1,224 @@
+/**
+ * The outside world for tests: a real HTTP server on 127.0.0.1, started by vitest's `globalSetup` in Node
+ * on the port vitest.config.ts picked (`FAKE_SERVICES_PORT`); workerd reaches it at `env.FAKE_SERVICES_URL`.
+ * The scenario is chosen by the URL path, so tests never share state:
+ *
+ *   POST /openai/<scenario>[/<param>][/rec-<id>]/chat/completions   an OpenAI-compatible model API
+ *     echo          answers the last user message
+ *     usage         echo, with usage 11 + 7 = 18
+ *     tools         no `tool` message yet: calls the tool <param> (default: the first tool offered) with the
+ *                   last user message as arguments if it is a JSON object, else `{ text }`; afterwards
+ *                   answers `tool said: <last tool message>`. Usage 10 + 5 = 15 per round.
+ *     loop          always calls the tool <param> (default: the first offered), never answers
+ *     slow/<ms>     echo after <ms> milliseconds (timeouts, aborts)
+ *     stall/<ms>    echo, but the body stops after a few bytes for <ms> milliseconds (abort mid-body)
+ *     malformed     200 with JSON that is not a completion
+ *     status-<n>    HTTP <n> with `{ error: { message } }`
+ *   POST /webhook/<scenario>[/<param>][/rec-<id>][?secret=<s>]         an agent webhook
+ *     Every scenario first checks X-Switchboard-Signature (HMAC-SHA256 of "t.body", 300 s tolerance) with
+ *     `?secret=`, else the test SWITCHBOARD_SIGNING_KEY, and answers 401 if it is bad.
+ *     sync          `{ text: "webhook got: <message text>", usage: { input: 4, output: 2, total: 6 } }`
+ *     async         202
+ *     no-text       200 `{ usage }` without text
+ *     slow/<ms>     sync after <ms> milliseconds;  stall/<ms>  as for /openai
+ *     status-<n>    HTTP <n>
+ *   Either service, scenario `hangup`: the connection is dropped without an answer (recorded all the same).
+ *   GET /recorded/<id>   every request received with `rec-<id>` in its path, oldest first:
+ *                        `[{ method, path, headers (lower-case names), body (raw text), json }]`
+ * Node code, so tsconfig.json (workerd types only) leaves it out; tests import nothing from here.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+
+/** The webhook secret when the URL has no `?secret=`: the test binding SWITCHBOARD_SIGNING_KEY. */
+const FAKE_WEBHOOK_SECRET = "test-signing-key-0123456789abcdef";
+
+type Json = Record<string, any>;
+/** `delayMs`: answer that much later. `stallMs`: send a few bytes now, the rest later. `hangup`: answer nothing. */
+type Reply = { status: number; body?: unknown; delayMs?: number; stallMs?: number; hangup?: boolean };
+
+/** Recording id → the requests received with `rec-<id>` in their path, as `GET /recorded/<id>` answers. */
+const recordings = new Map<string, Json[]>();
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parseJson(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resolves after `ms`, or early when the client hangs up (an aborted fetch), so no timer outlives it. */
+function delay(ms: number, request: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      request.socket.off("close", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    request.socket.once("close", done);
+  });
+}
+
+const textOf = (content: unknown): string =>
+  typeof content === "string"
+    ? content
+    : Array.isArray(content)
+      ? content.flatMap((block) => (block?.type === "text" ? [block.text] : [])).join("\n")
+      : "";
+
+const completion = (message: Json, usage?: [number, number]): Reply => ({
+  status: 200,
+  body: {
+    id: `chatcmpl-${Math.random().toString(36).slice(2)}`,
+    object: "chat.completion",
+    choices: [{ index: 0, message: { role: "assistant", ...message }, finish_reason: "stop" }],
+    ...(usage
+      ? { usage: { prompt_tokens: usage[0], completion_tokens: usage[1], total_tokens: usage[0] + usage[1] } }
+      : {}),
+  },
+});
+
+function toolCall(request: Json, param: string | undefined, lastUser: string): Json {
+  const name = param ?? request.tools?.[0]?.function?.name ?? "missing_tool";
+  const asJson = parseJson(lastUser);
+  const args = asJson && typeof asJson === "object" && !Array.isArray(asJson) ? asJson : { text: lastUser };
+  const round = (request.messages ?? []).filter((message: Json) => message.role === "tool").length;
+  const call = {
+    id: `call_${round + 1}`,
+    type: "function",
+    function: { name, arguments: JSON.stringify(args) },
+  };
+  return { content: null, tool_calls: [call] };
+}
+
+function openAi(scenario: string, param: string | undefined, request: Json): Reply | undefined {
+  const messages: Json[] = Array.isArray(request.messages) ? request.messages : [];
+  const lastOf = (role: string) => textOf(messages.findLast((message) => message.role === role)?.content);
+  const lastUser = lastOf("user");
+  switch (scenario) {
+    case "echo":
+      return completion({ content: lastUser });
+    case "usage":
+      return completion({ content: lastUser }, [11, 7]);
+    case "tools":
+      return messages.some((message) => message.role === "tool")
+        ? completion({ content: `tool said: ${lastOf("tool")}` }, [10, 5])
+        : completion(toolCall(request, param, lastUser), [10, 5]);
+    case "loop":
+      return completion(toolCall(request, param, lastUser), [1, 1]);
+    case "slow":
+      return { ...completion({ content: lastUser }), delayMs: Number(param ?? 1000) };
+    case "stall":
+      return { ...completion({ content: lastUser }), stallMs: Number(param ?? 1000) };
+    case "malformed":
+      return { status: 200, body: { hello: "this is not a chat completion" } };
+  }
+}
+
+function signatureIsValid(header: string | undefined, body: string, secret: string): boolean {
+  const fields = new Map(
+    (header ?? "").split(",").map((part) => part.trim().split("=", 2) as [string, string]),
+  );
+  const t = Number(fields.get("t"));
+  const given = Buffer.from(fields.get("v1") ?? "", "hex");
+  const expected = createHmac("sha256", secret).update(`${t}.${body}`).digest();
+  if (!Number.isInteger(t) || Math.abs(Date.now() / 1000 - t) > 300) return false;
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function webhook(scenario: string, param: string | undefined, request: Json): Reply | undefined {
+  const usage = { input: 4, output: 2, total: 6 };
+  const answer = { text: `webhook got: ${textOf(request.message?.content)}`, usage };
+  switch (scenario) {
+    case "sync":
+      return { status: 200, body: answer };
+    case "async":
+      return { status: 202, body: { accepted: true } };
+    case "no-text":
+      return { status: 200, body: { usage } };
+    case "slow":
+      return { status: 200, body: answer, delayMs: Number(param ?? 1000) };
+    case "stall":
+      return { status: 200, body: answer, stallMs: Number(param ?? 1000) };
+  }
+}
+
+function record(id: string, request: IncomingMessage, url: URL, body: string): void {
+  const headers = Object.fromEntries(
+    Object.entries(request.headers).map(([name, value]) => [name, `${value}`]),
+  );
+  const path = url.pathname + url.search;
+  recordings.set(id, [
+    ...(recordings.get(id) ?? []),
+    { method: `${request.method}`, path, headers, body, json: parseJson(body) },
+  ]);
+}
+
+async function route(request: IncomingMessage, url: URL, body: string): Promise<Reply> {
+  const segments = url.pathname.split("/").filter(Boolean);
+  const [service, scenario = ""] = segments;
+  if (request.method === "GET" && service === "recorded")
+    return { status: 200, body: recordings.get(scenario) ?? [] };
+  const recordId = segments.find((segment) => segment.startsWith("rec-"))?.slice(4);
+  if (recordId) record(recordId, request, url, body);
+  if (scenario === "hangup") return { status: 0, hangup: true };
+  // The one optional parameter comes right after the scenario: `/openai/slow/500/rec-1/chat/completions`.
+  const param = [segments[2]].find((segment) => segment && !segment.startsWith("rec-") && segment !== "chat");
+  const status = Number(/^status-(\d{3})$/.exec(scenario)?.[1]);
+  const failure = (who: string) => ({ status, body: { error: { message: `fake ${who} status ${status}` } } });
+  const unknown = { status: 404, body: { error: `no scenario ${scenario}` } };
+  const json = parseJson(body) ?? {};
+  if (service === "webhook") {
+    const header = request.headers["x-switchboard-signature"];
+    const secret = url.searchParams.get("secret") ?? FAKE_WEBHOOK_SECRET;
+    if (!signatureIsValid(typeof header === "string" ? header : undefined, body, secret))
+      return { status: 401, body: { error: { message: "bad X-Switchboard-Signature" } } };
+    return status ? failure("webhook") : (webhook(scenario, param, json) ?? unknown);
+  }
+  if (service === "openai" && request.method === "POST" && url.pathname.endsWith("/chat/completions"))
+    return status ? failure("model") : (openAi(scenario, param, json) ?? unknown);
+  return { status: 404, body: { error: `no route ${request.method} ${url.pathname}` } };
+}
+
+async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = new URL(request.url ?? "/", "http://127.0.0.1");
+  const reply = await route(request, url, await readBody(request)).catch(
+    (error: unknown): Reply => ({ status: 500, body: { error: `fake-services crashed: ${String(error)}` } }),
+  );
+  if (reply.hangup) return void request.socket.destroy();
+  if (reply.delayMs) await delay(reply.delayMs, request);
+  if (response.destroyed) return;
+  const text = reply.body === undefined ? "" : JSON.stringify(reply.body);
+  response.writeHead(reply.status, { "Content-Type": "application/json" });
+  if (reply.stallMs) {
+    response.write(text.slice(0, 8));
+    await delay(reply.stallMs, request);
+    if (response.destroyed) return;
+  }
+  response.end(reply.stallMs ? text.slice(8) : text);
+}
+
+/** vitest globalSetup: listen on the port vitest.config.ts chose; the returned function closes the server. */
+export default async function setup(): Promise<() => Promise<void>> {
+  const port = Number(process.env.FAKE_SERVICES_PORT);
+  if (!Number.isInteger(port) || port <= 0) throw new Error("vitest.config.ts must set FAKE_SERVICES_PORT");
+  const server = createServer((request, response) => void handle(request, response));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error) =>
+      reject(new Error(`fake services cannot listen on 127.0.0.1:${port}: ${error}`)),
+    );
+    server.listen(port, "127.0.0.1", resolve);
+  });
+  return async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+}
