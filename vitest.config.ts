@@ -1,7 +1,9 @@
+import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { testConfig } from "./test/setup/test-config";
 
 /** A port nothing listens on right now, for test/setup/fake-services.ts. */
 function freePort(): Promise<number> {
@@ -21,6 +23,10 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   // Chosen once per vitest process: globalSetup (same process) listens on it, workerd gets the URL.
   process.env.FAKE_SERVICES_PORT ??= String(await freePort());
+  const fakeServicesUrl = `http://127.0.0.1:${process.env.FAKE_SERVICES_PORT}`;
+  // wrangler.toml's embedded default, so a test can check that `npm start` serves a valid document.
+  const wranglerToml = await readFile(path.join(import.meta.dirname, "wrangler.toml"), "utf8");
+  const localDefaultConfig = /SWITCHBOARD_CONFIG = '''([\s\S]*?)'''/.exec(wranglerToml)?.[1] ?? "";
   return {
     plugins: [
       cloudflareTest({
@@ -37,7 +43,9 @@ export default defineConfig(async () => {
             }),
             SWITCHBOARD_SIGNING_KEY: "test-signing-key-0123456789abcdef",
             // The real HTTP server of test/setup/fake-services.ts (model API, agent webhooks).
-            FAKE_SERVICES_URL: `http://127.0.0.1:${process.env.FAKE_SERVICES_PORT}`,
+            FAKE_SERVICES_URL: fakeServicesUrl,
+            SWITCHBOARD_CONFIG: JSON.stringify(testConfig(fakeServicesUrl)),
+            LOCAL_DEFAULT_CONFIG: localDefaultConfig,
           },
         },
       }),

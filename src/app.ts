@@ -5,6 +5,7 @@ import { AppError } from "./errors";
 import { healthRoutes } from "./routes/health";
 import { requireConfig, requireIdentity } from "./routes/middleware";
 import { toolsInvokeRoutes } from "./routes/tools-invoke";
+import { channelRoutes } from "./routes/v1/channels";
 import { runRoutes } from "./routes/v1/runs";
 import { sessionRoutes } from "./routes/v1/sessions";
 import { toolRoutes } from "./routes/v1/tools";
@@ -17,18 +18,19 @@ app.route("/healthz", healthRoutes);
 // Every other request, unknown routes included, fails while the configuration is invalid (SPEC §2).
 app.use("*", requireConfig);
 
-for (const path of ["/tools/*", "/v1/*", "/mcp"]) {
-  app.use(
-    path,
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new AppError("payload_too_large", `request body over ${MAX_BODY_BYTES} bytes`);
-      },
-    }),
-    requireIdentity,
-  );
-}
+const limitBody = bodyLimit({
+  maxSize: MAX_BODY_BYTES,
+  onError: () => {
+    throw new AppError("payload_too_large", `request body over ${MAX_BODY_BYTES} bytes`);
+  },
+});
+
+// Channel webhooks prove themselves with an HMAC signature over the body, not a bearer token
+// (SPEC §8), so their routes come before the bearer check below.
+app.use("/v1/channels/*", limitBody);
+app.route("/v1/channels", channelRoutes);
+
+for (const path of ["/tools/*", "/v1/*", "/mcp"]) app.use(path, limitBody, requireIdentity);
 
 app.route("/tools/invoke", toolsInvokeRoutes);
 app.route("/v1/tools", toolRoutes);

@@ -11,6 +11,8 @@ declare global {
     TEST_MIGRATIONS?: import("cloudflare:test").D1Migration[];
     /** Tests only: the local HTTP server of test/setup/fake-services.ts. */
     FAKE_SERVICES_URL?: string;
+    /** Tests only: wrangler.toml's embedded default configuration, as `npm start` serves it. */
+    LOCAL_DEFAULT_CONFIG?: string;
   }
   namespace Cloudflare {
     interface Env extends globalThis.Env {}

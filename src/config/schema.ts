@@ -55,8 +55,20 @@ const sendPolicyRule = z.strictObject({
     .default({}),
 });
 
+/** A `/re/flags` rule must compile, so a bad pattern fails at config load, not in a run. */
+function isValidRulePattern(pattern: string): boolean {
+  const regex = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
+  if (!regex) return true;
+  try {
+    new RegExp(regex[1] ?? "", regex[2]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const scriptedRule = z.strictObject({
-  match: z.string(),
+  match: z.string().refine(isValidRulePattern, "not a valid /regular expression/"),
   reply: z.string().optional(),
   toolCall: z
     .strictObject({ name: z.string(), args: z.record(z.string(), z.unknown()).default({}) })
@@ -99,8 +111,14 @@ const agentSchema = z.strictObject({
 });
 
 const channelSchema = z.strictObject({
+  /** Where replies, announces and updates for this channel are POSTed (signed). */
   webhookUrl: z.url().optional(),
+  /** The secret that signs both directions; default SWITCHBOARD_SIGNING_KEY. */
   secretEnv: z.string().optional(),
+  /** The agent an inbound message goes to when it names none; default the first configured agent. */
+  agentId: agentId.optional(),
+  /** Sender ids allowed to use `/send on|off|inherit` in groups (a direct chat's peer always may). */
+  owners: z.array(z.string()).default([]),
 });
 
 export const configSchema = z.strictObject({

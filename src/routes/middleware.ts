@@ -22,7 +22,11 @@ export const requireIdentity = createMiddleware<AppEnv>(async (c, next) => {
 
 /** Reads a JSON body; malformed JSON is a 400 that says so. */
 export async function readJsonBody(request: Request): Promise<unknown> {
-  const text = await request.text();
+  return parseJsonText(await request.text());
+}
+
+/** Parses JSON text already read (signed bodies are verified on their exact bytes first). */
+export function parseJsonText(text: string): unknown {
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);

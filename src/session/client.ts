@@ -16,6 +16,7 @@ export type SessionApi = Pick<
   | "getRun"
   | "waitForRun"
   | "completeDeferredRun"
+  | "recordInbound"
 >;
 
 /**

@@ -121,8 +121,14 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
       runToken,
       signal: context.signal,
       callTool: async (name, args) => {
-        const result = await executeToolCall(tools, name, args);
-        return result.ok ? result.details : { status: "error", error: result.message };
+        // A failing tool is the model's problem to read about, not a reason to lose the run.
+        try {
+          const result = await executeToolCall(tools, name, args);
+          return result.ok ? result.details : { status: "error", error: result.message };
+        } catch (cause) {
+          console.error(`run ${run.runId}: tool ${name} failed`, cause);
+          return { status: "error", error: `tool ${name} failed` };
+        }
       },
       secret: (name) => {
         const value = (env as unknown as Record<string, unknown>)[name];

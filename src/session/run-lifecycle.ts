@@ -41,24 +41,16 @@ export function sessionChannel(meta: SessionMeta, config: SwitchboardConfig): st
     : "unknown";
 }
 
-/**
- * Queues an outbound delivery, if the send policy allows it (SPEC §6: enforced on every outbound
- * delivery). The idempotency key makes a redelivered effect one post at the channel.
- */
-export function queueOutbound(
-  sql: SqlStorage,
-  config: SwitchboardConfig,
-  meta: SessionMeta,
-  delivery: { runId: string; purpose: string; text: string; target: DeliveryContext },
-): boolean {
-  const parsed = parseSessionKey(meta.sessionKey, keyOptions(config));
-  const decision = resolveSendPolicy(config.session.sendPolicy, {
-    sessionKey: meta.sessionKey,
-    channel: delivery.target.channel,
-    ...((meta.chatType ?? parsed?.chatType) ? { chatType: meta.chatType ?? parsed?.chatType } : {}),
-    ...(meta.sendPolicy ? { override: meta.sendPolicy } : {}),
-  });
-  if (decision === "deny") return false;
+export interface Delivery {
+  runId: string;
+  /** What the post is (reply, announce, command): with the runId, its idempotency key. */
+  purpose: string;
+  text: string;
+  target: DeliveryContext;
+}
+
+/** Queues an outbound post through the outbox; the idempotency key makes a redelivery one post. */
+export function queueDelivery(sql: SqlStorage, meta: SessionMeta, delivery: Delivery): void {
   const idempotencyKey = `${delivery.runId}:${delivery.purpose}`;
   const message: OutboundMessage = {
     type: "outbound",
@@ -69,6 +61,25 @@ export function queueOutbound(
     idempotencyKey,
   };
   enqueueEffect(sql, "deliver", `deliver:${idempotencyKey}`, message);
+}
+
+/** Queues an outbound delivery if the send policy allows it (SPEC §6: every outbound delivery). */
+export function queueOutbound(
+  sql: SqlStorage,
+  config: SwitchboardConfig,
+  meta: SessionMeta,
+  delivery: Delivery,
+): boolean {
+  const parsed = parseSessionKey(meta.sessionKey, keyOptions(config));
+  const chatType = meta.chatType ?? parsed?.chatType;
+  const decision = resolveSendPolicy(config.session.sendPolicy, {
+    sessionKey: meta.sessionKey,
+    channel: delivery.target.channel,
+    ...(chatType ? { chatType } : {}),
+    ...(meta.sendPolicy ? { override: meta.sendPolicy } : {}),
+  });
+  if (decision === "deny") return false;
+  queueDelivery(sql, meta, delivery);
   return true;
 }
 

@@ -1,31 +1,25 @@
 import { DurableObject } from "cloudflare:workers";
 import { loadConfig } from "../config/load";
 import type { SwitchboardConfig } from "../config/schema";
-import type { TranscriptMessage } from "../transcript/message";
+import type { Provenance, TranscriptMessage } from "../transcript/message";
 import { insertSession } from "./create";
 import { deliverEffect } from "./effects";
 import { indexColumns } from "./index-row";
-import { readMeta, type SessionMeta, updateMeta } from "./meta";
+import { type DeliveryContext, readMeta, type SessionMeta, updateMeta } from "./meta";
 import { applySessionMigrations } from "./migrations";
 import { deferEffect, enqueueEffect, nextOutboxAttempt, pendingEffects, settleEffect } from "./outbox";
 import { type SessionRow, toSessionRow } from "./row";
-import { executeRun } from "./run-executor";
-import { type RunEnding, recordRunEnding } from "./run-lifecycle";
+import { queueDelivery, type RunEnding } from "./run-lifecycle";
+import { RunScheduler } from "./run-scheduler";
 import {
   ENDED_STATUSES,
   earliestDeadline,
   findRun,
   hasQueuedRuns,
   insertRun,
-  markRunDeferred,
-  markRunStarted,
   nextRunnable,
   type RunRecord,
-  type RunRow,
   type RunStatus,
-  recordRetry,
-  requeueRun,
-  runningRuns,
   type TurnRequest,
   toRunRecord,
 } from "./run-store";
@@ -53,18 +47,24 @@ const OUTBOX_SAFETY_DELAY_MS = 5000;
 /** Runs without a timeout of their own still end: a runtime that never answers cannot hold a session. */
 export const DEFAULT_RUN_TIMEOUT_MS = 10 * 60 * 1000;
 /** A run interrupted by an eviction this many times ends as an error instead of starting again. */
-const MAX_RUN_ATTEMPTS = 3;
+const _MAX_RUN_ATTEMPTS = 3;
 
 /** One session: its record, transcript (one row per message), runs and outbox, in SQLite. */
 export class SessionObject extends DurableObject<Env> {
   readonly #sql: SqlStorage;
-  /** Runs executing in this instance; a `running` row not in here was interrupted by an eviction. */
-  readonly #executing = new Map<string, AbortController>();
-  readonly #waiters = new Map<string, Set<() => void>>();
+  readonly #runs: RunScheduler;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
+    this.#runs = new RunScheduler({
+      storage: ctx.storage,
+      env,
+      config: () => this.#config(),
+      liveMeta: () => this.#liveMeta(),
+      enqueueIndexSync: () => this.#enqueueIndexSync(),
+      rearm: () => this.#rearm(),
+    });
     void ctx.blockConcurrencyWhile(async () => applySessionMigrations(this.#sql));
   }
 
@@ -130,7 +130,7 @@ export class SessionObject extends DurableObject<Env> {
       const version = readMeta(this.#sql)?.version ?? meta.version + 1;
       enqueueEffect(this.#sql, "index_delete", "index", { sessionKey: meta.sessionKey, version });
     });
-    for (const controller of this.#executing.values()) controller.abort("killed");
+    this.#runs.abortAll("killed");
     await this.#settle();
     return { ok: true, value: { deleted: true } };
   }
@@ -233,6 +233,67 @@ export class SessionObject extends DurableObject<Env> {
     return { ok: true, value: { runId: request.runId, status: "queued", duplicate: false } };
   }
 
+  /**
+   * Records an inbound channel message that starts no run (a `/send` command, or one the send policy
+   * blocks), with an optional answer posted back. Idempotent by message id.
+   */
+  async recordInbound(inbound: {
+    messageId: string;
+    text: string;
+    provenance: Provenance;
+    replyTo: DeliveryContext;
+    runId: string;
+    answer?: string;
+  }): Promise<StoreResult<{ duplicate: boolean }>> {
+    const meta = this.#liveMeta();
+    if (!meta) return notFound();
+    const now = Date.now();
+    const duplicate = this.ctx.storage.transactionSync(() => {
+      const messages: TranscriptMessage[] = [
+        {
+          id: inbound.messageId,
+          role: "user",
+          content: inbound.text,
+          provenance: inbound.provenance,
+          timestamp: now,
+        },
+      ];
+      if (inbound.answer) {
+        messages.push({
+          id: `${inbound.messageId}:answer`,
+          role: "assistant",
+          content: inbound.answer,
+          timestamp: now,
+        });
+      }
+      const appended = appendMessages(this.#sql, messages, meta.firstUserText !== undefined);
+      if (appended.imported === 0) return true;
+      updateMeta(this.#sql, {
+        updatedAt: Math.max(meta.updatedAt, now),
+        lastChannel: inbound.replyTo.channel,
+        lastTo: inbound.replyTo.to,
+        deliveryContext: inbound.replyTo,
+        ...(appended.firstUserText !== undefined ? { firstUserText: appended.firstUserText } : {}),
+        ...(appended.lastMessagePreview !== undefined
+          ? { lastMessagePreview: appended.lastMessagePreview }
+          : {}),
+      });
+      // The owner's own command is answered even when sending is now off: it is the reply they asked for.
+      if (inbound.answer) {
+        queueDelivery(this.#sql, meta, {
+          runId: inbound.runId,
+          purpose: "command",
+          text: inbound.answer,
+          target: inbound.replyTo,
+        });
+      }
+      this.#enqueueIndexSync();
+      return false;
+    });
+    await this.#settle();
+    return { ok: true, value: { duplicate } };
+  }
+
   /** One run of this session. */
   async getRun(runId: string): Promise<StoreResult<RunRecord>> {
     const meta = this.#liveMeta();
@@ -244,17 +305,7 @@ export class SessionObject extends DurableObject<Env> {
   async waitForRun(runId: string, timeoutMs: number): Promise<StoreResult<RunRecord>> {
     const current = await this.getRun(runId);
     if (!current.ok || ENDED_STATUSES.has(current.value.status) || timeoutMs <= 0) return current;
-    await new Promise<void>((resolve) => {
-      const waiters = this.#waiters.get(runId) ?? new Set();
-      const done = () => {
-        clearTimeout(timer);
-        waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      waiters.add(done);
-      this.#waiters.set(runId, waiters);
-    });
+    await this.#runs.waitFor(runId, timeoutMs);
     return this.getRun(runId);
   }
 
@@ -267,7 +318,7 @@ export class SessionObject extends DurableObject<Env> {
     if (!row) return notFound();
     if (row.status === "running" && row.deferred === 1) {
       const text = result.text;
-      this.#endRun(row, {
+      this.#runs.end(row, {
         status: "ok",
         reply: text,
         ...(result.usage ? { usage: result.usage } : {}),
@@ -282,9 +333,9 @@ export class SessionObject extends DurableObject<Env> {
 
   override async alarm(): Promise<void> {
     await this.#deliverEffects();
-    this.#recoverInterruptedRuns();
+    this.#runs.recoverInterrupted();
     for (let row = nextRunnable(this.#sql); row; row = nextRunnable(this.#sql)) {
-      await this.#execute(row);
+      await this.#runs.execute(row);
       await this.#deliverEffects();
     }
     await this.#rearm();
@@ -308,7 +359,7 @@ export class SessionObject extends DurableObject<Env> {
     const outbox = nextOutboxAttempt(this.#sql);
     const due = [
       outbox === undefined ? undefined : outbox + outboxDelay,
-      hasQueuedRuns(this.#sql) && this.#executing.size === 0 ? Date.now() : undefined,
+      hasQueuedRuns(this.#sql) && !this.#runs.busy ? Date.now() : undefined,
       earliestDeadline(this.#sql),
     ].filter((time): time is number => time !== undefined);
     if (due.length === 0) await this.ctx.storage.deleteAlarm();
@@ -335,95 +386,5 @@ export class SessionObject extends DurableObject<Env> {
         console.warn(`session outbox: ${entry.kind} failed (attempt ${entry.attempts + 1}), will retry`);
       }
     }
-  }
-
-  /** Runs left `running` by an evicted instance start again, or end once they were tried enough. */
-  #recoverInterruptedRuns(): void {
-    const now = Date.now();
-    for (const row of runningRuns(this.#sql)) {
-      if (this.#executing.has(row.runId)) continue;
-      if (row.deadlineAt !== undefined && row.deadlineAt <= now) {
-        this.#endRun(row, {
-          status: "timeout",
-          error: `run timed out after ${Math.round(row.timeoutMs / 1000)}s`,
-          messages: [],
-        });
-      } else if (row.deferred === 1) {
-        // Waiting for the agent's posted result; the deadline above still ends it.
-      } else if (row.attempts >= MAX_RUN_ATTEMPTS) {
-        this.#endRun(row, {
-          status: "error",
-          error: `run interrupted ${row.attempts} times; giving up`,
-          messages: [],
-        });
-      } else {
-        this.ctx.storage.transactionSync(() =>
-          requeueRun(this.#sql, row.runId, "interrupted by a restart; run again"),
-        );
-      }
-    }
-  }
-
-  /** Executes one queued run with its runtime and records how it ended. */
-  async #execute(row: RunRow): Promise<void> {
-    const meta = this.#liveMeta();
-    if (!meta) return;
-    const now = Date.now();
-    const deadlineAt = now + row.timeoutMs;
-    this.ctx.storage.transactionSync(() => {
-      markRunStarted(this.#sql, row.runId, now, deadlineAt);
-      updateMeta(this.#sql, { status: "running", startedAt: now });
-      this.#enqueueIndexSync();
-    });
-    await this.#rearm();
-    const controller = new AbortController();
-    this.#executing.set(row.runId, controller);
-    const timer = setTimeout(() => controller.abort("timeout"), row.timeoutMs);
-    try {
-      const outcome = await executeRun({
-        env: this.env,
-        sql: this.#sql,
-        config: this.#config(),
-        meta,
-        run: { ...row, startedAt: row.startedAt ?? now },
-        deadlineAt,
-        signal: controller.signal,
-        onRetry: (note) => recordRetry(this.#sql, row.runId, note),
-      });
-      const current = findRun(this.#sql, row.runId);
-      if (!current || current.status !== "running") return;
-      if (controller.signal.aborted) {
-        const killed = controller.signal.reason === "killed";
-        this.#endRun(current, {
-          status: killed ? "killed" : "timeout",
-          error: killed ? "run killed" : `run timed out after ${Math.round(row.timeoutMs / 1000)}s`,
-          messages: [],
-        });
-      } else if (outcome.kind === "deferred") {
-        markRunDeferred(this.#sql, row.runId);
-      } else if (outcome.kind === "failed") {
-        this.#endRun(current, { status: "error", error: outcome.error, messages: [] });
-      } else {
-        this.#endRun(current, {
-          status: "ok",
-          reply: outcome.text,
-          ...(outcome.usage ? { usage: outcome.usage } : {}),
-          messages: outcome.messages,
-        });
-      }
-    } finally {
-      clearTimeout(timer);
-      this.#executing.delete(row.runId);
-    }
-  }
-
-  /** Records a run's end with its follow-ups, then wakes whoever waits for it. */
-  #endRun(row: RunRow, ending: RunEnding): void {
-    this.ctx.storage.transactionSync(() => {
-      recordRunEnding(this.#sql, this.#config(), row, ending);
-      this.#enqueueIndexSync();
-    });
-    for (const wake of this.#waiters.get(row.runId) ?? []) wake();
-    this.#waiters.delete(row.runId);
   }
 }

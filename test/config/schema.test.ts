@@ -258,7 +258,7 @@ describe("rejected documents name the bad path", () => {
 describe("the local default configuration (wrangler.toml)", () => {
   it("is valid and has the three demo agents", async () => {
     const { env } = await import("cloudflare:workers");
-    const config = configOf(JSON.parse(env.SWITCHBOARD_CONFIG));
+    const config = configOf(JSON.parse(env.LOCAL_DEFAULT_CONFIG ?? ""));
     expect(config.agents.list.map((agent) => agent.id)).toEqual(["main", "research", "ops"]);
     expect(config.agents.list.find((agent) => agent.id === "ops")?.tools?.profile).toBe("messaging");
   });

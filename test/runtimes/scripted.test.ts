@@ -111,8 +111,18 @@ describe("runScripted", () => {
     });
   });
 
-  it("fails the run, instead of throwing, on a rule that is not a valid regular expression", async () => {
-    const agent = scripted([{ match: "/(unclosed/", reply: "never" }]);
+  it("rejects a rule that is not a valid regular expression when the configuration loads", () => {
+    expect(() => scripted([{ match: "/(unclosed/", reply: "never" }])).toThrow(
+      /not a valid \/regular expression\//,
+    );
+  });
+
+  it("fails the run, instead of throwing, on an invalid regular expression that got past validation", async () => {
+    const valid = scripted([{ match: "*", reply: "never" }]);
+    const agent = {
+      ...valid,
+      runtime: { type: "scripted" as const, rules: [{ match: "/(unclosed/", reply: "never" }] },
+    };
     expect(await runScripted(runInput(agent, "hi"))).toEqual({
       kind: "failed",
       error: expect.stringContaining("/(unclosed/"),

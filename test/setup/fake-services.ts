@@ -22,6 +22,10 @@
  *     no-text       200 `{ usage }` without text
  *     slow/<ms>     sync after <ms> milliseconds;  stall/<ms>  as for /openai
  *     status-<n>    HTTP <n>
+ *   POST /channel/<scenario>[/<param>]                                   a channel's outbound webhook
+ *     Checks the signature like /webhook, then records the delivery under `channel:<body.sessionKey>`.
+ *     ok            200
+ *     flaky/<n>     500 for the first <n> posts of each idempotencyKey, then 200
  *   Either service, scenario `hangup`: the connection is dropped without an answer (recorded all the same).
  *   GET /recorded/<id>   every request received with `rec-<id>` in its path, oldest first:
  *                        `[{ method, path, headers (lower-case names), body (raw text), json }]`
@@ -151,6 +155,20 @@ function webhook(scenario: string, param: string | undefined, request: Json): Re
   }
 }
 
+/** Posts seen per idempotency key, for the `flaky` channel scenario. */
+const deliveryAttempts = new Map<string, number>();
+
+function channelDelivery(scenario: string, param: string | undefined, request: Json): Reply | undefined {
+  if (scenario === "ok") return { status: 200, body: { ok: true } };
+  if (scenario !== "flaky") return undefined;
+  const key = String(request.idempotencyKey);
+  const attempt = (deliveryAttempts.get(key) ?? 0) + 1;
+  deliveryAttempts.set(key, attempt);
+  return attempt <= Number(param ?? 1)
+    ? { status: 500, body: { error: "flaky" } }
+    : { status: 200, body: { ok: true } };
+}
+
 function record(id: string, request: IncomingMessage, url: URL, body: string): void {
   const headers = Object.fromEntries(
     Object.entries(request.headers).map(([name, value]) => [name, `${value}`]),
@@ -166,7 +184,7 @@ async function route(request: IncomingMessage, url: URL, body: string): Promise<
   const segments = url.pathname.split("/").filter(Boolean);
   const [service, scenario = ""] = segments;
   if (request.method === "GET" && service === "recorded")
-    return { status: 200, body: recordings.get(scenario) ?? [] };
+    return { status: 200, body: recordings.get(decodeURIComponent(scenario)) ?? [] };
   const recordId = segments.find((segment) => segment.startsWith("rec-"))?.slice(4);
   if (recordId) record(recordId, request, url, body);
   if (scenario === "hangup") return { status: 0, hangup: true };
@@ -182,6 +200,13 @@ async function route(request: IncomingMessage, url: URL, body: string): Promise<
     if (!signatureIsValid(typeof header === "string" ? header : undefined, body, secret))
       return { status: 401, body: { error: { message: "bad X-Switchboard-Signature" } } };
     return status ? failure("webhook") : (webhook(scenario, param, json) ?? unknown);
+  }
+  if (service === "channel") {
+    const header = request.headers["x-switchboard-signature"];
+    if (!signatureIsValid(typeof header === "string" ? header : undefined, body, FAKE_WEBHOOK_SECRET))
+      return { status: 401, body: { error: { message: "bad X-Switchboard-Signature" } } };
+    record(`channel:${json.sessionKey}`, request, url, body);
+    return status ? failure("channel") : (channelDelivery(scenario, param, json) ?? unknown);
   }
   if (service === "openai" && request.method === "POST" && url.pathname.endsWith("/chat/completions"))
     return status ? failure("model") : (openAi(scenario, param, json) ?? unknown);

@@ -1,0 +1,74 @@
+import { z } from "zod";
+import type { SwitchboardConfig } from "../config/schema";
+import { announceTargetFromKey, canonicalizeKeyInput, type KeyOptions } from "../keys";
+import type { DeliveryContext } from "../session/meta";
+import { MAX_MESSAGE_TEXT_BYTES, utf8Bytes } from "../transcript/message";
+
+const id = z.string().trim().min(1).max(200);
+
+/** `POST /v1/channels/{channel}/messages` body (SPEC §8). */
+export const inboundMessageSchema = z.strictObject({
+  agentId: z.string().trim().min(1).optional(),
+  chatType: z.enum(["direct", "group", "channel"]),
+  chatId: id,
+  threadId: z.union([id, z.number().int()]).optional(),
+  senderId: id,
+  accountId: id.optional(),
+  text: z
+    .string()
+    .min(1)
+    .refine((text) => utf8Bytes(text) <= MAX_MESSAGE_TEXT_BYTES, {
+      message: `text larger than ${MAX_MESSAGE_TEXT_BYTES} bytes`,
+    }),
+  messageId: id,
+});
+export type InboundMessage = z.infer<typeof inboundMessageSchema>;
+
+// Telegram's forum threads are topics; every other channel calls them threads.
+const TOPIC_CHANNELS: ReadonlySet<string> = new Set(["telegram"]);
+
+/** The session an inbound message belongs to: by chat type, thread, and `session.scope`. */
+export function inboundSessionKey(
+  channel: string,
+  agentId: string,
+  message: InboundMessage,
+  options: KeyOptions,
+) {
+  const chat =
+    message.chatType === "direct"
+      ? `${channel}:direct:${message.senderId}`
+      : `${channel}:${message.chatType}:${message.chatId}`;
+  const thread =
+    message.threadId === undefined
+      ? ""
+      : `:${TOPIC_CHANNELS.has(channel) ? "topic" : "thread"}:${message.threadId}`;
+  return canonicalizeKeyInput(`agent:${agentId}:${chat}${thread}`, agentId, options);
+}
+
+/** Where the reply to an inbound message goes: the chat it came from (SPEC §8 delivery context). */
+export function inboundReplyTarget(
+  channel: string,
+  sessionKey: string,
+  message: InboundMessage,
+  options: KeyOptions,
+): DeliveryContext {
+  const fromKey = announceTargetFromKey(sessionKey, options);
+  const base: DeliveryContext = fromKey ?? {
+    channel,
+    to: message.chatType === "direct" ? message.senderId : message.chatId,
+    ...(message.threadId !== undefined ? { threadId: message.threadId } : {}),
+  };
+  // A numeric thread id stays numeric (SPEC §5.1 deliveryContext).
+  const threadId = message.threadId ?? base.threadId;
+  return {
+    ...base,
+    ...(message.accountId ? { accountId: message.accountId } : {}),
+    ...(threadId !== undefined ? { threadId } : {}),
+  };
+}
+
+/** Who may flip a chat's send policy: the peer of a direct chat, or a configured owner. */
+export function isChannelOwner(config: SwitchboardConfig, channel: string, message: InboundMessage): boolean {
+  if (message.chatType === "direct") return true;
+  return config.channels[channel]?.owners.includes(message.senderId) ?? false;
+}

@@ -1,0 +1,98 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../../app-env";
+import {
+  inboundMessageSchema,
+  inboundReplyTarget,
+  inboundSessionKey,
+  isChannelOwner,
+} from "../../channels/inbound";
+import { parseSendCommand, sendCommandConfirmation } from "../../channels/send-command";
+import { verifySignatureHeader } from "../../channels/signature";
+import { findAgent } from "../../config/agents";
+import { AppError, badRequest } from "../../errors";
+import { stableUuid } from "../../messaging/stable-id";
+import { resolveSendPolicy } from "../../policy/send-policy";
+import { sessionApi } from "../../session/client";
+import type { StoreResult } from "../../session/types";
+import { parseJsonText } from "../middleware";
+import { parseBody } from "../parse-body";
+
+function unwrap<T>(result: StoreResult<T>): T {
+  if (result.ok) return result.value;
+  throw new AppError(result.code, result.message);
+}
+
+/** Inbound channel messages, signed with the channel's secret (SPEC §8). */
+export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async (c) => {
+  const channel = c.req.param("channel").toLowerCase();
+  const config = c.get("config");
+  const settings = config.channels[channel];
+  if (!settings)
+    throw new AppError(
+      "not_found",
+      `unknown channel "${channel}": add it under channels in the configuration`,
+    );
+  const secretName = settings.secretEnv ?? "SWITCHBOARD_SIGNING_KEY";
+  const secret = (c.env as unknown as Record<string, unknown>)[secretName];
+  if (typeof secret !== "string" || !secret)
+    throw new AppError("unavailable", `channel secret ${secretName} is not set`);
+  // The signature covers the exact bytes, so it is checked before anything is parsed or written.
+  const raw = await c.req.text();
+  if (!(await verifySignatureHeader(secret, c.req.header("X-Switchboard-Signature"), raw))) {
+    throw new AppError("unauthorized", "unauthorized");
+  }
+  const message = parseBody(inboundMessageSchema, parseJsonText(raw));
+  const agentId = (message.agentId ?? settings.agentId ?? config.agents.list[0]?.id ?? "").toLowerCase();
+  if (!findAgent(config, agentId)) throw badRequest(`agentId: unknown agent "${agentId}"`);
+  const keyOptions = { mainKey: config.session.mainKey, scope: config.session.scope };
+  const key = inboundSessionKey(channel, agentId, message, keyOptions);
+  if (!key.ok) throw badRequest(`chatId: ${key.error}`);
+  const replyTo = inboundReplyTarget(channel, key.key, message, keyOptions);
+  const session = sessionApi(c.env.SESSION, key.key);
+  const row = unwrap(
+    await session.ensure({
+      sessionKey: key.key,
+      agentId,
+      channel,
+      chatType: message.chatType,
+      deliveryContext: replyTo,
+    }),
+  );
+  const runId = await stableUuid("channel", channel, message.messageId);
+  const inbound = {
+    messageId: `channel:${channel}:${message.messageId}`,
+    text: message.text,
+    provenance: { kind: "external_user" as const, sourceChannel: channel },
+    replyTo,
+    runId,
+  };
+
+  const command = parseSendCommand(message.text);
+  if (command && isChannelOwner(config, channel, message)) {
+    unwrap(await session.patch({ sendPolicy: command.policy }));
+    unwrap(await session.recordInbound({ ...inbound, answer: sendCommandConfirmation(command) }));
+    return c.json({ status: "command", sessionKey: row.key, sendPolicy: command.policy ?? "inherit" });
+  }
+  const policy = resolveSendPolicy(config.session.sendPolicy, {
+    sessionKey: key.key,
+    channel,
+    chatType: message.chatType,
+    ...(row.sendPolicy === "allow" || row.sendPolicy === "deny" ? { override: row.sendPolicy } : {}),
+  });
+  if (policy === "deny") {
+    unwrap(await session.recordInbound(inbound));
+    return c.json({ status: "blocked", sessionKey: row.key, error: "send blocked by session policy" }, 202);
+  }
+  const queued = unwrap(
+    await session.enqueueTurn({
+      runId,
+      dedupeKey: inbound.messageId,
+      message: { id: inbound.messageId, text: message.text, provenance: inbound.provenance },
+      replyTo,
+    }),
+  );
+  return c.json(
+    { status: "accepted", runId: queued.runId, sessionKey: row.key, duplicate: queued.duplicate },
+    202,
+  );
+});

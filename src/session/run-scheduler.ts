@@ -1,0 +1,162 @@
+import type { SwitchboardConfig } from "../config/schema";
+import type { SessionMeta } from "./meta";
+import { updateMeta } from "./meta";
+import { executeRun } from "./run-executor";
+import { type RunEnding, recordRunEnding } from "./run-lifecycle";
+import {
+  findRun,
+  markRunDeferred,
+  markRunStarted,
+  type RunRow,
+  recordRetry,
+  requeueRun,
+  runningRuns,
+} from "./run-store";
+
+/** A run interrupted by an eviction this many times ends as an error instead of starting again. */
+const MAX_RUN_ATTEMPTS = 3;
+
+/** What the scheduler needs from its session object. */
+export interface SchedulerHost {
+  storage: DurableObjectStorage;
+  env: Env;
+  config: () => SwitchboardConfig;
+  liveMeta: () => SessionMeta | undefined;
+  enqueueIndexSync: () => void;
+  rearm: () => Promise<void>;
+}
+
+const seconds = (ms: number) => Math.round(ms / 1000);
+
+/**
+ * Executes a session's runs and keeps what only lives in memory: the runs executing in this instance
+ * (a `running` row not among them was interrupted by an eviction) and the callers waiting for a run.
+ */
+export class RunScheduler {
+  readonly #host: SchedulerHost;
+  readonly #executing = new Map<string, AbortController>();
+  readonly #waiters = new Map<string, Set<() => void>>();
+
+  constructor(host: SchedulerHost) {
+    this.#host = host;
+  }
+
+  get #sql(): SqlStorage {
+    return this.#host.storage.sql;
+  }
+
+  /** True while a run executes in this instance. */
+  get busy(): boolean {
+    return this.#executing.size > 0;
+  }
+
+  /** Aborts every run executing here; `reason` says how they end ("killed" or "timeout"). */
+  abortAll(reason: "killed" | "timeout"): void {
+    for (const controller of this.#executing.values()) controller.abort(reason);
+  }
+
+  /** Resolves when the run ends or `timeoutMs` passes, whichever is first. */
+  waitFor(runId: string, timeoutMs: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const waiters = this.#waiters.get(runId) ?? new Set();
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      waiters.add(done);
+      this.#waiters.set(runId, waiters);
+    });
+  }
+
+  /** Runs left `running` by an evicted instance start again, or end once past their deadline or tries. */
+  recoverInterrupted(): void {
+    const now = Date.now();
+    for (const row of runningRuns(this.#sql)) {
+      if (this.#executing.has(row.runId)) continue;
+      if (row.deadlineAt !== undefined && row.deadlineAt <= now) {
+        this.end(row, {
+          status: "timeout",
+          error: `run timed out after ${seconds(row.timeoutMs)}s`,
+          messages: [],
+        });
+      } else if (row.deferred === 1) {
+        // Waiting for the agent's posted result; the deadline above still ends it.
+      } else if (row.attempts >= MAX_RUN_ATTEMPTS) {
+        this.end(row, {
+          status: "error",
+          error: `run interrupted ${row.attempts} times; giving up`,
+          messages: [],
+        });
+      } else {
+        this.#host.storage.transactionSync(() =>
+          requeueRun(this.#sql, row.runId, "interrupted by a restart; run again"),
+        );
+      }
+    }
+  }
+
+  /** Executes one queued run with its runtime and records how it ended. */
+  async execute(row: RunRow): Promise<void> {
+    const meta = this.#host.liveMeta();
+    if (!meta) return;
+    const now = Date.now();
+    const deadlineAt = now + row.timeoutMs;
+    this.#host.storage.transactionSync(() => {
+      markRunStarted(this.#sql, row.runId, now, deadlineAt);
+      updateMeta(this.#sql, { status: "running", startedAt: now });
+      this.#host.enqueueIndexSync();
+    });
+    await this.#host.rearm();
+    const controller = new AbortController();
+    this.#executing.set(row.runId, controller);
+    const timer = setTimeout(() => controller.abort("timeout"), row.timeoutMs);
+    try {
+      const outcome = await executeRun({
+        env: this.#host.env,
+        sql: this.#sql,
+        config: this.#host.config(),
+        meta,
+        run: { ...row, startedAt: row.startedAt ?? now },
+        deadlineAt,
+        signal: controller.signal,
+        onRetry: (note) => recordRetry(this.#sql, row.runId, note),
+      });
+      const current = findRun(this.#sql, row.runId);
+      if (current?.status !== "running") return;
+      if (controller.signal.aborted) {
+        const killed = controller.signal.reason === "killed";
+        this.end(current, {
+          status: killed ? "killed" : "timeout",
+          error: killed ? "run killed" : `run timed out after ${seconds(row.timeoutMs)}s`,
+          messages: [],
+        });
+      } else if (outcome.kind === "deferred") {
+        markRunDeferred(this.#sql, row.runId);
+      } else if (outcome.kind === "failed") {
+        this.end(current, { status: "error", error: outcome.error, messages: [] });
+      } else {
+        this.end(current, {
+          status: "ok",
+          reply: outcome.text,
+          ...(outcome.usage ? { usage: outcome.usage } : {}),
+          messages: outcome.messages,
+        });
+      }
+    } finally {
+      clearTimeout(timer);
+      this.#executing.delete(row.runId);
+    }
+  }
+
+  /** Records a run's end with its follow-ups in one transaction, then wakes whoever waits for it. */
+  end(row: RunRow, ending: RunEnding): void {
+    this.#host.storage.transactionSync(() => {
+      recordRunEnding(this.#sql, this.#host.config(), row, ending);
+      this.#host.enqueueIndexSync();
+    });
+    for (const wake of this.#waiters.get(row.runId) ?? []) wake();
+    this.#waiters.delete(row.runId);
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The configuration the Worker runs with in tests (vitest.config.ts binds it as SWITCHBOARD_CONFIG):
+ * the three demo agents with the SPEC's default visibility (`tree`), plus agents and channels that
+ * talk to the fake services of test/setup/fake-services.ts. Node-side: read by vitest.config.ts only.
+ */
+export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
+  const model = (scenario: string) => ({
+    type: "openai",
+    baseUrl: `${fakeServicesUrl}/openai/${scenario}`,
+    model: "fake-model",
+  });
+  const scripted = (rules: unknown[]) => ({ type: "scripted", rules });
+  return {
+    session: { mainKey: "main", scope: "per-sender", agentToAgent: { maxPingPongTurns: 5 } },
+    tools: {
+      profile: "coding",
+      sessions: { visibility: "tree" },
+      agentToAgent: { enabled: true, allow: ["main", "research", "ops"] },
+    },
+    agents: {
+      defaults: { subagents: { maxSpawnDepth: 1 } },
+      list: [
+        {
+          id: "main",
+          name: "Main assistant",
+          model: "scripted/echo",
+          runtime: scripted([
+            { match: "ping", reply: "pong" },
+            { match: "*", reply: "Got it: {{message}}" },
+          ]),
+          subagents: { allowAgents: ["research", "ops"] },
+        },
+        {
+          id: "research",
+          name: "Researcher",
+          model: "scripted/research",
+          runtime: scripted([{ match: "*", reply: "Findings: {{message}}" }]),
+        },
+        {
+          id: "ops",
+          name: "Operations",
+          model: "scripted/ops",
+          sandbox: true,
+          tools: { profile: "messaging" },
+          runtime: scripted([{ match: "*", reply: "ANNOUNCE_SKIP" }]),
+        },
+        { id: "model-echo", model: "fake-model", runtime: model("echo") },
+        { id: "model-tools", model: "fake-model", runtime: model("tools/sessions_list") },
+        { id: "model-500", model: "fake-model", runtime: model("status-500") },
+        { id: "model-429", model: "fake-model", runtime: model("status-429") },
+        { id: "model-slow", model: "fake-model", runtime: model("slow/3000") },
+        { id: "model-malformed", model: "fake-model", runtime: model("malformed") },
+        {
+          id: "hook-sync",
+          model: "webhook",
+          runtime: { type: "webhook", url: `${fakeServicesUrl}/webhook/sync` },
+        },
+        {
+          id: "hook-async",
+          model: "webhook",
+          runtime: { type: "webhook", url: `${fakeServicesUrl}/webhook/async` },
+        },
+      ],
+    },
+    channels: {
+      discord: { webhookUrl: `${fakeServicesUrl}/channel/ok`, owners: ["owner-1"] },
+      telegram: { webhookUrl: `${fakeServicesUrl}/channel/ok` },
+      slack: { webhookUrl: `${fakeServicesUrl}/channel/flaky/2` },
+      webchat: { webhookUrl: `${fakeServicesUrl}/channel/ok`, agentId: "main" },
+    },
+  };
+}
