@@ -11,7 +11,19 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
   });
   const scripted = (rules: unknown[]) => ({ type: "scripted", rules });
   return {
-    session: { mainKey: "main", scope: "per-sender", agentToAgent: { maxPingPongTurns: 5 } },
+    session: {
+      mainKey: "main",
+      scope: "per-sender",
+      agentToAgent: { maxPingPongTurns: 2 },
+      // One rule per matcher kind, for the send-policy tests.
+      sendPolicy: {
+        rules: [
+          { action: "deny", match: { channel: "discord", chatType: "channel" } },
+          { action: "deny", match: { keyPrefix: "cron:quiet" } },
+          { action: "deny", match: { rawKeyPrefix: "agent:relay:hook:" } },
+        ],
+      },
+    },
     tools: {
       profile: "coding",
       sessions: { visibility: "tree" },
@@ -43,6 +55,26 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
           sandbox: true,
           tools: { profile: "messaging" },
           runtime: scripted([{ match: "*", reply: "ANNOUNCE_SKIP" }]),
+        },
+        {
+          // Answers every step of an agent-to-agent exchange, so tests can count the turns.
+          id: "relay",
+          model: "scripted/relay",
+          runtime: scripted([
+            { match: "announce step", reply: "Announcement: {{message}}" },
+            { match: "reply step", reply: "turn reply" },
+            { match: "*", reply: "relay got: {{message}}" },
+          ]),
+        },
+        {
+          // Stops every exchange at once and never announces.
+          id: "quiet",
+          model: "scripted/quiet",
+          runtime: scripted([
+            { match: "reply step", reply: "REPLY_SKIP" },
+            { match: "announce step", reply: "ANNOUNCE_SKIP" },
+            { match: "*", reply: "quiet got: {{message}}" },
+          ]),
         },
         { id: "model-echo", model: "fake-model", runtime: model("echo") },
         { id: "model-tools", model: "fake-model", runtime: model("tools/sessions_list") },
