@@ -1,0 +1,230 @@
+#!/usr/bin/env node
+// `npm run demo`: starts Switchboard locally with a small channel receiver on loopback and walks through
+// the whole flow, printing each step with its timing:
+//   1. an inbound webchat message → a run → the reply delivered back to the channel
+//   2. a tool call made by an agent's run (sessions_list), its answer delivered
+//   3. sessions_send from main to research: the reply, two reply-back turns, the announce delivered
+import { spawn } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import { createServer as createNetServer } from "node:net";
+
+const HOST = "127.0.0.1";
+// Its own local state, started fresh each time, so the demo neither sees nor touches `npm start`'s data.
+const STATE_DIR = ".wrangler/demo-state";
+const SIGNING_KEY = "demo-signing-key-not-for-production";
+const ADMIN = "demo-admin-token";
+const TOKENS = { main: "demo-main-token", research: "demo-research-token", ops: "demo-ops-token" };
+const started = Date.now();
+const since = (t0) => `${Date.now() - t0} ms`;
+const log = (text) =>
+  console.log(`[${String(((Date.now() - started) / 1000).toFixed(1)).padStart(5)}s] ${text}`);
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer().once("error", reject);
+    probe.listen(0, HOST, () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const sign = (body) => {
+  const t = Math.floor(Date.now() / 1000);
+  return `t=${t},v1=${createHmac("sha256", SIGNING_KEY).update(`${t}.${body}`).digest("hex")}`;
+};
+
+/** The channel side: receives deliveries, checks their signature, and lets the demo wait for them. */
+function startReceiver(port) {
+  const deliveries = [];
+  const waiting = [];
+  const server = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => (body += chunk));
+    request.on("end", () => {
+      const [t, v1] = (request.headers["x-switchboard-signature"] ?? "")
+        .split(",")
+        .map((part) => part.split("=")[1]);
+      const valid = v1 === createHmac("sha256", SIGNING_KEY).update(`${t}.${body}`).digest("hex");
+      response.writeHead(valid ? 200 : 401).end();
+      if (!valid) return log("receiver: refused a delivery with a bad signature");
+      const delivery = JSON.parse(body);
+      deliveries.push(delivery);
+      for (const waiter of [...waiting]) waiter();
+    });
+  });
+  server.listen(port, HOST);
+  const next = (predicate, timeoutMs = 20_000) =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        const found = deliveries.find(predicate);
+        if (!found) return false;
+        waiting.splice(waiting.indexOf(check), 1);
+        clearTimeout(timer);
+        resolve(found);
+        return true;
+      };
+      const timer = setTimeout(() => reject(new Error("no delivery arrived in time")), timeoutMs);
+      waiting.push(check);
+      check();
+    });
+  return { server, next };
+}
+
+/** wrangler.toml's demo configuration, with the webchat channel pointed at our receiver. */
+function demoConfig(receiverUrl) {
+  const toml = readFileSync("wrangler.toml", "utf8");
+  const config = JSON.parse(/SWITCHBOARD_CONFIG = '''([\s\S]*?)'''/.exec(toml)[1]);
+  config.channels.webchat.webhookUrl = receiverUrl;
+  return JSON.stringify(config);
+}
+
+async function api(base, method, path, token, body) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await response.json().catch(() => undefined);
+  return { status: response.status, json };
+}
+
+async function inbound(base, message) {
+  const body = JSON.stringify(message);
+  const response = await fetch(`${base}/v1/channels/webchat/messages`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Switchboard-Signature": sign(body) },
+    body,
+  });
+  return response.json();
+}
+
+async function main() {
+  const [workerPort, receiverPort] = [await freePort(), await freePort()];
+  const base = `http://${HOST}:${workerPort}`;
+  const receiver = startReceiver(receiverPort);
+  log(`channel receiver listening on http://${HOST}:${receiverPort}`);
+  const vars = {
+    SWITCHBOARD_CONFIG: demoConfig(`http://${HOST}:${receiverPort}/deliveries`),
+    SWITCHBOARD_ADMIN_TOKEN: ADMIN,
+    SWITCHBOARD_AGENT_TOKENS: JSON.stringify(TOKENS),
+    SWITCHBOARD_SIGNING_KEY: SIGNING_KEY,
+  };
+  const env = {
+    ...process.env,
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    WRANGLER_SEND_METRICS: "false",
+    CI: "true",
+  };
+  log("applying local D1 migrations and starting wrangler dev …");
+  rmSync(STATE_DIR, { recursive: true, force: true });
+  const migrate = spawn(
+    "wrangler",
+    ["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", STATE_DIR],
+    {
+      env,
+      stdio: "ignore",
+    },
+  );
+  await new Promise((resolve) => migrate.on("exit", resolve));
+  const worker = spawn(
+    "wrangler",
+    [
+      "dev",
+      "--ip",
+      HOST,
+      "--port",
+      String(workerPort),
+      "--persist-to",
+      STATE_DIR,
+      "--log-level",
+      "error",
+      "--show-interactive-dev-session=false",
+      ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
+    ],
+    { env, stdio: ["ignore", "ignore", "inherit"] },
+  );
+  const stop = () => {
+    worker.kill("SIGINT");
+    receiver.server.close();
+  };
+  try {
+    for (let ready = false, tries = 0; !ready; tries++) {
+      if (tries > 120) throw new Error("wrangler dev did not start; run `npm start` to see why");
+      ready = await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (!ready) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    log(`Switchboard is up on ${base}`);
+
+    log("── 1. inbound channel message → run → reply delivered");
+    let t0 = Date.now();
+    const first = await inbound(base, {
+      chatType: "direct",
+      chatId: "alice",
+      senderId: "alice",
+      text: "ping",
+      messageId: `m-${Date.now()}`,
+    });
+    log(`   accepted in ${since(t0)}: run ${first.runId} on ${first.sessionKey}`);
+    const pong = await receiver.next((delivery) => delivery.runId === first.runId);
+    log(`   delivered in ${since(t0)} to ${pong.channel}/${pong.to}: "${pong.text}"`);
+
+    log("── 2. a run that calls a tool (sessions_list) as its own session");
+    t0 = Date.now();
+    const second = await inbound(base, {
+      chatType: "direct",
+      chatId: "alice",
+      senderId: "alice",
+      text: "list sessions",
+      messageId: `m-${Date.now()}`,
+    });
+    const listed = await receiver.next((delivery) => delivery.runId === second.runId);
+    log(`   delivered in ${since(t0)}: "${listed.text.slice(0, 140)}…"`);
+
+    log("── 3. sessions_send main → research, reply-back turns, announce");
+    await api(base, "POST", "/v1/sessions", TOKENS.main, { key: "main", displayName: "Main" });
+    await api(base, "POST", "/v1/sessions", TOKENS.research, {
+      key: "webchat:group:lab",
+      displayName: "Research lab",
+    });
+    t0 = Date.now();
+    const sent = await api(base, "POST", "/tools/invoke", TOKENS.main, {
+      tool: "sessions_send",
+      args: {
+        sessionKey: "agent:research:webchat:group:lab",
+        message: "Summarize the Q3 incident reports",
+        timeoutSeconds: 15,
+      },
+    });
+    const details = sent.json?.result?.details ?? sent.json;
+    log(`   ${details.status} in ${since(t0)}: reply "${details.reply}"`);
+    const announce = await receiver.next(
+      (delivery) => delivery.sessionKey === "agent:research:webchat:group:lab",
+    );
+    log(`   announce delivered in ${since(t0)} to ${announce.channel}/${announce.to}: "${announce.text}"`);
+    for (const [token, key] of [
+      [TOKENS.main, "main"],
+      [TOKENS.research, "agent:research:webchat:group:lab"],
+    ]) {
+      const history = await api(base, "POST", "/v1/tools/sessions_history", token, { sessionKey: key });
+      log(`   ${key} transcript:`);
+      for (const message of history.json.messages ?? []) {
+        const text = typeof message.content === "string" ? message.content : JSON.stringify(message.content);
+        log(`     ${message.role.padEnd(9)} ${text.replace(/\s+/g, " ").slice(0, 110)}`);
+      }
+    }
+    log(`done in ${since(started)}`);
+  } finally {
+    stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(`demo failed: ${error.message}`);
+  process.exit(1);
+});
