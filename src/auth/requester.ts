@@ -103,6 +103,7 @@ export async function resolveRequester(
         sandboxed: claims.sandboxed,
         isSubagent: claims.depth > 0,
         runId: claims.runId,
+        ...(claims.hop !== undefined ? { hop: claims.hop } : {}),
       },
     };
   }

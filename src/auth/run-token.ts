@@ -9,6 +9,8 @@ export const runTokenClaimsSchema = z.strictObject({
   runId: z.string(),
   depth: z.number().int().min(0),
   sandboxed: z.boolean(),
+  /** sessions_send hops that led to the run, so sends made with the token keep counting (SPEC §5.3). */
+  hop: z.number().int().min(0).optional(),
   /** Expiry, unix seconds. */
   exp: z.number().int(),
 });

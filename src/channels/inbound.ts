@@ -45,6 +45,15 @@ export function inboundSessionKey(
   return canonicalizeKeyInput(`agent:${agentId}:${chat}${thread}`, agentId, options);
 }
 
+/**
+ * Session keys are lower-cased, but a channel's own ids are not always (Slack's `C024BE91L`): the address
+ * derived from the key gets the chat id back as the channel sent it.
+ */
+function withOriginalCase(to: string, chatId: string): string {
+  const lowered = chatId.toLowerCase();
+  return to.endsWith(lowered) ? `${to.slice(0, to.length - lowered.length)}${chatId}` : to;
+}
+
 /** Where the reply to an inbound message goes: the chat it came from (SPEC §8 delivery context). */
 export function inboundReplyTarget(
   channel: string,
@@ -52,12 +61,11 @@ export function inboundReplyTarget(
   message: InboundMessage,
   options: KeyOptions,
 ): DeliveryContext {
+  const chatId = message.chatType === "direct" ? message.senderId : message.chatId;
   const fromKey = announceTargetFromKey(sessionKey, options);
-  const base: DeliveryContext = fromKey ?? {
-    channel,
-    to: message.chatType === "direct" ? message.senderId : message.chatId,
-    ...(message.threadId !== undefined ? { threadId: message.threadId } : {}),
-  };
+  const base: DeliveryContext = fromKey
+    ? { ...fromKey, to: withOriginalCase(fromKey.to, chatId) }
+    : { channel, to: chatId, ...(message.threadId !== undefined ? { threadId: message.threadId } : {}) };
   // A numeric thread id stays numeric (SPEC §5.1 deliveryContext).
   const threadId = message.threadId ?? base.threadId;
   return {

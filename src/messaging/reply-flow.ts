@@ -53,6 +53,8 @@ function announceStep(flow: ReplyFlow): FlowStep {
           kind: "inter_session",
           sourceSessionKey: flow.requesterKey,
           sourceTool: "sessions_send",
+          // Sends made by the announce run count from here too, or a loop could restart its hop count.
+          hop: flow.hop,
         },
       },
       context: ANNOUNCE_CONTEXT,

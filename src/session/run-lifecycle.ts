@@ -25,10 +25,25 @@ function keyOptions(config: SwitchboardConfig): KeyOptions {
   return { mainKey: config.session.mainKey, scope: config.session.scope };
 }
 
+/**
+ * Keys are lower-cased, channel ids are not always (Slack's `C024BE91L`): when the recorded delivery
+ * context is the same chat, its spelling of the chat and thread ids is the one to post to.
+ */
+function spelledAsRecorded(target: DeliveryContext, recorded: DeliveryContext | undefined): DeliveryContext {
+  if (!recorded || recorded.channel !== target.channel || recorded.to.toLowerCase() !== target.to)
+    return target;
+  const thread = recorded.threadId === undefined ? undefined : String(recorded.threadId);
+  return {
+    ...target,
+    to: recorded.to,
+    ...(thread !== undefined && thread.toLowerCase() === target.threadId ? { threadId: thread } : {}),
+  };
+}
+
 /** Where a session's announces and updates go (SPEC §8): from its key, else its delivery context. */
 export function announceTarget(meta: SessionMeta, config: SwitchboardConfig): DeliveryContext | undefined {
   const fromKey = announceTargetFromKey(meta.sessionKey, keyOptions(config));
-  if (fromKey) return fromKey;
+  if (fromKey) return spelledAsRecorded(fromKey, meta.deliveryContext);
   if (meta.deliveryContext) return meta.deliveryContext;
   return meta.lastChannel && meta.lastTo ? { channel: meta.lastChannel, to: meta.lastTo } : undefined;
 }

@@ -173,10 +173,18 @@ export function markRunEnded(
   );
 }
 
-/** The earliest deadline of a run in flight. */
-export function earliestDeadline(sql: SqlStorage): number | undefined {
+/**
+ * When the alarm must next look at the runs in flight: a deferred run (waiting for its posted result) at
+ * its deadline; a run executing a runtime call at once. Alarms never overlap, so the live instance's
+ * handler just finishes first and re-arms; but if the instance dies mid-call, the next one recovers the
+ * run straight away instead of leaving it `running` until its deadline (writes during the run re-arm too).
+ */
+export function earliestDeadline(sql: SqlStorage, now = Date.now()): number | undefined {
   const row = sql
-    .exec<{ next: number | null }>("SELECT MIN(deadline_at) AS next FROM run WHERE status = 'running'")
+    .exec<{ next: number | null }>(
+      "SELECT MIN(CASE WHEN deferred = 1 THEN deadline_at ELSE MIN(deadline_at, ?) END) AS next FROM run WHERE status = 'running'",
+      now,
+    )
     .one();
   return row.next ?? undefined;
 }

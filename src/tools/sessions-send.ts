@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { findSessionByKey } from "../index-db/lookup";
+import { findRunSession } from "../index-db/runs";
 import { displayKey, parseSessionKey } from "../keys";
 import { agentToAgentContext } from "../messaging/a2a-context";
 import { MAX_SEND_HOPS, withInterSessionHeader } from "../messaging/inter-session";
@@ -32,6 +33,27 @@ async function waitForReply(
       if (Date.now() >= deadline) throw cause;
     }
   }
+}
+
+/** The result of a send that waited: the run's new reply, or why there is none yet (SPEC §5.3). */
+function waitOutcome(run: RunRecord, sessionKey: string, timeoutSeconds: number) {
+  const { runId, status, reply, error } = run;
+  if (status === "ok")
+    return { runId, status: "ok", reply: reply || undefined, sessionKey, delivery: DELIVERY };
+  if (status === "queued" || status === "running") {
+    return {
+      runId,
+      status: "timeout",
+      error: `No reply within ${timeoutSeconds}s; the run continues. Wait again with POST /v1/runs/${runId}/wait, or read sessions_history later.`,
+      sessionKey,
+    };
+  }
+  return {
+    runId,
+    status: status === "timeout" ? "timeout" : "error",
+    error: error ?? `run ${status}`,
+    sessionKey,
+  };
 }
 
 export const sessionsSend = defineTool({
@@ -146,37 +168,22 @@ export const sessionsSend = defineTool({
       flow,
     };
 
+    // A repeat of a keyed send returns the first send's result and sends nothing, even when it names
+    // another target: its runId comes from the key, and two sessions must never share a runId.
+    const firstTarget = params.idempotencyKey ? await findRunSession(ctx.db, runId) : undefined;
+    const runKey = firstTarget ?? targetKey;
+    const runShown = displayKey(runKey, keyOptions);
     if (timeoutSeconds === 0) {
       // Accepted means durably on the queue; the consumer delivers it into the target exactly once.
-      await ctx.enqueue({ type: "send", targetKey, turn });
-      return { runId, status: "accepted", sessionKey: shownKey, delivery: DELIVERY };
+      if (!firstTarget) await ctx.enqueue({ type: "send", targetKey, turn });
+      return { runId, status: "accepted", sessionKey: runShown, delivery: DELIVERY };
     }
-    const queued = await ctx.session(targetKey).enqueueTurn(turn);
-    if (!queued.ok) return fail("error", `Session not found: ${shownKey}.`, shownKey);
-    const run = await waitForReply(ctx, targetKey, queued.value.runId, timeoutSeconds * 1000);
-    if (!run.ok) return fail("error", `Session not found: ${shownKey}.`, shownKey);
-    const { status, reply, error } = run.value;
-    if (status === "ok")
-      return {
-        runId: queued.value.runId,
-        status: "ok",
-        reply: reply || undefined,
-        sessionKey: shownKey,
-        delivery: DELIVERY,
-      };
-    if (status === "queued" || status === "running") {
-      return {
-        runId: queued.value.runId,
-        status: "timeout",
-        error: `No reply within ${timeoutSeconds}s; the run continues. Wait again with POST /v1/runs/${queued.value.runId}/wait, or read sessions_history later.`,
-        sessionKey: shownKey,
-      };
+    if (!firstTarget) {
+      const queued = await ctx.session(targetKey).enqueueTurn(turn);
+      if (!queued.ok) return fail("error", `Session not found: ${shownKey}.`, shownKey);
     }
-    return {
-      runId: queued.value.runId,
-      status: status === "timeout" ? "timeout" : "error",
-      error: error ?? `run ${status}`,
-      sessionKey: shownKey,
-    };
+    const run = await waitForReply(ctx, runKey, runId, timeoutSeconds * 1000);
+    if (!run.ok) return fail("error", `Session not found: ${runShown}.`, runShown);
+    return waitOutcome(run.value, runShown, timeoutSeconds);
   },
 });

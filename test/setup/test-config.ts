@@ -92,6 +92,32 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
           model: "webhook",
           runtime: { type: "webhook", url: `${fakeServicesUrl}/webhook/async` },
         },
+        // Run-engine tests (test/runs): the same fakes, recorded under `rec-<agent id>`, so a test can read
+        // exactly what the model or webhook was sent (each test filters by its own session or message).
+        {
+          id: "model-tools-rec",
+          model: "fake-model",
+          runtime: model("tools/sessions_list/rec-model-tools-rec"),
+        },
+        {
+          // Offered the messaging profile; its model asks for agents_list, which that profile lacks.
+          id: "model-tools-msg",
+          model: "fake-model",
+          tools: { profile: "messaging" },
+          runtime: model("tools/agents_list/rec-model-tools-msg"),
+        },
+        { id: "model-429-rec", model: "fake-model", runtime: model("status-429/rec-model-429-rec") },
+        { id: "model-slow-rec", model: "fake-model", runtime: model("slow/1500/rec-model-slow-rec") },
+        {
+          id: "hook-sync-rec",
+          model: "webhook",
+          runtime: { type: "webhook", url: `${fakeServicesUrl}/webhook/sync/rec-hook-sync-rec` },
+        },
+        {
+          id: "hook-async-rec",
+          model: "webhook",
+          runtime: { type: "webhook", url: `${fakeServicesUrl}/webhook/async/rec-hook-async-rec` },
+        },
       ],
     },
     channels: {
@@ -99,6 +125,8 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
       telegram: { webhookUrl: `${fakeServicesUrl}/channel/ok` },
       slack: { webhookUrl: `${fakeServicesUrl}/channel/flaky/2` },
       webchat: { webhookUrl: `${fakeServicesUrl}/channel/ok`, agentId: "main" },
+      // No outbound webhook: its deliveries can only be dead-lettered (test/runs).
+      sms: {},
     },
   };
 }

@@ -58,7 +58,8 @@ export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async
       deliveryContext: replyTo,
     }),
   );
-  const runId = await stableUuid("channel", channel, message.messageId);
+  // Message ids are unique per chat on most channels (Telegram counts per chat), so the session is in the id.
+  const runId = await stableUuid("channel", channel, key.key, message.messageId);
   const inbound = {
     messageId: `channel:${channel}:${message.messageId}`,
     text: message.text,
@@ -69,9 +70,17 @@ export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async
 
   const command = parseSendCommand(message.text);
   if (command && isChannelOwner(config, channel, message)) {
-    unwrap(await session.patch({ sendPolicy: command.policy }));
-    unwrap(await session.recordInbound({ ...inbound, answer: sendCommandConfirmation(command) }));
-    return c.json({ status: "command", sessionKey: row.key, sendPolicy: command.policy ?? "inherit" });
+    const recorded = unwrap(
+      await session.recordInbound({ ...inbound, answer: sendCommandConfirmation(command) }),
+    );
+    // A redelivered command must not undo a later one: only its first delivery changes the policy.
+    const current = recorded.duplicate ? row : unwrap(await session.patch({ sendPolicy: command.policy }));
+    return c.json({
+      status: "command",
+      sessionKey: row.key,
+      sendPolicy: current.sendPolicy ?? "inherit",
+      duplicate: recorded.duplicate,
+    });
   }
   const policy = resolveSendPolicy(config.session.sendPolicy, {
     sessionKey: key.key,

@@ -13,6 +13,7 @@ import { parseBody } from "../parse-body";
 import { waitResult } from "./run-view";
 
 const MAX_WAIT_MS = 10 * 60 * 1000;
+const RETRY_PAUSE_MS = 50;
 const waitBodySchema = z.strictObject({
   timeoutMs: z.number().int().min(0).max(MAX_WAIT_MS).default(30_000),
 });
@@ -22,8 +23,8 @@ function unwrapRun(result: StoreResult<RunRecord>): RunRecord {
   throw new AppError("not_found", "run not found");
 }
 
-/** The session of a run the caller may see: operators any, agents their own, run tokens their own run. */
-async function runSession(c: Context<AppEnv>, runId: string) {
+/** The session key of a run the caller may see: operators any, agents their own, run tokens their own run. */
+async function runSessionKey(c: Context<AppEnv>, runId: string): Promise<string> {
   const sessionKey = await findRunSession(c.env.DB, runId);
   if (!sessionKey) throw new AppError("not_found", "run not found");
   const identity = c.get("identity");
@@ -41,7 +42,12 @@ async function runSession(c: Context<AppEnv>, runId: string) {
   if (identity.kind === "run" && identity.claims.runId !== runId) {
     throw new AppError("forbidden", "a run token reaches only its own run");
   }
-  return sessionApi(c.env.SESSION, sessionKey);
+  return sessionKey;
+}
+
+/** The session object of a run the caller may see. */
+async function runSession(c: Context<AppEnv>, runId: string) {
+  return sessionApi(c.env.SESSION, await runSessionKey(c, runId));
 }
 
 /** Runs: read one, wait for one (agent.wait), and the deferred result of a webhook agent (SPEC §7, §9). */
@@ -53,16 +59,20 @@ export const runRoutes = new Hono<AppEnv>()
   .post("/:runId/wait", async (c) => {
     const runId = c.req.param("runId");
     const { timeoutMs } = parseBody(waitBodySchema, await readJsonBody(c.req.raw));
-    const session = await runSession(c, runId);
+    const sessionKey = await runSessionKey(c, runId);
     const deadline = Date.now() + timeoutMs;
-    // The wait lives in the session object; if that instance goes away mid-wait, wait again on the next.
+    // The wait lives in the session object; if that instance goes away mid-wait, wait again on the next,
+    // through a new stub: a stub that saw its object reset stays broken.
     for (;;) {
       try {
+        const session = sessionApi(c.env.SESSION, sessionKey);
         return c.json(
           waitResult(unwrapRun(await session.waitForRun(runId, Math.max(0, deadline - Date.now())))),
         );
       } catch (cause) {
         if (cause instanceof AppError || Date.now() >= deadline) throw cause;
+        // An object that keeps failing is not asked again in a tight loop.
+        await scheduler.wait(Math.min(RETRY_PAUSE_MS, Math.max(0, deadline - Date.now())));
       }
     }
   })
