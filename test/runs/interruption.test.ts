@@ -1,0 +1,101 @@
+import { abortAllDurableObjects } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createSession, getRun, pollRun, recorded, sendMessage, turns, uid, waitRun } from "./fixtures";
+
+/*
+ * evictDurableObject cannot interrupt a run: workerd drains the in-flight alarm first (test/runs/faults.test.ts).
+ * Aborting the objects is what a crash or a code update does to a run mid-call: the instance dies with the
+ * model call outstanding, and the alarm is retried on a fresh instance. This file aborts only its own objects
+ * (each test file runs in its own workerd), one test at a time.
+ */
+
+const text = (label: string) => `${label} ${uid()}`;
+
+/** The model calls model-slow-rec got for one message text. */
+async function modelCalls(message: string) {
+  return (await recorded("model-slow-rec")).filter((request) =>
+    request.json?.messages?.some((entry: any) => entry.content === message),
+  );
+}
+
+/** Aborts the objects while the run's `attempt`-th model call is outstanding (the model got it). */
+async function abortDuringAttempt(runId: string, message: string, attempt: number): Promise<void> {
+  await pollRun(runId, (run) => run.status === "running" && run.attempts === attempt);
+  for (let tries = 0; (await modelCalls(message)).length < attempt; tries++) {
+    if (tries > 200) throw new Error(`model call ${attempt} never arrived`);
+    await scheduler.wait(5);
+  }
+  await abortAllDurableObjects();
+}
+
+describe("a run interrupted in the middle of its model call", () => {
+  it("is run again from SQLite and ends ok once: one reply, the interruption recorded", async () => {
+    const key = `agent:model-slow-rec:abort-${uid()}`;
+    await createSession({ agentId: "model-slow-rec", key });
+    const message = text("interrupt once");
+    const runId = await sendMessage(key, message);
+    // A wait already pending in the instance that dies is taken up again on the next one.
+    const pending = waitRun(runId);
+    await abortDuringAttempt(runId, message, 1);
+
+    expect(await pending).toMatchObject({ status: "ok", reply: message });
+    const run = await getRun(runId);
+    expect(run).toMatchObject({
+      status: "ok",
+      attempts: 2,
+      retries: ["interrupted by a restart; run again"],
+    });
+    expect(await turns(key)).toEqual([
+      ["user", message],
+      ["assistant", message],
+    ]);
+    expect(await modelCalls(message)).toHaveLength(2);
+  });
+
+  it("ends as error after three interrupted attempts, never stuck running, with no reply written", async () => {
+    const key = `agent:model-slow-rec:abort3-${uid()}`;
+    await createSession({ agentId: "model-slow-rec", key });
+    const message = text("interrupt thrice");
+    const runId = await sendMessage(key, message);
+    for (const attempt of [1, 2, 3]) await abortDuringAttempt(runId, message, attempt);
+
+    expect(await waitRun(runId)).toMatchObject({
+      status: "error",
+      runStatus: "error",
+      error: "run interrupted 3 times; giving up",
+    });
+    expect(await getRun(runId)).toMatchObject({
+      attempts: 3,
+      retries: ["interrupted by a restart; run again", "interrupted by a restart; run again"],
+    });
+    expect(await turns(key)).toEqual([["user", message]]);
+    expect(await modelCalls(message)).toHaveLength(3);
+    // The session is free again: the next message runs normally.
+    const next = text("afterwards");
+    const nextRun = await sendMessage(key, next);
+    expect(await waitRun(nextRun)).toMatchObject({ status: "ok", reply: next });
+  });
+
+  it("keeps the queue behind it: runs queued during the interruption run afterwards, in order", async () => {
+    const key = `agent:model-slow-rec:abortq-${uid()}`;
+    await createSession({ agentId: "model-slow-rec", key });
+    const first = text("first");
+    const second = text("second");
+    const firstRun = await sendMessage(key, first);
+    await pollRun(firstRun, (run) => run.status === "running");
+    const secondRun = await sendMessage(key, second);
+    await abortDuringAttempt(firstRun, first, 1);
+    expect((await waitRun(firstRun)).reply).toBe(first);
+    expect((await waitRun(secondRun)).reply).toBe(second);
+    const [one, two] = [await getRun(firstRun), await getRun(secondRun)];
+    expect(one.attempts).toBe(2);
+    expect(two.attempts).toBe(1);
+    expect(two.startedAt).toBeGreaterThanOrEqual(one.endedAt);
+    expect(await turns(key)).toEqual([
+      ["user", first],
+      ["user", second],
+      ["assistant", first],
+      ["assistant", second],
+    ]);
+  }, 15_000);
+});

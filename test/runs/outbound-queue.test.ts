@@ -1,0 +1,153 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { verifySignatureHeader } from "../../src/channels/signature";
+import worker from "../../src/index";
+import type { OutboundMessage } from "../../src/queue/messages";
+import { deliveries, SIGNING_KEY, uid } from "./fixtures";
+
+const QUEUE = "switchboard-deliveries";
+
+function outbound(channel: string, fields: Partial<OutboundMessage> = {}): OutboundMessage {
+  const runId = crypto.randomUUID();
+  return {
+    type: "outbound",
+    channel,
+    to: "channel:C0123ABC",
+    text: `hello ${channel}`,
+    sessionKey: `agent:main:${channel}:channel:q${uid()}`,
+    runId,
+    idempotencyKey: `${runId}:reply`,
+    ...fields,
+  };
+}
+
+/**
+ * Hands one batch to the Worker's queue handler, as the Queues runtime would, and returns what it acked
+ * and retried. getQueueResult does not keep retry delays, so each message's retry options are noted too.
+ */
+async function deliverBatch(
+  messages: { id: string; body: unknown; attempts: number }[],
+  bindings: Env = env,
+) {
+  const batch = createMessageBatch(
+    QUEUE,
+    messages.map((message) => ({ ...message, timestamp: Date.now() })),
+  );
+  const delays: Record<string, number | undefined> = {};
+  const observed: MessageBatch = {
+    queue: batch.queue,
+    metadata: batch.metadata,
+    messages: batch.messages.map((message) => ({
+      id: message.id,
+      timestamp: message.timestamp,
+      body: message.body,
+      attempts: message.attempts,
+      ack: () => message.ack(),
+      retry: (options?: QueueRetryOptions) => {
+        delays[message.id] = options?.delaySeconds;
+        message.retry(options);
+      },
+    })),
+    ackAll: () => batch.ackAll(),
+    retryAll: (options?: QueueRetryOptions) => batch.retryAll(options),
+  };
+  const ctx = createExecutionContext();
+  // The handler takes no ExecutionContext; getQueueResult still wants one to wait on.
+  await worker.queue(observed, bindings);
+  return { ...(await getQueueResult(batch, ctx)), delays };
+}
+
+/** The Worker's bindings with DEAD_LETTERS replaced by a recorder: the DLQ has no consumer to read. */
+function withDeadLetterRecorder(): { bindings: Env; deadLetters: unknown[] } {
+  const deadLetters: unknown[] = [];
+  const recorder = {
+    send: async (body: unknown) => {
+      deadLetters.push(body);
+    },
+    sendBatch: async () => {
+      throw new Error("not used");
+    },
+  };
+  return { bindings: { ...env, DEAD_LETTERS: recorder as unknown as Queue }, deadLetters };
+}
+
+describe("outbound deliveries through the queue consumer", () => {
+  it("retries a failing channel webhook with backoff, then acks: one successful post per idempotencyKey", async () => {
+    // slack's webhook (fake `flaky/2`) answers 500 twice per idempotencyKey, then 200.
+    const message = outbound("slack");
+    const attempt = (attempts: number) => deliverBatch([{ id: "slack-1", body: message, attempts }]);
+
+    expect(await attempt(1)).toEqual({
+      outcome: "ok",
+      ackAll: false,
+      retryBatch: { retry: false },
+      explicitAcks: [],
+      retryMessages: [{ msgId: "slack-1" }],
+      delays: { "slack-1": 2 },
+    });
+    // Backoff doubles with the attempt count.
+    expect(await attempt(2)).toMatchObject({
+      explicitAcks: [],
+      retryMessages: [{ msgId: "slack-1" }],
+      delays: { "slack-1": 4 },
+    });
+    expect(await attempt(3)).toMatchObject({ explicitAcks: ["slack-1"], retryMessages: [], delays: {} });
+
+    const posts = await deliveries(message.sessionKey);
+    expect(posts).toHaveLength(3);
+    const { type: _, ...payload } = message;
+    for (const post of posts) {
+      expect(post.json).toEqual(payload);
+      expect(post.headers["idempotency-key"]).toBe(message.idempotencyKey);
+      expect(
+        await verifySignatureHeader(SIGNING_KEY, post.headers["x-switchboard-signature"], post.body),
+      ).toBe(true);
+    }
+  });
+
+  it("acks and retries each message of a batch on its own", async () => {
+    const fine = outbound("telegram", { to: "-100777" });
+    const flaky = outbound("slack");
+    const result = await deliverBatch([
+      { id: "ok-1", body: fine, attempts: 1 },
+      { id: "flaky-1", body: flaky, attempts: 1 },
+    ]);
+    expect(result.ackAll).toBe(false);
+    expect(result.explicitAcks).toEqual(["ok-1"]);
+    expect(result.retryMessages).toEqual([{ msgId: "flaky-1" }]);
+    expect(result.delays).toEqual({ "flaky-1": 2 });
+    expect((await deliveries(fine.sessionKey)).map((post) => post.json.text)).toEqual(["hello telegram"]);
+  });
+
+  it("dead-letters what can never be delivered instead of acking it silently", async () => {
+    const { bindings, deadLetters } = withDeadLetterRecorder();
+    const noWebhook = outbound("sms", { to: "+15550100" });
+    const unknownChannel = outbound("pager");
+    const noSession = {
+      type: "send",
+      targetKey: `agent:main:gone-${uid()}`,
+      turn: { runId: crypto.randomUUID(), message: { text: "hi", provenance: { kind: "inter_session" } } },
+    };
+    const garbage = { type: "outbound", channel: "slack" };
+    const result = await deliverBatch(
+      [
+        { id: "sms-1", body: noWebhook, attempts: 1 },
+        { id: "pager-1", body: unknownChannel, attempts: 1 },
+        { id: "send-1", body: noSession, attempts: 1 },
+        { id: "junk-1", body: garbage, attempts: 1 },
+      ],
+      bindings,
+    );
+    expect(result.retryMessages).toEqual([]);
+    expect(result.delays).toEqual({});
+    expect(result.explicitAcks).toEqual(["sms-1", "pager-1", "send-1", "junk-1"]);
+    expect(deadLetters).toEqual([
+      { body: noWebhook, reason: 'channel "sms" has no webhookUrl configured' },
+      { body: unknownChannel, reason: 'channel "pager" has no webhookUrl configured' },
+      { body: noSession, reason: `target ${noSession.targetKey}: session not found` },
+      { body: garbage, reason: "unknown message shape" },
+    ]);
+    expect(await deliveries(noWebhook.sessionKey)).toEqual([]);
+  });
+});

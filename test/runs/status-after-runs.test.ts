@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { call } from "../helpers";
+import { createSession, drainAlarms, pollRun, recorded, sendMessage, tool, uid, waitRun } from "./fixtures";
+
+/** The session's own sessions_list row (requester = the session itself, so `tree` shows it). */
+async function listRow(key: string): Promise<any> {
+  const listed = await tool("sessions_list", key, { search: key });
+  expect(listed.sessions.map((row: any) => row.key)).toEqual([key]);
+  return listed.sessions[0];
+}
+
+const statusCard = async (key: string): Promise<string> => (await tool("session_status", key)).statusText;
+
+describe("session_status and sessions_list after runs", () => {
+  it("show the summed tokens, runtime and the last run's status", async () => {
+    const key = `agent:main:stat-${uid()}`;
+    await createSession({ agentId: "main", key });
+    const before = await listRow(key);
+    expect(before.status).toBeUndefined();
+    expect(before.totalTokens).toBeUndefined();
+    expect(await statusCard(key)).toContain("Runtime: none yet");
+
+    // Scripted usage is ceil(chars / 4): "ping"→"pong" is 1 + 1; "hello there"→"Got it: hello there" is 3 + 5.
+    const first = await sendMessage(key, "ping");
+    await waitRun(first);
+    const second = await sendMessage(key, "hello there");
+    const ended = await waitRun(second);
+    await drainAlarms(key);
+
+    const row = await listRow(key);
+    expect(row).toMatchObject({
+      status: "done",
+      inputTokens: 4,
+      outputTokens: 6,
+      totalTokens: 10,
+      startedAt: ended.startedAt,
+      endedAt: ended.endedAt,
+      runtimeMs: expect.any(Number),
+      abortedLastRun: false,
+    });
+    expect(row.runtimeMs).toBeGreaterThanOrEqual(0);
+    const card = await statusCard(key);
+    expect(card).toContain("Tokens: 4 in / 6 out");
+    expect(card).toContain("Run: idle");
+    expect(card).toMatch(/Runtime: \d+s/);
+  });
+
+  it("show a deferred run as running / active until its result arrives", async () => {
+    const key = `agent:hook-async-rec:stat-${uid()}`;
+    await createSession({ agentId: "hook-async-rec", key });
+    const runId = await sendMessage(key, "long job");
+    const run = await pollRun(runId, (current) => current.deferred === true);
+    await drainAlarms(key);
+    expect(await listRow(key)).toMatchObject({ status: "running", startedAt: run.startedAt });
+    expect(await statusCard(key)).toContain("Run: active");
+
+    const post = (await recorded("hook-async-rec")).find((request) => request.json?.runId === runId);
+    const result = await call("POST", `/v1/runs/${runId}/result`, {
+      token: post?.json.runToken,
+      body: { text: "finished", usage: { input: 100, output: 1200 } },
+    });
+    expect(result.json.status).toBe("ok");
+    await drainAlarms(key);
+    expect(await listRow(key)).toMatchObject({
+      status: "done",
+      inputTokens: 100,
+      outputTokens: 1200,
+      totalTokens: 1300,
+      endedAt: result.json.endedAt,
+    });
+    const card = await statusCard(key);
+    expect(card).toContain("Tokens: 100 in / 1.2k out");
+    expect(card).toContain("Run: idle");
+  });
+
+  it("show a failed run as failed", async () => {
+    const key = `agent:model-malformed:stat-${uid()}`;
+    await createSession({ agentId: "model-malformed", key });
+    await waitRun(await sendMessage(key, "break"));
+    await drainAlarms(key);
+    expect(await listRow(key)).toMatchObject({ status: "failed", abortedLastRun: false });
+    expect(await statusCard(key)).toContain("Run: idle");
+  });
+});
