@@ -27,3 +27,28 @@ export type SessionApi = Pick<
 export function sessionApi(namespace: DurableObjectNamespace<SessionObject>, sessionKey: string): SessionApi {
   return namespace.getByName(sessionKey) as unknown as SessionApi;
 }
+
+// A session object that keeps failing is not asked again in a tight loop.
+const WAIT_RETRY_PAUSE_MS = 50;
+
+/**
+ * Waits for a run in its session object. The wait lives in that object's memory, so if the instance goes
+ * away mid-wait, the wait is taken up again on the next one, through a new stub (a stub that saw its
+ * object reset stays broken), until the deadline.
+ */
+export async function waitForRunResilient(
+  namespace: DurableObjectNamespace<SessionObject>,
+  sessionKey: string,
+  runId: string,
+  timeoutMs: number,
+): ReturnType<SessionApi["waitForRun"]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await sessionApi(namespace, sessionKey).waitForRun(runId, Math.max(0, deadline - Date.now()));
+    } catch (cause) {
+      if (Date.now() >= deadline) throw cause;
+      await scheduler.wait(Math.min(WAIT_RETRY_PAUSE_MS, Math.max(0, deadline - Date.now())));
+    }
+  }
+}

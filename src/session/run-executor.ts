@@ -103,6 +103,7 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
         runId: run.runId,
         depth: meta.spawnDepth,
         sandboxed: requester.sandboxed,
+        hop: requester.hop,
         exp: Math.ceil(context.deadlineAt / 1000) + RUN_TOKEN_GRACE_SECONDS,
       })
     : "";

@@ -23,10 +23,27 @@ export interface SchedulerHost {
   config: () => SwitchboardConfig;
   liveMeta: () => SessionMeta | undefined;
   enqueueIndexSync: () => void;
-  rearm: () => Promise<void>;
+  /** Delivers pending effects now and re-arms the alarm. */
+  settle: () => Promise<void>;
 }
 
 const seconds = (ms: number) => Math.round(ms / 1000);
+
+export interface DeferredResult {
+  text: string;
+  usage?: RunEnding["usage"];
+}
+
+function resultEnding(runId: string, result: DeferredResult): RunEnding {
+  return {
+    status: "ok",
+    reply: result.text,
+    ...(result.usage ? { usage: result.usage } : {}),
+    messages: result.text
+      ? [{ id: crypto.randomUUID(), role: "assistant", content: result.text, timestamp: Date.now(), runId }]
+      : [],
+  };
+}
 
 /**
  * Executes a session's runs and keeps what only lives in memory: the runs executing in this instance
@@ -36,6 +53,8 @@ export class RunScheduler {
   readonly #host: SchedulerHost;
   readonly #executing = new Map<string, AbortController>();
   readonly #waiters = new Map<string, Set<() => void>>();
+  /** Results a webhook agent posted before its 202 reached us; applied when the 202 does. */
+  readonly #earlyResults = new Map<string, DeferredResult>();
 
   constructor(host: SchedulerHost) {
     this.#host = host;
@@ -108,7 +127,8 @@ export class RunScheduler {
       updateMeta(this.#sql, { status: "running", startedAt: now });
       this.#host.enqueueIndexSync();
     });
-    await this.#host.rearm();
+    // Listings show the run as running while it runs, not only once it has ended.
+    await this.#host.settle();
     const controller = new AbortController();
     this.#executing.set(row.runId, controller);
     const timer = setTimeout(() => controller.abort("timeout"), row.timeoutMs);
@@ -133,7 +153,9 @@ export class RunScheduler {
           messages: [],
         });
       } else if (outcome.kind === "deferred") {
-        markRunDeferred(this.#sql, row.runId);
+        const early = this.#earlyResults.get(row.runId);
+        if (early) this.end(current, resultEnding(row.runId, early));
+        else markRunDeferred(this.#sql, row.runId);
       } else if (outcome.kind === "failed") {
         this.end(current, { status: "error", error: outcome.error, messages: [] });
       } else {
@@ -147,7 +169,22 @@ export class RunScheduler {
     } finally {
       clearTimeout(timer);
       this.#executing.delete(row.runId);
+      this.#earlyResults.delete(row.runId);
     }
+  }
+
+  /**
+   * A webhook agent's posted result. Ends a deferred run; one that arrives while the POST that started
+   * the run is still being answered is kept until that answer (a 202) arrives. False when nothing changed.
+   */
+  completeDeferred(row: RunRow, result: DeferredResult): boolean {
+    if (row.status !== "running") return false;
+    if (row.deferred === 1) {
+      this.end(row, resultEnding(row.runId, result));
+      return true;
+    }
+    if (this.#executing.has(row.runId)) this.#earlyResults.set(row.runId, result);
+    return false;
   }
 
   /** Records a run's end with its follow-ups in one transaction, then wakes whoever waits for it. */

@@ -53,6 +53,8 @@ const _MAX_RUN_ATTEMPTS = 3;
 export class SessionObject extends DurableObject<Env> {
   readonly #sql: SqlStorage;
   readonly #runs: RunScheduler;
+  /** Outbox entries being delivered right now, by id. */
+  readonly #delivering = new Set<number>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -63,7 +65,7 @@ export class SessionObject extends DurableObject<Env> {
       config: () => this.#config(),
       liveMeta: () => this.#liveMeta(),
       enqueueIndexSync: () => this.#enqueueIndexSync(),
-      rearm: () => this.#rearm(),
+      settle: () => this.#settle(),
     });
     void ctx.blockConcurrencyWhile(async () => applySessionMigrations(this.#sql));
   }
@@ -316,18 +318,7 @@ export class SessionObject extends DurableObject<Env> {
   ): Promise<StoreResult<RunRecord>> {
     const row = this.#liveMeta() ? findRun(this.#sql, runId) : undefined;
     if (!row) return notFound();
-    if (row.status === "running" && row.deferred === 1) {
-      const text = result.text;
-      this.#runs.end(row, {
-        status: "ok",
-        reply: text,
-        ...(result.usage ? { usage: result.usage } : {}),
-        messages: text
-          ? [{ id: crypto.randomUUID(), role: "assistant", content: text, timestamp: Date.now(), runId }]
-          : [],
-      });
-      await this.#settle();
-    }
+    if (this.#runs.completeDeferred(row, result)) await this.#settle();
     return this.getRun(runId);
   }
 
@@ -369,6 +360,10 @@ export class SessionObject extends DurableObject<Env> {
   /** Delivers every pending effect; failures stay in the outbox with a backoff. */
   async #deliverEffects(): Promise<void> {
     for (const entry of pendingEffects(this.#sql)) {
+      // Passes may overlap (a request and the alarm); an entry one of them is delivering is left to it,
+      // so it is posted once. Waiting for that pass instead could deadlock on a turn sent to ourselves.
+      if (this.#delivering.has(entry.id)) continue;
+      this.#delivering.add(entry.id);
       try {
         const result = await deliverEffect(
           { env: this.env, config: this.#config(), meta: readMeta(this.#sql) },
@@ -384,6 +379,8 @@ export class SessionObject extends DurableObject<Env> {
       } catch (cause) {
         deferEffect(this.#sql, entry, cause instanceof Error ? cause.message : String(cause));
         console.warn(`session outbox: ${entry.kind} failed (attempt ${entry.attempts + 1}), will retry`);
+      } finally {
+        this.#delivering.delete(entry.id);
       }
     }
   }

@@ -1,7 +1,7 @@
 import type { SwitchboardConfig } from "../config/schema";
 import type { Requester } from "../policy/requester";
 import type { QueueMessage } from "../queue/messages";
-import { sessionApi } from "../session/client";
+import { sessionApi, waitForRunResilient } from "../session/client";
 import type { ToolContext } from "./types";
 
 /** The storage interfaces a tool call gets, bound to this Worker's (or object's) bindings. */
@@ -16,6 +16,8 @@ export function toolContext(
     keyOptions: { mainKey: config.session.mainKey, scope: config.session.scope },
     db: env.DB,
     session: (sessionKey) => sessionApi(env.SESSION, sessionKey),
+    waitForRun: (sessionKey, runId, timeoutMs) =>
+      waitForRunResilient(env.SESSION, sessionKey, runId, timeoutMs),
     enqueue: async (message: QueueMessage) => {
       await env.DELIVERIES.send(message, { contentType: "json" });
     },

@@ -8,32 +8,14 @@ import { stableUuid } from "../messaging/stable-id";
 import { resolveSendPolicy } from "../policy/send-policy";
 import { checkSessionVisible } from "../policy/visibility";
 import type { ReplyFlow, RunRecord, TurnRequest } from "../session/run-store";
-import type { StoreResult } from "../session/types";
 import { flooredNumber } from "./args";
 import { resolveSendTarget } from "./send-target";
-import { defineTool, type ToolContext } from "./types";
+import { defineTool } from "./types";
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
 /** Each reply-back step waits at most this long (SPEC §5.3). */
 const MAX_STEP_MS = 60_000;
 const DELIVERY = { status: "pending", mode: "announce" } as const;
-
-/** Waits for the target's run; a wait cut short by an object restart is taken up again. */
-async function waitForReply(
-  ctx: ToolContext,
-  sessionKey: string,
-  runId: string,
-  timeoutMs: number,
-): Promise<StoreResult<RunRecord>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await ctx.session(sessionKey).waitForRun(runId, Math.max(0, deadline - Date.now()));
-    } catch (cause) {
-      if (Date.now() >= deadline) throw cause;
-    }
-  }
-}
 
 /** The result of a send that waited: the run's new reply, or why there is none yet (SPEC §5.3). */
 function waitOutcome(run: RunRecord, sessionKey: string, timeoutSeconds: number) {
@@ -182,7 +164,7 @@ export const sessionsSend = defineTool({
       const queued = await ctx.session(targetKey).enqueueTurn(turn);
       if (!queued.ok) return fail("error", `Session not found: ${shownKey}.`, shownKey);
     }
-    const run = await waitForReply(ctx, runKey, runId, timeoutSeconds * 1000);
+    const run = await ctx.waitForRun(runKey, runId, timeoutSeconds * 1000);
     if (!run.ok) return fail("error", `Session not found: ${runShown}.`, runShown);
     return waitOutcome(run.value, runShown, timeoutSeconds);
   },

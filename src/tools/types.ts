@@ -13,6 +13,8 @@ export interface ToolContext {
   db: D1Database;
   /** The session object of a canonical key. */
   session: (sessionKey: string) => SessionApi;
+  /** Waits (server-side, surviving an object restart) for a run of a session to end. */
+  waitForRun: (sessionKey: string, runId: string, timeoutMs: number) => ReturnType<SessionApi["waitForRun"]>;
   /** Puts a message durably on the deliveries queue (resolves once the queue has it). */
   enqueue: (message: QueueMessage) => Promise<void>;
 }

@@ -42,6 +42,10 @@ function trappedContext(requesterKey: string): { ctx: ToolContext; touched: stri
       touched.push(`session(${key})`);
       throw new Error("session used");
     },
+    waitForRun: async (key) => {
+      touched.push(`waitForRun(${key})`);
+      throw new Error("waitForRun used");
+    },
     enqueue: async () => {
       touched.push("enqueue");
     },

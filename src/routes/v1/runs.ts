@@ -5,7 +5,7 @@ import { AppError } from "../../errors";
 import { findRunSession } from "../../index-db/runs";
 import { parseSessionKey } from "../../keys";
 import { webhookAnswerSchema } from "../../runtimes/webhook";
-import { sessionApi } from "../../session/client";
+import { sessionApi, waitForRunResilient } from "../../session/client";
 import type { RunRecord } from "../../session/run-store";
 import type { StoreResult } from "../../session/types";
 import { readJsonBody } from "../middleware";
@@ -13,7 +13,6 @@ import { parseBody } from "../parse-body";
 import { waitResult } from "./run-view";
 
 const MAX_WAIT_MS = 10 * 60 * 1000;
-const RETRY_PAUSE_MS = 50;
 const waitBodySchema = z.strictObject({
   timeoutMs: z.number().int().min(0).max(MAX_WAIT_MS).default(30_000),
 });
@@ -60,21 +59,9 @@ export const runRoutes = new Hono<AppEnv>()
     const runId = c.req.param("runId");
     const { timeoutMs } = parseBody(waitBodySchema, await readJsonBody(c.req.raw));
     const sessionKey = await runSessionKey(c, runId);
-    const deadline = Date.now() + timeoutMs;
-    // The wait lives in the session object; if that instance goes away mid-wait, wait again on the next,
-    // through a new stub: a stub that saw its object reset stays broken.
-    for (;;) {
-      try {
-        const session = sessionApi(c.env.SESSION, sessionKey);
-        return c.json(
-          waitResult(unwrapRun(await session.waitForRun(runId, Math.max(0, deadline - Date.now())))),
-        );
-      } catch (cause) {
-        if (cause instanceof AppError || Date.now() >= deadline) throw cause;
-        // An object that keeps failing is not asked again in a tight loop.
-        await scheduler.wait(Math.min(RETRY_PAUSE_MS, Math.max(0, deadline - Date.now())));
-      }
-    }
+    return c.json(
+      waitResult(unwrapRun(await waitForRunResilient(c.env.SESSION, sessionKey, runId, timeoutMs))),
+    );
   })
   .post("/:runId/result", async (c) => {
     const runId = c.req.param("runId");
