@@ -51,6 +51,8 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
+      // Two test files at a time (one per core); vitest's default on two cores is one.
+      maxWorkers: 2,
       globalSetup: ["./test/setup/fake-services.ts"],
       setupFiles: ["./test/setup/apply-migrations.ts"],
       include: ["test/**/*.test.ts"],
