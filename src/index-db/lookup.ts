@@ -78,3 +78,40 @@ export async function findSessionsByLabel(
     .all<Record<string, unknown>>();
   return results.flatMap((row) => toRef(row) ?? []);
 }
+
+/** Sub-agent sessions of an agent with a run in flight, other than `exceptKey` (for `maxConcurrent`). */
+export async function countRunningSubagents(
+  db: D1Database,
+  agentId: string,
+  exceptKey: string,
+): Promise<number> {
+  const row = await db
+    .prepare(
+      "SELECT COUNT(*) AS n FROM session_index WHERE agent_id = ? AND list_state IN (0, 1) AND status = 'running' AND spawn_depth > 0 AND session_key != ?",
+    )
+    .bind(agentId, exceptKey)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+/** Children of a session that have not finished: no run ended yet, or one running (`maxChildrenPerAgent`). */
+export async function countActiveChildren(db: D1Database, sessionKey: string): Promise<number> {
+  const row = await db
+    .prepare(
+      "SELECT COUNT(*) AS n FROM session_index WHERE spawned_by = ? AND list_state IN (0, 1) AND (status IS NULL OR status = 'running')",
+    )
+    .bind(sessionKey)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+/** A session's ancestors, nearest first, following `spawned_by` through the index. */
+export async function ancestorsOf(db: D1Database, sessionKey: string, maxDepth = 8): Promise<string[]> {
+  const ancestors: string[] = [];
+  let current = await findSessionByKey(db, sessionKey);
+  while (current?.spawnedBy && ancestors.length < maxDepth && !ancestors.includes(current.spawnedBy)) {
+    ancestors.push(current.spawnedBy);
+    current = await findSessionByKey(db, current.spawnedBy);
+  }
+  return ancestors;
+}

@@ -31,6 +31,7 @@ export const turnRequestSchema = z.object({
   timeoutMs: z.number().int().positive().optional(),
   flow: replyFlowSchema.optional(),
   replyTo: deliveryContextSchema.optional(),
+  replyToOwnChannel: z.boolean().optional(),
 });
 
 /** A fire-and-forget sessions_send: deliver this turn into the target session. */

@@ -34,6 +34,10 @@ type ChatMessage = Record<string, unknown>;
 function chatHistory(input: RunInput): ChatMessage[] {
   const messages: ChatMessage[] = [];
   if (input.context) messages.push({ role: "system", content: input.context });
+  for (const file of input.attachments) {
+    if (file.text !== undefined)
+      messages.push({ role: "system", content: `Attached file ${file.name}:\n${file.text}` });
+  }
   for (const message of [...input.history, input.message]) {
     const text = messageText(message);
     if ((message.role === "user" || message.role === "assistant" || message.role === "system") && text) {

@@ -14,6 +14,18 @@ export interface ToolSpec {
   parameters: Record<string, unknown>;
 }
 
+/** A file given to sessions_spawn, as the child's runtime sees it. */
+export interface AttachmentRef {
+  name: string;
+  mimeType?: string;
+  size: number;
+  sha256: string;
+  /** Where the file can be fetched with the run token: `GET <service>/v1/sessions/{key}/attachments/{name}`. */
+  path: string;
+  /** The file itself, for small UTF-8 files (the openai runtime puts these in the prompt). */
+  text?: string;
+}
+
 /** Everything a runtime gets for one turn. */
 export interface RunInput {
   runId: string;
@@ -26,6 +38,8 @@ export interface RunInput {
   history: TranscriptMessage[];
   /** Context of our own for this turn: agent-to-agent roles, reply-step or announce instructions. */
   context?: string;
+  /** Files the session was spawned with. */
+  attachments: AttachmentRef[];
   /** Exactly the tools this run may call. */
   tools: ToolSpec[];
   /** Lets an external runtime call `/tools/invoke` as this run. */

@@ -29,6 +29,7 @@ export async function runWebhook(input: RunInput): Promise<RunOutcome> {
     history: input.history,
     provenance: input.message.provenance,
     context: input.context,
+    attachments: input.attachments.map(({ text: _, ...file }) => file),
     tools: input.tools,
     runToken: input.runToken,
   });

@@ -17,6 +17,11 @@ export type SessionApi = Pick<
   | "waitForRun"
   | "completeDeferredRun"
   | "recordInbound"
+  | "deliverCompletion"
+  | "kill"
+  | "steer"
+  | "yieldRun"
+  | "attachment"
 >;
 
 /**

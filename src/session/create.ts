@@ -3,11 +3,14 @@ import type { CreateSessionInit } from "./types";
 /** Writes a new session record, replacing whatever a deleted session left behind. */
 export function insertSession(sql: SqlStorage, init: CreateSessionInit, now: number): void {
   // A deleted session whose index removal is still pending is replaced outright.
-  sql.exec("DELETE FROM session; DELETE FROM message; DELETE FROM outbox; DELETE FROM run;");
+  sql.exec(
+    "DELETE FROM session; DELETE FROM message; DELETE FROM outbox; DELETE FROM run; DELETE FROM attachment; DELETE FROM steer;",
+  );
   sql.exec(
     `INSERT INTO session (id, session_key, session_id, agent_id, recorded_channel, chat_type, label, display_name,
-       subject, created_at, updated_at, spawned_by, parent_session_key, spawn_depth, delivery_context, version)
-     VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       subject, created_at, updated_at, spawned_by, parent_session_key, spawn_depth, delivery_context, version,
+       spawn, lineage, model_override, thinking_level)
+     VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     init.sessionKey,
     crypto.randomUUID(),
     init.agentId,
@@ -23,5 +26,20 @@ export function insertSession(sql: SqlStorage, init: CreateSessionInit, now: num
     init.spawnDepth ?? 0,
     init.deliveryContext ? JSON.stringify(init.deliveryContext) : null,
     now,
+    init.spawn ? JSON.stringify(init.spawn) : null,
+    init.lineage ? JSON.stringify(init.lineage) : null,
+    init.modelOverride ?? null,
+    init.thinkingLevel ?? null,
   );
+  for (const file of init.attachments ?? []) {
+    sql.exec(
+      "INSERT INTO attachment (name, mime_type, encoding, bytes, size, sha256) VALUES (?, ?, ?, ?, ?, ?)",
+      file.name,
+      file.mimeType ?? null,
+      file.encoding,
+      file.bytes,
+      file.bytes.byteLength,
+      file.sha256,
+    );
+  }
 }

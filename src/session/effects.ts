@@ -1,11 +1,36 @@
 import type { SwitchboardConfig } from "../config/schema";
 import { deleteSessionIndex, upsertSessionIndex } from "../index-db/write";
 import type { OutboundMessage } from "../queue/messages";
+import type { Completion } from "../subagents/completion";
 import { sessionApi } from "./client";
 import { indexColumns } from "./index-row";
 import type { SessionMeta } from "./meta";
 import type { OutboxEntry } from "./outbox";
 import type { TurnRequest } from "./run-store";
+
+interface CompletionEffect {
+  targets: string[];
+  turnRunId: string;
+  completion: Completion;
+  silent: boolean;
+  cleanup: boolean;
+}
+
+/** Hands a completion to the first session of the lineage that still exists (SPEC §5.4). */
+async function deliverCompletion(
+  env: Env,
+  targets: string[],
+  turnRunId: string,
+  completion: Completion,
+): Promise<void> {
+  for (const target of targets) {
+    const result = await sessionApi(env.SESSION, target).deliverCompletion(turnRunId, completion);
+    if (result.ok) return;
+  }
+  console.warn(
+    `completion of ${completion.childKey} run ${completion.runId}: no requester left to receive it`,
+  );
+}
 
 export interface EffectHost {
   env: Env;
@@ -15,7 +40,7 @@ export interface EffectHost {
 }
 
 /** What the object must do after an effect was delivered. */
-export type EffectResult = "done" | "wipe";
+export type EffectResult = "done" | "wipe" | "remove";
 
 /** Delivers one outbox entry; throws to have it retried. Receivers deduplicate, so a retry is safe. */
 export async function deliverEffect(host: EffectHost, entry: OutboxEntry): Promise<EffectResult> {
@@ -42,6 +67,12 @@ export async function deliverEffect(host: EffectHost, entry: OutboxEntry): Promi
       // A session deleted meanwhile cannot take the turn; there is nobody left to tell.
       if (!result.ok) console.warn(`turn for ${target} dropped: ${result.message}`);
       return "done";
+    }
+    case "completion": {
+      const { targets, turnRunId, completion, silent, cleanup } = payload as unknown as CompletionEffect;
+      if (!silent) await deliverCompletion(env, targets, turnRunId, completion);
+      // Deleting a `cleanup: "delete"` child waits for its completion to be in the requester's hands.
+      return cleanup ? "remove" : "done";
     }
     case "deliver":
       await env.DELIVERIES.send(payload as unknown as OutboundMessage, { contentType: "json" });

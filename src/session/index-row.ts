@@ -64,5 +64,7 @@ export function indexColumns(meta: SessionMeta, config: SwitchboardConfig): Inde
       .join("\n")
       .toLowerCase(),
     version: meta.version,
+    spawn_task: meta.spawn?.task ?? null,
+    last_run_id: meta.lastRunId ?? null,
   };
 }

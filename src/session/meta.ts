@@ -45,19 +45,42 @@ export interface SessionMeta {
   archivedAt?: number;
   deletedAt?: number;
   version: number;
+  /** A sub-agent's spawn settings (SPEC §5.4). */
+  spawn?: SpawnInfo;
+  /** A sub-agent's ancestors, nearest first: where its completion goes if its requester is gone. */
+  lineage?: string[];
+  archiveAt?: number;
+  lastRunId?: string;
+}
+
+export interface SpawnInfo {
+  requesterKey: string;
+  task: string;
+  label?: string;
+  mode: "run" | "session";
+  cleanup: "delete" | "keep";
+  archiveAfterMinutes: number;
 }
 
 /** Reads the single `session` row, or undefined before creation. */
 export function readMeta(sql: SqlStorage): SessionMeta | undefined {
   const row = sql.exec("SELECT * FROM session WHERE id = 1").toArray()[0];
   if (!row) return undefined;
-  const { deliveryContext, ...rest } = fromColumns<
-    Omit<SessionMeta, "deliveryContext"> & { deliveryContext?: string; id?: number }
+  const { deliveryContext, spawn, lineage, ...rest } = fromColumns<
+    Omit<SessionMeta, "deliveryContext" | "spawn" | "lineage"> & {
+      deliveryContext?: string;
+      spawn?: string;
+      lineage?: string;
+      id?: number;
+    }
   >(row);
   delete rest.id;
-  return deliveryContext
-    ? { ...rest, deliveryContext: JSON.parse(deliveryContext) as DeliveryContext }
-    : rest;
+  return {
+    ...rest,
+    ...(deliveryContext ? { deliveryContext: JSON.parse(deliveryContext) as DeliveryContext } : {}),
+    ...(spawn ? { spawn: JSON.parse(spawn) as SpawnInfo } : {}),
+    ...(lineage ? { lineage: JSON.parse(lineage) as string[] } : {}),
+  };
 }
 
 /** Mutable columns and the SQL column each one lives in (an allow-list: nothing else is ever written). */
@@ -88,6 +111,8 @@ const writableColumns = {
   totalTokens: "total_tokens",
   contextTokens: "context_tokens",
   abortedLastRun: "aborted_last_run",
+  archiveAt: "archive_at",
+  lastRunId: "last_run_id",
 } as const;
 
 export type MetaChanges = { [K in keyof typeof writableColumns]?: SessionMeta[K] | null };

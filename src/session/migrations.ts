@@ -98,6 +98,28 @@ export const sessionMigrations: ReadonlyArray<{ id: string; sql: string }> = [
       CREATE INDEX run_status ON run (status, seq);
     `,
   },
+  {
+    id: "0003_subagents",
+    sql: `
+      -- A sub-agent's spawn: its task and settings (JSON), its ancestors nearest first (JSON array: where
+      -- a completion goes when the requester is gone), and when it is due to be archived.
+      ALTER TABLE session ADD COLUMN spawn TEXT;
+      ALTER TABLE session ADD COLUMN lineage TEXT;
+      ALTER TABLE session ADD COLUMN archive_at INTEGER;
+      ALTER TABLE session ADD COLUMN last_run_id TEXT;
+      -- Files given to sessions_spawn, readable by the child's runtime.
+      CREATE TABLE attachment (
+        name TEXT PRIMARY KEY,
+        mime_type TEXT,
+        encoding TEXT NOT NULL,
+        bytes BLOB NOT NULL,
+        size INTEGER NOT NULL,
+        sha256 TEXT NOT NULL
+      );
+      -- The last steer per controlling session, for the 2-second rate limit.
+      CREATE TABLE steer (requester_key TEXT PRIMARY KEY, at INTEGER NOT NULL);
+    `,
+  },
 ];
 
 /** Applies every migration this object has not applied yet. Synchronous: SQL in a DO is. */

@@ -1,5 +1,5 @@
 /** Kinds of cross-object effect the session object owes the rest of the system. */
-export type OutboxKind = "index_sync" | "index_delete" | "run_index" | "turn" | "deliver";
+export type OutboxKind = "index_sync" | "index_delete" | "run_index" | "turn" | "deliver" | "completion";
 
 export interface OutboxEntry {
   id: number;

@@ -5,7 +5,7 @@ import { parseSessionKey } from "../keys";
 import type { Requester } from "../policy/requester";
 import { allowedTools } from "../policy/tool-profiles";
 import { runtimeFor } from "../runtimes";
-import type { RunOutcome } from "../runtimes/types";
+import type { AttachmentRef, RunOutcome } from "../runtimes/types";
 import { toolContext } from "../tools/context";
 import { executeToolCall } from "../tools/invoke";
 import { toolRegistry } from "../tools/registry";
@@ -13,6 +13,33 @@ import { toolSpecs } from "../tools/specs";
 import type { TranscriptMessage } from "../transcript/message";
 import type { SessionMeta } from "./meta";
 import type { RunRow } from "./run-store";
+
+/** UTF-8 attachments up to this size are handed to the runtime inline. */
+const INLINE_ATTACHMENT_BYTES = 16 * 1024;
+
+/** The session's attachments as runtimes see them. */
+function attachmentRefs(sql: SqlStorage, sessionKey: string): AttachmentRef[] {
+  return sql
+    .exec<{
+      name: string;
+      mime_type: string | null;
+      encoding: string;
+      bytes: ArrayBuffer;
+      size: number;
+      sha256: string;
+    }>("SELECT name, mime_type, encoding, bytes, size, sha256 FROM attachment ORDER BY name")
+    .toArray()
+    .map((row) => ({
+      name: row.name,
+      ...(row.mime_type ? { mimeType: row.mime_type } : {}),
+      size: row.size,
+      sha256: row.sha256,
+      path: `/v1/sessions/${encodeURIComponent(sessionKey)}/attachments/${encodeURIComponent(row.name)}`,
+      ...(row.encoding === "utf8" && row.size <= INLINE_ATTACHMENT_BYTES
+        ? { text: new TextDecoder().decode(row.bytes) }
+        : {}),
+    }));
+}
 
 /** How many earlier messages a runtime sees. */
 const HISTORY_MESSAGES = 40;
@@ -118,6 +145,7 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
       message: trigger,
       history,
       ...(run.context ? { context: run.context } : {}),
+      attachments: attachmentRefs(sql, meta.sessionKey),
       tools: toolSpecs(granted),
       runToken,
       signal: context.signal,

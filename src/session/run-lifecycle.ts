@@ -5,14 +5,18 @@ import { nextFlowStep } from "../messaging/reply-flow";
 import { resolveSendPolicy } from "../policy/send-policy";
 import type { OutboundMessage } from "../queue/messages";
 import type { RunUsage } from "../runtimes/types";
+import { buildCompletion } from "../subagents/completion";
+import { redactSpawnAttachments } from "../subagents/redact-attachments";
 import type { TranscriptMessage } from "../transcript/message";
-import { type DeliveryContext, readMeta, type SessionMeta, updateMeta } from "./meta";
+import { type DeliveryContext, readMeta, type SessionMeta, type SpawnInfo, updateMeta } from "./meta";
 import { enqueueEffect } from "./outbox";
 import { markRunEnded, type ReplyFlow, type RunRow, type RunStatus } from "./run-store";
 import { appendMessages } from "./transcript";
 
 export interface RunEnding {
   status: Exclude<RunStatus, "queued" | "running">;
+  /** False for a run a steer replaced: the new run reports instead. */
+  announce?: boolean;
   reply?: string;
   error?: string;
   usage?: RunUsage;
@@ -142,7 +146,11 @@ export function recordRunEnding(
   const meta = readMeta(sql);
   if (!meta) return;
   const now = Date.now();
-  const appended = appendMessages(sql, ending.messages, meta.firstUserText !== undefined);
+  const appended = appendMessages(
+    sql,
+    redactSpawnAttachments(ending.messages),
+    meta.firstUserText !== undefined,
+  );
   markRunEnded(sql, run.runId, { ...ending, endedAt: now });
   updateMeta(sql, {
     status: sessionStatusOf[ending.status],
@@ -155,6 +163,46 @@ export function recordRunEnding(
     abortedLastRun: ending.status === "killed" || ending.status === "timeout" ? 1 : 0,
     ...(appended.firstUserText !== undefined ? { firstUserText: appended.firstUserText } : {}),
     ...(appended.lastMessagePreview !== undefined ? { lastMessagePreview: appended.lastMessagePreview } : {}),
+    ...(meta.spawn && meta.spawn.archiveAfterMinutes > 0
+      ? { archiveAt: now + meta.spawn.archiveAfterMinutes * 60_000 }
+      : {}),
   });
   queueFollowUps(sql, config, meta, run, ending);
+  if (meta.spawn && ending.announce !== false) queueCompletion(sql, meta, meta.spawn, run, ending, now);
+}
+
+/**
+ * The completion of a sub-agent run (SPEC §5.4), as an outbox entry in the same transaction as the
+ * run's end: delivered until acknowledged, deduplicated by the requester. A child whose final reply is
+ * exactly ANNOUNCE_SKIP reports nothing, but its cleanup still happens.
+ */
+function queueCompletion(
+  sql: SqlStorage,
+  meta: SessionMeta,
+  spawn: SpawnInfo,
+  run: RunRow,
+  ending: RunEnding,
+  now: number,
+): void {
+  const silent = ending.status === "ok" && ending.reply?.trim() === ANNOUNCE_SKIP;
+  const completion = buildCompletion({
+    childKey: meta.sessionKey,
+    childSessionId: meta.sessionId,
+    runId: run.runId,
+    title: spawn.label ?? spawn.task,
+    status: ending.status,
+    ...(ending.error !== undefined ? { error: ending.error } : {}),
+    ...(ending.reply !== undefined ? { reply: ending.reply } : {}),
+    messages: ending.messages,
+    runtimeMs: now - (run.startedAt ?? now),
+    ...(ending.usage ? { usage: ending.usage } : {}),
+  });
+  enqueueEffect(sql, "completion", `completion:${run.runId}`, {
+    // The requester first; if it is gone, its own requester, and so on up the lineage.
+    targets: [spawn.requesterKey, ...(meta.lineage ?? [])],
+    turnRunId: crypto.randomUUID(),
+    completion,
+    silent,
+    cleanup: spawn.cleanup === "delete" && spawn.mode === "run",
+  });
 }

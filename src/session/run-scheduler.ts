@@ -7,6 +7,7 @@ import {
   findRun,
   markRunDeferred,
   markRunStarted,
+  queuedRuns,
   type RunRow,
   recordRetry,
   requeueRun,
@@ -32,6 +33,23 @@ const seconds = (ms: number) => Math.round(ms / 1000);
 export interface DeferredResult {
   text: string;
   usage?: RunEnding["usage"];
+}
+
+/** Why a run was aborted: its timeout, a kill, a steer restarting it, or its own sessions_yield. */
+export type AbortReason = "timeout" | "killed" | "steer" | "yield";
+
+/** How an aborted run ends. A steered run is replaced and a yielded one is waiting: neither reports. */
+function abortedEnding(reason: AbortReason, row: RunRow, messages: RunEnding["messages"]): RunEnding {
+  switch (reason) {
+    case "yield":
+      return { status: "ok", announce: false, messages };
+    case "steer":
+      return { status: "killed", error: "run restarted by steer", announce: false, messages: [] };
+    case "killed":
+      return { status: "killed", error: "run killed", messages: [] };
+    default:
+      return { status: "timeout", error: `run timed out after ${seconds(row.timeoutMs)}s`, messages: [] };
+  }
 }
 
 function resultEnding(runId: string, result: DeferredResult): RunEnding {
@@ -69,9 +87,32 @@ export class RunScheduler {
     return this.#executing.size > 0;
   }
 
-  /** Aborts every run executing here; `reason` says how they end ("killed" or "timeout"). */
-  abortAll(reason: "killed" | "timeout"): void {
+  /** Aborts every run executing here; `reason` says how they end. */
+  abortAll(reason: AbortReason): void {
     for (const controller of this.#executing.values()) controller.abort(reason);
+  }
+
+  /**
+   * Stops the session's runs: the one executing here is aborted (and ends when its runtime returns),
+   * one left running by an evicted instance and every queued one end now. Returns how many were stopped.
+   */
+  stopRuns(reason: "killed" | "steer"): number {
+    let stopped = 0;
+    for (const row of [...runningRuns(this.#sql), ...queuedRuns(this.#sql)]) {
+      const controller = this.#executing.get(row.runId);
+      if (controller) controller.abort(reason);
+      else this.end(row, abortedEnding(reason, row, []));
+      stopped++;
+    }
+    return stopped;
+  }
+
+  /** Ends the run executing here cleanly at the caller's request (sessions_yield); false if none is. */
+  yieldRun(runId: string): boolean {
+    const controller = this.#executing.get(runId);
+    if (!controller) return false;
+    controller.abort("yield");
+    return true;
   }
 
   /** Resolves when the run ends or `timeoutMs` passes, whichever is first. */
@@ -146,12 +187,8 @@ export class RunScheduler {
       const current = findRun(this.#sql, row.runId);
       if (current?.status !== "running") return;
       if (controller.signal.aborted) {
-        const killed = controller.signal.reason === "killed";
-        this.end(current, {
-          status: killed ? "killed" : "timeout",
-          error: killed ? "run killed" : `run timed out after ${seconds(row.timeoutMs)}s`,
-          messages: [],
-        });
+        const reason = controller.signal.reason as AbortReason;
+        this.end(current, abortedEnding(reason, row, outcome.kind === "done" ? outcome.messages : []));
       } else if (outcome.kind === "deferred") {
         const early = this.#earlyResults.get(row.runId);
         if (early) this.end(current, resultEnding(row.runId, early));

@@ -34,6 +34,8 @@ export interface TurnRequest {
   flow?: ReplyFlow;
   /** Where the run's reply is delivered (a channel's inbound message). */
   replyTo?: DeliveryContext;
+  /** Deliver the reply to the session's own announce target (a completion); never for a sub-agent. */
+  replyToOwnChannel?: boolean;
 }
 
 export interface RunRecord {
@@ -99,6 +101,11 @@ export function nextRunnable(sql: SqlStorage): RunRow | undefined {
 /** Runs marked running: after an eviction, those no longer executing anywhere. */
 export function runningRuns(sql: SqlStorage): RunRow[] {
   return readRows(sql, "status = 'running' ORDER BY seq");
+}
+
+/** Runs waiting their turn, oldest first. */
+export function queuedRuns(sql: SqlStorage): RunRow[] {
+  return readRows(sql, "status = 'queued' ORDER BY seq");
 }
 
 /** Inserts a queued run. */

@@ -1,7 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
+import { subagentSettings } from "../config/agents";
 import { loadConfig } from "../config/load";
 import type { SwitchboardConfig } from "../config/schema";
+import { countRunningSubagents } from "../index-db/lookup";
+import { COMPLETION_CONTEXT, type Completion, completionMessage } from "../subagents/completion";
 import type { Provenance, TranscriptMessage } from "../transcript/message";
+import { takeSteerSlot } from "./control";
 import { insertSession } from "./create";
 import { deliverEffect } from "./effects";
 import { indexColumns } from "./index-row";
@@ -9,7 +13,7 @@ import { type DeliveryContext, readMeta, type SessionMeta, updateMeta } from "./
 import { applySessionMigrations } from "./migrations";
 import { deferEffect, enqueueEffect, nextOutboxAttempt, pendingEffects, settleEffect } from "./outbox";
 import { type SessionRow, toSessionRow } from "./row";
-import { queueDelivery, type RunEnding } from "./run-lifecycle";
+import { announceTarget, queueDelivery, type RunEnding } from "./run-lifecycle";
 import { RunScheduler } from "./run-scheduler";
 import {
   ENDED_STATUSES,
@@ -20,6 +24,7 @@ import {
   nextRunnable,
   type RunRecord,
   type RunStatus,
+  runningRuns,
   type TurnRequest,
   toRunRecord,
 } from "./run-store";
@@ -46,13 +51,15 @@ export type { CreateSessionInit, ImportReceipt, SessionPatch, StoreResult } from
 const OUTBOX_SAFETY_DELAY_MS = 5000;
 /** Runs without a timeout of their own still end: a runtime that never answers cannot hold a session. */
 export const DEFAULT_RUN_TIMEOUT_MS = 10 * 60 * 1000;
-/** A run interrupted by an eviction this many times ends as an error instead of starting again. */
-const _MAX_RUN_ATTEMPTS = 3;
+/** How soon a sub-agent run waiting for a concurrency slot looks again. */
+const SLOT_RETRY_MS = 1000;
 
 /** One session: its record, transcript (one row per message), runs and outbox, in SQLite. */
 export class SessionObject extends DurableObject<Env> {
   readonly #sql: SqlStorage;
   readonly #runs: RunScheduler;
+  /** Set while this sub-agent session waits for its agent's \`maxConcurrent\` to allow another run. */
+  #waitingForSlotUntil: number | undefined;
   /** Outbox entries being delivered right now, by id. */
   readonly #delivering = new Set<number>();
 
@@ -209,9 +216,22 @@ export class SessionObject extends DurableObject<Env> {
         runId: request.runId,
       };
       const appended = appendMessages(this.#sql, [message], meta.firstUserText !== undefined);
-      insertRun(this.#sql, request, message.id, request.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS);
+      // A completion's reply goes to the session's own channel; a nested (sub-agent) requester's stays internal.
+      const ownChannel =
+        request.replyToOwnChannel && !meta.spawn ? announceTarget(meta, this.#config()) : undefined;
+      const replyTo = request.replyTo ?? ownChannel;
+      insertRun(
+        this.#sql,
+        { ...request, ...(replyTo ? { replyTo } : {}) },
+        message.id,
+        request.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS,
+      );
       updateMeta(this.#sql, {
         updatedAt: Math.max(meta.updatedAt, now),
+        lastRunId: request.runId,
+        // New work brings an archived sub-agent session back into listings.
+        archivedAt: null,
+        archiveAt: null,
         ...(appended.firstUserText !== undefined ? { firstUserText: appended.firstUserText } : {}),
         ...(appended.lastMessagePreview !== undefined
           ? { lastMessagePreview: appended.lastMessagePreview }
@@ -233,6 +253,98 @@ export class SessionObject extends DurableObject<Env> {
     });
     await this.#settle();
     return { ok: true, value: { runId: request.runId, status: "queued", duplicate: false } };
+  }
+
+  /** One of the files this session was spawned with. */
+  async attachment(name: string): Promise<StoreResult<{ bytes: ArrayBuffer; mimeType?: string }>> {
+    if (!this.#liveMeta()) return notFound();
+    const row = this.#sql
+      .exec<{ bytes: ArrayBuffer; mime_type: string | null }>(
+        "SELECT bytes, mime_type FROM attachment WHERE name = ?",
+        name,
+      )
+      .toArray()[0];
+    if (!row) return { ok: false, code: "not_found", message: `no attachment named "${name}"` };
+    return { ok: true, value: { bytes: row.bytes, ...(row.mime_type ? { mimeType: row.mime_type } : {}) } };
+  }
+
+  /** Stops this session's runs (subagents kill): each ends `killed` and reports like any ended run. */
+  async kill(): Promise<StoreResult<{ stopped: number }>> {
+    if (!this.#liveMeta()) return notFound();
+    const stopped = this.#runs.stopRuns("killed");
+    await this.#settle();
+    return { ok: true, value: { stopped } };
+  }
+
+  /**
+   * Restarts this session's work with a new message (subagents steer): the current run is aborted without
+   * reporting, then a new run starts. At most one steer per controller every 2 seconds.
+   */
+  async steer(
+    requesterKey: string,
+    runId: string,
+    text: string,
+  ): Promise<StoreResult<{ runId: string; rateLimited: boolean }>> {
+    if (!this.#liveMeta()) return notFound();
+    const allowed = this.ctx.storage.transactionSync(() =>
+      takeSteerSlot(this.#sql, requesterKey, Date.now()),
+    );
+    if (!allowed) return { ok: true, value: { runId, rateLimited: true } };
+    this.#runs.stopRuns("steer");
+    const queued = await this.enqueueTurn({
+      runId,
+      message: { text, provenance: { kind: "subagent_task", sourceSessionKey: requesterKey } },
+    });
+    return queued.ok ? { ok: true, value: { runId, rateLimited: false } } : queued;
+  }
+
+  /**
+   * Ends the run executing here at its own request (sessions_yield), keeping the message as hidden
+   * context; the next inbound event starts a fresh turn. False when that run is not executing.
+   */
+  async yieldRun(runId: string, message: string): Promise<StoreResult<{ yielded: boolean }>> {
+    const meta = this.#liveMeta();
+    if (!meta) return notFound();
+    const run = findRun(this.#sql, runId);
+    if (run?.status !== "running" || !this.#runs.yieldRun(runId))
+      return { ok: true, value: { yielded: false } };
+    this.ctx.storage.transactionSync(() => {
+      appendMessages(
+        this.#sql,
+        [
+          {
+            id: `yield:${runId}`,
+            role: "system",
+            content: message,
+            hidden: true,
+            provenance: { kind: "system" },
+            timestamp: Date.now(),
+            runId,
+          },
+        ],
+        meta.firstUserText !== undefined,
+      );
+    });
+    return { ok: true, value: { yielded: true } };
+  }
+
+  /** A sub-agent's completion: an internal message and a turn to turn it into an update (SPEC §5.4). */
+  async deliverCompletion(
+    runId: string,
+    completion: Completion,
+  ): Promise<StoreResult<{ runId: string; status: RunStatus; duplicate: boolean }>> {
+    return this.enqueueTurn({
+      runId,
+      // Exactly once: a redelivered completion finds the turn the first one started.
+      dedupeKey: `completion:${completion.runId}`,
+      message: {
+        id: `completion:${completion.runId}`,
+        text: completionMessage(completion),
+        provenance: { kind: "subagent_completion", sourceSessionKey: completion.childKey },
+      },
+      context: COMPLETION_CONTEXT,
+      replyToOwnChannel: true,
+    });
   }
 
   /**
@@ -325,11 +437,46 @@ export class SessionObject extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     await this.#deliverEffects();
     this.#runs.recoverInterrupted();
+    this.#waitingForSlotUntil = undefined;
     for (let row = nextRunnable(this.#sql); row; row = nextRunnable(this.#sql)) {
+      if (!(await this.#hasSubagentSlot())) {
+        this.#waitingForSlotUntil = Date.now() + SLOT_RETRY_MS;
+        break;
+      }
       await this.#runs.execute(row);
       await this.#deliverEffects();
     }
+    this.#archiveIfDue();
+    await this.#deliverEffects();
     await this.#rearm();
+  }
+
+  /**
+   * \`maxConcurrent\` caps an agent's sub-agent runs in flight (SPEC §2): a sub-agent session whose agent
+   * is at the cap keeps its run queued and looks again shortly; the run waits, it is never rejected.
+   */
+  async #hasSubagentSlot(): Promise<boolean> {
+    const meta = this.#liveMeta();
+    if (!meta?.spawn) return true;
+    const { maxConcurrent } = subagentSettings(this.#config(), meta.agentId);
+    return (await countRunningSubagents(this.env.DB, meta.agentId, meta.sessionKey)) < maxConcurrent;
+  }
+
+  /** Archives an idle sub-agent session once its \`archiveAfterMinutes\` have passed (SPEC §5.4). */
+  #archiveIfDue(): void {
+    const meta = this.#liveMeta();
+    if (
+      !meta?.archiveAt ||
+      meta.archiveAt > Date.now() ||
+      hasQueuedRuns(this.#sql) ||
+      runningRuns(this.#sql).length > 0
+    ) {
+      return;
+    }
+    this.ctx.storage.transactionSync(() => {
+      updateMeta(this.#sql, { archivedAt: Date.now(), archiveAt: null });
+      this.#enqueueIndexSync();
+    });
   }
 
   #enqueueIndexSync(): void {
@@ -350,8 +497,9 @@ export class SessionObject extends DurableObject<Env> {
     const outbox = nextOutboxAttempt(this.#sql);
     const due = [
       outbox === undefined ? undefined : outbox + outboxDelay,
-      hasQueuedRuns(this.#sql) && !this.#runs.busy ? Date.now() : undefined,
+      hasQueuedRuns(this.#sql) && !this.#runs.busy ? (this.#waitingForSlotUntil ?? Date.now()) : undefined,
       earliestDeadline(this.#sql),
+      this.#liveMeta()?.archiveAt,
     ].filter((time): time is number => time !== undefined);
     if (due.length === 0) await this.ctx.storage.deleteAlarm();
     else await this.ctx.storage.setAlarm(Math.min(...due));
@@ -370,6 +518,10 @@ export class SessionObject extends DurableObject<Env> {
           entry,
         );
         settleEffect(this.#sql, entry);
+        if (result === "remove") {
+          await this.remove();
+          return;
+        }
         if (result === "wipe") {
           // The index no longer points here: drop everything, then restore the empty schema for reuse.
           await this.ctx.storage.deleteAll();

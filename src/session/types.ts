@@ -1,4 +1,5 @@
-import type { DeliveryContext, MetaChanges } from "./meta";
+import type { PreparedAttachment } from "../subagents/attachments";
+import type { DeliveryContext, MetaChanges, SpawnInfo } from "./meta";
 
 export type StoreResult<T> =
   | { ok: true; value: T }
@@ -16,6 +17,12 @@ export interface CreateSessionInit {
   spawnedBy?: string;
   parentSessionKey?: string;
   spawnDepth?: number;
+  spawn?: SpawnInfo;
+  lineage?: string[];
+  modelOverride?: string;
+  thinkingLevel?: string;
+  /** Files given to sessions_spawn, stored with the child for its runtime. */
+  attachments?: PreparedAttachment[];
 }
 
 export type SessionPatch = Pick<

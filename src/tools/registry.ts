@@ -4,13 +4,19 @@ import { sessionStatus } from "./session-status";
 import { sessionsHistory } from "./sessions-history";
 import { sessionsList } from "./sessions-list";
 import { sessionsSend } from "./sessions-send";
+import { sessionsSpawn } from "./sessions-spawn";
+import { sessionsYield } from "./sessions-yield";
+import { subagents } from "./subagents";
 import type { ToolDefinition } from "./types";
 
-/** The tools this build serves; the rest of SPEC §5 arrives with later issues. */
+/** Every tool of SPEC §5, by name. */
 export const toolRegistry: Partial<Record<ToolName, ToolDefinition>> = {
   sessions_list: sessionsList as unknown as ToolDefinition,
   sessions_history: sessionsHistory as unknown as ToolDefinition,
   sessions_send: sessionsSend as unknown as ToolDefinition,
+  sessions_spawn: sessionsSpawn as unknown as ToolDefinition,
+  sessions_yield: sessionsYield as unknown as ToolDefinition,
+  subagents: subagents as unknown as ToolDefinition,
   session_status: sessionStatus as unknown as ToolDefinition,
   agents_list: agentsList as unknown as ToolDefinition,
 };

@@ -15,7 +15,17 @@ import {
 } from "./fixtures";
 
 /** What the coding profile grants, as this build serves it (sorted, as runs offer them). */
-const CODING_TOOLS = ["agents_list", "session_status", "sessions_history", "sessions_list", "sessions_send"];
+// SPEC §5.9's coding profile, sorted as the run offers them.
+const CODING_TOOLS = [
+  "agents_list",
+  "session_status",
+  "sessions_history",
+  "sessions_list",
+  "sessions_send",
+  "sessions_spawn",
+  "sessions_yield",
+  "subagents",
+];
 const MESSAGING_TOOLS = ["session_status", "sessions_history", "sessions_list", "sessions_send"];
 
 /** The recorded model requests whose first user message is `text` (tests use unique texts). */
@@ -144,6 +154,7 @@ describe("webhook runtime, synchronous answer (hook-sync-rec)", () => {
       sessionId: session.sessionId,
       message,
       history: [],
+      attachments: [],
       provenance: { kind: "external_user" },
       tools: expect.any(Array),
       runToken: expect.stringMatching(/\S{20,}/),

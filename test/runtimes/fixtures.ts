@@ -38,6 +38,7 @@ export function runInput(
     sessionId: crypto.randomUUID(),
     message: userMessage(text),
     history: [],
+    attachments: [],
     tools: [],
     runToken: `run-token-${crypto.randomUUID()}`,
     signal: new AbortController().signal,

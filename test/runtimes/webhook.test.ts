@@ -74,6 +74,7 @@ describe("runWebhook against an agent webhook", () => {
       sessionId: input.sessionId,
       message: input.message,
       history: [],
+      attachments: [],
       context: "Reply step 1 of 2.",
       tools: [LOOKUP_TOOL],
       runToken: input.runToken,

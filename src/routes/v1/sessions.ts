@@ -79,6 +79,18 @@ export const sessionRoutes = new Hono<AppEnv>()
     });
     return c.json({ runId: unwrap(queued).runId, status: "accepted" }, 202);
   })
+  .get("/:key/attachments/:name", async (c) => {
+    const identity = c.get("identity");
+    // The child's own run token reads its files (a webhook agent fetches them); otherwise the usual access.
+    const session =
+      identity.kind === "run" && identity.claims.sessionKey === c.req.param("key").toLowerCase()
+        ? sessionApi(c.env.SESSION, identity.claims.sessionKey)
+        : pathSession(c);
+    const file = unwrap(await session.attachment(c.req.param("name")));
+    return new Response(file.bytes, {
+      headers: { "Content-Type": file.mimeType ?? "application/octet-stream" },
+    });
+  })
   .get("/:key/transcript.jsonl", async (c) => {
     const session = pathSession(c);
     // The first chunk is read before answering, so a missing session is a clean 404.

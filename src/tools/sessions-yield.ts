@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { defineTool } from "./types";
+
+const DEFAULT_MESSAGE = "Turn yielded.";
+
+export const sessionsYield = defineTool({
+  name: "sessions_yield",
+  description:
+    "End your current turn cleanly so the next event (typically a sub-agent's completion) starts a fresh turn. The message is kept as hidden context.",
+  schema: z.object({ message: z.string().optional().describe(`default "${DEFAULT_MESSAGE}"`) }),
+  async handler(ctx, params) {
+    const message = params.message ?? DEFAULT_MESSAGE;
+    const runId = ctx.requester.runId;
+    if (!runId)
+      return {
+        status: "error",
+        error: "sessions_yield ends a run: call it from inside a run (with its run token).",
+      };
+    const result = await ctx.session(ctx.requester.sessionKey).yieldRun(runId, message);
+    if (!result.ok || !result.value.yielded)
+      return { status: "error", error: "There is no current run to yield." };
+    return { status: "yielded", message };
+  },
+});
