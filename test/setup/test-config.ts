@@ -28,6 +28,8 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
       profile: "coding",
       sessions: { visibility: "tree" },
       agentToAgent: { enabled: true, allow: ["main", "research", "ops"] },
+      // Small limits, so every attachment check can be reached with small files.
+      sessions_spawn: { attachments: { enabled: true, maxFiles: 3, maxFileBytes: 64, maxTotalBytes: 128 } },
     },
     agents: {
       defaults: { subagents: { maxSpawnDepth: 1 } },
@@ -64,6 +66,30 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
             { match: "announce step", reply: "Announcement: {{message}}" },
             { match: "reply step", reply: "turn reply" },
             { match: "*", reply: "relay got: {{message}}" },
+          ]),
+        },
+        {
+          // A depth-1 orchestrator (maxSpawnDepth 2): spawns a worker when its task says so.
+          id: "boss",
+          model: "scripted/boss",
+          subagents: { maxSpawnDepth: 2, allowAgents: ["worker"], archiveAfterMinutes: 5 },
+          runtime: scripted([
+            {
+              match: "delegate",
+              toolCall: { name: "sessions_spawn", args: { task: "work on {{message}}", agentId: "worker", label: "work" } },
+              reply: "delegated",
+            },
+            { match: "Sub-agent completion", reply: "Boss update: the worker finished." },
+            { match: "*", reply: "boss got: {{message}}" },
+          ]),
+        },
+        {
+          id: "worker",
+          model: "scripted/worker",
+          subagents: { maxSpawnDepth: 2 },
+          runtime: scripted([
+            { match: "silent", reply: "ANNOUNCE_SKIP" },
+            { match: "*", reply: "worker result" },
           ]),
         },
         {
