@@ -53,6 +53,8 @@ export default defineConfig(async () => {
     test: {
       // Two test files at a time (one per core); vitest's default on two cores is one.
       maxWorkers: 2,
+      // A bound for a stuck test, not a timing assertion: slow fakes and queue batches need seconds.
+      testTimeout: 20_000,
       globalSetup: ["./test/setup/fake-services.ts"],
       setupFiles: ["./test/setup/apply-migrations.ts"],
       include: ["test/**/*.test.ts"],

@@ -2,8 +2,11 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "./app-env";
 import { AppError } from "./errors";
+import { docsRoutes } from "./routes/docs";
 import { healthRoutes } from "./routes/health";
+import { mcpRoutes } from "./routes/mcp";
 import { requireConfig, requireIdentity } from "./routes/middleware";
+import { openApiRoutes } from "./routes/openapi";
 import { toolsInvokeRoutes } from "./routes/tools-invoke";
 import { channelRoutes } from "./routes/v1/channels";
 import { runRoutes } from "./routes/v1/runs";
@@ -17,6 +20,11 @@ export const app = new Hono<AppEnv>();
 app.route("/healthz", healthRoutes);
 // Every other request, unknown routes included, fails while the configuration is invalid (SPEC §2).
 app.use("*", requireConfig);
+
+// The API reference needs no token; like every other route it answers config_invalid while the
+// configuration is invalid (SPEC §2), although the document itself does not depend on it.
+app.route("/openapi.json", openApiRoutes);
+app.route("/docs", docsRoutes);
 
 const limitBody = bodyLimit({
   maxSize: MAX_BODY_BYTES,
@@ -36,6 +44,7 @@ app.route("/tools/invoke", toolsInvokeRoutes);
 app.route("/v1/tools", toolRoutes);
 app.route("/v1/sessions", sessionRoutes);
 app.route("/v1/runs", runRoutes);
+app.route("/mcp", mcpRoutes);
 
 app.notFound((c) =>
   c.json({ error: { code: "not_found", message: `no route ${c.req.method} ${c.req.path}` } }, 404),

@@ -7,7 +7,7 @@ import { parseBody } from "./parse-body";
 import { runToolCall } from "./tool-call";
 
 /** OpenClaw's `/tools/invoke` body: `tool` (or `name`), args, and the requester for operator calls. */
-const invokeBodySchema = z
+export const invokeBodySchema = z
   .object({
     tool: z.string().trim().min(1).optional(),
     name: z.string().trim().min(1).optional(),

@@ -13,7 +13,7 @@ import { parseBody } from "../parse-body";
 import { waitResult } from "./run-view";
 
 const MAX_WAIT_MS = 10 * 60 * 1000;
-const waitBodySchema = z.strictObject({
+export const waitBodySchema = z.strictObject({
   timeoutMs: z.number().int().min(0).max(MAX_WAIT_MS).default(30_000),
 });
 

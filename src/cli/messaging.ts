@@ -1,0 +1,91 @@
+import type { RunWaitResult, SessionsSendResult } from "../client/types";
+import { numberFlag, stringFlag } from "./args";
+import { type Command, type CommandContext, note, output, required } from "./command";
+import { EXIT, UsageError } from "./io";
+import { withProgress } from "./spinner";
+
+const DEFAULT_TIMEOUT_SECONDS = 30;
+
+/** Prints a reply, or says why there is none yet; the exit code follows the outcome. */
+function finishWait(ctx: CommandContext, result: RunWaitResult | SessionsSendResult, runId: string): number {
+  if (result.status === "ok") {
+    output(ctx, result, () => result.reply ?? "");
+    if (result.reply === undefined) note(ctx, "(the run ended without a reply)");
+    return EXIT.ok;
+  }
+  const runEnded = "runStatus" in result && result.runStatus === "timeout";
+  if (result.status === "timeout" && !runEnded) {
+    output(ctx, result, () => "");
+    note(ctx, `no reply yet; the run continues. Wait again: switchboard wait ${runId}`);
+    return EXIT.failed;
+  }
+  if (result.status === "accepted") {
+    output(ctx, result, () => `accepted: run ${result.runId} (not waiting for the reply)`);
+    return EXIT.ok;
+  }
+  if (ctx.json) output(ctx, result, () => "");
+  else ctx.io.stderr(`${result.status}: ${result.error ?? "the run failed"}\n`);
+  return result.status === "forbidden" ? EXIT.refused : EXIT.failed;
+}
+
+/** chat.send into one of your own sessions, then a server-side wait for its run. */
+async function sendAsUser(ctx: CommandContext, sessionKey: string, text: string, timeoutSeconds: number) {
+  const queued = await ctx.client.sendMessage(sessionKey, { text });
+  if (timeoutSeconds === 0) {
+    output(ctx, queued, () => `accepted: run ${queued.runId} (not waiting for the reply)`);
+    return EXIT.ok;
+  }
+  const result = await withProgress(ctx.io, `waiting for ${sessionKey} to reply`, () =>
+    ctx.client.waitRun(queued.runId, { timeoutMs: timeoutSeconds * 1000 }),
+  );
+  return finishWait(ctx, result, queued.runId);
+}
+
+export const sendCommand: Command = {
+  name: "send",
+  usage: "send <session> <message…> [--timeout N] [--user] | send --label L <message…>",
+  summary: "message a session and print its reply (sessions_send, as the requester)",
+  details: `Sends as the requester session (your agent's main session, or --session), like an agent would.
+Options:
+  --timeout N   seconds to wait for the reply, default ${DEFAULT_TIMEOUT_SECONDS}; 0 sends without waiting
+  --label L     find the target by its label instead of a key
+  --user        post as an end user into one of your own sessions instead (chat.send), then wait
+Example: switchboard send agent:research:main "Summarize the Q3 incident reports" --timeout 20`,
+  flags: { timeout: "string", label: "string", user: "boolean" },
+  async run(ctx) {
+    const label = stringFlag(ctx.flags, "label");
+    const sessionKey = label ? undefined : required(ctx, 0, "session");
+    const message = ctx.positionals.slice(label ? 0 : 1).join(" ");
+    if (message.trim() === "") throw new UsageError("<message> required");
+    const timeoutSeconds = numberFlag(ctx.flags, "timeout") ?? DEFAULT_TIMEOUT_SECONDS;
+    if (ctx.flags.user) {
+      if (!sessionKey) throw new UsageError("--user needs a <session> key, not --label");
+      return sendAsUser(ctx, sessionKey, message, timeoutSeconds);
+    }
+    const send = () =>
+      ctx.client.sessionsSend({ ...(sessionKey ? { sessionKey } : { label }), message, timeoutSeconds });
+    const result =
+      timeoutSeconds === 0
+        ? await send()
+        : await withProgress(ctx.io, `waiting for ${sessionKey ?? label} to reply`, send);
+    return finishWait(ctx, result, result.runId);
+  },
+};
+
+export const waitCommand: Command = {
+  name: "wait",
+  usage: "wait <runId> [--timeout N]",
+  summary: "wait for a run (after a send timed out) and print its reply",
+  details: `Options:
+  --timeout N   seconds to wait, default ${DEFAULT_TIMEOUT_SECONDS}, at most 600
+Example: switchboard wait 3f0c…`,
+  flags: { timeout: "string" },
+  async run(ctx) {
+    const runId = required(ctx, 0, "runId");
+    const timeoutSeconds = Math.min(600, numberFlag(ctx.flags, "timeout") ?? DEFAULT_TIMEOUT_SECONDS);
+    const result = await withProgress(ctx.io, `waiting for run ${runId}`, () =>
+      ctx.client.waitRun(runId, { timeoutMs: timeoutSeconds * 1000 }),
+    );
+    return finishWait(ctx, result, runId);
+  },
+};

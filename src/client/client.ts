@@ -1,0 +1,191 @@
+import { type ClientOptions, type RequestSpec, request } from "./http";
+import type {
+  AgentsListResult,
+  CreateSessionBody,
+  HealthResult,
+  ImportMessage,
+  ImportReceipt,
+  PatchSessionBody,
+  RunRecord,
+  RunResultBody,
+  RunWaitResult,
+  SendMessageBody,
+  SessionRow,
+  SessionStatusArgs,
+  SessionStatusCard,
+  SessionsHistoryArgs,
+  SessionsHistoryPage,
+  SessionsListArgs,
+  SessionsListResult,
+  SessionsSendArgs,
+  SessionsSendResult,
+  SessionsSpawnArgs,
+  SessionsSpawnResult,
+  SessionsYieldArgs,
+  SessionsYieldResult,
+  SubagentsArgs,
+  SubagentsResult,
+  ToolEnvelope,
+  ToolFailure,
+} from "./types";
+
+const DEFAULT_SEND_WAIT_SECONDS = 30;
+const DEFAULT_RUN_WAIT_MS = 30_000;
+const enc = encodeURIComponent;
+
+/**
+ * A typed Switchboard client: one method per tool and per REST route. HTTP errors throw
+ * `SwitchboardError`s; tool refusals (`{ status: "error" | "forbidden" }`) are results, as on the wire.
+ */
+export class SwitchboardClient {
+  readonly options: Readonly<ClientOptions>;
+
+  constructor(options: ClientOptions = {}) {
+    this.options = { ...options };
+  }
+
+  /** The same client with some options changed (another token, another requester session). */
+  with(options: ClientOptions): SwitchboardClient {
+    return new SwitchboardClient({ ...this.options, ...options });
+  }
+
+  #call<T>(spec: RequestSpec): Promise<T> {
+    return request<T>(this.options, spec);
+  }
+
+  // Tools (SPEC §5), through `POST /v1/tools/{name}`: the result is the tool's details.
+
+  /** Any tool by name, typed or not yet: tools added to the server work before they get a wrapper. */
+  tool<T = Record<string, unknown>>(name: string, args: object = {}, serverWaitMs = 0): Promise<T> {
+    return this.#call<T>({
+      method: "POST",
+      path: `/v1/tools/${enc(name)}`,
+      body: args,
+      serverWaitMs,
+      what: name,
+    });
+  }
+
+  /** OpenClaw's `POST /tools/invoke`: the whole result envelope `{ content, details }`. */
+  async invoke<Details = Record<string, unknown>>(
+    name: string,
+    args: object = {},
+  ): Promise<ToolEnvelope<Details>> {
+    const answer = await this.#call<{ ok: true; result: ToolEnvelope<Details> }>({
+      method: "POST",
+      path: "/tools/invoke",
+      body: { tool: name, args },
+      what: name,
+    });
+    return answer.result;
+  }
+
+  /** `sessions_list`: visible sessions, newest activity first. */
+  sessionsList(args: SessionsListArgs = {}): Promise<SessionsListResult> {
+    return this.tool("sessions_list", args);
+  }
+
+  /** `sessions_history`: a session's newest messages, made safe. */
+  sessionsHistory(args: SessionsHistoryArgs): Promise<SessionsHistoryPage | ToolFailure> {
+    return this.tool("sessions_history", args);
+  }
+
+  /** `sessions_send`: a message into another session; waits `timeoutSeconds` (default 30) for its reply. */
+  sessionsSend(args: SessionsSendArgs): Promise<SessionsSendResult> {
+    const waitSeconds = Math.max(0, args.timeoutSeconds ?? DEFAULT_SEND_WAIT_SECONDS);
+    return this.tool("sessions_send", args, waitSeconds * 1000);
+  }
+
+  /** `sessions_spawn`: starts a sub-agent; its completion is announced to the requester session later. */
+  sessionsSpawn(args: SessionsSpawnArgs): Promise<SessionsSpawnResult> {
+    return this.tool("sessions_spawn", args);
+  }
+
+  /** `subagents`: list, steer or kill the sub-agents the requester spawned. */
+  subagents(args: SubagentsArgs = {}): Promise<SubagentsResult> {
+    return this.tool("subagents", args);
+  }
+
+  /** `sessions_yield`: ends the caller's current run (call it with that run's token). */
+  sessionsYield(args: SessionsYieldArgs = {}): Promise<SessionsYieldResult> {
+    return this.tool("sessions_yield", args);
+  }
+
+  /** `session_status`: the status card of a session (default: the requester's). */
+  sessionStatus(args: SessionStatusArgs = {}): Promise<SessionStatusCard | ToolFailure> {
+    return this.tool("session_status", args);
+  }
+
+  /** `agents_list`: the agent ids the requester may spawn. */
+  agentsList(): Promise<AgentsListResult> {
+    return this.tool("agents_list", {});
+  }
+
+  // REST (SPEC §9).
+
+  /** `GET /healthz` (no token needed). */
+  healthz(): Promise<HealthResult> {
+    return this.#call({ method: "GET", path: "/healthz", what: "healthz" });
+  }
+
+  /** `POST /v1/sessions`: creates a session (without `key`, a fresh `agent:<id>:api:<uuid>`). */
+  createSession(body: CreateSessionBody = {}): Promise<SessionRow> {
+    return this.#call({ method: "POST", path: "/v1/sessions", body, what: "create session" });
+  }
+
+  /** `GET /v1/sessions/{key}`. */
+  getSession(key: string): Promise<SessionRow> {
+    return this.#call({ method: "GET", path: `/v1/sessions/${enc(key)}`, what: `session ${key}` });
+  }
+
+  /** `PATCH /v1/sessions/{key}`: label, displayName, sendPolicy, model, thinkingLevel (`null` clears). */
+  patchSession(key: string, body: PatchSessionBody): Promise<SessionRow> {
+    return this.#call({ method: "PATCH", path: `/v1/sessions/${enc(key)}`, body, what: `patch ${key}` });
+  }
+
+  /** `DELETE /v1/sessions/{key}`. */
+  deleteSession(key: string): Promise<{ deleted: true }> {
+    return this.#call({ method: "DELETE", path: `/v1/sessions/${enc(key)}`, what: `delete ${key}` });
+  }
+
+  /** `POST /v1/sessions/{key}/transcript`: imports messages as they are, idempotent by `id`. */
+  importTranscript(key: string, messages: ImportMessage[]): Promise<ImportReceipt> {
+    const path = `/v1/sessions/${enc(key)}/transcript`;
+    return this.#call({ method: "POST", path, body: { messages }, what: `import into ${key}` });
+  }
+
+  /** `GET /v1/sessions/{key}/transcript.jsonl`: the exact transcript, one JSON message per line. */
+  exportTranscript(key: string): Promise<string> {
+    const path = `/v1/sessions/${enc(key)}/transcript.jsonl`;
+    return this.#call({ method: "GET", path, as: "text", what: `export ${key}` });
+  }
+
+  /** `POST /v1/sessions/{key}/messages` (chat.send): queues a run; wait for it with `waitRun`. */
+  sendMessage(key: string, body: SendMessageBody): Promise<{ runId: string; status: "accepted" }> {
+    const path = `/v1/sessions/${enc(key)}/messages`;
+    return this.#call({ method: "POST", path, body, what: `send to ${key}` });
+  }
+
+  /** `GET /v1/runs/{runId}`. */
+  getRun(runId: string): Promise<RunRecord> {
+    return this.#call({ method: "GET", path: `/v1/runs/${enc(runId)}`, what: `run ${runId}` });
+  }
+
+  /** `POST /v1/runs/{runId}/wait`: waits server-side up to `timeoutMs` (default 30 s); wait again after `timeout`. */
+  waitRun(runId: string, options: { timeoutMs?: number } = {}): Promise<RunWaitResult> {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_RUN_WAIT_MS;
+    return this.#call({
+      method: "POST",
+      path: `/v1/runs/${enc(runId)}/wait`,
+      body: { timeoutMs },
+      serverWaitMs: timeoutMs,
+      what: `wait for run ${runId}`,
+    });
+  }
+
+  /** `POST /v1/runs/{runId}/result`: a webhook agent's deferred answer, sent with that run's token. */
+  postRunResult(runId: string, body: RunResultBody): Promise<RunWaitResult> {
+    const path = `/v1/runs/${enc(runId)}/result`;
+    return this.#call({ method: "POST", path, body, what: `result of run ${runId}` });
+  }
+}

@@ -1,0 +1,142 @@
+// Types only: every import here is `import type`, so the client loads nothing from the server at run
+// time (no zod, no Worker code). Params come from the tools' and routes' zod schemas (their input side).
+import type { z } from "zod";
+import type { waitResult } from "../routes/v1/run-view";
+import type {
+  chatSendSchema,
+  createSessionSchema,
+  importTranscriptSchema,
+  patchSessionSchema,
+} from "../routes/v1/session-schemas";
+import type { SessionRow } from "../session/row";
+import type { RunRecord } from "../session/run-store";
+import type { ImportReceipt } from "../session/types";
+import type { SubagentItem } from "../subagents/targets";
+import type { agentsList } from "../tools/agents-list";
+import type { sessionStatus } from "../tools/session-status";
+import type { sessionsHistory } from "../tools/sessions-history";
+import type { sessionsList } from "../tools/sessions-list";
+import type { sessionsSend } from "../tools/sessions-send";
+import type { sessionsSpawn } from "../tools/sessions-spawn";
+import type { sessionsYield } from "../tools/sessions-yield";
+import type { subagents } from "../tools/subagents";
+import type { ToolFailure } from "../tools/types";
+import type { TranscriptMessage } from "../transcript/message";
+
+export type { ImportReceipt, RunRecord, SessionRow, SubagentItem, ToolFailure, TranscriptMessage };
+
+export type SessionsListArgs = z.input<typeof sessionsList.schema>;
+export type SessionsHistoryArgs = z.input<typeof sessionsHistory.schema>;
+export type SessionsSendArgs = z.input<typeof sessionsSend.schema>;
+export type SessionStatusArgs = z.input<typeof sessionStatus.schema>;
+export type AgentsListArgs = z.input<typeof agentsList.schema>;
+export type SessionsSpawnArgs = z.input<typeof sessionsSpawn.schema>;
+export type SessionsYieldArgs = z.input<typeof sessionsYield.schema>;
+export type SubagentsArgs = z.input<typeof subagents.schema>;
+
+export type CreateSessionBody = z.input<typeof createSessionSchema>;
+export type PatchSessionBody = z.input<typeof patchSessionSchema>;
+export type ImportMessage = z.input<typeof importTranscriptSchema>["messages"][number];
+export type SendMessageBody = z.input<typeof chatSendSchema>;
+
+/** `sessions_list` (SPEC §5.1). */
+export interface SessionsListResult {
+  count: number;
+  sessions: SessionRow[];
+  nextCursor?: string;
+}
+
+/** `sessions_history` (SPEC §5.2): a page of messages made safe. */
+export interface SessionsHistoryPage {
+  sessionKey: string;
+  messages: TranscriptMessage[];
+  truncated: boolean;
+  droppedMessages: boolean;
+  contentTruncated: boolean;
+  contentRedacted: boolean;
+  bytes: number;
+  hasMore: boolean;
+  nextOffset?: number;
+  totalMessages: number;
+}
+
+export interface SendDelivery {
+  status: "pending";
+  mode: "announce";
+}
+
+/** `sessions_send` (SPEC §5.3): every outcome, refusals included, is a result. */
+export type SessionsSendResult =
+  | { runId: string; status: "accepted"; sessionKey: string; delivery: SendDelivery }
+  | { runId: string; status: "ok"; reply?: string; sessionKey: string; delivery: SendDelivery }
+  | { runId: string; status: "timeout" | "error" | "forbidden"; error: string; sessionKey?: string };
+
+/** `sessions_spawn` (SPEC §5.4): accepted at once; the completion is announced to the requester later. */
+export type SessionsSpawnResult =
+  | {
+      status: "accepted";
+      childSessionKey: string;
+      runId: string;
+      mode: "run" | "session";
+      note?: string;
+      modelApplied?: string;
+      attachments?: {
+        count: number;
+        totalBytes: number;
+        files: { name: string; bytes: number; sha256: string }[];
+        relDir: string;
+      };
+    }
+  | ToolFailure;
+
+/** `sessions_yield` (SPEC §5.5): only inside a run, with its run token. */
+export type SessionsYieldResult = { status: "yielded"; message: string } | ToolFailure;
+
+/** `subagents` (SPEC §5.6): `list`, `kill` or `steer`; refusals (and `rate_limited` steers) are results. */
+export type SubagentsResult =
+  | {
+      status: "ok";
+      action: "list";
+      requesterSessionKey: string;
+      total: number;
+      active: SubagentItem[];
+      recent: SubagentItem[];
+      text: string;
+    }
+  | { status: "ok"; action: "kill"; killed: number; labels: string[]; text: string }
+  | { status: "accepted"; runId: string; sessionKey: string; mode: "restart" }
+  | { status: "error" | "forbidden" | "rate_limited"; action?: string; error: string };
+
+/** `session_status` (SPEC §5.7). */
+export interface SessionStatusCard {
+  ok: true;
+  sessionKey: string;
+  changedModel: boolean;
+  statusText: string;
+}
+
+/** `agents_list` (SPEC §5.8). */
+export interface AgentsListResult {
+  requester: string;
+  allowAny: boolean;
+  agents: { id: string; label?: string; sandboxed: boolean }[];
+}
+
+/** `/tools/invoke`'s result envelope (SPEC §5.0). */
+export interface ToolEnvelope<Details = Record<string, unknown>> {
+  content: { type: "text"; text: string }[];
+  details: Details;
+}
+
+/** `POST /v1/runs/{runId}/wait` (and a webhook agent's posted result). */
+export type RunWaitResult = ReturnType<typeof waitResult>;
+
+export interface HealthResult {
+  ok: boolean;
+  version: string;
+}
+
+export interface RunResultBody {
+  text: string;
+  usage?: { input?: number; output?: number; total?: number };
+}

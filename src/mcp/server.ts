@@ -1,0 +1,75 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { allowedTools } from "../policy/tool-profiles";
+import { executeToolCall, toolEnvelope } from "../tools/invoke";
+import { toolSpecs } from "../tools/specs";
+import type { ToolContext } from "../tools/types";
+import { PRODUCT_NAME, VERSION } from "../version";
+
+/** The tools the context's requester may call, as MCP lists them (SPEC §5.9): all from the registry. */
+export function mcpToolList(ctx: Pick<ToolContext, "config" | "requester">): Tool[] {
+  return toolSpecs(allowedTools(ctx.config, ctx.requester)).map((spec) => ({
+    name: spec.name,
+    description: spec.description,
+    // Every tool schema is a zod object, so this restates the generated `type` for the SDK's types.
+    inputSchema: { ...spec.parameters, type: "object" },
+  }));
+}
+
+/**
+ * One `tools/call`, on the same path as `/tools/invoke`: a tool the caller may not use is a protocol
+ * error (as an unknown one is in MCP); invalid arguments and `error`/`forbidden` results are `isError`
+ * results, so that a model reads them and can correct itself.
+ */
+export async function mcpCallTool(ctx: ToolContext, name: string, args: unknown): Promise<CallToolResult> {
+  const outcome = await executeToolCall(ctx, name, args);
+  if (!outcome.ok && outcome.code === "tool_not_found") {
+    throw new McpError(ErrorCode.InvalidParams, outcome.message);
+  }
+  if (!outcome.ok) {
+    return {
+      content: [{ type: "text", text: `Invalid arguments for ${name}: ${outcome.message}` }],
+      isError: true,
+    };
+  }
+  const { details } = outcome;
+  const status = "status" in details ? details.status : undefined;
+  const failed = status === "error" || status === "forbidden";
+  return {
+    ...toolEnvelope(details),
+    structuredContent: { ...details },
+    ...(failed ? { isError: true } : {}),
+  };
+}
+
+/** Runs a handler, turning anything unexpected into a sanitized internal error (logged, never sent). */
+async function sanitized<T>(method: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof McpError) throw error;
+    console.error(`POST /mcp ${method} failed:`, error);
+    throw new McpError(ErrorCode.InternalError, "internal error");
+  }
+}
+
+/** A fresh MCP server for one request, answering as the context's requester (the endpoint is stateless). */
+export function createMcpServer(ctx: ToolContext): McpServer {
+  const server = new McpServer({ name: PRODUCT_NAME, version: VERSION }, { capabilities: { tools: {} } });
+  // The low-level handlers, not `registerTool`: the registry's own zod schemas, argument aliases and
+  // error messages stay the single source (SPEC §5.0) instead of the SDK's validation of them.
+  server.server.setRequestHandler(ListToolsRequestSchema, () =>
+    sanitized("tools/list", async () => ({ tools: mcpToolList(ctx) })),
+  );
+  server.server.setRequestHandler(CallToolRequestSchema, (request) =>
+    sanitized("tools/call", () => mcpCallTool(ctx, request.params.name, request.params.arguments)),
+  );
+  return server;
+}

@@ -1,0 +1,90 @@
+import { errorResponse, errorResponseName } from "./components";
+import { hoistDefs, isZodSchema, zodJsonSchema } from "./json-schema";
+import { pathParamNames } from "./route-table";
+import type {
+  JsonSchema,
+  OpenApiDocument,
+  OpenApiOperation,
+  ResponseDoc,
+  RouteAuth,
+  RouteDoc,
+} from "./types";
+
+type Components = OpenApiDocument["components"];
+
+const security: Record<RouteAuth, Record<string, string[]>[]> = {
+  bearer: [{ bearerAuth: [] }],
+  signature: [{ channelSignature: [] }],
+  none: [],
+};
+
+function parameters(route: RouteDoc): JsonSchema[] {
+  const inPath = pathParamNames(route.path).map((name) => ({
+    name,
+    in: "path",
+    required: true,
+    description: route.pathParams?.[name] ?? "",
+    schema: { type: "string" },
+  }));
+  const headers = (route.headers ?? []).map((header) => ({
+    name: header.name,
+    in: "header",
+    required: false,
+    description: header.description,
+    schema: { type: "string" },
+  }));
+  return [...inPath, ...headers];
+}
+
+function requestBody(route: RouteDoc, components: Components): JsonSchema | undefined {
+  if (!route.body) return undefined;
+  const { name, schema, jsonSchema, example } = route.body;
+  const json = hoistDefs(name, jsonSchema ?? zodJsonSchema(schema, "input"), components.schemas);
+  components.schemas[name] = json;
+  return {
+    required: Array.isArray(json.required) && json.required.length > 0,
+    content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` }, example } },
+  };
+}
+
+function response(doc: ResponseDoc): JsonSchema {
+  const schema =
+    doc.schema === undefined
+      ? undefined
+      : isZodSchema(doc.schema)
+        ? zodJsonSchema(doc.schema, "output")
+        : doc.schema;
+  const media = {
+    ...(schema ? { schema } : {}),
+    ...(doc.example !== undefined ? { example: doc.example } : {}),
+    ...(doc.examples ? { examples: doc.examples } : {}),
+  };
+  const hasContent = Object.keys(media).length > 0;
+  return {
+    description: doc.description,
+    ...(hasContent ? { content: { [doc.contentType ?? "application/json"]: media } } : {}),
+  };
+}
+
+/** One route's OpenAPI operation; the shared schemas and error responses it uses go into `components`. */
+export function buildOperation(route: RouteDoc, components: Components): OpenApiOperation {
+  const responses: Record<string, JsonSchema> = {};
+  for (const doc of route.responses) responses[String(doc.status)] = response(doc);
+  for (const status of route.errors) {
+    const name = errorResponseName(status, route.invokeErrors);
+    components.responses[name] ??= errorResponse(status, route.invokeErrors ?? false);
+    responses[String(status)] = { $ref: `#/components/responses/${name}` };
+  }
+  const params = parameters(route);
+  const body = requestBody(route, components);
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    tags: [route.tag],
+    security: security[route.auth],
+    ...(params.length > 0 ? { parameters: params } : {}),
+    ...(body ? { requestBody: body } : {}),
+    responses,
+  };
+}

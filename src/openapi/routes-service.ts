@@ -1,0 +1,177 @@
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { invokeBodySchema } from "../routes/tools-invoke";
+import { invokeResultSchema } from "./components";
+import type { HeaderDoc, ResponseDoc, RouteDoc } from "./types";
+
+const sessionHeader: HeaderDoc = {
+  name: "X-Switchboard-Session",
+  description: "Operator tokens: the requester session the call acts as (agent tokens: one of their own).",
+};
+
+/** The headers an operator token names its requester session with (SPEC §3). */
+export const requesterHeaders: HeaderDoc[] = [
+  sessionHeader,
+  { name: "X-Switchboard-Agent", description: "Operator tokens: the agent of the requester session." },
+];
+
+const configInvalid = {
+  status: 500,
+  description: "The configuration is invalid; the message names the bad path (SPEC §2).",
+  schema: { $ref: "#/components/schemas/Error" },
+  example: { error: { code: "config_invalid", message: "SWITCHBOARD_CONFIG invalid: agents.list.0.id: …" } },
+};
+
+/** An error the MCP transport answers itself, as a JSON-RPC error object. */
+function jsonRpcError(status: number, description: string, code: number, message: string): ResponseDoc {
+  return { status, description, example: { jsonrpc: "2.0", error: { code, message }, id: null } };
+}
+
+/** The service's own routes, the two tool routes and MCP. */
+export const serviceRoutes: RouteDoc[] = [
+  {
+    method: "GET",
+    path: "/healthz",
+    operationId: "getHealth",
+    summary: "Health",
+    description: "The version, and whether the configuration is valid. Needs no token.",
+    tag: "Service",
+    auth: "none",
+    responses: [
+      {
+        status: 200,
+        description: "Running with a valid configuration.",
+        example: { ok: true, version: "0.1.0" },
+      },
+      {
+        status: 500,
+        description: "The configuration is invalid; the message names the bad path.",
+        example: {
+          ok: false,
+          version: "0.1.0",
+          error: { code: "config_invalid", message: "SWITCHBOARD_CONFIG invalid: agents.list.0.id: …" },
+        },
+      },
+    ],
+    errors: [],
+  },
+  {
+    method: "GET",
+    path: "/openapi.json",
+    operationId: "getOpenApiDocument",
+    summary: "OpenAPI document",
+    description:
+      "This document: every route and every registered tool, generated from the zod schemas the routes validate with. Needs no token.",
+    tag: "Service",
+    auth: "none",
+    responses: [{ status: 200, description: "An OpenAPI 3.1 document." }, configInvalid],
+    errors: [],
+  },
+  {
+    method: "GET",
+    path: "/docs",
+    operationId: "getApiReference",
+    summary: "API reference page",
+    description:
+      "An interactive reference rendered from `/openapi.json` (Scalar). Scalar's script comes from cdn.jsdelivr.net; without it the page shows the same operations as static HTML. Needs no token.",
+    tag: "Service",
+    auth: "none",
+    responses: [{ status: 200, description: "An HTML page.", contentType: "text/html" }, configInvalid],
+    errors: [],
+  },
+  {
+    method: "POST",
+    path: "/tools/invoke",
+    operationId: "invokeTool",
+    summary: "Invoke a tool (OpenClaw-compatible)",
+    description:
+      "Runs one tool as the requester the credential names. Policy and lookup failures are results (`status: forbidden | error`) answered with 200. The `args` of each tool are the request bodies of `POST /v1/tools/{name}`.",
+    tag: "Tools",
+    auth: "bearer",
+    headers: [sessionHeader],
+    body: {
+      name: "InvokeRequest",
+      schema: invokeBodySchema,
+      example: { tool: "sessions_list", args: { limit: 10 }, sessionKey: "agent:main:main" },
+    },
+    responses: [
+      {
+        status: 200,
+        description: "The tool ran; `result.details` is its result, forbidden and error results included.",
+        schema: invokeResultSchema,
+        example: {
+          ok: true,
+          result: {
+            content: [{ type: "text", text: '{"count":0,"sessions":[]}' }],
+            details: { count: 0, sessions: [] },
+          },
+        },
+      },
+    ],
+    errors: [400, 401, 403, 404, 413, 500],
+    invokeErrors: true,
+  },
+  {
+    method: "POST",
+    path: "/v1/tools/:name",
+    operationId: "callTool",
+    summary: "Call a tool",
+    tag: "Tools",
+    auth: "bearer",
+    headers: requesterHeaders,
+    responses: [],
+    errors: [400, 401, 403, 404, 413, 500],
+    perTool: true,
+  },
+  {
+    method: "POST",
+    path: "/mcp",
+    operationId: "mcp",
+    summary: "MCP (Streamable HTTP, stateless)",
+    description:
+      "The same tools over the Model Context Protocol: `initialize`, `tools/list` (the tools the caller may use, with their JSON schemas) and `tools/call`. Send `Accept: application/json, text/event-stream`; answers are JSON.",
+    tag: "MCP",
+    auth: "bearer",
+    headers: requesterHeaders,
+    body: {
+      name: "JsonRpcMessage",
+      schema: JSONRPCMessageSchema,
+      example: { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
+    },
+    responses: [
+      {
+        status: 200,
+        description: "A JSON-RPC response.",
+        example: { jsonrpc: "2.0", id: 1, result: { tools: [{ name: "sessions_list" }] } },
+      },
+      { status: 202, description: "A notification or response was accepted." },
+      jsonRpcError(400, "Not a valid JSON-RPC message.", -32700, "Parse error: Invalid JSON-RPC message"),
+      jsonRpcError(
+        406,
+        "`Accept` lacks `application/json` or `text/event-stream`.",
+        -32000,
+        "Not Acceptable",
+      ),
+      jsonRpcError(415, "`Content-Type` is not `application/json`.", -32000, "Unsupported Media Type"),
+    ],
+    errors: [401, 403, 413, 500],
+  },
+  ...(["GET", "DELETE"] as const).map(
+    (method): RouteDoc => ({
+      method,
+      path: "/mcp",
+      operationId: `mcp${method === "GET" ? "Stream" : "EndSession"}`,
+      summary: `MCP ${method} (not offered)`,
+      description: "The server is stateless: no server-initiated stream and no session to end.",
+      tag: "MCP",
+      auth: "bearer",
+      responses: [
+        {
+          status: 405,
+          description: "Not allowed; POST requests.",
+          example: { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed" }, id: null },
+        },
+      ],
+      errors: [401],
+    }),
+  ),
+];

@@ -1,0 +1,188 @@
+import {
+  chatSendSchema,
+  createSessionSchema,
+  importTranscriptSchema,
+  patchSessionSchema,
+} from "../routes/v1/session-schemas";
+import type { JsonSchema, RouteDoc } from "./types";
+
+const keyParam = {
+  key: "The session key, URL-encoded (`agent%3Amain%3Amain`). Agent tokens may give a legacy key, read as their own agent's.",
+};
+
+const sessionRow: JsonSchema = {
+  type: "object",
+  description:
+    "A session row: key, agentId, kind, channel, sessionId, labels, timestamps, model, delivery context.",
+};
+
+const sessionExample = {
+  key: "agent:main:discord:group:dev",
+  agentId: "main",
+  kind: "group",
+  channel: "discord",
+  sessionId: "0b5f7f5e-3c1d-4d2a-9a77-5f0c2b6f1a10",
+  label: "dev",
+  displayName: "Dev chat",
+  createdAt: 1767225600000,
+  updatedAt: 1767225600000,
+  model: "scripted/main",
+  derivedTitle: "Dev chat",
+  deliveryContext: { channel: "discord", to: "group:dev" },
+};
+
+/** Operator and integration REST for sessions (SPEC §9). */
+export const sessionRouteDocs: RouteDoc[] = [
+  {
+    method: "POST",
+    path: "/v1/sessions",
+    operationId: "createSession",
+    summary: "Create a session",
+    description:
+      "Creates a session under a given key, or a fresh `agent:<agentId>:api:<uuid>` session. Operators name the agent; agent tokens create in their own agent.",
+    tag: "Sessions",
+    auth: "bearer",
+    body: {
+      name: "CreateSessionRequest",
+      schema: createSessionSchema,
+      example: {
+        agentId: "main",
+        key: "agent:main:discord:group:dev",
+        label: "dev",
+        displayName: "Dev chat",
+      },
+    },
+    responses: [{ status: 201, description: "Created.", schema: sessionRow, example: sessionExample }],
+    errors: [400, 401, 403, 409, 413, 500],
+  },
+  {
+    method: "GET",
+    path: "/v1/sessions/:key",
+    operationId: "getSession",
+    summary: "Get a session",
+    tag: "Sessions",
+    auth: "bearer",
+    pathParams: keyParam,
+    responses: [{ status: 200, description: "The session.", schema: sessionRow, example: sessionExample }],
+    errors: [400, 401, 403, 404, 500],
+  },
+  {
+    method: "PATCH",
+    path: "/v1/sessions/:key",
+    operationId: "patchSession",
+    summary: "Update a session",
+    description:
+      "Sets or clears (`null`) the label, display name, send policy, model override or thinking level.",
+    tag: "Sessions",
+    auth: "bearer",
+    pathParams: keyParam,
+    body: {
+      name: "PatchSessionRequest",
+      schema: patchSessionSchema,
+      example: { label: "dev", sendPolicy: "deny", model: null },
+    },
+    responses: [
+      { status: 200, description: "The updated session.", schema: sessionRow, example: sessionExample },
+    ],
+    errors: [400, 401, 403, 404, 413, 500],
+  },
+  {
+    method: "DELETE",
+    path: "/v1/sessions/:key",
+    operationId: "deleteSession",
+    summary: "Delete a session",
+    tag: "Sessions",
+    auth: "bearer",
+    pathParams: keyParam,
+    responses: [{ status: 200, description: "Deleted.", example: { deleted: true } }],
+    errors: [400, 401, 403, 404, 500],
+  },
+  {
+    method: "POST",
+    path: "/v1/sessions/:key/transcript",
+    operationId: "importTranscript",
+    summary: "Import transcript messages",
+    description: "Appends messages; a message whose `id` is already in the transcript is skipped.",
+    tag: "Sessions",
+    auth: "bearer",
+    pathParams: keyParam,
+    body: {
+      name: "ImportTranscriptRequest",
+      schema: importTranscriptSchema,
+      example: {
+        messages: [
+          { id: "m1", role: "user", content: "Hello", timestamp: 1767225600000 },
+          { id: "m2", role: "assistant", content: [{ type: "text", text: "Hi!" }], timestamp: 1767225601000 },
+        ],
+      },
+    },
+    responses: [
+      { status: 200, description: "Counts.", example: { imported: 2, skipped: 0, totalMessages: 2 } },
+    ],
+    errors: [400, 401, 403, 404, 413, 500],
+  },
+  {
+    method: "POST",
+    path: "/v1/sessions/:key/messages",
+    operationId: "sendChatMessage",
+    summary: "Send a message (chat.send)",
+    description:
+      "Appends a user message and queues a run; wait for it with `POST /v1/runs/{runId}/wait`. A repeated `idempotencyKey` returns the first run.",
+    tag: "Sessions",
+    auth: "bearer",
+    pathParams: keyParam,
+    body: {
+      name: "ChatSendRequest",
+      schema: chatSendSchema,
+      example: { text: "What changed since yesterday?", idempotencyKey: "chat-42" },
+    },
+    responses: [
+      {
+        status: 202,
+        description: "Accepted; the run is queued.",
+        example: { runId: "5d0c3a59-0d7e-4b52-a1f4-8c0f3a6b2e11", status: "accepted" },
+      },
+    ],
+    errors: [400, 401, 403, 404, 413, 500],
+  },
+  {
+    method: "GET",
+    path: "/v1/sessions/:key/attachments/:name",
+    operationId: "getAttachment",
+    summary: "Read a spawned session's attachment",
+    description:
+      "The bytes of a file given to `sessions_spawn`, with its MIME type. The child's own run token may read its files, as a webhook agent does.",
+    tag: "Sessions",
+    auth: "bearer",
+    pathParams: { ...keyParam, name: "The attachment's file name, URL-encoded." },
+    responses: [
+      {
+        status: 200,
+        description: "The file, as its MIME type (default `application/octet-stream`).",
+        contentType: "application/octet-stream",
+        schema: { type: "string", contentMediaType: "application/octet-stream" },
+      },
+    ],
+    errors: [400, 401, 403, 404, 500],
+  },
+  {
+    method: "GET",
+    path: "/v1/sessions/:key/transcript.jsonl",
+    operationId: "exportTranscript",
+    summary: "Export the transcript (JSONL)",
+    description: "One message per line, exactly as stored or imported, oldest first.",
+    tag: "Sessions",
+    auth: "bearer",
+    pathParams: keyParam,
+    responses: [
+      {
+        status: 200,
+        description: "The transcript as newline-delimited JSON.",
+        contentType: "application/x-ndjson",
+        schema: { type: "string" },
+        example: '{"id":"m1","role":"user","content":"Hello","timestamp":1767225600000}\n',
+      },
+    ],
+    errors: [400, 401, 403, 404, 500],
+  },
+];

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import type { CliIo } from "../../src/cli/io";
+import { runCli } from "../../src/cli/main";
+import { ADMIN, AGENT_TOKENS } from "../helpers";
+import { recordingFetch, uid } from "./fixtures";
+
+/** Runs the CLI against the Worker with in-memory files; returns its exit code and output. */
+async function cli(
+  argv: string[],
+  options: { env?: Record<string, string>; files?: Map<string, string>; fetch?: CliIo["fetch"] } = {},
+) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const files = options.files ?? new Map<string, string>();
+  const code = await runCli(argv, {
+    env: { SWITCHBOARD_URL: "http://switchboard.test", SWITCHBOARD_TOKEN: AGENT_TOKENS.main, ...options.env },
+    stdout: (text) => out.push(text),
+    stderr: (text) => err.push(text),
+    stderrIsTTY: false,
+    readFile: async (path) => {
+      const text = files.get(path);
+      if (text === undefined) throw new Error(`ENOENT: ${path}`);
+      return text;
+    },
+    writeFile: async (path, text) => {
+      files.set(path, text);
+    },
+    fetch: options.fetch ?? recordingFetch().fetch,
+  });
+  return { code, stdout: out.join(""), stderr: err.join("") };
+}
+
+const line = (id: string, role: string, content: string, timestamp: number) =>
+  JSON.stringify({ id, role, content, timestamp });
+
+describe("CLI commands (in workerd, against the Worker)", () => {
+  it("import creates the session, then list, history and export read it back", async () => {
+    const key = `agent:main:cli-${uid()}`;
+    const jsonl = `${line("c1", "user", `deploy cli-${key}`, 1_763_700_000_000)}\n${line("c2", "assistant", "<think>x</think>Done.", 1_763_700_001_000)}\n`;
+    const files = new Map([["in.jsonl", jsonl]]);
+    const imported = await cli(["import", key, "in.jsonl"], { files });
+    expect(imported).toMatchObject({
+      code: 0,
+      stdout: "imported 2 message(s), skipped 0 already there; 2 in total\n",
+    });
+    expect(imported.stderr).toBe(`created session ${key}\n`);
+
+    // Tree visibility: the agent token names the session itself as the requester.
+    const asKey = { env: { SWITCHBOARD_SESSION: key } };
+    const listed = await cli(["list", "--search", key], asKey);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout.split("\n")[0]).toMatch(/^KEY\s+KIND\s+CHANNEL\s+UPDATED\s+TITLE$/);
+    expect(listed.stdout).toContain(key);
+
+    const history = await cli(["history", key], asKey);
+    expect(history.code).toBe(0);
+    expect(history.stdout).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}assistant\n {2}Done\.\n/);
+
+    const exported = await cli(["export", key, "--out", "out.jsonl"], { files });
+    expect(exported.code).toBe(0);
+    expect(files.get("out.jsonl")).toBe(jsonl);
+  });
+
+  it("send --user prints the reply; --json prints the raw answer", async () => {
+    const key = `agent:main:cli-${uid()}`;
+    await cli(["import", key, "in.jsonl"], { files: new Map([["in.jsonl", line("s1", "user", "hi", 1)]]) });
+    expect(await cli(["send", key, "ping", "--user", "--timeout", "10"])).toMatchObject({
+      code: 0,
+      stdout: "pong\n",
+    });
+    const json = await cli(["status", "--session", key, "--json"]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, sessionKey: key });
+  });
+
+  it("errors: bad token, forbidden, unreachable, usage; each with its exit code", async () => {
+    const refused = await cli(["list"], { env: { SWITCHBOARD_TOKEN: "nope" } });
+    expect(refused).toMatchObject({ code: 3, stdout: "" });
+    expect(refused.stderr).toContain("the token was refused: check SWITCHBOARD_TOKEN");
+
+    const forbidden = await cli(["export", "agent:research:main"]);
+    expect(forbidden.code).toBe(3);
+    expect(forbidden.stderr).toContain(
+      `forbidden: an agent token for "main" reaches only that agent's sessions`,
+    );
+
+    const operator = await cli(["list"], { env: { SWITCHBOARD_TOKEN: ADMIN } });
+    expect(operator.code).toBe(1);
+    expect(operator.stderr).toContain("--session");
+
+    const unreachable = await cli(["list"], {
+      fetch: async () => {
+        throw new TypeError("fetch failed");
+      },
+    });
+    expect(unreachable.code).toBe(5);
+    expect(unreachable.stderr).toContain("cannot reach http://switchboard.test: is `npm start` running?");
+
+    const usage = await cli(["send", "main"]);
+    expect(usage).toMatchObject({ code: 2, stderr: "<message> required\nsee: switchboard send --help\n" });
+    expect((await cli(["list", "--bogus"])).code).toBe(2);
+  });
+
+  it("--help per command", async () => {
+    const help = await cli(["send", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("switchboard send <session> <message…>");
+    expect(help.stdout).toContain("--timeout N");
+  });
+});

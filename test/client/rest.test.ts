@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { ForbiddenError, NotFoundError } from "../../src/client";
+import { ADMIN, AGENT_TOKENS } from "../helpers";
+import { lastRoute, testClient, uid } from "./fixtures";
+
+const message = (id: string, role: string, content: string, timestamp: number) => ({
+  id,
+  role,
+  content,
+  timestamp,
+});
+
+describe("client REST methods", () => {
+  it("healthz needs no token", async () => {
+    const { client, requests } = testClient();
+    expect(await client.healthz()).toEqual({ ok: true, version: expect.any(String) });
+    expect(lastRoute(requests)).toBe("GET /healthz");
+    expect(requests[0]?.headers.has("Authorization")).toBe(false);
+  });
+
+  it("create, get, patch and delete a session", async () => {
+    const { client, requests } = testClient({ token: ADMIN });
+    const key = `agent:main:client-${uid()}`;
+    const created = await client.createSession({ agentId: "main", key, displayName: "Client test" });
+    expect(lastRoute(requests)).toBe("POST /v1/sessions");
+    expect(created).toMatchObject({ key, agentId: "main", displayName: "Client test" });
+
+    expect(await client.getSession(key)).toMatchObject({ key, displayName: "Client test" });
+    expect(lastRoute(requests)).toBe(`GET /v1/sessions/${key}`);
+    expect(requests.at(-1)?.rawPath).toBe(`/v1/sessions/${encodeURIComponent(key)}`);
+    expect(requests.at(-1)?.headers.get("Authorization")).toBe(`Bearer ${ADMIN}`);
+
+    expect(await client.patchSession(key, { label: "patched", sendPolicy: "deny" })).toMatchObject({
+      key,
+      label: "patched",
+      sendPolicy: "deny",
+    });
+    expect(lastRoute(requests)).toBe(`PATCH /v1/sessions/${key}`);
+
+    expect(await client.deleteSession(key)).toEqual({ deleted: true });
+    expect(lastRoute(requests)).toBe(`DELETE /v1/sessions/${key}`);
+    await expect(client.getSession(key)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it("imports a transcript and exports it byte for byte", async () => {
+    const { client, requests } = testClient({ token: ADMIN });
+    const key = `agent:main:client-${uid()}`;
+    await client.createSession({ key });
+    const messages = [
+      message("m1", "user", "hello there", 1_763_700_000_000),
+      message("m2", "assistant", "<think>hm</think>Hi.", 1_763_700_001_000),
+    ];
+    expect(await client.importTranscript(key, messages)).toEqual({
+      imported: 2,
+      skipped: 0,
+      totalMessages: 2,
+    });
+    expect(lastRoute(requests)).toBe(`POST /v1/sessions/${key}/transcript`);
+    expect(JSON.parse(requests.at(-1)?.body ?? "{}")).toEqual({ messages });
+
+    const jsonl = await client.exportTranscript(key);
+    expect(lastRoute(requests)).toBe(`GET /v1/sessions/${key}/transcript.jsonl`);
+    expect(jsonl).toBe(messages.map((line) => `${JSON.stringify(line)}\n`).join(""));
+  });
+
+  it("chat.send, then read and wait for the run", async () => {
+    const { client, requests } = testClient({ token: AGENT_TOKENS.main });
+    const key = `agent:main:client-${uid()}`;
+    await client.createSession({ key });
+    const queued = await client.sendMessage(key, { text: "ping" });
+    expect(lastRoute(requests)).toBe(`POST /v1/sessions/${key}/messages`);
+    expect(queued).toEqual({ runId: expect.any(String), status: "accepted" });
+
+    const waited = await client.waitRun(queued.runId, { timeoutMs: 10_000 });
+    expect(lastRoute(requests)).toBe(`POST /v1/runs/${queued.runId}/wait`);
+    expect(waited).toMatchObject({ runId: queued.runId, status: "ok", runStatus: "ok", reply: "pong" });
+
+    const run = await client.getRun(queued.runId);
+    expect(lastRoute(requests)).toBe(`GET /v1/runs/${queued.runId}`);
+    expect(run).toMatchObject({ runId: queued.runId, sessionKey: key, status: "ok", reply: "pong" });
+  });
+
+  it("posting a run result needs that run's own token", async () => {
+    const { client, requests } = testClient({ token: ADMIN });
+    const key = `agent:main:client-${uid()}`;
+    await client.createSession({ key });
+    const { runId } = await client.sendMessage(key, { text: "ping" });
+    const posted = client.postRunResult(runId, { text: "late answer" });
+    await expect(posted).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(posted).rejects.toMatchObject({
+      status: 403,
+      serverMessage: "only the run's own run token may post its result",
+    });
+    expect(lastRoute(requests)).toBe(`POST /v1/runs/${runId}/result`);
+  });
+});

@@ -1,0 +1,85 @@
+import { exports } from "cloudflare:workers";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { expect, onTestFinished } from "vitest";
+import { mintRunToken } from "../../src/auth/run-token";
+import type { ToolName } from "../../src/config/schema";
+import { toolRegistry } from "../../src/tools/registry";
+
+export const MCP_URL = "http://switchboard.test/mcp";
+const SIGNING_KEY = "test-signing-key-0123456789abcdef";
+
+/**
+ * The official MCP client, connected (initialize + initialized) to the Worker's `/mcp` over its real
+ * fetch handler, with a bearer token and any extra headers; closed when the test ends.
+ */
+export async function connectMcp(token: string, headers: Record<string, string> = {}): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(MCP_URL), {
+    requestInit: { headers: { Authorization: `Bearer ${token}`, ...headers } },
+    fetch: (url, init) => exports.default.fetch(url, init),
+  });
+  const client = new Client({ name: "switchboard-mcp-test", version: "1.0.0" });
+  await client.connect(transport);
+  onTestFinished(() => client.close());
+  return client;
+}
+
+/** The sorted names `tools/list` returns to this client. */
+export async function listedNames(client: Client): Promise<string[]> {
+  const { tools } = await client.listTools();
+  return tools.map((tool) => tool.name).sort();
+}
+
+/** The registered tools among `names`, sorted: what a caller granted `names` must be listed. */
+export function registeredAmong(names: readonly string[]): string[] {
+  return Object.keys(toolRegistry)
+    .filter((name) => names.includes(name))
+    .sort();
+}
+
+/** Every tool the registry serves right now. */
+export function registeredTools(): ToolName[] {
+  return Object.keys(toolRegistry) as ToolName[];
+}
+
+/** A run token for a run of `sessionKey` at `depth`, valid for ten minutes. */
+export function runToken(agentId: string, sessionKey: string, depth: number): Promise<string> {
+  return mintRunToken(SIGNING_KEY, {
+    agentId,
+    sessionKey,
+    runId: crypto.randomUUID(),
+    depth,
+    sandboxed: false,
+    exp: Math.floor(Date.now() / 1000) + 600,
+  });
+}
+
+/**
+ * A `tools/call` result's details: the JSON of its one text block, which must equal `details` and
+ * `structuredContent` (SPEC §5.0 envelope), with `isError` exactly on `error`/`forbidden` results.
+ */
+export function detailsOf(result: Record<string, unknown>): any {
+  const content = result.content as { type: string; text: string }[];
+  expect(content).toHaveLength(1);
+  expect(content[0]?.type).toBe("text");
+  const details = JSON.parse(content[0]?.text ?? "");
+  expect(result.details).toEqual(details);
+  expect(result.structuredContent).toEqual(details);
+  const failed = details.status === "error" || details.status === "forbidden";
+  expect(result.isError === true, JSON.stringify(details)).toBe(failed);
+  return details;
+}
+
+/** A raw JSON-RPC POST to `/mcp`, as a client without the SDK would send it. */
+export function rawMcp(token: string | undefined, body: unknown, headers: Record<string, string> = {}) {
+  return exports.default.fetch(MCP_URL, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+}
