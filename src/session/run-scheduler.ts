@@ -35,10 +35,17 @@ export interface DeferredResult {
   usage?: RunEnding["usage"];
 }
 
-/** Why a run was aborted: its timeout, a kill, a steer restarting it, or its own sessions_yield. */
-export type AbortReason = "timeout" | "killed" | "steer" | "yield";
+/**
+ * Why a run was aborted: its timeout, a kill, a kill cascading from an ancestor, a steer restarting it,
+ * or its own sessions_yield.
+ */
+export type AbortReason = "timeout" | "killed" | "cascade" | "steer" | "yield";
 
-/** How an aborted run ends. A steered run is replaced and a yielded one is waiting: neither reports. */
+/**
+ * How an aborted run ends. A steered run is replaced and a yielded one is waiting: neither reports. A
+ * run killed because an ancestor was killed does not report either: its requester is being stopped,
+ * and a completion would start that requester's next turn.
+ */
 function abortedEnding(reason: AbortReason, row: RunRow, messages: RunEnding["messages"]): RunEnding {
   switch (reason) {
     case "yield":
@@ -47,6 +54,8 @@ function abortedEnding(reason: AbortReason, row: RunRow, messages: RunEnding["me
       return { status: "killed", error: "run restarted by steer", announce: false, messages: [] };
     case "killed":
       return { status: "killed", error: "run killed", messages: [] };
+    case "cascade":
+      return { status: "killed", error: "run killed", announce: false, messages: [] };
     default:
       return { status: "timeout", error: `run timed out after ${seconds(row.timeoutMs)}s`, messages: [] };
   }
@@ -96,7 +105,7 @@ export class RunScheduler {
    * Stops the session's runs: the one executing here is aborted (and ends when its runtime returns),
    * one left running by an evicted instance and every queued one end now. Returns how many were stopped.
    */
-  stopRuns(reason: "killed" | "steer"): number {
+  stopRuns(reason: "killed" | "cascade" | "steer"): number {
     let stopped = 0;
     for (const row of [...runningRuns(this.#sql), ...queuedRuns(this.#sql)]) {
       const controller = this.#executing.get(row.runId);
@@ -107,11 +116,18 @@ export class RunScheduler {
     return stopped;
   }
 
-  /** Ends the run executing here cleanly at the caller's request (sessions_yield); false if none is. */
-  yieldRun(runId: string): boolean {
-    const controller = this.#executing.get(runId);
-    if (!controller) return false;
-    controller.abort("yield");
+  /**
+   * Ends a run cleanly at its own request (sessions_yield): the one executing here is aborted, and one
+   * waiting for its webhook agent's posted result (a 202) ends now. False if the run is neither.
+   */
+  yieldRun(row: RunRow): boolean {
+    const controller = this.#executing.get(row.runId);
+    if (controller) {
+      controller.abort("yield");
+      return true;
+    }
+    if (row.status !== "running" || row.deferred !== 1) return false;
+    this.end(row, abortedEnding("yield", row, []));
     return true;
   }
 
@@ -163,17 +179,20 @@ export class RunScheduler {
     if (!meta) return;
     const now = Date.now();
     const deadlineAt = now + row.timeoutMs;
+    const controller = new AbortController();
     this.#host.storage.transactionSync(() => {
       markRunStarted(this.#sql, row.runId, now, deadlineAt);
       updateMeta(this.#sql, { status: "running", startedAt: now });
       this.#host.enqueueIndexSync();
     });
-    // Listings show the run as running while it runs, not only once it has ended.
-    await this.#host.settle();
-    const controller = new AbortController();
+    // Executing from the moment it is marked running: an alarm handler that overlaps this one (the test
+    // harness can run one) would otherwise take it for interrupted and run it a second time.
     this.#executing.set(row.runId, controller);
-    const timer = setTimeout(() => controller.abort("timeout"), row.timeoutMs);
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
+      // Listings show the run as running while it runs, not only once it has ended.
+      await this.#host.settle();
+      timer = setTimeout(() => controller.abort("timeout"), row.timeoutMs);
       const outcome = await executeRun({
         env: this.#host.env,
         sql: this.#sql,
@@ -204,7 +223,7 @@ export class RunScheduler {
         });
       }
     } finally {
-      clearTimeout(timer);
+      if (timer !== undefined) clearTimeout(timer);
       this.#executing.delete(row.runId);
       this.#earlyResults.delete(row.runId);
     }

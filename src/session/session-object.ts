@@ -268,10 +268,13 @@ export class SessionObject extends DurableObject<Env> {
     return { ok: true, value: { bytes: row.bytes, ...(row.mime_type ? { mimeType: row.mime_type } : {}) } };
   }
 
-  /** Stops this session's runs (subagents kill): each ends `killed` and reports like any ended run. */
-  async kill(): Promise<StoreResult<{ stopped: number }>> {
+  /**
+   * Stops this session's runs (subagents kill): each ends `killed` and reports like any ended run, unless
+   * the kill cascades from a killed ancestor (`cascade`), whose runs end without a completion.
+   */
+  async kill(options: { cascade?: boolean } = {}): Promise<StoreResult<{ stopped: number }>> {
     if (!this.#liveMeta()) return notFound();
-    const stopped = this.#runs.stopRuns("killed");
+    const stopped = this.#runs.stopRuns(options.cascade ? "cascade" : "killed");
     await this.#settle();
     return { ok: true, value: { stopped } };
   }
@@ -299,14 +302,14 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   /**
-   * Ends the run executing here at its own request (sessions_yield), keeping the message as hidden
-   * context; the next inbound event starts a fresh turn. False when that run is not executing.
+   * Ends the current run at its own request (sessions_yield), keeping the message as hidden context;
+   * the next inbound event starts a fresh turn. False when that run is not the current one.
    */
   async yieldRun(runId: string, message: string): Promise<StoreResult<{ yielded: boolean }>> {
     const meta = this.#liveMeta();
     if (!meta) return notFound();
     const run = findRun(this.#sql, runId);
-    if (run?.status !== "running" || !this.#runs.yieldRun(runId))
+    if (run?.status !== "running" || !this.#runs.yieldRun(run))
       return { ok: true, value: { yielded: false } };
     this.ctx.storage.transactionSync(() => {
       appendMessages(
@@ -325,6 +328,8 @@ export class SessionObject extends DurableObject<Env> {
         meta.firstUserText !== undefined,
       );
     });
+    // A deferred run ended just now: its follow-ups go out, and the next queued run may start.
+    await this.#settle();
     return { ok: true, value: { yielded: true } };
   }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { subagentSettings } from "../config/agents";
 import { ancestorsOf } from "../index-db/lookup";
+import { findRunSession } from "../index-db/runs";
 import { stableUuid } from "../messaging/stable-id";
 import { attachmentSchema, prepareAttachments } from "../subagents/attachments";
 import { subagentTaskMessage } from "../subagents/task-message";
@@ -20,6 +21,18 @@ const DELIVERY_PARAMS = [
   "replyTo",
   "reply_to",
 ];
+
+/** The child's key and first runId: stable for an idempotencyKey, so a repeat finds the same ones. */
+async function spawnIds(requesterKey: string, idempotencyKey: string, targetId: string) {
+  const childUuid = await stableUuid("sessions_spawn", requesterKey, idempotencyKey);
+  const childKey = `agent:${targetId}:subagent:${childUuid}`;
+  return { childUuid, childKey, runId: await stableUuid("sessions_spawn:run", childKey) };
+}
+
+function spawnIdsAtRandom(targetId: string) {
+  const childUuid = crypto.randomUUID();
+  return { childUuid, childKey: `agent:${targetId}:subagent:${childUuid}`, runId: crypto.randomUUID() };
+}
 
 const NOTE =
   "The sub-agent runs in the background. Its result is pushed to this session automatically when it finishes: do not poll for it.";
@@ -57,27 +70,36 @@ export const sessionsSpawn = defineTool({
           ctx.addIssue({
             code: "custom",
             path: [name],
-            message: "channel delivery is not a spawn option; use sessions_send",
+            // Worded so the error always starts with the param's name, even for `channel`.
+            message:
+              "not a spawn option: a sub-agent reports back to you; use sessions_send for channel delivery",
           });
         }
       }
     }),
   async handler(ctx, params) {
     const { requester, config } = ctx;
-    const plan = await checkSpawn(ctx, params);
+    const idempotencyKey = params.idempotencyKey;
+    let repeat = false;
+    // A repeat of an accepted spawn (its run is in the run index, which outlives a deleted child) is
+    // answered as the first time and creates nothing, even once the child is gone.
+    const plan = await checkSpawn(ctx, params, async (targetId) => {
+      if (!idempotencyKey) return false;
+      const ids = await spawnIds(requester.sessionKey, idempotencyKey, targetId);
+      repeat = (await findRunSession(ctx.db, ids.runId)) === ids.childKey;
+      return repeat;
+    });
     if (!plan.ok) return { status: plan.status, error: plan.error };
     const limits = config.tools.sessions_spawn.attachments;
     const files = await prepareAttachments(params.attachments ?? [], limits);
     if (!files.ok) return { status: "error", error: files.error };
 
-    const childUuid = params.idempotencyKey
-      ? await stableUuid("sessions_spawn", requester.sessionKey, params.idempotencyKey)
-      : crypto.randomUUID();
-    const childKey = `agent:${plan.target.id}:subagent:${childUuid}`;
-    const runId = params.idempotencyKey
-      ? await stableUuid("sessions_spawn:run", childKey)
-      : crypto.randomUUID();
+    const { childUuid, childKey, runId } = idempotencyKey
+      ? await spawnIds(requester.sessionKey, idempotencyKey, plan.target.id)
+      : spawnIdsAtRandom(plan.target.id);
     const settings = subagentSettings(config, requester.agentId);
+    // The child's role and tools follow its own agent's maxSpawnDepth (src/policy/tool-profiles.ts).
+    const targetSettings = subagentSettings(config, plan.target.id);
     const depth = requester.depth + 1;
     const mode = plan.mode;
     const receipt =
@@ -103,6 +125,7 @@ export const sessionsSpawn = defineTool({
       ...(receipt ? { attachments: receipt } : {}),
     };
 
+    if (repeat) return accepted;
     const child = ctx.session(childKey);
     const created = await child.create({
       sessionKey: childKey,
@@ -121,20 +144,20 @@ export const sessionsSpawn = defineTool({
         mode,
         // A persistent (session-mode) child is kept for follow-ups (SPEC §5.4).
         cleanup: mode === "session" ? "keep" : (params.cleanup ?? "keep"),
-        archiveAfterMinutes: subagentSettings(config, plan.target.id).archiveAfterMinutes,
+        archiveAfterMinutes: targetSettings.archiveAfterMinutes,
       },
     });
-    // A repeated idempotencyKey finds the child it created the first time: same result, nothing new.
-    if (!created.ok)
-      return created.code === "conflict" ? accepted : { status: "error", error: created.message };
-    if (params.context === "fork") await forkTranscript(ctx, requester.sessionKey, childKey);
+    // A repeated idempotencyKey finds the child it created the first time; queueing its run again is a
+    // no-op (same runId), and completes a first call that stopped before it.
+    if (!created.ok && created.code !== "conflict") return { status: "error", error: created.message };
+    if (created.ok && params.context === "fork") await forkTranscript(ctx, requester.sessionKey, childKey);
     const timeoutSeconds = params.runTimeoutSeconds ?? params.timeoutSeconds ?? settings.runTimeoutSeconds;
     const queued = await child.enqueueTurn({
       runId,
       message: {
         text: subagentTaskMessage(params.task, {
           depth,
-          maxDepth: settings.maxSpawnDepth,
+          maxDepth: targetSettings.maxSpawnDepth,
           requesterKey: requester.sessionKey,
         }),
         provenance: { kind: "subagent_task", sourceSessionKey: requester.sessionKey },

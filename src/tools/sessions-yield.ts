@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { countActiveChildren } from "../index-db/lookup";
 import { defineTool } from "./types";
 
 const DEFAULT_MESSAGE = "Turn yielded.";
@@ -16,6 +17,15 @@ export const sessionsYield = defineTool({
         status: "error",
         error: "sessions_yield ends a run: call it from inside a run (with its run token).",
       };
+    // A yielded sub-agent run reports nothing: only a child's completion would wake it to report. With
+    // none running, its requester would never hear back.
+    if (ctx.requester.depth > 0 && (await countActiveChildren(ctx.db, ctx.requester.sessionKey)) === 0) {
+      return {
+        status: "error",
+        error:
+          "You have no running sub-agents to wait for: finish your task with your answer instead of yielding.",
+      };
+    }
     const result = await ctx.session(ctx.requester.sessionKey).yieldRun(runId, message);
     if (!result.ok || !result.value.yielded)
       return { status: "error", error: "There is no current run to yield." };

@@ -38,10 +38,15 @@ function allowedTargets(ctx: ToolContext): { any: boolean; ids: string[] } {
   return { any: allow.includes("*"), ids: allow.filter((id) => id !== "*") };
 }
 
-/** SPEC §5.4's checks before any attachment work, in order; each failure is a result, not an HTTP error. */
+/**
+ * SPEC §5.4's checks before any attachment work, in order; each failure is a result, not an HTTP error.
+ * `isRepeat` (asked right before the first storage check) says the call repeats an accepted spawn: the
+ * active-children limit is then not applied again, since that spawn may hold the last slot itself.
+ */
 export async function checkSpawn(
   ctx: ToolContext,
   request: SpawnRequest,
+  isRepeat: (targetId: string) => Promise<boolean> = async () => false,
 ): Promise<SpawnPlan | ({ ok: false } & ToolFailure)> {
   const { requester, config } = ctx;
   const targetId = request.agentId === undefined ? requester.agentId : normalizeAgentId(request.agentId);
@@ -57,7 +62,7 @@ export async function checkSpawn(
       `Sub-agent depth ${requester.depth} has reached agents.defaults.subagents.maxSpawnDepth=${settings.maxSpawnDepth}; this session cannot spawn.`,
     );
   }
-  const active = await countActiveChildren(ctx.db, requester.sessionKey);
+  const active = (await isRepeat(targetId)) ? 0 : await countActiveChildren(ctx.db, requester.sessionKey);
   if (active >= settings.maxChildrenPerAgent) {
     return failure(
       "forbidden",

@@ -16,12 +16,15 @@ function describe(item: SubagentItem): string {
   return `${item.index}. [${item.status}] ${name}${stats.length > 0 ? ` (${stats.join(", ")})` : ""} — ${item.sessionKey}`;
 }
 
-/** Kills a child and, through the index, every descendant still running; returns the keys stopped. */
+/**
+ * Kills a child and, through the index, every descendant still running; returns the runs stopped. Only
+ * the child reports its end: a killed descendant's completion would wake its killed parent up again.
+ */
 async function killTree(ctx: ToolContext, rootKey: string): Promise<number> {
   let stopped = 0;
   for (const queue = [rootKey]; queue.length > 0; ) {
     const key = queue.shift() as string;
-    const killed = await ctx.session(key).kill();
+    const killed = await ctx.session(key).kill({ cascade: key !== rootKey });
     if (killed.ok) stopped += killed.value.stopped;
     for (const child of await listChildren(ctx.db, key)) if (isActive(child)) queue.push(child.sessionKey);
   }

@@ -76,7 +76,10 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
           runtime: scripted([
             {
               match: "delegate",
-              toolCall: { name: "sessions_spawn", args: { task: "work on {{message}}", agentId: "worker", label: "work" } },
+              toolCall: {
+                name: "sessions_spawn",
+                args: { task: "work on {{message}}", agentId: "worker", label: "work" },
+              },
               reply: "delegated",
             },
             { match: "Sub-agent completion", reply: "Boss update: the worker finished." },
@@ -143,6 +146,59 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
           id: "hook-async-rec",
           model: "webhook",
           runtime: { type: "webhook", url: `${fakeServicesUrl}/webhook/async/rec-hook-async-rec` },
+        },
+        // Sub-agent tests (test/subagents).
+        {
+          // May spawn any agent; its runs spawn with attachments or yield when a message asks for it.
+          id: "spawner",
+          model: "scripted/spawner",
+          subagents: { allowAgents: ["*"] },
+          runtime: scripted([
+            {
+              match: "attach files",
+              toolCall: {
+                name: "sessions_spawn",
+                args: {
+                  task: "summarize the files",
+                  agentId: "worker",
+                  attachments: [
+                    { name: "notes.txt", content: "TOP-SECRET-NOTES" },
+                    { name: "data.bin", content: "AAECAw==", encoding: "base64" },
+                  ],
+                },
+              },
+              reply: "spawned with files",
+            },
+            {
+              match: "yield now",
+              toolCall: { name: "sessions_yield", args: { message: "waiting for my sub-agent" } },
+              reply: "",
+            },
+            { match: "Sub-agent completion", reply: "Update: {{message}}" },
+            { match: "*", reply: "spawner got: {{message}}" },
+          ]),
+        },
+        {
+          // Sandboxed, with the coding profile, so it can call sessions_spawn.
+          id: "vault",
+          model: "scripted/vault",
+          sandbox: true,
+          subagents: { allowAgents: ["main", "ops"] },
+          runtime: scripted([{ match: "*", reply: "vault got: {{message}}" }]),
+        },
+        {
+          // One sub-agent run in flight at a time; its runs wait (202) until the test posts the result.
+          id: "capped",
+          model: "webhook",
+          subagents: { maxConcurrent: 1 },
+          runtime: { type: "webhook", url: `${fakeServicesUrl}/webhook/async` },
+        },
+        {
+          // A depth-1 orchestrator (maxSpawnDepth 2) whose runs are recorded, to see the tools it is offered.
+          id: "boss-rec",
+          model: "webhook",
+          subagents: { maxSpawnDepth: 2 },
+          runtime: { type: "webhook", url: `${fakeServicesUrl}/webhook/sync/rec-boss-rec` },
         },
       ],
     },

@@ -1,0 +1,139 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { ADMIN, call } from "../helpers";
+import {
+  answerDeferred,
+  completionsAfter,
+  requester,
+  runningChild,
+  runOf,
+  settleAll,
+  spawnOk,
+  statusOf,
+  subagents,
+  webhookPosts,
+} from "./fixtures";
+
+describe("subagents list", () => {
+  it("lists active then recent children with their fields, and a readable text", async () => {
+    const r = await requester("spawner", "ctl-list");
+    const alpha = await runningChild(r, "Alpha One", "long job alpha");
+    const beta = await spawnOk(r, { task: "quick job", agentId: "worker", label: "beta" });
+    await completionsAfter(r, [r, beta.child]);
+
+    const listing = await subagents(r, {});
+    const betaRun = await runOf(beta.child, beta.runId);
+    const alphaRun = await runOf(alpha.child, alpha.runId);
+    expect(listing).toEqual({
+      status: "ok",
+      action: "list",
+      requesterSessionKey: r,
+      total: 2,
+      active: [
+        {
+          index: 1,
+          runId: alpha.runId,
+          sessionKey: alpha.child,
+          label: "Alpha One",
+          task: "long job alpha",
+          status: "running",
+          model: "webhook",
+          startedAt: alphaRun.startedAt,
+        },
+      ],
+      recent: [
+        {
+          index: 2,
+          runId: beta.runId,
+          sessionKey: beta.child,
+          label: "beta",
+          task: "quick job",
+          status: "done",
+          runtimeMs: betaRun.endedAt - betaRun.startedAt,
+          model: "scripted/worker",
+          totalTokens: betaRun.usage.total,
+          startedAt: betaRun.startedAt,
+          endedAt: betaRun.endedAt,
+        },
+      ],
+      text: [
+        `1. [running] Alpha One — ${alpha.child}`,
+        `2. [done] beta (0s, ${betaRun.usage.total} tokens) — ${beta.child}`,
+      ].join("\n"),
+    });
+    // action defaults to list.
+    expect(await subagents(r, { action: "list" })).toEqual(listing);
+
+    // recentMinutes bounds the finished ones (1–1440): end beta's run two hours ago in the index.
+    await env.DB.prepare("UPDATE session_index SET ended_at = ? WHERE session_key = ?")
+      .bind(Date.now() - 120 * 60_000, beta.child)
+      .run();
+    expect((await subagents(r, {})).recent).toEqual([]);
+    expect((await subagents(r, { recentMinutes: 121 })).recent.map((each: any) => each.sessionKey)).toEqual([
+      beta.child,
+    ]);
+    expect((await subagents(r, { recentMinutes: 99_999 })).recent).toHaveLength(1);
+    expect((await subagents(r, { recentMinutes: 0 })).recent).toEqual([]);
+
+    await answerDeferred(alpha.child, "alpha done", [alpha.child, r]);
+    await completionsAfter(r, [r, alpha.child], 2);
+  });
+
+  it("says so when there is nothing to list, and controls only the caller's own children", async () => {
+    const r = await requester("spawner", "ctl-empty");
+    expect(await subagents(r, {})).toEqual({
+      status: "ok",
+      action: "list",
+      requesterSessionKey: r,
+      total: 0,
+      active: [],
+      recent: [],
+      text: "No sub-agents spawned by this session.",
+    });
+    const other = await requester("spawner", "ctl-other");
+    const theirs = await runningChild(other, "theirs");
+    expect(await subagents(r, { action: "kill", target: theirs.child })).toEqual({
+      status: "error",
+      action: "kill",
+      error: `Unknown sub-agent "${theirs.child}"; see subagents list.`,
+    });
+    expect(await subagents(r, { action: "steer", target: theirs.child, message: "stop" })).toEqual({
+      status: "error",
+      action: "steer",
+      error: `Unknown sub-agent "${theirs.child}"; see subagents list.`,
+    });
+    expect(await statusOf(theirs.child, theirs.runId)).toBe("running");
+    expect(await subagents(r, { action: "kill" })).toEqual({
+      status: "error",
+      action: "kill",
+      error: "target required (last, an index, a key, a label or a runId)",
+    });
+    await answerDeferred(theirs.child, "done", [theirs.child, other]);
+  });
+});
+
+describe("leaves control nothing", () => {
+  it("a leaf child is not offered subagents or sessions_spawn, with its run token or through the operator", async () => {
+    const r = await requester("spawner", "ctl-leaf");
+    const { child } = await spawnOk(r, { task: "leaf work", agentId: "hook-sync-rec" });
+    await settleAll([child, r]);
+    const [post] = await webhookPosts("hook-sync-rec", child);
+    for (const name of ["subagents", "sessions_spawn"]) {
+      const invoked = await call("POST", "/tools/invoke", {
+        token: post.runToken,
+        body: { tool: name, args: {} },
+      });
+      expect(invoked.status, name).toBe(404);
+      expect(invoked.json).toEqual({
+        ok: false,
+        error: { type: "tool_not_found", message: `Tool not available: ${name}` },
+      });
+      const operator = await call("POST", `/v1/tools/${name}`, {
+        token: ADMIN,
+        body: { action: "list", task: "t" },
+        headers: { "X-Switchboard-Session": child },
+      });
+      expect(operator.status, name).toBe(404);
+    }
+  });
+});
