@@ -11,7 +11,7 @@ import type { TranscriptMessage } from "../transcript/message";
 import { type DeliveryContext, readMeta, type SessionMeta, type SpawnInfo, updateMeta } from "./meta";
 import { enqueueEffect } from "./outbox";
 import { markRunEnded, type ReplyFlow, type RunRow, type RunStatus } from "./run-store";
-import { appendMessages } from "./transcript";
+import { appendMessages, summaryChanges } from "./transcript";
 
 export interface RunEnding {
   status: Exclude<RunStatus, "queued" | "running">;
@@ -161,8 +161,7 @@ export function recordRunEnding(
     outputTokens: (meta.outputTokens ?? 0) + (ending.usage?.output ?? 0),
     totalTokens: (meta.totalTokens ?? 0) + (ending.usage?.total ?? 0),
     abortedLastRun: ending.status === "killed" || ending.status === "timeout" ? 1 : 0,
-    ...(appended.firstUserText !== undefined ? { firstUserText: appended.firstUserText } : {}),
-    ...(appended.lastMessagePreview !== undefined ? { lastMessagePreview: appended.lastMessagePreview } : {}),
+    ...summaryChanges(appended),
     ...(meta.spawn && meta.spawn.archiveAfterMinutes > 0
       ? { archiveAt: now + meta.spawn.archiveAfterMinutes * 60_000 }
       : {}),

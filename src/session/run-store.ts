@@ -108,12 +108,13 @@ export function queuedRuns(sql: SqlStorage): RunRow[] {
   return readRows(sql, "status = 'queued' ORDER BY seq");
 }
 
-/** Inserts a queued run. */
+/** Inserts a queued run, created at the same instant as its inbound message. */
 export function insertRun(
   sql: SqlStorage,
   request: TurnRequest,
   triggerMessageId: string,
   timeoutMs: number,
+  createdAt: number,
 ): void {
   sql.exec(
     `INSERT INTO run (run_id, dedupe_key, status, trigger_message_id, context, flow, reply_to, timeout_ms, created_at)
@@ -125,7 +126,7 @@ export function insertRun(
     request.flow ? JSON.stringify(request.flow) : null,
     request.replyTo ? JSON.stringify(request.replyTo) : null,
     timeoutMs,
-    Date.now(),
+    createdAt,
   );
 }
 

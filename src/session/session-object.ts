@@ -4,35 +4,31 @@ import { loadConfig } from "../config/load";
 import type { SwitchboardConfig } from "../config/schema";
 import { countRunningSubagents } from "../index-db/lookup";
 import { COMPLETION_CONTEXT, type Completion, completionMessage } from "../subagents/completion";
-import type { Provenance, TranscriptMessage } from "../transcript/message";
+import type { TranscriptMessage } from "../transcript/message";
 import { takeSteerSlot } from "./control";
 import { insertSession } from "./create";
 import { deliverEffect } from "./effects";
 import { indexColumns } from "./index-row";
-import { type DeliveryContext, readMeta, type SessionMeta, updateMeta } from "./meta";
+import { readMeta, type SessionMeta, updateMeta } from "./meta";
 import { applySessionMigrations } from "./migrations";
 import { deferEffect, enqueueEffect, nextOutboxAttempt, pendingEffects, settleEffect } from "./outbox";
 import { type SessionRow, toSessionRow } from "./row";
-import { announceTarget, queueDelivery, type RunEnding } from "./run-lifecycle";
+import type { RunEnding } from "./run-lifecycle";
 import { RunScheduler } from "./run-scheduler";
 import {
   ENDED_STATUSES,
   earliestDeadline,
   findRun,
   hasQueuedRuns,
-  insertRun,
   nextRunnable,
   type RunRecord,
   type RunStatus,
-  runningRuns,
   type TurnRequest,
   toRunRecord,
 } from "./run-store";
 import {
-  appendMessages,
   type HistoryPage,
   type HistoryRequest,
-  messageCounts,
   readExportChunk,
   readHistoryPage,
   readRecentMessages,
@@ -44,13 +40,21 @@ import {
   type SessionPatch,
   type StoreResult,
 } from "./types";
+import {
+  archiveIfDue,
+  enqueueIndexSync,
+  type InboundRecord,
+  writeImport,
+  writeInbound,
+  writeTurn,
+  writeYieldNote,
+} from "./writes";
 
 export type { CreateSessionInit, ImportReceipt, SessionPatch, StoreResult } from "./types";
+export { DEFAULT_RUN_TIMEOUT_MS } from "./writes";
 
 // If the object is evicted between a write and its inline delivery, this alarm finishes the job.
 const OUTBOX_SAFETY_DELAY_MS = 5000;
-/** Runs without a timeout of their own still end: a runtime that never answers cannot hold a session. */
-export const DEFAULT_RUN_TIMEOUT_MS = 10 * 60 * 1000;
 /** How soon a sub-agent run waiting for a concurrency slot looks again. */
 const SLOT_RETRY_MS = 1000;
 
@@ -71,7 +75,7 @@ export class SessionObject extends DurableObject<Env> {
       env,
       config: () => this.#config(),
       liveMeta: () => this.#liveMeta(),
-      enqueueIndexSync: () => this.#enqueueIndexSync(),
+      enqueueIndexSync: () => enqueueIndexSync(this.#sql),
       settle: () => this.#settle(),
     });
     void ctx.blockConcurrencyWhile(async () => applySessionMigrations(this.#sql));
@@ -102,7 +106,7 @@ export class SessionObject extends DurableObject<Env> {
       return { ok: false, code: "conflict", message: `session ${init.sessionKey} already exists` };
     this.ctx.storage.transactionSync(() => {
       insertSession(this.#sql, init, Date.now());
-      this.#enqueueIndexSync();
+      enqueueIndexSync(this.#sql);
     });
     await this.#settle();
     return this.describe();
@@ -124,7 +128,7 @@ export class SessionObject extends DurableObject<Env> {
     if (!this.#liveMeta()) return notFound();
     this.ctx.storage.transactionSync(() => {
       updateMeta(this.#sql, changes);
-      this.#enqueueIndexSync();
+      enqueueIndexSync(this.#sql);
     });
     await this.#settle();
     return this.describe();
@@ -148,27 +152,7 @@ export class SessionObject extends DurableObject<Env> {
   async importMessages(messages: TranscriptMessage[]): Promise<StoreResult<ImportReceipt>> {
     const meta = this.#liveMeta();
     if (!meta) return notFound();
-    const receipt = this.ctx.storage.transactionSync((): ImportReceipt => {
-      const hadMessages = messageCounts(this.#sql).all > 0;
-      const appended = appendMessages(this.#sql, messages, meta.firstUserText !== undefined);
-      if (appended.imported > 0) {
-        const newest = Math.min(appended.newestTimestamp ?? meta.updatedAt, Date.now());
-        updateMeta(this.#sql, {
-          // updatedAt is the last activity: the newest message, which for an import may lie in the past.
-          updatedAt: hadMessages ? Math.max(meta.updatedAt, newest) : newest,
-          ...(appended.firstUserText !== undefined ? { firstUserText: appended.firstUserText } : {}),
-          ...(appended.lastMessagePreview !== undefined
-            ? { lastMessagePreview: appended.lastMessagePreview }
-            : {}),
-        });
-        this.#enqueueIndexSync();
-      }
-      return {
-        imported: appended.imported,
-        skipped: appended.skipped,
-        totalMessages: messageCounts(this.#sql).all,
-      };
-    });
+    const receipt = this.ctx.storage.transactionSync(() => writeImport(this.#sql, meta, messages));
     await this.#settle();
     return { ok: true, value: receipt };
   }
@@ -205,52 +189,7 @@ export class SessionObject extends DurableObject<Env> {
     const existing = findRun(this.#sql, request.runId, request.dedupeKey);
     if (existing)
       return { ok: true, value: { runId: existing.runId, status: existing.status, duplicate: true } };
-    const now = Date.now();
-    this.ctx.storage.transactionSync(() => {
-      const message: TranscriptMessage = {
-        id: request.message.id ?? `in:${request.runId}`,
-        role: "user",
-        content: request.message.text,
-        provenance: request.message.provenance,
-        timestamp: now,
-        runId: request.runId,
-      };
-      const appended = appendMessages(this.#sql, [message], meta.firstUserText !== undefined);
-      // A completion's reply goes to the session's own channel; a nested (sub-agent) requester's stays internal.
-      const ownChannel =
-        request.replyToOwnChannel && !meta.spawn ? announceTarget(meta, this.#config()) : undefined;
-      const replyTo = request.replyTo ?? ownChannel;
-      insertRun(
-        this.#sql,
-        { ...request, ...(replyTo ? { replyTo } : {}) },
-        message.id,
-        request.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS,
-      );
-      updateMeta(this.#sql, {
-        updatedAt: Math.max(meta.updatedAt, now),
-        lastRunId: request.runId,
-        // New work brings an archived sub-agent session back into listings.
-        archivedAt: null,
-        archiveAt: null,
-        ...(appended.firstUserText !== undefined ? { firstUserText: appended.firstUserText } : {}),
-        ...(appended.lastMessagePreview !== undefined
-          ? { lastMessagePreview: appended.lastMessagePreview }
-          : {}),
-        ...(request.replyTo
-          ? {
-              lastChannel: request.replyTo.channel,
-              lastTo: request.replyTo.to,
-              deliveryContext: request.replyTo,
-            }
-          : {}),
-      });
-      enqueueEffect(this.#sql, "run_index", `run:${request.runId}`, {
-        runId: request.runId,
-        sessionKey: meta.sessionKey,
-        createdAt: now,
-      });
-      this.#enqueueIndexSync();
-    });
+    this.ctx.storage.transactionSync(() => writeTurn(this.#sql, meta, this.#config(), request, Date.now()));
     await this.#settle();
     return { ok: true, value: { runId: request.runId, status: "queued", duplicate: false } };
   }
@@ -311,23 +250,7 @@ export class SessionObject extends DurableObject<Env> {
     const run = findRun(this.#sql, runId);
     if (run?.status !== "running" || !this.#runs.yieldRun(run))
       return { ok: true, value: { yielded: false } };
-    this.ctx.storage.transactionSync(() => {
-      appendMessages(
-        this.#sql,
-        [
-          {
-            id: `yield:${runId}`,
-            role: "system",
-            content: message,
-            hidden: true,
-            provenance: { kind: "system" },
-            timestamp: Date.now(),
-            runId,
-          },
-        ],
-        meta.firstUserText !== undefined,
-      );
-    });
+    this.ctx.storage.transactionSync(() => writeYieldNote(this.#sql, meta, runId, message, Date.now()));
     // A deferred run ended just now: its follow-ups go out, and the next queued run may start.
     await this.#settle();
     return { ok: true, value: { yielded: true } };
@@ -356,59 +279,12 @@ export class SessionObject extends DurableObject<Env> {
    * Records an inbound channel message that starts no run (a `/send` command, or one the send policy
    * blocks), with an optional answer posted back. Idempotent by message id.
    */
-  async recordInbound(inbound: {
-    messageId: string;
-    text: string;
-    provenance: Provenance;
-    replyTo: DeliveryContext;
-    runId: string;
-    answer?: string;
-  }): Promise<StoreResult<{ duplicate: boolean }>> {
+  async recordInbound(inbound: InboundRecord): Promise<StoreResult<{ duplicate: boolean }>> {
     const meta = this.#liveMeta();
     if (!meta) return notFound();
-    const now = Date.now();
-    const duplicate = this.ctx.storage.transactionSync(() => {
-      const messages: TranscriptMessage[] = [
-        {
-          id: inbound.messageId,
-          role: "user",
-          content: inbound.text,
-          provenance: inbound.provenance,
-          timestamp: now,
-        },
-      ];
-      if (inbound.answer) {
-        messages.push({
-          id: `${inbound.messageId}:answer`,
-          role: "assistant",
-          content: inbound.answer,
-          timestamp: now,
-        });
-      }
-      const appended = appendMessages(this.#sql, messages, meta.firstUserText !== undefined);
-      if (appended.imported === 0) return true;
-      updateMeta(this.#sql, {
-        updatedAt: Math.max(meta.updatedAt, now),
-        lastChannel: inbound.replyTo.channel,
-        lastTo: inbound.replyTo.to,
-        deliveryContext: inbound.replyTo,
-        ...(appended.firstUserText !== undefined ? { firstUserText: appended.firstUserText } : {}),
-        ...(appended.lastMessagePreview !== undefined
-          ? { lastMessagePreview: appended.lastMessagePreview }
-          : {}),
-      });
-      // The owner's own command is answered even when sending is now off: it is the reply they asked for.
-      if (inbound.answer) {
-        queueDelivery(this.#sql, meta, {
-          runId: inbound.runId,
-          purpose: "command",
-          text: inbound.answer,
-          target: inbound.replyTo,
-        });
-      }
-      this.#enqueueIndexSync();
-      return false;
-    });
+    const duplicate = this.ctx.storage.transactionSync(() =>
+      writeInbound(this.#sql, meta, inbound, Date.now()),
+    );
     await this.#settle();
     return { ok: true, value: { duplicate } };
   }
@@ -470,23 +346,7 @@ export class SessionObject extends DurableObject<Env> {
   /** Archives an idle sub-agent session once its \`archiveAfterMinutes\` have passed (SPEC §5.4). */
   #archiveIfDue(): void {
     const meta = this.#liveMeta();
-    if (
-      !meta?.archiveAt ||
-      meta.archiveAt > Date.now() ||
-      hasQueuedRuns(this.#sql) ||
-      runningRuns(this.#sql).length > 0
-    ) {
-      return;
-    }
-    this.ctx.storage.transactionSync(() => {
-      updateMeta(this.#sql, { archivedAt: Date.now(), archiveAt: null });
-      this.#enqueueIndexSync();
-    });
-  }
-
-  #enqueueIndexSync(): void {
-    const version = readMeta(this.#sql)?.version ?? 0;
-    enqueueEffect(this.#sql, "index_sync", "index", { version });
+    if (meta) this.ctx.storage.transactionSync(() => archiveIfDue(this.#sql, meta, Date.now()));
   }
 
   /** Delivers what a write owes others at once, and leaves the alarm set for whatever is left. */

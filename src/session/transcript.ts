@@ -4,6 +4,7 @@ import { redactSecrets } from "../history/redact";
 import { sanitizeMessage } from "../history/sanitize-message";
 import { messageText, type TranscriptMessage, toolRoles } from "../transcript/message";
 import { previewText } from "./derived-title";
+import type { MetaChanges } from "./meta";
 
 export interface AppendResult {
   imported: number;
@@ -12,6 +13,16 @@ export interface AppendResult {
   firstUserText?: string;
   lastMessagePreview?: string;
   newestTimestamp?: number;
+}
+
+/** The session-record fields an append changed: the first user text (for the title) and the preview. */
+export function summaryChanges(
+  appended: AppendResult,
+): Pick<MetaChanges, "firstUserText" | "lastMessagePreview"> {
+  return {
+    ...(appended.firstUserText !== undefined ? { firstUserText: appended.firstUserText } : {}),
+    ...(appended.lastMessagePreview !== undefined ? { lastMessagePreview: appended.lastMessagePreview } : {}),
+  };
 }
 
 /** Text safe to keep in the index: reasoning and tool payloads removed, secrets masked. */
