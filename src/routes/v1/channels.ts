@@ -13,14 +13,9 @@ import { AppError, badRequest } from "../../errors";
 import { stableUuid } from "../../messaging/stable-id";
 import { resolveSendPolicy } from "../../policy/send-policy";
 import { sessionApi } from "../../session/client";
-import type { StoreResult } from "../../session/types";
 import { parseJsonText } from "../middleware";
 import { parseBody } from "../parse-body";
-
-function unwrap<T>(result: StoreResult<T>): T {
-  if (result.ok) return result.value;
-  throw new AppError(result.code, result.message);
-}
+import { unwrapStoreResult } from "../store-result";
 
 /** Inbound channel messages, signed with the channel's secret (SPEC §8). */
 export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async (c) => {
@@ -49,7 +44,7 @@ export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async
   if (!key.ok) throw badRequest(`chatId: ${key.error}`);
   const replyTo = inboundReplyTarget(channel, key.key, message, keyOptions);
   const session = sessionApi(c.env.SESSION, key.key);
-  const row = unwrap(
+  const row = unwrapStoreResult(
     await session.ensure({
       sessionKey: key.key,
       agentId,
@@ -70,11 +65,13 @@ export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async
 
   const command = parseSendCommand(message.text);
   if (command && isChannelOwner(config, channel, message)) {
-    const recorded = unwrap(
+    const recorded = unwrapStoreResult(
       await session.recordInbound({ ...inbound, answer: sendCommandConfirmation(command) }),
     );
     // A redelivered command must not undo a later one: only its first delivery changes the policy.
-    const current = recorded.duplicate ? row : unwrap(await session.patch({ sendPolicy: command.policy }));
+    const current = recorded.duplicate
+      ? row
+      : unwrapStoreResult(await session.patch({ sendPolicy: command.policy }));
     return c.json({
       status: "command",
       sessionKey: row.key,
@@ -89,10 +86,10 @@ export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async
     ...(row.sendPolicy === "allow" || row.sendPolicy === "deny" ? { override: row.sendPolicy } : {}),
   });
   if (policy === "deny") {
-    unwrap(await session.recordInbound(inbound));
+    unwrapStoreResult(await session.recordInbound(inbound));
     return c.json({ status: "blocked", sessionKey: row.key, error: "send blocked by session policy" }, 202);
   }
-  const queued = unwrap(
+  const queued = unwrapStoreResult(
     await session.enqueueTurn({
       runId,
       dedupeKey: inbound.messageId,

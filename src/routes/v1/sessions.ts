@@ -1,11 +1,11 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../app-env";
 import { configuredModels } from "../../config/agents";
-import { AppError, badRequest } from "../../errors";
+import { badRequest } from "../../errors";
 import { sessionApi } from "../../session/client";
-import type { StoreResult } from "../../session/types";
 import { readJsonBody } from "../middleware";
 import { parseBody } from "../parse-body";
+import { unwrapStoreResult } from "../store-result";
 import { agentForRequest, canonicalKeyForRequest } from "./session-access";
 import {
   chatSendSchema,
@@ -15,12 +15,6 @@ import {
 } from "./session-schemas";
 
 const EXPORT_CHUNK_ROWS = 500;
-
-/** Unwraps a session object's result into a value or the matching HTTP error. */
-function unwrap<T>(result: StoreResult<T>): T {
-  if (result.ok) return result.value;
-  throw new AppError(result.code, result.message);
-}
 
 /** The session object a path names, after the caller's access to it is checked. */
 function pathSession(c: Context<AppEnv>) {
@@ -49,9 +43,9 @@ export const sessionRoutes = new Hono<AppEnv>()
       ...(body.chatType ? { chatType: body.chatType } : {}),
       ...(body.deliveryContext ? { deliveryContext: body.deliveryContext } : {}),
     });
-    return c.json(unwrap(created), 201);
+    return c.json(unwrapStoreResult(created), 201);
   })
-  .get("/:key", async (c) => c.json(unwrap(await pathSession(c).describe())))
+  .get("/:key", async (c) => c.json(unwrapStoreResult(await pathSession(c).describe())))
   .patch("/:key", async (c) => {
     const session = pathSession(c);
     const body = parseBody(patchSessionSchema, await readJsonBody(c.req.raw));
@@ -60,14 +54,16 @@ export const sessionRoutes = new Hono<AppEnv>()
     }
     const { model, ...rest } = body;
     return c.json(
-      unwrap(await session.patch({ ...rest, ...(model !== undefined ? { modelOverride: model } : {}) })),
+      unwrapStoreResult(
+        await session.patch({ ...rest, ...(model !== undefined ? { modelOverride: model } : {}) }),
+      ),
     );
   })
-  .delete("/:key", async (c) => c.json(unwrap(await pathSession(c).remove())))
+  .delete("/:key", async (c) => c.json(unwrapStoreResult(await pathSession(c).remove())))
   .post("/:key/transcript", async (c) => {
     const session = pathSession(c);
     const body = parseBody(importTranscriptSchema, await readJsonBody(c.req.raw));
-    return c.json(unwrap(await session.importMessages(body.messages)));
+    return c.json(unwrapStoreResult(await session.importMessages(body.messages)));
   })
   .post("/:key/messages", async (c) => {
     const session = pathSession(c);
@@ -77,7 +73,7 @@ export const sessionRoutes = new Hono<AppEnv>()
       ...(body.idempotencyKey ? { dedupeKey: `chat:${body.idempotencyKey}` } : {}),
       message: { text: body.text, provenance: { kind: "external_user" } },
     });
-    return c.json({ runId: unwrap(queued).runId, status: "accepted" }, 202);
+    return c.json({ runId: unwrapStoreResult(queued).runId, status: "accepted" }, 202);
   })
   .get("/:key/attachments/:name", async (c) => {
     const identity = c.get("identity");
@@ -86,7 +82,7 @@ export const sessionRoutes = new Hono<AppEnv>()
       identity.kind === "run" && identity.claims.sessionKey === c.req.param("key").toLowerCase()
         ? sessionApi(c.env.SESSION, identity.claims.sessionKey)
         : pathSession(c);
-    const file = unwrap(await session.attachment(c.req.param("name")));
+    const file = unwrapStoreResult(await session.attachment(c.req.param("name")));
     return new Response(file.bytes, {
       headers: { "Content-Type": file.mimeType ?? "application/octet-stream" },
     });
@@ -94,7 +90,7 @@ export const sessionRoutes = new Hono<AppEnv>()
   .get("/:key/transcript.jsonl", async (c) => {
     const session = pathSession(c);
     // The first chunk is read before answering, so a missing session is a clean 404.
-    const first = unwrap(await session.exportChunk(0, EXPORT_CHUNK_ROWS));
+    const first = unwrapStoreResult(await session.exportChunk(0, EXPORT_CHUNK_ROWS));
     const encoder = new TextEncoder();
     let next: { lines: string[]; lastSeq: number } | undefined = first;
     const stream = new ReadableStream<Uint8Array>({
@@ -107,7 +103,7 @@ export const sessionRoutes = new Hono<AppEnv>()
         next =
           next.lines.length < EXPORT_CHUNK_ROWS
             ? undefined
-            : unwrap(await session.exportChunk(next.lastSeq, EXPORT_CHUNK_ROWS));
+            : unwrapStoreResult(await session.exportChunk(next.lastSeq, EXPORT_CHUNK_ROWS));
       },
     });
     return new Response(stream, { headers: { "Content-Type": "application/x-ndjson; charset=utf-8" } });
