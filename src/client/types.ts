@@ -10,6 +10,7 @@ import type {
 } from "../routes/v1/session-schemas";
 import type { SessionRow } from "../session/row";
 import type { RunRecord } from "../session/run-store";
+import type { HistoryPage } from "../session/transcript";
 import type { ImportReceipt } from "../session/types";
 import type { SubagentItem } from "../subagents/targets";
 import type { agentsList } from "../tools/agents-list";
@@ -47,18 +48,7 @@ export interface SessionsListResult {
 }
 
 /** `sessions_history` (SPEC §5.2): a page of messages made safe. */
-export interface SessionsHistoryPage {
-  sessionKey: string;
-  messages: TranscriptMessage[];
-  truncated: boolean;
-  droppedMessages: boolean;
-  contentTruncated: boolean;
-  contentRedacted: boolean;
-  bytes: number;
-  hasMore: boolean;
-  nextOffset?: number;
-  totalMessages: number;
-}
+export type SessionsHistoryPage = HistoryPage & { sessionKey: string; truncated: boolean };
 
 export interface SendDelivery {
   status: "pending";
