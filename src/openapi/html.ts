@@ -55,7 +55,7 @@ export function renderStaticReference(doc: OpenApiDocument): string {
   return [
     `<main class="static-reference">${STYLE}`,
     `<h1>${escapeHtml(doc.info.title)} ${escapeHtml(doc.info.version)}</h1>`,
-    '<p>Static reference. The interactive one loads Scalar\'s script from cdn.jsdelivr.net; the machine-readable document is at <a href="/openapi.json">/openapi.json</a>.</p>',
+    '<p>Static reference, shown until the interactive one (Scalar, served from <a href="/docs/scalar.js">/docs/scalar.js</a>) loads or when JavaScript is off; the machine-readable document is at <a href="/openapi.json">/openapi.json</a>.</p>',
     tags,
     "</main>",
   ].join("");

@@ -1,4 +1,5 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { openApiDocument } from "../../src/openapi/document";
@@ -19,7 +20,10 @@ describe("GET /docs", () => {
     const response = await call("GET", "/docs");
     expect(response.status).toBe(200);
     expect(response.text).toMatch(/^<!doctype html>/i);
+    // Scalar's script comes from the Worker itself, so the page is interactive offline.
+    expect(SCALAR_SCRIPT_URL).toMatch(/^\/docs\/scalar\.js\?v=1\.\d+\.\d+$/);
     expect(response.text).toContain(`<script src="${SCALAR_SCRIPT_URL}">`);
+    expect(response.text).not.toMatch(/<script src="https?:/);
     expect(response.text).toContain('"url": "/openapi.json"');
     expect(response.text).toContain('<div id="app"><main class="static-reference"');
     for (const name of Object.keys(toolRegistry)) {
@@ -28,8 +32,21 @@ describe("GET /docs", () => {
   });
 });
 
+describe("GET /docs/scalar.js", () => {
+  it("serves Scalar's standalone bundle, cacheable for good", async () => {
+    const response = await exports.default.fetch(`http://switchboard.test${SCALAR_SCRIPT_URL}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("text/javascript; charset=utf-8");
+    expect(response.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    const script = await response.text();
+    // The whole self-contained bundle (4.3 MB for 1.72), defining the global the page calls.
+    expect(script.length).toBeGreaterThan(1_000_000);
+    expect(script).toContain("createApiReference");
+  });
+});
+
 describe("with an invalid configuration", () => {
-  it.each(["/openapi.json", "/docs"])(
+  it.each(["/openapi.json", "/docs", "/docs/scalar.js"])(
     "%s answers 500 config_invalid like every other route",
     async (path) => {
       const ctx = createExecutionContext();
