@@ -8,6 +8,8 @@ declare global {
     SWITCHBOARD_ADMIN_TOKEN?: string;
     SWITCHBOARD_AGENT_TOKENS?: string;
     SWITCHBOARD_SIGNING_KEY?: string;
+    /** `npm run bench` only: "1" serves the baseline routes of src/routes/bench.ts. */
+    SWITCHBOARD_BENCH?: string;
     TEST_MIGRATIONS?: import("cloudflare:test").D1Migration[];
     /** Tests only: the local HTTP server of test/setup/fake-services.ts. */
     FAKE_SERVICES_URL?: string;

@@ -168,6 +168,16 @@ export class SessionObject extends DurableObject<Env> {
     return this.#liveMeta() ? readRecentMessages(this.#sql, count) : [];
   }
 
+  /** Bench baseline (src/routes/bench.ts): the bare cost of one RPC round trip. */
+  async ping(): Promise<string> {
+    return "pong";
+  }
+
+  /** Bench baseline: the history page's row read (newest `limit` bodies), without the service's work. */
+  async benchHistorySql(limit: number): Promise<number> {
+    return this.#sql.exec("SELECT body FROM message ORDER BY seq DESC LIMIT ?", limit).toArray().length;
+  }
+
   /** A chunk of the exact JSONL export. */
   async exportChunk(
     afterSeq: number,

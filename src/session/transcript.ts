@@ -65,13 +65,14 @@ export function appendMessages(
   return result;
 }
 
+// One MAX per SELECT: SQLite answers a lone MAX from the index, but two in one SELECT scan the whole
+// transcript (found by `npm run bench`: history on 100,000 messages, docs/benchmarks.md).
+export const MESSAGE_COUNTS_SQL = `SELECT (SELECT COALESCE(MAX(seq), 0) FROM message) AS all_count,
+  (SELECT COALESCE(MAX(chat_seq), 0) FROM message) AS chat_count`;
+
 /** Counts of stored messages: all, and those shown when tool messages are hidden. */
 export function messageCounts(sql: SqlStorage): { all: number; chat: number } {
-  const row = sql
-    .exec<{ all_count: number; chat_count: number }>(
-      "SELECT COALESCE(MAX(seq), 0) AS all_count, COALESCE(MAX(chat_seq), 0) AS chat_count FROM message",
-    )
-    .one();
+  const row = sql.exec<{ all_count: number; chat_count: number }>(MESSAGE_COUNTS_SQL).one();
   return { all: row.all_count, chat: row.chat_count };
 }
 

@@ -1,0 +1,125 @@
+// Scenarios 3–5: sessions_send fire-and-forget (throughput, delivery latency), send-and-wait against the
+// scripted research agent (and until its ping-pong and announce finish), sessions_spawn → completion.
+import { api, ok, tool } from "./api.mjs";
+import { measure, sample } from "./measure.mjs";
+import { ADMIN, TOKENS } from "./server.mjs";
+
+let fresh = 0;
+/** A new research session to send to, so one sample never queues behind another's runs. */
+async function newTarget(base) {
+  const key = `agent:research:api:target-${fresh++}`;
+  const created = await api(base, "POST", "/v1/sessions", ADMIN, { key });
+  if (created.status !== 201) throw new Error(`create ${key}: ${created.status}`);
+  return key;
+}
+
+/** Polls a session's history until `found(messages)`; resolves to the time it was seen. */
+async function seen(base, sessionKey, found, timeoutMs = 20_000) {
+  const end = performance.now() + timeoutMs;
+  while (performance.now() < end) {
+    const page = await tool(base, TOKENS.main, "sessions_history", {
+      sessionKey,
+      limit: 50,
+      includeTools: true,
+    });
+    if (found(page.messages ?? [])) return performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  throw new Error(`timed out waiting on ${sessionKey}`);
+}
+
+const text = (message) =>
+  typeof message.content === "string" ? message.content : JSON.stringify(message.content);
+const send = (base, sessionKey, message, timeoutSeconds) =>
+  tool(base, TOKENS.main, "sessions_send", { sessionKey, message, timeoutSeconds });
+
+/** Fire-and-forget delivery latency, one send at a time into an idle session. */
+export async function deliveryScenario(base, samples) {
+  const delivery = await sample(async (i) => {
+    const target = await newTarget(base);
+    const marker = `delivery probe ${i}`;
+    const t0 = performance.now();
+    const sent = await send(base, target, marker, 0);
+    if (sent.status !== "accepted") throw new Error(`send: ${JSON.stringify(sent)}`);
+    return (await seen(base, target, (messages) => messages.some((m) => text(m).includes(marker)))) - t0;
+  }, samples);
+  return [{ name: "sessions_send delivery (request → row in target)", timing: delivery }];
+}
+
+/**
+ * Fire-and-forget throughput at 1 and `concurrency` (one target per worker), next to a bare Queue send.
+ * Run last: every accepted send leaves a run and its ping-pong behind.
+ */
+export async function sendLoadScenario(base, options) {
+  const targets = [];
+  for (let i = 0; i < options.concurrency; i++) targets.push(await newTarget(base));
+  const fireAndForget = (worker, i) =>
+    ok(
+      fetch(`${base}/v1/tools/sessions_send`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${TOKENS.main}` },
+        body: JSON.stringify({
+          sessionKey: targets[worker],
+          message: `load ${worker}-${i}`,
+          timeoutSeconds: 0,
+        }),
+      }),
+    );
+  const queue = () => ok(fetch(`${base}/bench/queue`));
+  const single = { ...options, concurrency: 1 };
+  return [
+    { name: "baseline: bare Queue send", timing: await measure(queue, single) },
+    { name: `baseline: bare Queue send c=${options.concurrency}`, timing: await measure(queue, options) },
+    { name: "sessions_send fire-and-forget", timing: await measure(fireAndForget, single) },
+    {
+      name: `sessions_send fire-and-forget c=${options.concurrency}`,
+      timing: await measure(fireAndForget, options),
+    },
+  ];
+}
+
+/** Send-and-wait round trip; then the same until the ping-pong turns and the announce are done. */
+export async function waitScenario(base, samples) {
+  const roundTrip = await sample(async (i) => {
+    const target = await newTarget(base);
+    const t0 = performance.now();
+    const sent = await send(base, target, `wait probe ${i}`, 15);
+    if (sent.status !== "ok") throw new Error(`send and wait: ${JSON.stringify(sent)}`);
+    return performance.now() - t0;
+  }, samples);
+  const fullLoop = await sample(
+    async (i) => {
+      const target = await newTarget(base);
+      const t0 = performance.now();
+      await send(base, target, `loop probe ${i}`, 15);
+      return (
+        (await seen(base, target, (messages) =>
+          messages.some((m) => text(m).includes("Research wrapped up")),
+        )) - t0
+      );
+    },
+    Math.max(3, Math.floor(samples / 3)),
+  );
+  return [
+    { name: "sessions_send wait (scripted agent)", timing: roundTrip },
+    { name: "sessions_send wait + 2 ping-pong turns + announce", timing: fullLoop },
+  ];
+}
+
+/** sessions_spawn of a research sub-agent → the completion message in the requester's transcript. */
+export async function spawnScenario(base, samples) {
+  const timing = await sample(async (i) => {
+    const t0 = performance.now();
+    const spawned = await tool(base, TOKENS.main, "sessions_spawn", {
+      task: `spawn probe ${i}`,
+      agentId: "research",
+    });
+    const runId = spawned.runId;
+    if (!runId) throw new Error(`spawn: ${JSON.stringify(spawned)}`);
+    const done = await seen(base, "agent:main:main", (messages) =>
+      messages.some((m) => text(m).includes("[Sub-agent completion]") && text(m).includes(runId)),
+    );
+    return done - t0;
+  }, samples);
+  return [{ name: "sessions_spawn → completion in requester", timing }];
+}

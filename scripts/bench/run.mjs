@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+// `npm run bench` (issue 6): starts the Worker locally, seeds it, measures every scenario next to the
+// baselines of the same run, prints a table and rewrites docs/benchmarks.md. BENCH_SCALE=small for a
+// quick run. Not part of `npm test` or CI.
+import { rmSync } from "node:fs";
+import { api, ok } from "./api.mjs";
+import { exportScenario, historyScenario, memoryScenario } from "./history.mjs";
+import { cursorAt, listScenario, waitForIndex } from "./list.mjs";
+import { measure } from "./measure.mjs";
+import { deliveryScenario, sendLoadScenario, spawnScenario, waitScenario } from "./messaging.mjs";
+import { printTable, writeReport } from "./report.mjs";
+import { createSessions, seedIndex } from "./seed.mjs";
+import { startWorker, TOKENS, workerdPid, wrangler } from "./server.mjs";
+
+const SCALES = {
+  small: {
+    sessions: 200,
+    largeSessions: 5_000,
+    history: [1_000, 10_000],
+    exportSize: 2_000,
+    durationMs: 700,
+    reps: 3,
+    samples: 6,
+  },
+  full: {
+    sessions: 200,
+    largeSessions: 100_000,
+    history: [1_000, 100_000],
+    exportSize: 10_000,
+    durationMs: 2000,
+    reps: 3,
+    samples: 15,
+  },
+};
+const scaleName = process.env.BENCH_SCALE === "small" ? "small" : "full";
+const scale = SCALES[scaleName];
+const STATE_DIR = ".wrangler/bench-state";
+const latency = { concurrency: 1, warmupMs: 300, durationMs: scale.durationMs, reps: scale.reps };
+const load = { ...latency, concurrency: 8 };
+const started = Date.now();
+const log = (text) => console.error(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${text}`);
+
+async function baselines(base, tag) {
+  const key = "agent:main:api:ping";
+  const get = (path, options) => measure(() => ok(fetch(`${base}${path}`)), options);
+  return [
+    { name: `baseline: GET /healthz${tag}`, baseline: "healthz", timing: await get("/healthz", latency) },
+    { name: `baseline: GET /healthz c=8${tag}`, baseline: "healthz8", timing: await get("/healthz", load) },
+    { name: `baseline: DO ping${tag}`, baseline: "ping", timing: await get(`/bench/ping/${key}`, latency) },
+    { name: `baseline: D1 SELECT 1${tag}`, baseline: "d1", timing: await get("/bench/d1", latency) },
+  ];
+}
+
+/** Runs one scenario; a failure is logged and recorded, and the bench goes on to the next. */
+async function step(results, label, scenario) {
+  log(label);
+  try {
+    const rows = await scenario();
+    results.push(...(Array.isArray(rows) ? rows : [rows]));
+  } catch (error) {
+    log(`${label} failed: ${error.message}`);
+    results.push({ name: label, failed: error.message });
+  }
+}
+
+async function phaseOne(results) {
+  const worker = await startWorker(STATE_DIR);
+  const { base } = worker;
+  const few = Math.max(3, Math.floor(scale.samples / 3));
+  try {
+    log(`worker up on ${base}; seeding ${scale.sessions} sessions through the API`);
+    await api(base, "POST", "/v1/sessions", TOKENS.main, { key: "main", displayName: "Main" });
+    await createSessions(base, scale.sessions - 1);
+    await waitForIndex(base, scale.sessions);
+    await step(results, "baselines", () => baselines(base, ""));
+    await step(results, `sessions_list @${scale.sessions}`, async () =>
+      listScenario(base, scale.sessions, await cursorAt(base, scale.sessions / 2), latency),
+    );
+    await step(results, `sessions_history @${scale.history.join(", @")} (imported in batches of 5,000)`, () =>
+      historyScenario(base, scale.history, latency),
+    );
+    const workerd = workerdPid(worker.pid);
+    await step(results, "memory while paging the large transcript", () =>
+      memoryScenario(base, scale.history.at(-1), workerd),
+    );
+    await step(results, `JSONL export @${scale.exportSize}`, () =>
+      exportScenario(base, scale.exportSize, few),
+    );
+    await step(results, "sessions_send wait", () => waitScenario(base, scale.samples));
+    await step(results, "sessions_spawn", () => spawnScenario(base, few));
+    await step(results, "sessions_send delivery", () => deliveryScenario(base, scale.samples));
+  } finally {
+    await worker.stop();
+  }
+}
+
+async function phaseTwo(all) {
+  const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 2 }))) };
+  log(`seeding ${scale.largeSessions} index rows into D1 directly (wrangler d1 execute --local --file)`);
+  const t0 = Date.now();
+  const row = seedIndex(STATE_DIR, scale.largeSessions, Date.now());
+  log(`seeded in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  const worker = await startWorker(STATE_DIR);
+  const { base } = worker;
+  try {
+    const tag = ` (${scale.largeSessions} sessions run)`;
+    await step(results, "baselines", () => baselines(base, tag));
+    const deep = row(Math.floor(scale.largeSessions / 2));
+    const cursor = { updatedAt: deep.updatedAt, sessionKey: deep.key };
+    await step(results, `sessions_list @${scale.largeSessions}`, () =>
+      listScenario(base, scale.largeSessions, cursor, latency),
+    );
+    // Last: every accepted send leaves a run and its ping-pong turns behind.
+    await step(results, "sessions_send fire-and-forget load", () => sendLoadScenario(base, load));
+  } finally {
+    await worker.stop();
+  }
+}
+
+async function main() {
+  rmSync(STATE_DIR, { recursive: true, force: true });
+  rmSync(`${STATE_DIR}-sql`, { recursive: true, force: true });
+  wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", STATE_DIR]);
+  const results = [];
+  await phaseOne(results);
+  // The first phase's figures are still reported when the large index cannot be seeded.
+  await phaseTwo(results).catch((error) => {
+    log(`large index phase failed: ${error.message}`);
+    results.push({ name: `large index phase (${scale.largeSessions} sessions)`, failed: error.message });
+  });
+  printTable(results);
+  writeReport(results, { scale: scaleName, ...scale, seconds: (Date.now() - started) / 1000 });
+  log("docs/benchmarks.md written");
+}
+
+main().catch((error) => {
+  console.error(`bench failed: ${error.stack ?? error.message}`);
+  process.exit(1);
+});

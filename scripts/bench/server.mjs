@@ -1,0 +1,111 @@
+// Starts and stops `wrangler dev` for the bench: loopback, error-level logs, its own fresh state dir,
+// offline (no Request.cf download, no telemetry), with the bench-only routes switched on.
+import { spawn, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+
+export const HOST = "127.0.0.1";
+export const ADMIN = "bench-admin-token";
+export const TOKENS = { main: "bench-main-token", research: "bench-research-token", ops: "bench-ops-token" };
+const ENV = {
+  ...process.env,
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_SEND_METRICS: "false",
+  CI: "true",
+};
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().once("error", reject);
+    probe.listen(0, HOST, () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs wrangler to completion (migrations, d1 execute); throws with its output on failure. */
+export function wrangler(args) {
+  const result = spawnSync("wrangler", args, { env: ENV, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  if (result.status !== 0)
+    throw new Error(`wrangler ${args.slice(0, 3).join(" ")} failed:\n${result.stderr}`);
+  return result.stdout;
+}
+
+/** wrangler.toml's local configuration (scripted agents main/research/ops, visibility "all"). */
+export function benchConfig() {
+  const toml = readFileSync("wrangler.toml", "utf8");
+  return JSON.parse(/SWITCHBOARD_CONFIG = '''([\s\S]*?)'''/.exec(toml)[1]);
+}
+
+/** Starts the Worker on a free loopback port over `stateDir`; resolves once /healthz answers. */
+export async function startWorker(stateDir) {
+  const port = await freePort();
+  const vars = {
+    SWITCHBOARD_CONFIG: JSON.stringify(benchConfig()),
+    SWITCHBOARD_ADMIN_TOKEN: ADMIN,
+    SWITCHBOARD_AGENT_TOKENS: JSON.stringify(TOKENS),
+    SWITCHBOARD_SIGNING_KEY: "bench-signing-key",
+    SWITCHBOARD_BENCH: "1",
+  };
+  const args = [
+    "dev",
+    "--ip",
+    HOST,
+    "--port",
+    String(port),
+    "--persist-to",
+    stateDir,
+    "--log-level",
+    "error",
+  ];
+  args.push("--show-interactive-dev-session=false");
+  for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
+  const child = spawn("wrangler", args, { env: ENV, stdio: ["ignore", "ignore", "inherit"] });
+  const base = `http://${HOST}:${port}`;
+  for (let tries = 0; ; tries++) {
+    if (tries > 240 || child.exitCode !== null) throw new Error("wrangler dev did not start");
+    if (
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const stop = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once("exit", resolve);
+      child.kill("SIGINT");
+    });
+  return { base, pid: child.pid, stop };
+}
+
+/** The workerd process under a wrangler pid, found through /proc parent links. */
+export function workerdPid(rootPid) {
+  const parents = new Map();
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      parents.set(Number(entry), {
+        ppid: Number(fields[1]),
+        comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+      });
+    } catch {}
+  }
+  const isUnder = (pid) => {
+    for (let p = pid; p > 1; p = parents.get(p)?.ppid ?? 0) if (p === rootPid) return true;
+    return false;
+  };
+  return [...parents].find(([pid, info]) => info.comm === "workerd" && isUnder(pid))?.[0];
+}
+
+/** VmRSS and VmHWM (peak) of a process, in MiB. */
+export function memoryOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kib = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rssMiB: kib("VmRSS") / 1024, peakMiB: kib("VmHWM") / 1024 };
+}
