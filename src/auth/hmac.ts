@@ -21,6 +21,12 @@ export async function verifyHmacSha256(
   return crypto.subtle.verify("HMAC", await hmacKey(secret), signature, encoder.encode(message));
 }
 
+/** Lower-case hex of bytes (signatures, digests). */
+export function toHex(bytes: ArrayBuffer | Uint8Array): string {
+  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  return [...view].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
 export function toBase64Url(bytes: ArrayBuffer | Uint8Array): string {
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   return btoa(String.fromCharCode(...view))

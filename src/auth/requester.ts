@@ -1,7 +1,8 @@
 import { findAgent } from "../config/agents";
+import { keyOptionsOf } from "../config/key-options";
 import type { SwitchboardConfig } from "../config/schema";
 import { findSessionByKey } from "../index-db/lookup";
-import { canonicalizeKeyInput, type KeyOptions, normalizeAgentId, parseSessionKey } from "../keys";
+import { canonicalizeKeyInput, normalizeAgentId, parseSessionKey } from "../keys";
 import type { Requester } from "../policy/requester";
 import type { Identity } from "./identity";
 
@@ -13,10 +14,6 @@ export type RequesterResult =
 export interface NamedRequester {
   sessionKey?: string;
   agentId?: string;
-}
-
-function keyOptionsOf(config: SwitchboardConfig): KeyOptions {
-  return { mainKey: config.session.mainKey, scope: config.session.scope };
 }
 
 /** The requester key a credential may act as (SPEC §3), before any storage is read. */

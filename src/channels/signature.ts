@@ -1,10 +1,7 @@
-import { hmacSha256, verifyHmacSha256 } from "../auth/hmac";
+import { hmacSha256, toHex, verifyHmacSha256 } from "../auth/hmac";
 
 /** Signatures older or newer than this are refused (SPEC §8: 5-minute tolerance). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
-
-const toHex = (bytes: ArrayBuffer) =>
-  [...new Uint8Array(bytes)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 
 function fromHex(hex: string): Uint8Array | undefined {
   if (!/^(?:[0-9a-f]{2})+$/i.test(hex)) return undefined;

@@ -1,5 +1,6 @@
 import { signatureHeader } from "../channels/signature";
 import type { SwitchboardConfig } from "../config/schema";
+import { readSecret } from "../config/secrets";
 import type { OutboundMessage } from "./messages";
 
 /** How a delivery attempt went: delivered, worth retrying, or never going to work. */
@@ -18,9 +19,8 @@ export async function deliverOutbound(
   if (!channel?.webhookUrl)
     return { kind: "permanent", reason: `channel "${message.channel}" has no webhookUrl configured` };
   const secretName = channel.secretEnv ?? "SWITCHBOARD_SIGNING_KEY";
-  const secret = (env as unknown as Record<string, unknown>)[secretName];
-  if (typeof secret !== "string" || !secret)
-    return { kind: "permanent", reason: `secret ${secretName} is not set` };
+  const secret = readSecret(env, secretName);
+  if (!secret) return { kind: "permanent", reason: `secret ${secretName} is not set` };
   const { type: _, ...payload } = message;
   const body = JSON.stringify(payload);
   let response: Response;

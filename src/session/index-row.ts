@@ -1,6 +1,7 @@
 import { findAgent } from "../config/agents";
+import { keyOptionsOf } from "../config/key-options";
 import type { SwitchboardConfig } from "../config/schema";
-import { deriveChannel, displayKey, type KeyOptions, parseSessionKey } from "../keys";
+import { deriveChannel, displayKey, parseSessionKey } from "../keys";
 import { deriveTitle } from "./derived-title";
 import type { SessionMeta } from "./meta";
 
@@ -11,7 +12,7 @@ export const LIST_STATE = { listed: 0, archived: 1, hidden: 2 } as const;
 
 /** Builds the index row from the object's record: derived fields are computed here, once per write. */
 export function indexColumns(meta: SessionMeta, config: SwitchboardConfig): IndexColumns {
-  const keyOptions: KeyOptions = { mainKey: config.session.mainKey, scope: config.session.scope };
+  const keyOptions = keyOptionsOf(config);
   const parsed = parseSessionKey(meta.sessionKey, keyOptions);
   const hidden =
     !parsed ||

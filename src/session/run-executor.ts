@@ -1,6 +1,8 @@
 import { mintRunToken } from "../auth/run-token";
 import { findAgent } from "../config/agents";
+import { keyOptionsOf } from "../config/key-options";
 import type { AgentConfig, SwitchboardConfig } from "../config/schema";
+import { readSecret } from "../config/secrets";
 import { parseSessionKey } from "../keys";
 import type { Requester } from "../policy/requester";
 import { allowedTools } from "../policy/tool-profiles";
@@ -75,10 +77,7 @@ export function runRequester(
   run: RunRow,
   hop: number,
 ): Requester & { hop: number } {
-  const parsed = parseSessionKey(meta.sessionKey, {
-    mainKey: config.session.mainKey,
-    scope: config.session.scope,
-  });
+  const parsed = parseSessionKey(meta.sessionKey, keyOptionsOf(config));
   return {
     agentId: meta.agentId,
     sessionKey: meta.sessionKey,
@@ -159,10 +158,7 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
           return { status: "error", error: `tool ${name} failed` };
         }
       },
-      secret: (name) => {
-        const value = (env as unknown as Record<string, unknown>)[name];
-        return typeof value === "string" ? value : undefined;
-      },
+      secret: (name) => readSecret(env, name),
     });
     if (
       outcome.kind !== "failed" ||

@@ -1,5 +1,6 @@
+import { keyOptionsOf } from "../config/key-options";
 import type { SwitchboardConfig } from "../config/schema";
-import { announceTargetFromKey, deriveChannel, type KeyOptions, parseSessionKey } from "../keys";
+import { announceTargetFromKey, deriveChannel, parseSessionKey } from "../keys";
 import { ANNOUNCE_SKIP, NO_REPLY } from "../messaging/inter-session";
 import { nextFlowStep } from "../messaging/reply-flow";
 import { resolveSendPolicy } from "../policy/send-policy";
@@ -25,10 +26,6 @@ export interface RunEnding {
 
 const sessionStatusOf = { ok: "done", error: "failed", timeout: "timeout", killed: "killed" } as const;
 
-function keyOptions(config: SwitchboardConfig): KeyOptions {
-  return { mainKey: config.session.mainKey, scope: config.session.scope };
-}
-
 /**
  * Keys are lower-cased, channel ids are not always (Slack's `C024BE91L`): when the recorded delivery
  * context is the same chat, its spelling of the chat and thread ids is the one to post to.
@@ -46,7 +43,7 @@ function spelledAsRecorded(target: DeliveryContext, recorded: DeliveryContext | 
 
 /** Where a session's announces and updates go (SPEC §8): from its key, else its delivery context. */
 export function announceTarget(meta: SessionMeta, config: SwitchboardConfig): DeliveryContext | undefined {
-  const fromKey = announceTargetFromKey(meta.sessionKey, keyOptions(config));
+  const fromKey = announceTargetFromKey(meta.sessionKey, keyOptionsOf(config));
   if (fromKey) return spelledAsRecorded(fromKey, meta.deliveryContext);
   if (meta.deliveryContext) return meta.deliveryContext;
   return meta.lastChannel && meta.lastTo ? { channel: meta.lastChannel, to: meta.lastTo } : undefined;
@@ -54,7 +51,7 @@ export function announceTarget(meta: SessionMeta, config: SwitchboardConfig): De
 
 /** The session's channel as other sessions see it (SPEC §5.1 `channel`). */
 export function sessionChannel(meta: SessionMeta, config: SwitchboardConfig): string {
-  const parsed = parseSessionKey(meta.sessionKey, keyOptions(config));
+  const parsed = parseSessionKey(meta.sessionKey, keyOptionsOf(config));
   return parsed
     ? deriveChannel(parsed, { channel: meta.recordedChannel, lastChannel: meta.lastChannel })
     : "unknown";
@@ -89,7 +86,7 @@ export function queueOutbound(
   meta: SessionMeta,
   delivery: Delivery,
 ): boolean {
-  const parsed = parseSessionKey(meta.sessionKey, keyOptions(config));
+  const parsed = parseSessionKey(meta.sessionKey, keyOptionsOf(config));
   const chatType = meta.chatType ?? parsed?.chatType;
   const decision = resolveSendPolicy(config.session.sendPolicy, {
     sessionKey: meta.sessionKey,

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { subagentSettings } from "../config/agents";
+import { keyOptionsOf } from "../config/key-options";
 import { loadConfig } from "../config/load";
 import type { SwitchboardConfig } from "../config/schema";
 import { countRunningSubagents } from "../index-db/lookup";
@@ -94,10 +95,7 @@ export class SessionObject extends DurableObject<Env> {
 
   #row(meta: SessionMeta): SessionRow {
     const config = this.#config();
-    return toSessionRow(indexColumns(meta, config), {
-      mainKey: config.session.mainKey,
-      scope: config.session.scope,
-    });
+    return toSessionRow(indexColumns(meta, config), keyOptionsOf(config));
   }
 
   /** Creates the session; a live session under the same key is a conflict. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { toHex } from "../auth/hmac";
 
 /** SPEC §5.4: at most 50 attachments per spawn, whatever the configuration says. */
 export const MAX_ATTACHMENTS = 50;
@@ -56,7 +57,7 @@ function base64Size(content: string): number | undefined {
 
 async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", bytes);
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return toHex(digest);
 }
 
 /** Validates and decodes attachments against the limits (SPEC §5.4); the first problem is the error. */

@@ -1,3 +1,4 @@
+import { keyOptionsOf } from "../config/key-options";
 import type { SwitchboardConfig } from "../config/schema";
 import type { Requester } from "../policy/requester";
 import type { QueueMessage } from "../queue/messages";
@@ -13,7 +14,7 @@ export function toolContext(
   return {
     requester,
     config,
-    keyOptions: { mainKey: config.session.mainKey, scope: config.session.scope },
+    keyOptions: keyOptionsOf(config),
     db: env.DB,
     session: (sessionKey) => sessionApi(env.SESSION, sessionKey),
     waitForRun: (sessionKey, runId, timeoutMs) =>

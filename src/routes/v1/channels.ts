@@ -9,6 +9,8 @@ import {
 import { parseSendCommand, sendCommandConfirmation } from "../../channels/send-command";
 import { verifySignatureHeader } from "../../channels/signature";
 import { findAgent } from "../../config/agents";
+import { keyOptionsOf } from "../../config/key-options";
+import { readSecret } from "../../config/secrets";
 import { AppError, badRequest } from "../../errors";
 import { stableUuid } from "../../messaging/stable-id";
 import { resolveSendPolicy } from "../../policy/send-policy";
@@ -28,9 +30,8 @@ export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async
       `unknown channel "${channel}": add it under channels in the configuration`,
     );
   const secretName = settings.secretEnv ?? "SWITCHBOARD_SIGNING_KEY";
-  const secret = (c.env as unknown as Record<string, unknown>)[secretName];
-  if (typeof secret !== "string" || !secret)
-    throw new AppError("unavailable", `channel secret ${secretName} is not set`);
+  const secret = readSecret(c.env, secretName);
+  if (!secret) throw new AppError("unavailable", `channel secret ${secretName} is not set`);
   // The signature covers the exact bytes, so it is checked before anything is parsed or written.
   const raw = await c.req.text();
   if (!(await verifySignatureHeader(secret, c.req.header("X-Switchboard-Signature"), raw))) {
@@ -39,7 +40,7 @@ export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async
   const message = parseBody(inboundMessageSchema, parseJsonText(raw));
   const agentId = (message.agentId ?? settings.agentId ?? config.agents.list[0]?.id ?? "").toLowerCase();
   if (!findAgent(config, agentId)) throw badRequest(`agentId: unknown agent "${agentId}"`);
-  const keyOptions = { mainKey: config.session.mainKey, scope: config.session.scope };
+  const keyOptions = keyOptionsOf(config);
   const key = inboundSessionKey(channel, agentId, message, keyOptions);
   if (!key.ok) throw badRequest(`chatId: ${key.error}`);
   const replyTo = inboundReplyTarget(channel, key.key, message, keyOptions);

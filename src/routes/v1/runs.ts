@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../app-env";
+import { keyOptionsOf } from "../../config/key-options";
 import { AppError } from "../../errors";
 import { findRunSession } from "../../index-db/runs";
 import { parseSessionKey } from "../../keys";
@@ -28,10 +29,7 @@ async function runSessionKey(c: Context<AppEnv>, runId: string): Promise<string>
   if (!sessionKey) throw new AppError("not_found", "run not found");
   const identity = c.get("identity");
   const config = c.get("config");
-  const owner = parseSessionKey(sessionKey, {
-    mainKey: config.session.mainKey,
-    scope: config.session.scope,
-  })?.agentId;
+  const owner = parseSessionKey(sessionKey, keyOptionsOf(config))?.agentId;
   if (identity.kind === "agent" && owner !== identity.agentId) {
     throw new AppError(
       "forbidden",

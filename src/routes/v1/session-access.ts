@@ -1,12 +1,9 @@
 import type { Identity } from "../../auth/identity";
 import { findAgent } from "../../config/agents";
+import { keyOptionsOf } from "../../config/key-options";
 import type { SwitchboardConfig } from "../../config/schema";
 import { AppError, badRequest } from "../../errors";
 import { canonicalizeKeyInput, parseSessionKey } from "../../keys";
-
-function keyOptions(config: SwitchboardConfig) {
-  return { mainKey: config.session.mainKey, scope: config.session.scope };
-}
 
 /** The operator API takes operator tokens, and agent tokens for their own agent's sessions (SPEC §9). */
 export function assertOperatorApiAccess(identity: Identity): void {
@@ -41,7 +38,7 @@ export function canonicalKeyForRequest(
   agentId?: string,
 ): string {
   assertOperatorApiAccess(identity);
-  const options = keyOptions(config);
+  const options = keyOptionsOf(config);
   const owner =
     parseSessionKey(rawKey, options)?.agentId ??
     agentId ??
