@@ -26,6 +26,6 @@ export const ok = (promise) =>
     return response.ok;
   });
 
-/** The list cursor the API takes: base64url JSON of { u, k } (src/tools/list-cursor.ts). */
+/** The list cursor the API takes: base64url JSON of { u, t } (src/tools/list-cursor.ts). */
 export const encodeCursor = (cursor) =>
-  Buffer.from(JSON.stringify({ u: cursor.updatedAt, k: cursor.sessionKey })).toString("base64url");
+  Buffer.from(JSON.stringify({ u: cursor.updatedAt, t: cursor.tiebreak })).toString("base64url");

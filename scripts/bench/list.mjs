@@ -6,7 +6,8 @@ import { LABEL_COUNT, SEARCH_TERM } from "./seed.mjs";
 import { TOKENS } from "./server.mjs";
 
 const LIMIT = 50;
-const ALL = { type: "agents", agentIds: ["main", "research", "ops"] };
+// wrangler.toml's configuration: visibility `all`, agent-to-agent open to every agent ("*").
+const ALL = { type: "all" };
 
 /** The filters: the API args (undefined: the config's visibility is fixed, so bench route only). */
 function filters(deepCursor, now) {

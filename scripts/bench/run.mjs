@@ -106,7 +106,8 @@ async function phaseTwo(all) {
     const tag = ` (${scale.largeSessions} sessions run)`;
     await step(results, "baselines", () => baselines(base, tag));
     const deep = row(Math.floor(scale.largeSessions / 2));
-    const cursor = { updatedAt: deep.updatedAt, sessionKey: deep.key };
+    // Seeded rows have distinct updatedAt values, so tie-break 0 means "just past this row".
+    const cursor = { updatedAt: deep.updatedAt, tiebreak: 0 };
     await step(results, `sessions_list @${scale.largeSessions}`, () =>
       listScenario(base, scale.largeSessions, cursor, latency),
     );

@@ -22,7 +22,7 @@ export async function listChildren(db: D1Database, sessionKey: string): Promise<
     .prepare(
       `SELECT session_key, label, spawn_task, last_run_id, status, model, total_tokens, runtime_ms, started_at, ended_at,
          created_at
-       FROM session_index WHERE spawned_by = ? AND list_state IN (0, 1) ORDER BY updated_at DESC LIMIT ?`,
+       FROM session_index WHERE spawned_by = ? AND list_state IN (0, 1) ORDER BY recency DESC LIMIT ?`,
     )
     .bind(sessionKey, MAX_CHILDREN)
     .all<Record<string, string | number | null>>();

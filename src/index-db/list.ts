@@ -1,9 +1,10 @@
 import type { VisibleScope } from "../policy/visibility";
 import { LIST_STATE } from "../session/index-row";
 
+/** Where a page ends: the last row's updatedAt and its tie-break (see `recency` in migrations/0003). */
 export interface ListCursor {
   updatedAt: number;
-  sessionKey: string;
+  tiebreak: number;
 }
 
 export interface ListQuery {
@@ -37,15 +38,21 @@ const MIN_FTS_CHARS = 3;
 // a compound SELECT.
 const MAX_BOUND_PARAMS = 99;
 const MAX_COMPOUND_TERMS = 5;
-const ORDER = "ORDER BY updated_at DESC, session_key DESC";
+// recency = updated_at × 2^20 + tie-break (migrations/0003); both halves stay exact JavaScript numbers.
+// The product does not, so SQL computes it, from values cast to INTEGER (D1 may bind a number as REAL).
+const TIEBREAK_SPAN = 1_048_576;
+const COLUMNS = `session_index.*, session_index.recency % ${TIEBREAK_SPAN} AS recency_tiebreak`;
 
 const clause = (sql: string, ...params: unknown[]): Clause => ({ sql, params });
+/** No condition: the scope of a requester who sees every agent. */
+const EVERYTHING = clause("");
 
 /**
  * The requester's visibility (SPEC §4, enforced by the query) as alternatives, each an equality an
- * index of migrations/0001 leads with. Tree children of another agent are cross-agent, so hidden.
+ * index of migrations/0003 leads with. Tree children of another agent are cross-agent, so hidden.
  */
 function scopeAlternatives(scope: VisibleScope, agentId: string | undefined): Clause[] {
+  if (scope.type === "all") return [agentId ? clause("agent_id = ?", agentId) : EVERYTHING];
   if (scope.type === "agents") {
     const agents = agentId ? scope.agentIds.filter((id) => id === agentId) : scope.agentIds;
     return agents.map((id) => clause("agent_id = ?", id));
@@ -57,35 +64,38 @@ function scopeAlternatives(scope: VisibleScope, agentId: string | undefined): Cl
   return [self, clause("spawned_by = ? AND agent_id = ?", scope.sessionKey, own)];
 }
 
+/** The time window and the cursor, as ranges of the ordering column (`recency` or the FTS rowid). */
+function orderRanges(query: ListQuery, order: string): Clause[] {
+  const ranges: Clause[] = [];
+  if (query.updatedSince !== undefined)
+    ranges.push(clause(`${order} >= CAST(? AS INTEGER) * ${TIEBREAK_SPAN}`, query.updatedSince));
+  if (query.cursor)
+    ranges.push(
+      clause(
+        `${order} < CAST(? AS INTEGER) * ${TIEBREAK_SPAN} + CAST(? AS INTEGER)`,
+        query.cursor.updatedAt,
+        query.cursor.tiebreak,
+      ),
+    );
+  return ranges;
+}
+
 /** Filters every alternative shares; each one narrows an index range or tests rows read in order. */
 function sharedFilters(query: ListQuery): Clause[] {
   const filters: Clause[] = [];
   if (query.label) filters.push(clause("label = ?", query.label));
-  if (query.updatedSince !== undefined) filters.push(clause("updated_at >= ?", query.updatedSince));
-  if (query.search) {
-    const needle = query.search.toLowerCase();
-    filters.push(
-      needle.length >= MIN_FTS_CHARS
-        ? clause(
-            "rowid IN (SELECT rowid FROM session_search WHERE session_search MATCH ?)",
-            `"${needle.replaceAll('"', '""')}"`,
-          )
-        : clause("instr(search_text, ?) > 0", needle),
-    );
-  }
-  // A row value, not an OR, so the cursor is an index range and a deep page starts where it left off.
-  if (query.cursor)
-    filters.push(
-      clause("(updated_at, session_key) < (?, ?)", query.cursor.updatedAt, query.cursor.sessionKey),
-    );
+  if (query.search)
+    filters.push(clause("instr(session_index.search_text, ?) > 0", query.search.toLowerCase()));
   return filters;
 }
 
 function and(clauses: Clause[]): Clause {
-  return clause(clauses.map((c) => c.sql).join(" AND "), ...clauses.flatMap((c) => c.params));
+  const terms = clauses.filter((c) => c.sql !== "");
+  return clause(terms.map((c) => c.sql).join(" AND ") || "1", ...terms.flatMap((c) => c.params));
 }
 
 function or(clauses: Clause[]): Clause {
+  if (clauses.some((c) => c.sql === "")) return EVERYTHING;
   return clause(`(${clauses.map((c) => c.sql).join(" OR ")})`, ...clauses.flatMap((c) => c.params));
 }
 
@@ -97,22 +107,28 @@ function combinations(dimensions: Clause[][]): Clause[][] {
   );
 }
 
-/**
- * The page query. Each combination of (scope, kind, list state) is an equality prefix of one index, so
- * its rows come out already ordered; SQLite merges the ordered branches of a UNION ALL and stops at the
- * LIMIT, so a page reads about `limit` rows however many sessions match. D1 allows few compound terms
- * and bound parameters, so past them dimensions become OR-ed filters, kinds first (a kind filter on rows
- * read in index order still stops at the LIMIT), then list states, then scopes: still correct, just no
- * longer bounded by `limit`.
- */
-function pageStatement(query: ListQuery, scopes: Clause[]): Clause {
+/** The alternatives of each dimension a list query has: scope, list state, kind. */
+function dimensionsOf(query: ListQuery, scopes: Clause[]): Clause[][] {
   // Deduplicated, or a kind named twice would be a second branch and list its sessions twice.
   const kinds = [...new Set(query.kinds ?? [])].map((kind) => clause("kind = ?", kind));
   const states = [LIST_STATE.listed, ...(query.includeArchived ? [LIST_STATE.archived] : [])].map((state) =>
     clause("list_state = ?", state),
   );
-  const dimensions = [scopes, states, kinds].filter((options) => options.length > 0);
-  const shared = sharedFilters(query);
+  return [scopes, states, kinds].filter((options) => options.length > 0);
+}
+
+/**
+ * The page query. Each combination of (scope, kind, list state) is an equality prefix of one index, so
+ * its rows come out already in `recency` order; SQLite merges the ordered branches of a UNION ALL and
+ * stops at the LIMIT, so a page reads `limit` + 1 rows plus one look-ahead row per further branch,
+ * however many sessions match and however deep the cursor. D1 allows few compound terms and bound
+ * parameters, so past them dimensions become OR-ed filters, kinds first (a kind filter on rows read in
+ * index order still stops at the LIMIT), then list states, then scopes: still correct, just no longer
+ * bounded by `limit`.
+ */
+function indexedStatement(query: ListQuery, scopes: Clause[]): Clause {
+  const dimensions = dimensionsOf(query, scopes);
+  const shared = [...sharedFilters(query), ...orderRanges(query, "recency")];
   let branches: Clause[] = [];
   for (let expanded = dimensions.length; expanded >= 0; expanded--) {
     const filters = [...dimensions.slice(expanded).map(or), ...shared];
@@ -120,10 +136,33 @@ function pageStatement(query: ListQuery, scopes: Clause[]): Clause {
     const bound = branches.reduce((sum, branch) => sum + branch.params.length, 0);
     if (branches.length <= MAX_COMPOUND_TERMS && bound <= MAX_BOUND_PARAMS) break;
   }
-  const selects = branches.map((where) => `SELECT * FROM session_index WHERE ${where.sql}`);
+  const selects = branches.map((where) => `SELECT ${COLUMNS} FROM session_index WHERE ${where.sql}`);
   return clause(
-    `${selects.join(" UNION ALL ")} ${ORDER} LIMIT ?`,
+    `${selects.join(" UNION ALL ")} ORDER BY recency DESC LIMIT ?`,
     ...branches.flatMap((branch) => branch.params),
+    query.limit + 1,
+  );
+}
+
+/**
+ * A search page, driven by the FTS index: its rowid is the row's recency, so FTS5 yields matches newest
+ * first from the cursor on and the LIMIT stops it; the other filters test each match's row, found through
+ * the unique recency index (another index could also serve the filters, but reads two entries per
+ * lookup where a unique one reads one). A page reads each listed session twice, its FTS entry and its
+ * row, plus the matches the filters reject on the way.
+ */
+function searchStatement(query: ListQuery, needle: string, scopes: Clause[]): Clause {
+  const filters = and([
+    ...dimensionsOf(query, scopes).map(or),
+    ...sharedFilters(query),
+    ...orderRanges(query, "session_search.rowid"),
+  ]);
+  return clause(
+    `SELECT ${COLUMNS} FROM session_search
+       JOIN session_index INDEXED BY session_index_recency ON session_index.recency = session_search.rowid
+     WHERE session_search MATCH ? AND ${filters.sql} ORDER BY session_search.rowid DESC LIMIT ?`,
+    `"${needle.replaceAll('"', '""')}"`,
+    ...filters.params,
     query.limit + 1,
   );
 }
@@ -143,7 +182,7 @@ export async function listSessions(db: D1Database, query: ListQuery): Promise<Li
     rows,
     rowsRead: result.meta.rows_read,
     ...(hasMore
-      ? { nextCursor: { updatedAt: Number(last.updated_at), sessionKey: String(last.session_key) } }
+      ? { nextCursor: { updatedAt: Number(last.updated_at), tiebreak: Number(last.recency_tiebreak) } }
       : {}),
   };
 }
@@ -151,5 +190,9 @@ export async function listSessions(db: D1Database, query: ListQuery): Promise<Li
 /** The SQL and bound values `listSessions` runs for a query; undefined when nothing can be visible. */
 export function listStatement(query: ListQuery): Clause | undefined {
   const scopes = scopeAlternatives(query.scope, query.agentId);
-  return scopes.length === 0 ? undefined : pageStatement(query, scopes);
+  if (scopes.length === 0) return undefined;
+  const needle = query.search?.toLowerCase();
+  return needle && needle.length >= MIN_FTS_CHARS
+    ? searchStatement(query, needle, scopes)
+    : indexedStatement(query, scopes);
 }

@@ -15,6 +15,11 @@ export function matchesAgentGlobs(patterns: readonly string[], agentId: string):
   });
 }
 
+/** Whether the patterns match any agent id at all: an empty list, or a pattern of only `*`. */
+export function allowsEveryAgent(patterns: readonly string[]): boolean {
+  return patterns.length === 0 || patterns.some((pattern) => /^\*+$/.test(pattern.trim()));
+}
+
 export type PolicyCheck = { ok: true } | { ok: false; error: string };
 
 /** SPEC §4 step 1 past the visibility gate: may `fromAgent` reach sessions of `toAgent`? */

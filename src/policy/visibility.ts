@@ -1,5 +1,5 @@
 import type { SessionVisibility, SwitchboardConfig } from "../config/schema";
-import { checkAgentToAgent, reachableAgents } from "./agent-to-agent";
+import { allowsEveryAgent, checkAgentToAgent, reachableAgents } from "./agent-to-agent";
 import type { Requester } from "./requester";
 
 export type VisibilityAction = "list" | "history" | "send" | "status";
@@ -25,7 +25,8 @@ export function isRestrictedToSpawned(config: SwitchboardConfig, requester: Requ
 /** Which sessions a requester may see, in the form the D1 query filters on. */
 export type VisibleScope =
   | { type: "self" | "tree"; sessionKey: string; agentId: string }
-  | { type: "agents"; agentIds: string[] };
+  | { type: "agents"; agentIds: string[] }
+  | { type: "all" };
 
 /** The requester's visible scope for list queries (SPEC §4, applied in the query). */
 export function visibleScope(config: SwitchboardConfig, requester: Requester): VisibleScope {
@@ -34,6 +35,10 @@ export function visibleScope(config: SwitchboardConfig, requester: Requester): V
     return { type: visibility, sessionKey: requester.sessionKey, agentId: requester.agentId };
   }
   if (visibility === "agent") return { type: "agents", agentIds: [requester.agentId] };
+  // Every agent, configured or not (the cross-agent check lets any through): no agent condition, so the
+  // list query is one ordered index walk rather than a branch per agent.
+  const { enabled, allow } = config.tools.agentToAgent;
+  if (enabled && allowsEveryAgent(allow)) return { type: "all" };
   return { type: "agents", agentIds: reachableAgents(config, requester.agentId) };
 }
 

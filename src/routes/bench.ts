@@ -11,13 +11,14 @@ const benchListSchema = z.object({
   scope: z.union([
     z.object({ type: z.enum(["self", "tree"]), sessionKey: z.string(), agentId: z.string() }),
     z.object({ type: z.literal("agents"), agentIds: z.array(z.string()) }),
+    z.object({ type: z.literal("all") }),
   ]),
   kinds: z.array(z.string()).optional(),
   agentId: z.string().optional(),
   label: z.string().optional(),
   updatedSince: z.number().optional(),
   search: z.string().optional(),
-  cursor: z.object({ updatedAt: z.number(), sessionKey: z.string() }).optional(),
+  cursor: z.object({ updatedAt: z.number(), tiebreak: z.number() }).optional(),
   limit: z.number().int().min(1).max(200),
 });
 

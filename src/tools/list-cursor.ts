@@ -2,11 +2,11 @@ import { z } from "zod";
 import { fromBase64Url, toBase64Url } from "../auth/hmac";
 import type { ListCursor } from "../index-db/list";
 
-const cursorSchema = z.strictObject({ u: z.number().int(), k: z.string().min(1) });
+const cursorSchema = z.strictObject({ u: z.number().int(), t: z.number().int().min(0) });
 
-/** Opaque keyset cursor: base64url JSON of the last row's (updatedAt, key). */
+/** Opaque keyset cursor: base64url JSON of the last row's (updatedAt, tie-break). */
 export function encodeListCursor(cursor: ListCursor): string {
-  return toBase64Url(new TextEncoder().encode(JSON.stringify({ u: cursor.updatedAt, k: cursor.sessionKey })));
+  return toBase64Url(new TextEncoder().encode(JSON.stringify({ u: cursor.updatedAt, t: cursor.tiebreak })));
 }
 
 /** The `cursor` param: a string that must decode, or the call is an input error. */
@@ -26,5 +26,5 @@ export const listCursorParam = z.string().transform((text, ctx): ListCursor => {
     });
     return z.NEVER;
   }
-  return { updatedAt: parsed.data.u, sessionKey: parsed.data.k };
+  return { updatedAt: parsed.data.u, tiebreak: parsed.data.t };
 });

@@ -20,7 +20,7 @@ describe("sessions_list query cost (D1 meta.rows_read and query plans)", () => {
       sessionKey: `agent:${agentId}:s${String(i).padStart(2, "0")}`,
       agentId,
       kind: kinds[i % 4] ?? "other",
-      // Pairs share a timestamp, so keyset paging must break ties by key.
+      // Pairs share a timestamp, so keyset paging must break ties (by the row's insertion order).
       updatedAt: base + Math.floor(i / 2) * MINUTE,
       ...(i % 2 === 0 && i < 44 ? { spawnedBy: parent } : {}),
       ...(i % 3 === 0 ? { label: "L" } : {}),
@@ -40,15 +40,58 @@ describe("sessions_list query cost (D1 meta.rows_read and query plans)", () => {
     },
   ];
   const seededOnce = seedIndexRows(all);
+  // Ties: the row indexed later (higher rowid, and the seed inserts in array order) comes first.
   const newestFirst = (rows: Seed[]) =>
-    [...rows].sort((a, b) => b.updatedAt - a.updatedAt || (a.sessionKey < b.sessionKey ? 1 : -1));
+    [...rows].sort((a, b) => b.updatedAt - a.updatedAt || all.indexOf(b) - all.indexOf(a));
 
+  // Search matches `:s1` in the key (search_text is the lower-cased key here): s1, s10–s19.
+  const searchHit = (row: Seed) => row.sessionKey.includes(":s1");
   const cases: {
     name: string;
     query: Omit<ListQuery, "limit">;
     matches: (row: Seed) => boolean;
     branches: number;
   }[] = [
+    {
+      name: "every agent visible, no filter",
+      query: { scope: { type: "all" } },
+      matches: (row) => row.listState === 0,
+      branches: 1,
+    },
+    {
+      name: "every agent visible, one kind",
+      query: { scope: { type: "all" }, kinds: ["group"] },
+      matches: (row) => row.listState === 0 && row.kind === "group",
+      branches: 1,
+    },
+    {
+      name: "every agent visible, label",
+      query: { scope: { type: "all" }, label: "L" },
+      matches: (row) => row.listState === 0 && row.label === "L",
+      branches: 1,
+    },
+    {
+      name: "every agent visible, agentId",
+      query: { scope: { type: "all" }, agentId: agentB },
+      matches: (row) => row.agentId === agentB && row.listState === 0,
+      branches: 1,
+    },
+    {
+      name: "every agent visible, search",
+      query: { scope: { type: "all" }, search: ":S1" },
+      matches: (row) => row.listState === 0 && searchHit(row),
+      branches: 1,
+    },
+    {
+      name: "search with a scope and a kind",
+      query: { scope: { type: "agents", agentIds: [agentA] }, kinds: ["group", "cron"], search: ":s1" },
+      matches: (row) =>
+        row.agentId === agentA &&
+        row.listState === 0 &&
+        searchHit(row) &&
+        ["group", "cron"].includes(row.kind),
+      branches: 1,
+    },
     {
       name: "no filter",
       query: { scope: { type: "agents", agentIds: [agentA] } },
@@ -110,15 +153,18 @@ describe("sessions_list query cost (D1 meta.rows_read and query plans)", () => {
     it(`${name}: every page reads O(limit) rows, deep cursor pages included`, async () => {
       await seededOnce;
       const expected = newestFirst(all.filter(matches));
-      expect(expected.length).toBeGreaterThan(LIMIT);
+      expect(expected.length).toBeGreaterThan(query.search ? 1 : LIMIT);
       const seen: string[] = [];
       let cursor: ListCursor | undefined;
       do {
         const page = await listSessions(env.DB, { ...query, limit: LIMIT, ...(cursor ? { cursor } : {}) });
         seen.push(...page.rows.map((row) => String(row.session_key)));
-        // One row past the page tells whether there is more; each further merged branch reads one ahead;
-        // a cursor page also reads the row it seeks to (the previous page's last). Never more, however deep.
-        const bound = LIMIT + branches + (cursor ? 1 : 0);
+        // One row past the page tells whether there is more; each further merged branch reads one ahead.
+        // Never more, however deep the cursor. A search reads each listed session twice (its FTS entry,
+        // then its row), and the matches the other filters reject on the way.
+        const bound = query.search
+          ? 2 * (LIMIT + 1 + all.filter((row) => searchHit(row) && !matches(row)).length)
+          : LIMIT + branches;
         expect(page.rowsRead, `${name} after ${seen.length} rows`).toBeLessThanOrEqual(bound);
         cursor = page.nextCursor;
       } while (cursor);
@@ -152,7 +198,7 @@ describe("sessions_list query cost (D1 meta.rows_read and query plans)", () => {
 
   it("every indexed filter is answered from an index in order: no table scan, no sort", async () => {
     await seededOnce;
-    const cursor = { updatedAt: base + 20 * MINUTE, sessionKey: `agent:${agentA}:s40` };
+    const cursor = { updatedAt: base + 20 * MINUTE, tiebreak: 1 };
     for (const { name, query, branches } of cases) {
       for (const withCursor of [false, true]) {
         const statement = listStatement({ ...query, limit: LIMIT, ...(withCursor ? { cursor } : {}) });
@@ -165,6 +211,8 @@ describe("sessions_list query cost (D1 meta.rows_read and query plans)", () => {
         expect(reads, name).toHaveLength(branches);
         for (const detail of reads)
           expect(detail, name).toMatch(/^SEARCH session_index USING (COVERING )?INDEX /);
+        // A search walks the FTS index (newest first, from the cursor) and looks each match's row up.
+        if (query.search) expect(details[0], name).toMatch(/^SCAN session_search VIRTUAL TABLE INDEX /);
         expect(details.join("\n"), name).not.toMatch(/TEMP B-TREE/);
       }
     }

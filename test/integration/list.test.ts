@@ -349,20 +349,20 @@ describe("sessions_list derived titles and previews", () => {
 });
 
 describe("sessions_list cursor paging", () => {
-  it("pages through every row once, in order, ties broken by key", async () => {
+  it("pages through every row once, in order, ties broken by the latest indexed first", async () => {
     const now = Date.now();
     const u = uid();
     const { requester, child } = tree();
-    // Two pairs share a timestamp, so the order among them comes from the key.
+    // Two pairs share a timestamp, so the order among them comes from when each was indexed.
     const offsets = [1, 2, 3, 3, 5, 5, 7, 8];
-    const created: { key: string; updatedAt: number }[] = [];
+    const created: { key: string; updatedAt: number; order: number }[] = [];
     for (const [i, offset] of offsets.entries()) {
       const row = await child(`api:page-${u}-${i}`);
       await importMessages(row.key, [msg("m", "user", "x", now - offset * MINUTE)]);
-      created.push({ key: row.key, updatedAt: now - offset * MINUTE });
+      created.push({ key: row.key, updatedAt: now - offset * MINUTE, order: i });
     }
     const expected = created
-      .sort((a, b) => b.updatedAt - a.updatedAt || (a.key < b.key ? 1 : -1))
+      .sort((a, b) => b.updatedAt - a.updatedAt || b.order - a.order)
       .map((row) => row.key);
     expect(keysOf(await list(requester))).toEqual(expected);
 
