@@ -180,6 +180,23 @@ describe("visibleScope", () => {
     expect(visibleScope(a2a, main)).toEqual({ type: "agents", agentIds: ["main", "research"] });
   });
 
+  it("drops the agent condition only when agent-to-agent is open to any agent", () => {
+    const open = (allow: string[]) => visibilityConfig("all", { agentToAgent: { enabled: true, allow } });
+    expect(visibleScope(open(["*"]), main)).toEqual({ type: "all" });
+    expect(visibleScope(open([]), main)).toEqual({ type: "all" });
+    expect(visibleScope(open(["main", " ** "]), main)).toEqual({ type: "all" });
+    expect(visibleScope(open(["ma*", "research"]), main)).toEqual({
+      type: "agents",
+      agentIds: ["main", "research"],
+    });
+    const closed = visibilityConfig("all", { agentToAgent: { enabled: false, allow: ["*"] } });
+    expect(visibleScope(closed, main)).toEqual({ type: "agents", agentIds: ["main"] });
+    expect(visibleScope(visibilityConfig("agent", { agentToAgent: { enabled: true } }), main)).toEqual({
+      type: "agents",
+      agentIds: ["main"],
+    });
+  });
+
   it("uses the clamped level", () => {
     const sandboxed = requesterOf({ agentId: "ops", sandboxed: true });
     expect(visibleScope(visibilityConfig("all"), sandboxed)).toEqual({
