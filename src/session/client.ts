@@ -1,3 +1,4 @@
+import type { TurnRequest } from "./run-store";
 import type { SessionObject } from "./session-object";
 
 /** The session object's RPC methods, with their declared result types. */
@@ -13,6 +14,7 @@ export type SessionApi = Pick<
   | "recentMessages"
   | "exportChunk"
   | "enqueueTurn"
+  | "enqueueTurnAndWait"
   | "getRun"
   | "waitForRun"
   | "completeDeferredRun"
@@ -55,5 +57,27 @@ export async function waitForRunResilient(
       if (Date.now() >= deadline) throw cause;
       await scheduler.wait(Math.min(WAIT_RETRY_PAUSE_MS, Math.max(0, deadline - Date.now())));
     }
+  }
+}
+
+/**
+ * Queues a turn and waits for its run in one call to the session object. If the instance goes away
+ * during that call, the turn is queued again (a no-op when it was already written: same runId) and the
+ * wait taken up as in `waitForRunResilient`.
+ */
+export async function sendTurnAndWaitResilient(
+  namespace: DurableObjectNamespace<SessionObject>,
+  sessionKey: string,
+  turn: TurnRequest,
+  timeoutMs: number,
+): ReturnType<SessionApi["waitForRun"]> {
+  const deadline = Date.now() + timeoutMs;
+  try {
+    return await sessionApi(namespace, sessionKey).enqueueTurnAndWait(turn, timeoutMs);
+  } catch (cause) {
+    if (Date.now() >= deadline) throw cause;
+    const queued = await sessionApi(namespace, sessionKey).enqueueTurn(turn);
+    if (!queued.ok) return queued;
+    return waitForRunResilient(namespace, sessionKey, queued.value.runId, Math.max(0, deadline - Date.now()));
   }
 }

@@ -189,9 +189,10 @@ export class RunScheduler {
     // harness can run one) would otherwise take it for interrupted and run it a second time.
     this.#executing.set(row.runId, controller);
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // Listings show the run as running while it runs, not only once it has ended; the index write goes
+    // out alongside the runtime rather than before it, so a quick run does not wait on D1.
+    const listedRunning = this.#host.settle();
     try {
-      // Listings show the run as running while it runs, not only once it has ended.
-      await this.#host.settle();
       timer = setTimeout(() => controller.abort("timeout"), row.timeoutMs);
       const outcome = await executeRun({
         env: this.#host.env,
@@ -226,6 +227,7 @@ export class RunScheduler {
       if (timer !== undefined) clearTimeout(timer);
       this.#executing.delete(row.runId);
       this.#earlyResults.delete(row.runId);
+      await listedRunning;
     }
   }
 

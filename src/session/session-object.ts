@@ -198,8 +198,15 @@ export class SessionObject extends DurableObject<Env> {
     if (existing)
       return { ok: true, value: { runId: existing.runId, status: existing.status, duplicate: true } };
     this.ctx.storage.transactionSync(() => writeTurn(this.#sql, meta, this.#config(), request, Date.now()));
+    // Answered once the run index has the runId too, so whoever gets the runId can look the run up.
     await this.#settle();
     return { ok: true, value: { runId: request.runId, status: "queued", duplicate: false } };
+  }
+
+  /** `enqueueTurn`, then `waitForRun` on it: a send that waits makes one call to its target, not two. */
+  async enqueueTurnAndWait(request: TurnRequest, timeoutMs: number): Promise<StoreResult<RunRecord>> {
+    const queued = await this.enqueueTurn(request);
+    return queued.ok ? this.waitForRun(queued.value.runId, timeoutMs) : queued;
   }
 
   /** One of the files this session was spawned with. */
@@ -324,7 +331,9 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
-    await this.#deliverEffects();
+    // Effects left over go out alongside the first run, so a queued run never waits on D1 (or on an
+    // outbox retry) to start.
+    const leftovers = this.#deliverEffects();
     this.#runs.recoverInterrupted();
     this.#waitingForSlotUntil = undefined;
     for (let row = nextRunnable(this.#sql); row; row = nextRunnable(this.#sql)) {
@@ -336,6 +345,7 @@ export class SessionObject extends DurableObject<Env> {
       await this.#deliverEffects();
     }
     this.#archiveIfDue();
+    await leftovers;
     await this.#deliverEffects();
     await this.#rearm();
   }

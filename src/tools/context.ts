@@ -2,7 +2,7 @@ import { keyOptionsOf } from "../config/key-options";
 import type { SwitchboardConfig } from "../config/schema";
 import type { Requester } from "../policy/requester";
 import type { QueueMessage } from "../queue/messages";
-import { sessionApi, waitForRunResilient } from "../session/client";
+import { sendTurnAndWaitResilient, sessionApi, waitForRunResilient } from "../session/client";
 import type { ToolContext } from "./types";
 
 /** The storage interfaces a tool call gets, bound to this Worker's (or object's) bindings. */
@@ -19,6 +19,8 @@ export function toolContext(
     session: (sessionKey) => sessionApi(env.SESSION, sessionKey),
     waitForRun: (sessionKey, runId, timeoutMs) =>
       waitForRunResilient(env.SESSION, sessionKey, runId, timeoutMs),
+    sendTurnAndWait: (sessionKey, turn, timeoutMs) =>
+      sendTurnAndWaitResilient(env.SESSION, sessionKey, turn, timeoutMs),
     enqueue: async (message: QueueMessage) => {
       await env.DELIVERIES.send(message, { contentType: "json" });
     },

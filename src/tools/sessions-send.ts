@@ -160,11 +160,9 @@ export const sessionsSend = defineTool({
       if (!firstTarget) await ctx.enqueue({ type: "send", targetKey, turn });
       return { runId, status: "accepted", sessionKey: runShown, delivery: DELIVERY };
     }
-    if (!firstTarget) {
-      const queued = await ctx.session(targetKey).enqueueTurn(turn);
-      if (!queued.ok) return fail("error", `Session not found: ${shownKey}.`, shownKey);
-    }
-    const run = await ctx.waitForRun(runKey, runId, timeoutSeconds * 1000);
+    const run = firstTarget
+      ? await ctx.waitForRun(runKey, runId, timeoutSeconds * 1000)
+      : await ctx.sendTurnAndWait(targetKey, turn, timeoutSeconds * 1000);
     if (!run.ok) return fail("error", `Session not found: ${runShown}.`, runShown);
     return waitOutcome(run.value, runShown, timeoutSeconds);
   },

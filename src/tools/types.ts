@@ -4,6 +4,7 @@ import type { KeyOptions } from "../keys";
 import type { Requester } from "../policy/requester";
 import type { QueueMessage } from "../queue/messages";
 import type { SessionApi } from "../session/client";
+import type { TurnRequest } from "../session/run-store";
 
 /** What a tool handler may use: no HTTP, just the caller, the config and the storage bindings. */
 export interface ToolContext {
@@ -15,6 +16,12 @@ export interface ToolContext {
   session: (sessionKey: string) => SessionApi;
   /** Waits (server-side, surviving an object restart) for a run of a session to end. */
   waitForRun: (sessionKey: string, runId: string, timeoutMs: number) => ReturnType<SessionApi["waitForRun"]>;
+  /** Queues a turn in a session and waits for its run like `waitForRun`, in one call to the object. */
+  sendTurnAndWait: (
+    sessionKey: string,
+    turn: TurnRequest,
+    timeoutMs: number,
+  ) => ReturnType<SessionApi["waitForRun"]>;
   /** Puts a message durably on the deliveries queue (resolves once the queue has it). */
   enqueue: (message: QueueMessage) => Promise<void>;
 }

@@ -46,6 +46,10 @@ function trappedContext(requesterKey: string): { ctx: ToolContext; touched: stri
       touched.push(`waitForRun(${key})`);
       throw new Error("waitForRun used");
     },
+    sendTurnAndWait: async (key) => {
+      touched.push(`sendTurnAndWait(${key})`);
+      throw new Error("sendTurnAndWait used");
+    },
     enqueue: async () => {
       touched.push("enqueue");
     },
