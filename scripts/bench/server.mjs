@@ -14,7 +14,7 @@ const ENV = {
   CI: "true",
 };
 
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createServer().once("error", reject);
     probe.listen(0, HOST, () => {
@@ -38,8 +38,11 @@ export function benchConfig() {
   return JSON.parse(/SWITCHBOARD_CONFIG = '''([\s\S]*?)'''/.exec(toml)[1]);
 }
 
-/** Starts the Worker on a free loopback port over `stateDir`; resolves once /healthz answers. */
-export async function startWorker(stateDir) {
+/**
+ * Starts the Worker on a free loopback port over `stateDir`; resolves once /healthz answers.
+ * `extraArgs` go to `wrangler dev` as they are (e.g. `--inspector-port` for scripts/bench/profile.mjs).
+ */
+export async function startWorker(stateDir, extraArgs = []) {
   const port = await freePort();
   const vars = {
     SWITCHBOARD_CONFIG: JSON.stringify(benchConfig()),
@@ -59,7 +62,7 @@ export async function startWorker(stateDir) {
     "--log-level",
     "error",
   ];
-  args.push("--show-interactive-dev-session=false");
+  args.push("--show-interactive-dev-session=false", ...extraArgs);
   for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
   const child = spawn("wrangler", args, { env: ENV, stdio: ["ignore", "ignore", "inherit"] });
   const base = `http://${HOST}:${port}`;

@@ -7,11 +7,14 @@ export const MAX_HISTORY_BYTES = 81920;
 export const OVERSIZE_PLACEHOLDER_TEXT = "[sessions_history omitted: message too large]";
 
 const encoder = new TextEncoder();
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** UTF-8 byte length of `JSON.stringify(value)` (0 for values JSON cannot represent, like `undefined`). */
 export function jsonBytes(value: unknown): number {
   const json: string | undefined = JSON.stringify(value);
-  return json === undefined ? 0 : encoder.encode(json).byteLength;
+  if (json === undefined) return 0;
+  // ASCII (most transcripts) is one byte a character: no need to encode a copy just to measure it.
+  return NON_ASCII.test(json) ? encoder.encode(json).byteLength : json.length;
 }
 
 /**

@@ -30,21 +30,48 @@ const TOKEN_PREFIXES: ReadonlyArray<[prefix: string, minBody: number]> = [
 ];
 
 // Each pattern is global; the secret is whichever capture group matched, and it ends the match (bar a
-// closing quote), so it is replaced at its last occurrence in the match.
-const secretPatterns: readonly RegExp[] = [
-  new RegExp(`(?<![\\w-])${ENV_NAME}[ \\t]*=[ \\t]*${QUOTED_OR_BARE_VALUE}`, "g"),
-  new RegExp(`"(?:${CREDENTIAL_FIELD})"\\s*:\\s*"((?:[^"\\\\\\n]|\\\\.)*)"`, "gi"),
-  new RegExp(
-    `(?<![\\w-])--(?:[a-z0-9]+-)*(?:api-?key|token|secret|password)(?:[ \\t]+|=)(?!-)${QUOTED_OR_BARE_VALUE}`,
-    "gi",
-  ),
+// closing quote), so it is replaced at its last occurrence in the match. `needs` is a literal every
+// match contains: most texts contain none, and a substring test is far cheaper than the regex (the
+// history read spent most of its time here before, per `npm run bench:profile -- history200`).
+interface SecretPattern {
+  pattern: RegExp;
+  /** False when no match is possible: `lower` is the text lower-cased. */
+  needs: (text: string, lower: string) => boolean;
+}
+const credentialWord = (_: string, lower: string) =>
+  lower.includes("key") || lower.includes("token") || lower.includes("secret") || lower.includes("password");
+
+const secretPatterns: readonly SecretPattern[] = [
+  {
+    pattern: new RegExp(`(?<![\\w-])${ENV_NAME}[ \\t]*=[ \\t]*${QUOTED_OR_BARE_VALUE}`, "g"),
+    needs: (text, lower) => text.includes("=") && credentialWord(text, lower),
+  },
+  {
+    pattern: new RegExp(`"(?:${CREDENTIAL_FIELD})"\\s*:\\s*"((?:[^"\\\\\\n]|\\\\.)*)"`, "gi"),
+    needs: (text, lower) => text.includes('"') && credentialWord(text, lower),
+  },
+  {
+    pattern: new RegExp(
+      `(?<![\\w-])--(?:[a-z0-9]+-)*(?:api-?key|token|secret|password)(?:[ \\t]+|=)(?!-)${QUOTED_OR_BARE_VALUE}`,
+      "gi",
+    ),
+    needs: (text) => text.includes("--"),
+  },
   // The header may sit in JSON (`"Authorization": "Bearer …"`); a scheme word alone is not a secret.
-  /\bAuthorization"?[ \t]*:[ \t]*"?(?:(?:Bearer|Basic|Token)[ \t]+)?(?!(?:Bearer|Basic|Token)\b)([^\s"']+)/gi,
-  /\bBearer[ \t]+([A-Za-z0-9._~+/=-]{18,})/gi,
-  /(?<![\w-])(\d{8,10}:[A-Za-z0-9_-]{35})(?![\w-])/g,
-  ...TOKEN_PREFIXES.map(
-    ([prefix, minBody]) => new RegExp(`(?<![\\w-])(${prefix}[A-Za-z0-9_-]{${minBody},})`, "g"),
-  ),
+  {
+    pattern:
+      /\bAuthorization"?[ \t]*:[ \t]*"?(?:(?:Bearer|Basic|Token)[ \t]+)?(?!(?:Bearer|Basic|Token)\b)([^\s"']+)/gi,
+    needs: (_, lower) => lower.includes("authorization"),
+  },
+  { pattern: /\bBearer[ \t]+([A-Za-z0-9._~+/=-]{18,})/gi, needs: (_, lower) => lower.includes("bearer") },
+  { pattern: /(?<![\w-])(\d{8,10}:[A-Za-z0-9_-]{35})(?![\w-])/g, needs: (text) => text.includes(":") },
+  ...TOKEN_PREFIXES.map(([prefix, minBody]) => {
+    const literal = prefix.replace(/\[.*$/, "");
+    return {
+      pattern: new RegExp(`(?<![\\w-])(${prefix}[A-Za-z0-9_-]{${minBody},})`, "g"),
+      needs: (text: string) => text.includes(literal),
+    };
+  }),
 ];
 
 /**
@@ -54,12 +81,18 @@ const secretPatterns: readonly RegExp[] = [
  */
 export function redactSecrets(text: string): { text: string; redacted: boolean } {
   let redacted = false;
-  let current = text.replace(PEM_PRIVATE_KEY, (block: string, begin: string, end: string | undefined) => {
-    const replacement = end === undefined ? `${begin}\n${PEM_BODY}` : `${begin}\n${PEM_BODY}\n${end}`;
-    if (replacement !== block) redacted = true;
-    return replacement;
-  });
-  for (const pattern of secretPatterns) {
+  const lower = text.toLowerCase();
+  let current = text;
+  if (text.includes("PRIVATE KEY-----"))
+    current = text.replace(PEM_PRIVATE_KEY, (block: string, begin: string, end: string | undefined) => {
+      const replacement = end === undefined ? `${begin}\n${PEM_BODY}` : `${begin}\n${PEM_BODY}\n${end}`;
+      if (replacement !== block) redacted = true;
+      return replacement;
+    });
+  for (const { pattern, needs } of secretPatterns) {
+    // A masked value keeps only the secret's own ends around an ellipsis, so masking never creates a
+    // literal the original lacked: testing the original is enough.
+    if (!needs(text, lower)) continue;
     current = current.replace(pattern, (match: string, ...rest: unknown[]) => {
       // `rest` is the capture groups, then the offset (a number), then the whole input.
       const captures = rest.slice(

@@ -1,6 +1,14 @@
+// Column names are few and every row read converts each of them: convert each name once.
+const camelNames = new Map<string, string>();
+
 /** snake_case column names ↔ camelCase fields, in one place for the object's SQLite and for D1. */
 export function camelCase(name: string): string {
-  return name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  let camel = camelNames.get(name);
+  if (camel === undefined) {
+    camel = name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+    camelNames.set(name, camel);
+  }
+  return camel;
 }
 
 /** Reads a row into camelCase fields; SQL NULL becomes an absent field. */

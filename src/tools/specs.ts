@@ -3,11 +3,21 @@ import type { ToolName } from "../config/schema";
 import type { ToolSpec } from "../runtimes/types";
 import { toolRegistry } from "./registry";
 
-/** A tool's JSON schema, generated from its one zod schema (the input side: what a caller sends). */
+// Generated once per isolate: every run hands its tools' schemas to the runtime, and generating them
+// showed up in the run's CPU profile (`npm run bench:profile -- sendwait`).
+const generated = new Map<ToolName, Record<string, unknown>>();
+
+/**
+ * A tool's JSON schema, generated from its one zod schema (the input side: what a caller sends). Shared
+ * between callers: treat it as read-only.
+ */
 export function toolJsonSchema(name: ToolName): Record<string, unknown> | undefined {
   const tool = toolRegistry[name];
   if (!tool) return undefined;
+  const cached = generated.get(name);
+  if (cached) return cached;
   const { $schema: _, ...schema } = z.toJSONSchema(tool.schema, { io: "input", unrepresentable: "any" });
+  generated.set(name, schema);
   return schema;
 }
 
