@@ -1,19 +1,28 @@
 import type { IndexColumns } from "../session/index-row";
 
-/** Upserts a session's index row; an older version never overwrites a newer one. */
-export async function upsertSessionIndex(db: D1Database, row: IndexColumns): Promise<void> {
+/** The upsert of a session's index row; an older version never overwrites a newer one. */
+export function sessionIndexUpsert(db: D1Database, row: IndexColumns): D1PreparedStatement {
   const columns = Object.keys(row);
   const updates = columns
     .filter((column) => column !== "session_key")
     .map((column) => `${column} = excluded.${column}`);
-  await db
+  return db
     .prepare(
       `INSERT INTO session_index (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})
        ON CONFLICT (session_key) DO UPDATE SET ${updates.join(", ")}
        WHERE excluded.version > session_index.version`,
     )
-    .bind(...Object.values(row))
-    .run();
+    .bind(...Object.values(row));
+}
+
+/** runId → session key, once: a run's row in the run index. */
+export function runIndexInsert(
+  db: D1Database,
+  run: { runId: string; sessionKey: string; createdAt: number },
+): D1PreparedStatement {
+  return db
+    .prepare("INSERT OR IGNORE INTO run_index (run_id, session_key, created_at) VALUES (?, ?, ?)")
+    .bind(run.runId, run.sessionKey, run.createdAt);
 }
 
 /** Removes a session's index row, unless a newer version of the session was written since. */

@@ -1,5 +1,5 @@
 import type { SwitchboardConfig } from "../config/schema";
-import { deleteSessionIndex, upsertSessionIndex } from "../index-db/write";
+import { deleteSessionIndex, runIndexInsert, sessionIndexUpsert } from "../index-db/write";
 import type { OutboundMessage } from "../queue/messages";
 import type { Completion } from "../subagents/completion";
 import { sessionApi } from "./client";
@@ -42,25 +42,39 @@ export interface EffectHost {
 /** What the object must do after an effect was delivered. */
 export type EffectResult = "done" | "wipe" | "remove";
 
+/** The effects that are one D1 write each, so that a pass can send them together in one batch. */
+export const isIndexWrite = (entry: OutboxEntry): boolean =>
+  entry.kind === "index_sync" || entry.kind === "run_index";
+
+/** The D1 write of an index effect; none for a deleted session's index sync (its delete follows). */
+export function indexWrite(host: EffectHost, entry: OutboxEntry): D1PreparedStatement[] {
+  const { env, meta } = host;
+  if (entry.kind === "index_sync")
+    return meta && meta.deletedAt === undefined
+      ? [sessionIndexUpsert(env.DB, indexColumns(meta, host.config))]
+      : [];
+  const payload = JSON.parse(entry.payload) as Record<string, unknown>;
+  return [
+    runIndexInsert(env.DB, {
+      runId: String(payload.runId),
+      sessionKey: String(payload.sessionKey),
+      createdAt: Number(payload.createdAt),
+    }),
+  ];
+}
+
 /** Delivers one outbox entry; throws to have it retried. Receivers deduplicate, so a retry is safe. */
 export async function deliverEffect(host: EffectHost, entry: OutboxEntry): Promise<EffectResult> {
   const { env, meta } = host;
   const payload = JSON.parse(entry.payload) as Record<string, unknown>;
   switch (entry.kind) {
     case "index_sync":
-      if (meta && meta.deletedAt === undefined)
-        await upsertSessionIndex(env.DB, indexColumns(meta, host.config));
+    case "run_index":
+      for (const statement of indexWrite(host, entry)) await statement.run();
       return "done";
     case "index_delete":
       await deleteSessionIndex(env.DB, String(payload.sessionKey), Number(payload.version));
       return meta?.deletedAt !== undefined ? "wipe" : "done";
-    case "run_index":
-      await env.DB.prepare(
-        "INSERT OR IGNORE INTO run_index (run_id, session_key, created_at) VALUES (?, ?, ?)",
-      )
-        .bind(String(payload.runId), String(payload.sessionKey), Number(payload.createdAt))
-        .run();
-      return "done";
     case "turn": {
       const target = String(payload.sessionKey);
       const result = await sessionApi(env.SESSION, target).enqueueTurn(payload.request as TurnRequest);

@@ -8,7 +8,7 @@ import { COMPLETION_CONTEXT, type Completion, completionMessage } from "../subag
 import type { TranscriptMessage } from "../transcript/message";
 import { takeSteerSlot } from "./control";
 import { insertSession } from "./create";
-import { deliverEffect } from "./effects";
+import { deliverEffect, indexWrite, isIndexWrite } from "./effects";
 import { indexColumns } from "./index-row";
 import { readMeta, type SessionMeta, updateMeta } from "./meta";
 import { applySessionMigrations } from "./migrations";
@@ -390,6 +390,7 @@ export class SessionObject extends DurableObject<Env> {
 
   /** Delivers every pending effect; failures stay in the outbox with a backoff. */
   async #deliverEffects(): Promise<void> {
+    await this.#deliverIndexWrites();
     for (const entry of pendingEffects(this.#sql)) {
       // Passes may overlap (a request and the alarm); an entry one of them is delivering is left to it,
       // so it is posted once. Waiting for that pass instead could deadlock on a turn sent to ourselves.
@@ -417,6 +418,29 @@ export class SessionObject extends DurableObject<Env> {
       } finally {
         this.#delivering.delete(entry.id);
       }
+    }
+  }
+
+  /**
+   * The pending index writes (session row, run index) in one D1 batch: one round trip and one
+   * transaction instead of one each. If the batch fails, nothing of it was written, and the entries are
+   * left to the one-by-one pass that follows, so one bad write cannot hold the others back.
+   */
+  async #deliverIndexWrites(): Promise<void> {
+    const entries = pendingEffects(this.#sql).filter(
+      (entry) => isIndexWrite(entry) && !this.#delivering.has(entry.id),
+    );
+    if (entries.length < 2) return;
+    for (const entry of entries) this.#delivering.add(entry.id);
+    try {
+      const host = { env: this.env, config: this.#config(), meta: readMeta(this.#sql) };
+      const statements = entries.flatMap((entry) => indexWrite(host, entry));
+      if (statements.length > 0) await this.env.DB.batch(statements);
+      for (const entry of entries) settleEffect(this.#sql, entry);
+    } catch (cause) {
+      console.warn(`session outbox: batched index writes failed, delivering one by one: ${String(cause)}`);
+    } finally {
+      for (const entry of entries) this.#delivering.delete(entry.id);
     }
   }
 }
