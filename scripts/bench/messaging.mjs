@@ -5,9 +5,9 @@ import { measure, sample } from "./measure.mjs";
 import { ADMIN, TOKENS } from "./server.mjs";
 
 let fresh = 0;
-/** A new research session to send to, so one sample never queues behind another's runs. */
-async function newTarget(base) {
-  const key = `agent:research:api:target-${fresh++}`;
+/** A new session to send to (research's by default), so one sample never queues behind another's runs. */
+async function newTarget(base, agent = "research") {
+  const key = `agent:${agent}:api:target-${fresh++}`;
   const created = await api(base, "POST", "/v1/sessions", ADMIN, { key });
   if (created.status !== 201) throw new Error(`create ${key}: ${created.status}`);
   return key;
@@ -87,10 +87,13 @@ export async function sendLoadScenario(base, options) {
   ];
 }
 
-/** Send-and-wait round trip; then the same until the ping-pong turns and the announce are done. */
+/**
+ * Send-and-wait round trip against the instant agent (server.mjs); then, against research, until its
+ * ping-pong turns and the announce are done.
+ */
 export async function waitScenario(base, samples) {
   const roundTrip = await sample(async (i) => {
-    const target = await newTarget(base);
+    const target = await newTarget(base, "instant");
     const t0 = performance.now();
     const sent = await send(base, target, `wait probe ${i}`, 15);
     if (sent.status !== "ok") throw new Error(`send and wait: ${JSON.stringify(sent)}`);
@@ -110,7 +113,7 @@ export async function waitScenario(base, samples) {
     Math.max(3, Math.floor(samples / 3)),
   );
   return [
-    { name: "sessions_send wait (scripted agent)", timing: roundTrip },
+    { name: "sessions_send wait (instant scripted agent, exchange ends)", timing: roundTrip },
     { name: "sessions_send wait + 2 ping-pong turns + announce", timing: fullLoop },
   ];
 }

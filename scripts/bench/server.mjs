@@ -12,6 +12,9 @@ const ENV = {
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
   WRANGLER_SEND_METRICS: "false",
   CI: "true",
+  // wrangler dev otherwise writes a trace of every invocation (spans, D1 and RPC calls) into a local
+  // SQLite store for its Local Explorer: hundreds of MB per bench run, a dev-tool cost production has not.
+  X_LOCAL_OBSERVABILITY: "false",
 };
 
 export function freePort() {
@@ -32,10 +35,31 @@ export function wrangler(args) {
   return result.stdout;
 }
 
-/** wrangler.toml's local configuration (scripted agents main/research/ops, visibility "all"). */
+/**
+ * wrangler.toml's local configuration (scripted agents main/research/ops, visibility "all"), plus the
+ * `instant` agent of the send-and-wait round trip: it answers at once, and the exchange ends there —
+ * main answers its reply with REPLY_SKIP and it skips the announce — so the round trip is measured
+ * without a ping-pong running alongside it (the full loop is measured separately, against research).
+ */
 export function benchConfig() {
   const toml = readFileSync("wrangler.toml", "utf8");
-  return JSON.parse(/SWITCHBOARD_CONFIG = '''([\s\S]*?)'''/.exec(toml)[1]);
+  const config = JSON.parse(/SWITCHBOARD_CONFIG = '''([\s\S]*?)'''/.exec(toml)[1]);
+  const main = config.agents.list.find((agent) => agent.id === "main");
+  main.runtime.rules.unshift({ match: "instant-ack", reply: "REPLY_SKIP" });
+  config.agents.list.push({
+    id: "instant",
+    name: "Instant (bench)",
+    model: "scripted/instant",
+    runtime: {
+      type: "scripted",
+      rules: [
+        { match: "announce step", reply: "ANNOUNCE_SKIP" },
+        { match: "reply step", reply: "REPLY_SKIP" },
+        { match: "*", reply: "instant-ack" },
+      ],
+    },
+  });
+  return config;
 }
 
 /**

@@ -87,7 +87,7 @@ export function targets(results) {
       met: p50(delivery) < 1020,
       figure: `${fmt(p50(delivery))} ms`,
     });
-  const wait = results.find((row) => row.name === "sessions_send wait (scripted agent)");
+  const wait = results.find((row) => row.name.startsWith("sessions_send wait (instant"));
   if (wait) {
     const ratio = p50(wait) / p50(healthzOf(results, wait));
     out.push({

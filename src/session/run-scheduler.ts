@@ -26,6 +26,8 @@ export interface SchedulerHost {
   enqueueIndexSync: () => void;
   /** Delivers pending effects now and re-arms the alarm. */
   settle: () => Promise<void>;
+  /** Sets the alarm for what is pending (a run in flight: its deadline), delivering nothing yet. */
+  arm: () => Promise<void>;
 }
 
 const seconds = (ms: number) => Math.round(ms / 1000);
@@ -71,6 +73,9 @@ function resultEnding(runId: string, result: DeferredResult): RunEnding {
       : [],
   };
 }
+
+/** How long a run runs before the index shows it `running` (a run that ends sooner just shows its end). */
+const RUNNING_LISTED_AFTER_MS = 250;
 
 /**
  * Executes a session's runs and keeps what only lives in memory: the runs executing in this instance
@@ -189,10 +194,16 @@ export class RunScheduler {
     // harness can run one) would otherwise take it for interrupted and run it a second time.
     this.#executing.set(row.runId, controller);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    // Listings show the run as running while it runs, not only once it has ended; the index write goes
-    // out alongside the runtime rather than before it, so a quick run does not wait on D1.
-    const listedRunning = this.#host.settle();
+    // Listings show a run as running while it runs, once it has run for RUNNING_LISTED_AFTER_MS: a
+    // quicker run writes its index row once, at its end (the outbox entry is the same one), instead of
+    // twice, and never waits on D1 to start.
+    let listedRunning: Promise<void> | undefined;
+    const listTimer = setTimeout(() => {
+      listedRunning = this.#host.settle();
+    }, RUNNING_LISTED_AFTER_MS);
     try {
+      // The alarm stays set while the run is in flight, so a fresh instance takes it up if this one dies.
+      await this.#host.arm();
       timer = setTimeout(() => controller.abort("timeout"), row.timeoutMs);
       const outcome = await executeRun({
         env: this.#host.env,
@@ -225,6 +236,7 @@ export class RunScheduler {
       }
     } finally {
       if (timer !== undefined) clearTimeout(timer);
+      clearTimeout(listTimer);
       this.#executing.delete(row.runId);
       this.#earlyResults.delete(row.runId);
       await listedRunning;

@@ -52,6 +52,13 @@ import {
 } from "./writes";
 
 export type { CreateSessionInit, ImportReceipt, SessionPatch, StoreResult } from "./types";
+
+/** A turn as queued: its run, and whether it had been queued before (then nothing was written). */
+export interface QueuedTurn {
+  runId: string;
+  status: RunStatus;
+  duplicate: boolean;
+}
 export { DEFAULT_RUN_TIMEOUT_MS } from "./writes";
 
 // If the object is evicted between a write and its inline delivery, this alarm finishes the job.
@@ -78,6 +85,7 @@ export class SessionObject extends DurableObject<Env> {
       liveMeta: () => this.#liveMeta(),
       enqueueIndexSync: () => enqueueIndexSync(this.#sql),
       settle: () => this.#settle(),
+      arm: () => this.#rearm(OUTBOX_SAFETY_DELAY_MS),
     });
     void ctx.blockConcurrencyWhile(async () => applySessionMigrations(this.#sql));
   }
@@ -189,24 +197,36 @@ export class SessionObject extends DurableObject<Env> {
    * Appends an inbound message and queues a run for it, in one transaction. Idempotent: a request
    * whose runId or dedupe key was seen before returns that run and writes nothing.
    */
-  async enqueueTurn(
-    request: TurnRequest,
-  ): Promise<StoreResult<{ runId: string; status: RunStatus; duplicate: boolean }>> {
+  async enqueueTurn(request: TurnRequest): Promise<StoreResult<QueuedTurn>> {
+    const queued = this.#writeTurn(request);
+    // Answered once the run index has the runId too, so whoever gets the runId can look the run up.
+    if (queued.ok && !queued.value.duplicate) await this.#settle();
+    return queued;
+  }
+
+  /**
+   * `enqueueTurn`, then `waitForRun` on it: a send that waits makes one call to its target, not two, and
+   * the turn's index writes go out while its run starts rather than before. Still answered only once
+   * they are written, so the runId it returns can be looked up.
+   */
+  async enqueueTurnAndWait(request: TurnRequest, timeoutMs: number): Promise<StoreResult<RunRecord>> {
+    const queued = this.#writeTurn(request);
+    if (!queued.ok) return queued;
+    const indexed = queued.value.duplicate ? undefined : this.#settle();
+    const run = await this.waitForRun(queued.value.runId, timeoutMs);
+    await indexed;
+    return run;
+  }
+
+  /** Appends a turn and queues its run, in one transaction; a turn seen before writes nothing. */
+  #writeTurn(request: TurnRequest): StoreResult<QueuedTurn> {
     const meta = this.#liveMeta();
     if (!meta) return notFound();
     const existing = findRun(this.#sql, request.runId, request.dedupeKey);
     if (existing)
       return { ok: true, value: { runId: existing.runId, status: existing.status, duplicate: true } };
     this.ctx.storage.transactionSync(() => writeTurn(this.#sql, meta, this.#config(), request, Date.now()));
-    // Answered once the run index has the runId too, so whoever gets the runId can look the run up.
-    await this.#settle();
     return { ok: true, value: { runId: request.runId, status: "queued", duplicate: false } };
-  }
-
-  /** `enqueueTurn`, then `waitForRun` on it: a send that waits makes one call to its target, not two. */
-  async enqueueTurnAndWait(request: TurnRequest, timeoutMs: number): Promise<StoreResult<RunRecord>> {
-    const queued = await this.enqueueTurn(request);
-    return queued.ok ? this.waitForRun(queued.value.runId, timeoutMs) : queued;
   }
 
   /** One of the files this session was spawned with. */
@@ -272,10 +292,7 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   /** A sub-agent's completion: an internal message and a turn to turn it into an update (SPEC §5.4). */
-  async deliverCompletion(
-    runId: string,
-    completion: Completion,
-  ): Promise<StoreResult<{ runId: string; status: RunStatus; duplicate: boolean }>> {
+  async deliverCompletion(runId: string, completion: Completion): Promise<StoreResult<QueuedTurn>> {
     return this.enqueueTurn({
       runId,
       // Exactly once: a redelivered completion finds the turn the first one started.

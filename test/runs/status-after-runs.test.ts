@@ -45,6 +45,23 @@ describe("session_status and sessions_list after runs", () => {
     expect(card).toMatch(/Runtime: \d+s/);
   });
 
+  it("list a run that takes a while as running while it runs, then done", async () => {
+    // model-slow answers after 3 s; the index shows a run as running once it has run for 250 ms.
+    const key = `agent:model-slow:stat-${uid()}`;
+    await createSession({ agentId: "model-slow", key });
+    const runId = await sendMessage(key, "take your time");
+    const run = await pollRun(runId, (current) => current.status === "running");
+    let row = await listRow(key);
+    for (let tries = 0; row.status !== "running" && tries < 100; tries++) {
+      await scheduler.wait(20);
+      row = await listRow(key);
+    }
+    expect(row).toMatchObject({ status: "running", startedAt: run.startedAt });
+    await waitRun(runId);
+    await drainAlarms(key);
+    expect((await listRow(key)).status).toBe("done");
+  });
+
   it("show a deferred run as running / active until its result arrives", async () => {
     const key = `agent:hook-async-rec:stat-${uid()}`;
     await createSession({ agentId: "hook-async-rec", key });
