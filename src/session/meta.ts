@@ -1,4 +1,4 @@
-import { fromColumns } from "../storage/columns";
+import { camelCase } from "../storage/columns";
 
 export interface DeliveryContext {
   channel: string;
@@ -62,25 +62,24 @@ export interface SpawnInfo {
   archiveAfterMinutes: number;
 }
 
-/** Reads the single `session` row, or undefined before creation. */
+// Columns stored as JSON text; an empty or NULL one is an absent field.
+const JSON_COLUMNS = new Set(["delivery_context", "spawn", "lineage"]);
+
+/**
+ * Reads the single `session` row, or undefined before creation. Called many times per request, so it
+ * builds the record in one pass (no spread or `delete`, which showed in the run's CPU profile).
+ */
 export function readMeta(sql: SqlStorage): SessionMeta | undefined {
   const row = sql.exec("SELECT * FROM session WHERE id = 1").toArray()[0];
   if (!row) return undefined;
-  const { deliveryContext, spawn, lineage, ...rest } = fromColumns<
-    Omit<SessionMeta, "deliveryContext" | "spawn" | "lineage"> & {
-      deliveryContext?: string;
-      spawn?: string;
-      lineage?: string;
-      id?: number;
-    }
-  >(row);
-  delete rest.id;
-  return {
-    ...rest,
-    ...(deliveryContext ? { deliveryContext: JSON.parse(deliveryContext) as DeliveryContext } : {}),
-    ...(spawn ? { spawn: JSON.parse(spawn) as SpawnInfo } : {}),
-    ...(lineage ? { lineage: JSON.parse(lineage) as string[] } : {}),
-  };
+  const meta: Record<string, unknown> = {};
+  for (const column in row) {
+    const value = row[column];
+    if (value === null || value === undefined || column === "id") continue;
+    if (!JSON_COLUMNS.has(column)) meta[camelCase(column)] = value;
+    else if (value !== "") meta[camelCase(column)] = JSON.parse(String(value));
+  }
+  return meta as unknown as SessionMeta;
 }
 
 /** Mutable columns and the SQL column each one lives in (an allow-list: nothing else is ever written). */
