@@ -1,8 +1,13 @@
+import { forgetMeta } from "./meta";
 import type { CreateSessionInit } from "./types";
 
 /** Writes a new session record, replacing whatever a deleted session left behind. */
 export function insertSession(sql: SqlStorage, init: CreateSessionInit, now: number): void {
-  // A deleted session whose index removal is still pending is replaced outright.
+  // A deleted session whose index removal is still pending is replaced outright. Its version only
+  // grows, so the new record never shares one with the old (index upserts and readMeta rely on it).
+  const previous = sql.exec<{ version: number }>("SELECT version FROM session WHERE id = 1").toArray()[0];
+  const version = Math.max(now, (previous?.version ?? 0) + 1);
+  forgetMeta(sql);
   sql.exec(
     "DELETE FROM session; DELETE FROM message; DELETE FROM outbox; DELETE FROM run; DELETE FROM attachment; DELETE FROM steer;",
   );
@@ -25,7 +30,7 @@ export function insertSession(sql: SqlStorage, init: CreateSessionInit, now: num
     init.parentSessionKey ?? init.spawnedBy ?? null,
     init.spawnDepth ?? 0,
     init.deliveryContext ? JSON.stringify(init.deliveryContext) : null,
-    now,
+    version,
     init.spawn ? JSON.stringify(init.spawn) : null,
     init.lineage ? JSON.stringify(init.lineage) : null,
     init.modelOverride ?? null,

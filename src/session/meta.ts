@@ -65,13 +65,29 @@ export interface SpawnInfo {
 // Columns stored as JSON text; an empty or NULL one is an absent field.
 const JSON_COLUMNS = new Set(["delivery_context", "spawn", "lineage"]);
 
-/**
- * Reads the single `session` row, or undefined before creation. Called many times per request, so it
- * builds the record in one pass (no spread or `delete`, which showed in the run's CPU profile).
- */
+// The record is read many times per request (every check, every re-arm, every effect), and reading all
+// of its columns showed in the runs' CPU profiles. So the last record read is kept per database: the
+// writers below drop it, and a read first checks the one-column `version`, which every write changes —
+// so a record read inside a transaction that was then rolled back is never served either.
+const lastRead = new WeakMap<SqlStorage, SessionMeta>();
+
+/** Drops the kept record: for every write to the `session` table. */
+export function forgetMeta(sql: SqlStorage): void {
+  lastRead.delete(sql);
+}
+
+/** Reads the single `session` row, or undefined before creation. */
 export function readMeta(sql: SqlStorage): SessionMeta | undefined {
+  const kept = lastRead.get(sql);
+  if (kept) {
+    const current = sql.exec<{ version: number }>("SELECT version FROM session WHERE id = 1").toArray()[0];
+    if (current?.version === kept.version) return { ...kept };
+  }
   const row = sql.exec("SELECT * FROM session WHERE id = 1").toArray()[0];
-  if (!row) return undefined;
+  if (!row) {
+    lastRead.delete(sql);
+    return undefined;
+  }
   const meta: Record<string, unknown> = {};
   for (const column in row) {
     const value = row[column];
@@ -79,7 +95,8 @@ export function readMeta(sql: SqlStorage): SessionMeta | undefined {
     if (!JSON_COLUMNS.has(column)) meta[camelCase(column)] = value;
     else if (value !== "") meta[camelCase(column)] = JSON.parse(String(value));
   }
-  return meta as unknown as SessionMeta;
+  lastRead.set(sql, meta as unknown as SessionMeta);
+  return { ...(meta as unknown as SessionMeta) };
 }
 
 /** Mutable columns and the SQL column each one lives in (an allow-list: nothing else is ever written). */
@@ -125,5 +142,6 @@ export function updateMeta(sql: SqlStorage, changes: MetaChanges): void {
     sets.push(`${writableColumns[field as keyof typeof writableColumns]} = ?`);
     values.push(field === "deliveryContext" && value !== null ? JSON.stringify(value) : value);
   }
+  forgetMeta(sql);
   sql.exec(`UPDATE session SET ${sets.join(", ")} WHERE id = 1`, ...values);
 }

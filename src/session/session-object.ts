@@ -10,7 +10,7 @@ import { takeSteerSlot } from "./control";
 import { insertSession } from "./create";
 import { deliverEffect, indexWrite, isIndexWrite } from "./effects";
 import { indexColumns } from "./index-row";
-import { readMeta, type SessionMeta, updateMeta } from "./meta";
+import { forgetMeta, readMeta, type SessionMeta, updateMeta } from "./meta";
 import { applySessionMigrations } from "./migrations";
 import { deferEffect, enqueueEffect, nextOutboxAttempt, pendingEffects, settleEffect } from "./outbox";
 import { type SessionRow, toSessionRow } from "./row";
@@ -426,6 +426,7 @@ export class SessionObject extends DurableObject<Env> {
         if (result === "wipe") {
           // The index no longer points here: drop everything, then restore the empty schema for reuse.
           await this.ctx.storage.deleteAll();
+          forgetMeta(this.#sql);
           applySessionMigrations(this.#sql);
           return;
         }

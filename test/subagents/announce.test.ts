@@ -198,9 +198,10 @@ describe("spawn → child run → one completion → the requester's update on i
     await runDurableObjectAlarm(stub(child));
     expect((await tool("sessions_list", r, {})).sessions.map((row: any) => row.key)).toContain(child);
 
-    // Make it due, and run the (still pending, re-armed) alarm now: no sleeping.
+    // Make it due, and run the (still pending, re-armed) alarm now: no sleeping. Like every write to the
+    // record, it moves the version (the object's kept copy of the record is checked against it).
     await runInDurableObject(stub(child), (_instance, state) => {
-      state.storage.sql.exec("UPDATE session SET archive_at = ?", Date.now() - 1);
+      state.storage.sql.exec("UPDATE session SET archive_at = ?, version = version + 1", Date.now() - 1);
     });
     expect(await runDurableObjectAlarm(stub(child))).toBe(true);
     await settleAll([child]);
