@@ -24,7 +24,7 @@ export type PolicyCheck = { ok: true } | { ok: false; error: string };
 
 /** SPEC §4 step 1 past the visibility gate: may `fromAgent` reach sessions of `toAgent`? */
 export function checkAgentToAgent(
-  config: SwitchboardConfig,
+  config: { tools: Pick<SwitchboardConfig["tools"], "agentToAgent"> },
   fromAgent: string,
   toAgent: string,
 ): PolicyCheck {

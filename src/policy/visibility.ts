@@ -4,8 +4,36 @@ import type { Requester } from "./requester";
 
 export type VisibilityAction = "list" | "history" | "send" | "status";
 
+/**
+ * The part of the configuration that visibility depends on: what `checkSessionVisible` reads, small
+ * enough to hand to a session object that checks a caller against its own record.
+ */
+export interface VisibilityConfig {
+  tools: {
+    sessions: { visibility: SessionVisibility };
+    agentToAgent: SwitchboardConfig["tools"]["agentToAgent"];
+  };
+  agents: {
+    defaults: { sandbox: Pick<SwitchboardConfig["agents"]["defaults"]["sandbox"], "sessionToolsVisibility"> };
+  };
+}
+
+export function visibilityConfigOf(config: SwitchboardConfig): VisibilityConfig {
+  return {
+    tools: {
+      sessions: { visibility: config.tools.sessions.visibility },
+      agentToAgent: config.tools.agentToAgent,
+    },
+    agents: {
+      defaults: {
+        sandbox: { sessionToolsVisibility: config.agents.defaults.sandbox.sessionToolsVisibility },
+      },
+    },
+  };
+}
+
 /** SPEC §4: the configured visibility, clamped to `tree` for a sandboxed requester in "spawned" mode. */
-export function effectiveVisibility(config: SwitchboardConfig, requester: Requester): SessionVisibility {
+export function effectiveVisibility(config: VisibilityConfig, requester: Requester): SessionVisibility {
   const configured = config.tools.sessions.visibility;
   const clampToTree =
     requester.sandboxed && config.agents.defaults.sandbox.sessionToolsVisibility === "spawned";
@@ -46,7 +74,7 @@ export type VisibilityCheck = { ok: true } | { ok: false; status: "forbidden"; e
 
 /** SPEC §4 step 1: may the requester reach sessions of another agent at all? */
 export function checkCrossAgent(
-  config: SwitchboardConfig,
+  config: VisibilityConfig,
   requester: Requester,
   targetAgentId: string,
   action: VisibilityAction,
@@ -66,7 +94,7 @@ export function checkCrossAgent(
 
 /** SPEC §4: may the requester act (`action`) on this target session? */
 export function checkSessionVisible(
-  config: SwitchboardConfig,
+  config: VisibilityConfig,
   requester: Requester,
   target: { sessionKey: string; agentId: string; spawnedBy?: string },
   action: VisibilityAction,

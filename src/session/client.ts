@@ -11,6 +11,7 @@ export type SessionApi = Pick<
   | "remove"
   | "importMessages"
   | "history"
+  | "historyFor"
   | "recentMessages"
   | "exportChunk"
   | "enqueueTurn"

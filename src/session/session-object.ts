@@ -5,6 +5,8 @@ import { loadConfig } from "../config/load";
 import type { SwitchboardConfig } from "../config/schema";
 import { countRunningSubagents } from "../index-db/lookup";
 import { COMPLETION_CONTEXT, type Completion, completionMessage } from "../subagents/completion";
+import type { Requester } from "../policy/requester";
+import { checkSessionVisible, type VisibilityConfig } from "../policy/visibility";
 import type { TranscriptMessage } from "../transcript/message";
 import { takeSteerSlot } from "./control";
 import { insertSession } from "./create";
@@ -166,6 +168,23 @@ export class SessionObject extends DurableObject<Env> {
   /** A page of safe history (SPEC §5.2). */
   async history(request: HistoryRequest): Promise<StoreResult<HistoryPage>> {
     if (!this.#liveMeta()) return notFound();
+    return { ok: true, value: readHistoryPage(this.#sql, request) };
+  }
+
+  /**
+   * `history` for a requester, after SPEC §4's visibility check against this session's own record: a
+   * reference that can only be this key needs no index lookup first. The caller's configuration
+   * decides (its visibility part comes along), as it does for every other check.
+   */
+  async historyFor(
+    viewer: { requester: Requester; visibility: VisibilityConfig },
+    request: HistoryRequest,
+  ): Promise<StoreResult<HistoryPage>> {
+    const meta = this.#liveMeta();
+    if (!meta) return notFound();
+    const target = { sessionKey: meta.sessionKey, agentId: meta.agentId, spawnedBy: meta.spawnedBy };
+    const visible = checkSessionVisible(viewer.visibility, viewer.requester, target, "history");
+    if (!visible.ok) return { ok: false, code: "forbidden", message: visible.error };
     return { ok: true, value: readHistoryPage(this.#sql, request) };
   }
 

@@ -3,7 +3,7 @@ import type { DeliveryContext, MetaChanges, SpawnInfo } from "./meta";
 
 export type StoreResult<T> =
   | { ok: true; value: T }
-  | { ok: false; code: "not_found" | "conflict"; message: string };
+  | { ok: false; code: "not_found" | "conflict" | "forbidden"; message: string };
 
 export interface CreateSessionInit {
   sessionKey: string;

@@ -5,31 +5,42 @@ import type { ToolContext, ToolFailure } from "./types";
 
 export type SessionLookup = { ok: true; session: SessionRef } | ({ ok: false } & ToolFailure);
 
-const notFound = (input: string): SessionLookup => ({
+/** The lookup failure for a reference that names no session (the same text on every path). */
+export const referenceNotFound = (input: string): SessionLookup & { ok: false } => ({
   ok: false,
   status: "error",
   error: `Session not found: ${input}. Use the full session key from sessions_list.`,
 });
 
+/** A reference's canonical key, and whether only that key can match (no sessionId fallback). */
+export type ParsedReference = { ok: true; key: string; keyOnly: boolean } | ({ ok: false } & ToolFailure);
+
 /**
- * SPEC §1 reference resolution: `current`, `main`, a key (canonical or legacy), or a sessionId.
- * UUID-shaped and key-less inputs are tried as a key first, then as a sessionId.
+ * Parses a SPEC §1 reference without storage: `current`, `main`, a key (canonical or legacy), or a
+ * sessionId. UUID-shaped and key-less inputs may be either a key or a sessionId (`keyOnly` false).
  */
-export async function resolveSessionReference(ctx: ToolContext, input: string): Promise<SessionLookup> {
+export function parseSessionReference(ctx: ToolContext, input: string): ParsedReference {
   const { requester } = ctx;
   const key =
     input === "current"
       ? { ok: true as const, key: requester.sessionKey }
       : canonicalizeKeyInput(input, requester.agentId, ctx.keyOptions);
   if (!key.ok) return { ok: false, status: "error", error: key.error };
-  const byKey = await findSessionByKey(ctx.db, key.key);
+  const keyOnly = input === "current" || (looksLikeSessionKey(input, ctx.keyOptions) && !isUuidLike(input));
+  return { ok: true, key: key.key, keyOnly };
+}
+
+/** SPEC §1 reference resolution through the index: tried as a key first, then (if it may be) a sessionId. */
+export async function resolveSessionReference(ctx: ToolContext, input: string): Promise<SessionLookup> {
+  const reference = parseSessionReference(ctx, input);
+  if (!reference.ok) return reference;
+  const byKey = await findSessionByKey(ctx.db, reference.key);
   if (byKey) return { ok: true, session: byKey };
-  if (input === "current" || (looksLikeSessionKey(input, ctx.keyOptions) && !isUuidLike(input)))
-    return notFound(input);
+  if (reference.keyOnly) return referenceNotFound(input);
   const byId = await findSessionById(ctx.db, input);
-  if (!byId) return notFound(input);
+  if (!byId) return referenceNotFound(input);
   // A sandboxed top-level requester finds by sessionId only the sessions it spawned (SPEC §4).
-  if (isRestrictedToSpawned(ctx.config, requester) && byId.spawnedBy !== requester.sessionKey)
-    return notFound(input);
+  if (isRestrictedToSpawned(ctx.config, ctx.requester) && byId.spawnedBy !== ctx.requester.sessionKey)
+    return referenceNotFound(input);
   return { ok: true, session: byId };
 }

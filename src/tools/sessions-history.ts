@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { displayKey } from "../keys";
-import { checkSessionVisible } from "../policy/visibility";
+import { checkSessionVisible, visibilityConfigOf } from "../policy/visibility";
 import { flooredNumber } from "./args";
-import { resolveSessionReference } from "./resolve-session";
+import type { HistoryPage } from "../session/transcript";
+import type { StoreResult } from "../session/types";
+import { parseSessionReference, referenceNotFound, resolveSessionReference } from "./resolve-session";
 import { defineTool } from "./types";
 
 const DEFAULT_LIMIT = 200;
@@ -23,16 +25,34 @@ export const sessionsHistory = defineTool({
     includeTools: z.boolean().optional().describe("include toolResult/tool messages (default false)"),
   }),
   async handler(ctx, params) {
-    const lookup = await resolveSessionReference(ctx, params.sessionKey);
-    if (!lookup.ok) return { status: lookup.status, error: lookup.error };
-    const visible = checkSessionVisible(ctx.config, ctx.requester, lookup.session, "history");
-    if (!visible.ok) return { status: visible.status, error: visible.error };
-    const page = await ctx.session(lookup.session.sessionKey).history({
+    const request = {
       limit: Math.min(MAX_LIMIT, Math.max(1, params.limit ?? DEFAULT_LIMIT)),
       offset: Math.max(0, params.offset ?? 0),
       includeTools: params.includeTools ?? false,
-    });
-    if (!page.ok) return { status: "error", error: `Session not found: ${params.sessionKey}.` };
+    };
+    const reference = parseSessionReference(ctx, params.sessionKey);
+    if (!reference.ok) return { status: reference.status, error: reference.error };
+    let sessionKey = reference.key;
+    let page: StoreResult<HistoryPage>;
+    if (reference.keyOnly) {
+      // Only this key can match: its object checks visibility against its own record and reads the
+      // page in one call, with no index lookup first.
+      const viewer = { requester: ctx.requester, visibility: visibilityConfigOf(ctx.config) };
+      page = await ctx.session(sessionKey).historyFor(viewer, request);
+      if (!page.ok && page.code === "forbidden") return { status: "forbidden", error: page.message };
+      if (!page.ok) {
+        const missing = referenceNotFound(params.sessionKey);
+        return { status: missing.status, error: missing.error };
+      }
+    } else {
+      const lookup = await resolveSessionReference(ctx, params.sessionKey);
+      if (!lookup.ok) return { status: lookup.status, error: lookup.error };
+      const visible = checkSessionVisible(ctx.config, ctx.requester, lookup.session, "history");
+      if (!visible.ok) return { status: visible.status, error: visible.error };
+      sessionKey = lookup.session.sessionKey;
+      page = await ctx.session(sessionKey).history(request);
+      if (!page.ok) return { status: "error", error: `Session not found: ${params.sessionKey}.` };
+    }
     const {
       messages,
       droppedMessages,
@@ -44,7 +64,7 @@ export const sessionsHistory = defineTool({
       totalMessages,
     } = page.value;
     return {
-      sessionKey: displayKey(lookup.session.sessionKey, ctx.keyOptions),
+      sessionKey: displayKey(sessionKey, ctx.keyOptions),
       messages,
       truncated: droppedMessages || contentTruncated,
       droppedMessages,
