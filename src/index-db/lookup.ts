@@ -38,6 +38,21 @@ export async function findSessionByKey(db: D1Database, sessionKey: string): Prom
   );
 }
 
+/** The indexed sessions with these canonical keys, by key: several primary-key lookups in one read. */
+export async function findSessionsByKeys(
+  db: D1Database,
+  sessionKeys: string[],
+): Promise<Map<string, SessionRef>> {
+  const { results } = await db
+    .prepare(
+      `SELECT ${REF_COLUMNS} FROM session_index WHERE session_key IN (${sessionKeys.map(() => "?").join(", ")})`,
+    )
+    .bind(...sessionKeys)
+    .all<Record<string, unknown>>();
+  const refs = results.flatMap((row) => toRef(row) ?? []);
+  return new Map(refs.map((ref) => [ref.sessionKey, ref]));
+}
+
 /** The indexed session with this sessionId (unique index lookup). */
 export async function findSessionById(db: D1Database, sessionId: string): Promise<SessionRef | undefined> {
   return toRef(

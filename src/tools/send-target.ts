@@ -1,7 +1,12 @@
-import { findSessionsByLabel, type SessionRef } from "../index-db/lookup";
+import {
+  findSessionByKey,
+  findSessionsByKeys,
+  findSessionsByLabel,
+  type SessionRef,
+} from "../index-db/lookup";
 import { normalizeAgentId } from "../keys";
 import { checkCrossAgent, isRestrictedToSpawned } from "../policy/visibility";
-import { resolveSessionReference } from "./resolve-session";
+import { parseSessionReference, referenceNotFound, resolveSessionReference } from "./resolve-session";
 import type { ToolContext, ToolFailure } from "./types";
 
 export type TargetLookup = { ok: true; session: SessionRef } | ({ ok: false } & ToolFailure);
@@ -35,11 +40,34 @@ async function targetByLabel(
   return { ok: true, session: first };
 }
 
-/** Resolves sessions_send's target from `sessionKey` or `label`. */
-export async function resolveSendTarget(
+/** sessions_send's target, and the requester's own index row (its channel goes into the message). */
+export interface SendParties {
+  target: TargetLookup;
+  requesterRow: () => Promise<SessionRef | undefined>;
+}
+
+/**
+ * Resolves sessions_send's target from `sessionKey` or `label`. A reference that can only be a key is
+ * read together with the requester's row, in one index read; otherwise the requester's row is read
+ * when asked for.
+ */
+export async function resolveSendParties(
   ctx: ToolContext,
   params: { sessionKey?: string; label?: string; agentId?: string },
-): Promise<TargetLookup> {
-  if (params.label !== undefined) return targetByLabel(ctx, params.label, params.agentId);
-  return resolveSessionReference(ctx, params.sessionKey ?? "");
+): Promise<SendParties> {
+  const requesterKey = ctx.requester.sessionKey;
+  const later = () => findSessionByKey(ctx.db, requesterKey);
+  if (params.label !== undefined)
+    return { target: await targetByLabel(ctx, params.label, params.agentId), requesterRow: later };
+  const input = params.sessionKey ?? "";
+  const reference = parseSessionReference(ctx, input);
+  if (!reference.ok || !reference.keyOnly)
+    return { target: await resolveSessionReference(ctx, input), requesterRow: later };
+  const rows = await findSessionsByKeys(ctx.db, [reference.key, requesterKey]);
+  const found = rows.get(reference.key);
+  const requesterRow = rows.get(requesterKey);
+  return {
+    target: found ? { ok: true, session: found } : referenceNotFound(input),
+    requesterRow: async () => requesterRow,
+  };
 }

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { findSessionByKey } from "../index-db/lookup";
 import { findRunSession } from "../index-db/runs";
 import { displayKey, parseSessionKey } from "../keys";
 import { agentToAgentContext } from "../messaging/a2a-context";
@@ -9,7 +8,7 @@ import { resolveSendPolicy } from "../policy/send-policy";
 import { checkSessionVisible } from "../policy/visibility";
 import type { ReplyFlow, RunRecord, TurnRequest } from "../session/run-store";
 import { flooredNumber } from "./args";
-import { resolveSendTarget } from "./send-target";
+import { resolveSendParties } from "./send-target";
 import { defineTool } from "./types";
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -67,7 +66,7 @@ export const sessionsSend = defineTool({
       return fail("error", "Give sessionKey or label, not both.");
     if (params.sessionKey === undefined && params.label === undefined)
       return fail("error", "sessionKey or label required.");
-    const target = await resolveSendTarget(ctx, params);
+    const { target, requesterRow } = await resolveSendParties(ctx, params);
     if (!target.ok) return fail(target.status, target.error);
     const targetKey = target.session.sessionKey;
     const shownKey = displayKey(targetKey, keyOptions);
@@ -107,7 +106,7 @@ export const sessionsSend = defineTool({
       );
     }
 
-    const requesterChannel = (await findSessionByKey(ctx.db, requester.sessionKey))?.channel ?? "unknown";
+    const requesterChannel = (await requesterRow())?.channel ?? "unknown";
     const requesterShown = displayKey(requester.sessionKey, keyOptions);
     const runId = params.idempotencyKey
       ? await stableUuid("sessions_send", requester.sessionKey, params.idempotencyKey)

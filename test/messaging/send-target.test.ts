@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { withInterSessionHeader } from "../../src/messaging/inter-session";
 import type { ToolContext } from "../../src/tools/types";
 import {
   configWith,
@@ -12,6 +13,7 @@ import {
   send,
   sendWith,
   toolWithConfig,
+  transcript,
   UUID,
   uid,
   workerConfig,
@@ -250,6 +252,34 @@ describe("sessions_send: target selection", () => {
         status: "error",
         error: `Session not found: ${reference}. Use the full session key from sessions_list.`,
       });
+    }
+  });
+});
+
+describe("sessions_send: the requester's channel in the header", () => {
+  it("names the requester's recorded channel, for a target by key and by label alike", async () => {
+    const u = uid();
+    const requester = `agent:relay:chan-r-${u}`;
+    await createSession({ agentId: "relay", key: requester, channel: "discord" });
+    const byKey = `agent:relay:chan-k-${u}`;
+    const byLabel = `agent:relay:chan-l-${u}`;
+    await createSpawned({ sessionKey: byKey, agentId: "relay", spawnedBy: requester });
+    await createSpawned({ sessionKey: byLabel, agentId: "relay", spawnedBy: requester, label: `chan-${u}` });
+    const header = withInterSessionHeader("from discord", {
+      sessionKey: requester,
+      channel: "discord",
+      tool: "sessions_send",
+    });
+    for (const [target, args] of [
+      [byKey, { sessionKey: byKey }],
+      [byLabel, { label: `chan-${u}` }],
+    ] as const) {
+      const result = await send(requester, { ...args, message: "from discord", timeoutSeconds: 5 });
+      expect(result).toMatchObject({ status: "ok", sessionKey: target });
+      const [request] = (await transcript(target)).filter((message) =>
+        String(message.content).endsWith("\n\nfrom discord"),
+      );
+      expect(request).toMatchObject({ content: header, provenance: { sourceChannel: "discord" } });
     }
   });
 });
