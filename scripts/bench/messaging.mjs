@@ -75,10 +75,15 @@ export async function sendLoadScenario(base, options) {
       }),
     );
   const queue = () => ok(fetch(`${base}/bench/queue`));
+  const floor = () => ok(fetch(`${base}/bench/accept-floor`));
   const single = { ...options, concurrency: 1 };
   return [
     { name: "baseline: bare Queue send", timing: await measure(queue, single) },
     { name: `baseline: bare Queue send c=${options.concurrency}`, timing: await measure(queue, options) },
+    {
+      name: `baseline: D1 key read + Queue send c=${options.concurrency}`,
+      timing: await measure(floor, options),
+    },
     { name: "sessions_send fire-and-forget", timing: await measure(fireAndForget, single) },
     {
       name: `sessions_send fire-and-forget c=${options.concurrency}`,

@@ -73,11 +73,17 @@ export function targets(results) {
   }
   const fire = results.find((row) => row.name.startsWith("sessions_send fire-and-forget c="));
   if (fire) {
-    const share = fire.timing.rps.median / healthzOf(results, fire, "healthz8").timing.rps.median;
+    const healthz8 = healthzOf(results, fire, "healthz8").timing.rps.median;
+    const share = fire.timing.rps.median / healthz8;
+    // The platform's floor for the same path: one D1 key read and one Queue send, nothing after them.
+    const floor = results.find((row) => row.name.startsWith("baseline: D1 key read + Queue send"));
+    const floorShare = floor
+      ? `; the floor (D1 read + Queue send) is ${((floor.timing.rps.median / healthz8) * 100).toFixed(0)}%`
+      : "";
     out.push({
       name: "fire-and-forget throughput ≥ 50% of /healthz at c=8",
       met: share >= 0.5,
-      figure: `${(share * 100).toFixed(0)}% (${fire.timing.rps.median.toFixed(0)} req/s)`,
+      figure: `${(share * 100).toFixed(0)}% (${fire.timing.rps.median.toFixed(0)} req/s)${floorShare}`,
     });
   }
   const delivery = results.find((row) => row.name.startsWith("sessions_send delivery"));

@@ -36,6 +36,15 @@ const benchRoutes = new Hono<AppEnv>()
     await c.env.DEAD_LETTERS.send({ bench: true });
     return c.json({ sent: true });
   })
+  // The least an accepted fire-and-forget send can cost on this platform: the index read its checks need
+  // (a primary-key lookup) and one Queue send (to the consumer-less dead-letter queue, so nothing follows).
+  .get("/accept-floor", async (c) => {
+    await c.env.DB.prepare("SELECT channel FROM session_index WHERE session_key = ?")
+      .bind("agent:main:main")
+      .first();
+    await c.env.DEAD_LETTERS.send({ bench: true });
+    return c.json({ sent: true });
+  })
   .post("/list", async (c) => {
     const query = parseBody(benchListSchema, await readJsonBody(c.req.raw));
     const { cursor, ...rest } = query;
