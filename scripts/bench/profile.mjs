@@ -32,8 +32,8 @@ const post = (base, path, token, body) =>
 
 let fresh = 0;
 /** A new research session, so one send never queues behind another's run (as messaging.mjs does). */
-async function newTarget(base) {
-  const key = `agent:research:api:profile-${fresh++}`;
+async function newTarget(base, agent = "research") {
+  const key = `agent:${agent}:api:profile-${fresh++}`;
   const created = await api(base, "POST", "/v1/sessions", ADMIN, { key });
   if (created.status !== 201) throw new Error(`create ${key}: ${created.status}`);
   return key;
@@ -56,9 +56,9 @@ const SCENARIOS = {
   },
   sendwait: {
     concurrency: 1,
-    // Each iteration creates its target, then waits on the scripted research agent's reply.
+    // Each iteration creates its target, then waits on the instant agent's reply (the bench's round trip).
     request: async (base) => {
-      const sessionKey = await newTarget(base);
+      const sessionKey = await newTarget(base, "instant");
       const sent = await api(base, "POST", "/v1/tools/sessions_send", TOKENS.main, {
         sessionKey,
         message: "profile probe",
