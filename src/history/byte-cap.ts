@@ -7,7 +7,7 @@ export const MAX_HISTORY_BYTES = 81920;
 export const OVERSIZE_PLACEHOLDER_TEXT = "[sessions_history omitted: message too large]";
 
 const encoder = new TextEncoder();
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** UTF-8 byte length of `JSON.stringify(value)` (0 for values JSON cannot represent, like `undefined`). */
 export function jsonBytes(value: unknown): number {

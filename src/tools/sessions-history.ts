@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { displayKey } from "../keys";
 import { checkSessionVisible, visibilityConfigOf } from "../policy/visibility";
-import { flooredNumber } from "./args";
 import type { HistoryPage } from "../session/transcript";
 import type { StoreResult } from "../session/types";
+import { flooredNumber } from "./args";
 import { parseSessionReference, referenceNotFound, resolveSessionReference } from "./resolve-session";
 import { defineTool } from "./types";
 
