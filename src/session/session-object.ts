@@ -76,6 +76,8 @@ export class SessionObject extends DurableObject<Env> {
   #waitingForSlotUntil: number | undefined;
   /** Outbox entries being delivered right now, by id. */
   readonly #delivering = new Set<number>();
+  /** The alarm this instance last set (null: none); undefined when not known, as once it has fired. */
+  #alarmAt: number | null | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -367,6 +369,7 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
+    this.#alarmAt = undefined;
     // Effects left over go out alongside the first run, so a queued run never waits on D1 (or on an
     // outbox retry) to start.
     const leftovers = this.#deliverEffects();
@@ -420,8 +423,15 @@ export class SessionObject extends DurableObject<Env> {
       earliestDeadline(this.#sql),
       this.#liveMeta()?.archiveAt,
     ].filter((time): time is number => time !== undefined);
-    if (due.length === 0) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(Math.min(...due));
+    const next = due.length === 0 ? null : Math.min(...due);
+    // An alarm already set for no later than `next` runs the handler, which re-arms: no need to write
+    // one. Every alarm write is a storage transaction, and those set the pace of local runs.
+    const alreadyArmed =
+      next === null ? this.#alarmAt === null : this.#alarmAt != null && this.#alarmAt <= next;
+    if (alreadyArmed) return;
+    if (next === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(next);
+    this.#alarmAt = next;
   }
 
   /** Delivers every pending effect; failures stay in the outbox with a backoff. */
@@ -446,6 +456,7 @@ export class SessionObject extends DurableObject<Env> {
           // The index no longer points here: drop everything, then restore the empty schema for reuse.
           await this.ctx.storage.deleteAll();
           forgetMeta(this.#sql);
+          this.#alarmAt = undefined;
           applySessionMigrations(this.#sql);
           return;
         }
