@@ -38,7 +38,7 @@ const MIN_FTS_CHARS = 3;
 // a compound SELECT.
 const MAX_BOUND_PARAMS = 99;
 const MAX_COMPOUND_TERMS = 5;
-// recency = updated_at × 2^20 + tie-break (migrations/0003); both halves stay exact JavaScript numbers.
+// recency = updated_at × 2^20 + its slot, the tie-break (migrations/0003); both halves stay exact numbers.
 // The product does not, so SQL computes it, from values cast to INTEGER (D1 may bind a number as REAL).
 const TIEBREAK_SPAN = 1_048_576;
 const COLUMNS = `session_index.*, session_index.recency % ${TIEBREAK_SPAN} AS recency_tiebreak`;
@@ -167,7 +167,7 @@ function searchStatement(query: ListQuery, needle: string, scopes: Clause[]): Cl
   );
 }
 
-/** One page of visible sessions, newest first, keyset-paged on (updated_at, session_key). */
+/** One page of visible sessions, newest first, keyset-paged on `recency` (updatedAt, then its slot). */
 export async function listSessions(db: D1Database, query: ListQuery): Promise<ListPage> {
   const statement = listStatement(query);
   if (!statement) return { rows: [], rowsRead: 0 };
