@@ -2,7 +2,7 @@
 // proxy for the user Worker, and workerd's own inspector for every other worker in the process) and starts
 // and stops V8's sampling profiler on one over a WebSocket.
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { HOST } from "./server.mjs";
+import { HOST, workerdPid } from "./server.mjs";
 
 // Also analyse's fallback sample period, for a profile too sparse to measure it from.
 export const SAMPLING_US = Number(process.env.PROFILE_INTERVAL_US ?? 100);
@@ -56,23 +56,13 @@ export async function proxyTargets(inspectorPort) {
   return fetch(`http://${HOST}:${inspectorPort}/json`).then((r) => r.json());
 }
 
-/** Every process under `pid` (through /proc/<pid>/task/<tid>/children). */
-function descendants(pid) {
-  const children = readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
-    readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").split(" ").filter(Boolean).map(Number),
-  );
-  return children.flatMap((child) => [child, ...descendants(child)]);
-}
-
 /**
  * workerd's own inspector, which lists every worker in the process (D1, queues, …); wrangler only proxies
  * the user Worker. Miniflare binds it to port 0, so find that workerd's listening sockets through /proc.
  * (wrangler runs a second workerd, without an inspector, for its own proxy workers.)
  */
 export async function runtimeTargets(wranglerPid) {
-  const pid = descendants(wranglerPid).find((p) =>
-    readFileSync(`/proc/${p}/cmdline`, "utf8").includes("--inspector-addr"),
-  );
+  const pid = workerdPid(wranglerPid);
   if (!pid) return [];
   const inodes = new Set();
   for (const fd of readdirSync(`/proc/${pid}/fd`)) {

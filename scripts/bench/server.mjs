@@ -110,24 +110,22 @@ export async function startWorker(stateDir, extraArgs = []) {
   return { base, pid: child.pid, stop };
 }
 
-/** The workerd process under a wrangler pid, found through /proc parent links. */
-export function workerdPid(rootPid) {
-  const parents = new Map();
-  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      parents.set(Number(entry), {
-        ppid: Number(fields[1]),
-        comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
-      });
-    } catch {}
-  }
-  const isUnder = (pid) => {
-    for (let p = pid; p > 1; p = parents.get(p)?.ppid ?? 0) if (p === rootPid) return true;
-    return false;
-  };
-  return [...parents].find(([pid, info]) => info.comm === "workerd" && isUnder(pid))?.[0];
+/** Every process below `pid`, through /proc's child lists. */
+function descendants(pid) {
+  const children = readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+    readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").split(" ").filter(Boolean).map(Number),
+  );
+  return children.flatMap((child) => [child, ...descendants(child)]);
+}
+
+/**
+ * The workerd under a wrangler pid that runs the Worker (and its objects, D1, queues). wrangler starts a
+ * second workerd for its own proxy; the runtime's is the one Miniflare gives an inspector address.
+ */
+export function workerdPid(wranglerPid) {
+  return descendants(wranglerPid).find((pid) =>
+    readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--inspector-addr"),
+  );
 }
 
 /** VmRSS and VmHWM (peak) of a process, in MiB. */
