@@ -10,7 +10,7 @@ import { COMPLETION_CONTEXT, type Completion, completionMessage } from "../subag
 import type { TranscriptMessage } from "../transcript/message";
 import { takeSteerSlot } from "./control";
 import { insertSession } from "./create";
-import { deliverEffect, indexWrite, isIndexWrite } from "./effects";
+import { deliverEffect, type EffectHost, indexWrite, isIndexWrite } from "./effects";
 import { indexColumns } from "./index-row";
 import { forgetMeta, readMeta, type SessionMeta, updateMeta } from "./meta";
 import { applySessionMigrations } from "./migrations";
@@ -434,6 +434,11 @@ export class SessionObject extends DurableObject<Env> {
     this.#alarmAt = next;
   }
 
+  /** What an effect is delivered with: the bindings, the config and the current record. */
+  #effectHost(): EffectHost {
+    return { env: this.env, config: this.#config(), meta: readMeta(this.#sql) };
+  }
+
   /** Delivers every pending effect; failures stay in the outbox with a backoff. */
   async #deliverEffects(): Promise<void> {
     await this.#deliverIndexWrites();
@@ -443,10 +448,7 @@ export class SessionObject extends DurableObject<Env> {
       if (this.#delivering.has(entry.id)) continue;
       this.#delivering.add(entry.id);
       try {
-        const result = await deliverEffect(
-          { env: this.env, config: this.#config(), meta: readMeta(this.#sql) },
-          entry,
-        );
+        const result = await deliverEffect(this.#effectHost(), entry);
         settleEffect(this.#sql, entry);
         if (result === "remove") {
           await this.remove();
@@ -481,7 +483,7 @@ export class SessionObject extends DurableObject<Env> {
     if (entries.length < 2) return;
     for (const entry of entries) this.#delivering.add(entry.id);
     try {
-      const host = { env: this.env, config: this.#config(), meta: readMeta(this.#sql) };
+      const host = this.#effectHost();
       const statements = entries.flatMap((entry) => indexWrite(host, entry));
       if (statements.length > 0) await this.env.DB.batch(statements);
       for (const entry of entries) settleEffect(this.#sql, entry);
