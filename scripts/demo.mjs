@@ -5,7 +5,7 @@
 //   2. a tool call made by an agent's run (sessions_list), its answer delivered
 //   3. sessions_send from main to research: the reply, two reply-back turns, the announce delivered
 import { spawn } from "node:child_process";
-import { createHmac } from "node:crypto";
+import { createHmac, hkdfSync } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { createServer as createNetServer } from "node:net";
@@ -31,9 +31,15 @@ function freePort() {
   });
 }
 
+// The webchat channel has no secretEnv, so both directions are signed with the key the service derives
+// for it from the signing key (`switchboard secret channel webchat` prints the same value).
+const CHANNEL_SECRET = Buffer.from(
+  hkdfSync("sha256", SIGNING_KEY, "switchboard purpose keys", "switchboard/channel/webchat/v1", 32),
+).toString("base64url");
+
 const sign = (body) => {
   const t = Math.floor(Date.now() / 1000);
-  return `t=${t},v1=${createHmac("sha256", SIGNING_KEY).update(`${t}.${body}`).digest("hex")}`;
+  return `t=${t},v1=${createHmac("sha256", CHANNEL_SECRET).update(`${t}.${body}`).digest("hex")}`;
 };
 
 /** The channel side: receives deliveries, checks their signature, and lets the demo wait for them. */
@@ -47,7 +53,7 @@ function startReceiver(port) {
       const [t, v1] = (request.headers["x-switchboard-signature"] ?? "")
         .split(",")
         .map((part) => part.split("=")[1]);
-      const valid = v1 === createHmac("sha256", SIGNING_KEY).update(`${t}.${body}`).digest("hex");
+      const valid = v1 === createHmac("sha256", CHANNEL_SECRET).update(`${t}.${body}`).digest("hex");
       response.writeHead(valid ? 200 : 401).end();
       if (!valid) return log("receiver: refused a delivery with a bad signature");
       const delivery = JSON.parse(body);

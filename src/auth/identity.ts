@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { secretsEqual } from "./constant-time";
+import { rootKeys } from "./purpose-keys";
 import { looksLikeRunToken, type RunTokenClaims, verifyRunToken } from "./run-token";
 
 /** Who is calling, as proven by the bearer token (SPEC §3). */
@@ -36,13 +37,20 @@ export function bearerToken(header: string | undefined): string | undefined {
 
 /** Resolves a bearer token to an identity; undefined for anything not valid. */
 export async function authenticate(
-  env: Pick<Env, "SWITCHBOARD_ADMIN_TOKEN" | "SWITCHBOARD_AGENT_TOKENS" | "SWITCHBOARD_SIGNING_KEY">,
+  env: Pick<
+    Env,
+    | "SWITCHBOARD_ADMIN_TOKEN"
+    | "SWITCHBOARD_AGENT_TOKENS"
+    | "SWITCHBOARD_SIGNING_KEY"
+    | "SWITCHBOARD_SIGNING_KEY_PREVIOUS"
+  >,
   token: string | undefined,
 ): Promise<Identity | undefined> {
   if (!token) return undefined;
   if (looksLikeRunToken(token)) {
-    if (!env.SWITCHBOARD_SIGNING_KEY) return undefined;
-    const claims = await verifyRunToken(env.SWITCHBOARD_SIGNING_KEY, token);
+    const roots = rootKeys(env);
+    if (roots.length === 0) return undefined;
+    const claims = await verifyRunToken(roots, token);
     return claims ? { kind: "run", claims } : undefined;
   }
   if (env.SWITCHBOARD_ADMIN_TOKEN && (await secretsEqual(token, env.SWITCHBOARD_ADMIN_TOKEN)))

@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { fromBase64Url, hmacSha256, toBase64Url, verifyHmacSha256 } from "./hmac";
+import { deriveKey } from "./purpose-keys";
+
+const RUN_TOKEN_KEY = { use: "run-token" } as const;
 
 const PREFIX = "sbr1";
 
@@ -16,10 +19,13 @@ export const runTokenClaimsSchema = z.strictObject({
 });
 export type RunTokenClaims = z.infer<typeof runTokenClaimsSchema>;
 
-/** Mints a run token: `sbr1.<claims>.<HMAC-SHA256 of "sbr1.<claims>">`, base64url parts. */
-export async function mintRunToken(signingKey: string, claims: RunTokenClaims): Promise<string> {
+/**
+ * Mints a run token: `sbr1.<claims>.<HMAC-SHA256 of "sbr1.<claims>">`, base64url parts, keyed with the
+ * run-token key derived from the root signing key (never the root key itself, see purpose-keys.ts).
+ */
+export async function mintRunToken(rootKey: string, claims: RunTokenClaims): Promise<string> {
   const body = `${PREFIX}.${toBase64Url(new TextEncoder().encode(JSON.stringify(claims)))}`;
-  return `${body}.${toBase64Url(await hmacSha256(signingKey, body))}`;
+  return `${body}.${toBase64Url(await hmacSha256(await deriveKey(rootKey, RUN_TOKEN_KEY), body))}`;
 }
 
 /** True when the string has the shape of a run token (not whether it is valid). */
@@ -27,9 +33,9 @@ export function looksLikeRunToken(token: string): boolean {
   return token.startsWith(`${PREFIX}.`);
 }
 
-/** Verifies signature and expiry; undefined for anything not valid now. */
+/** Verifies signature (under any of the root keys in force) and expiry; undefined for anything not valid now. */
 export async function verifyRunToken(
-  signingKey: string,
+  rootKeys: string | readonly string[],
   token: string,
   nowSeconds = Math.floor(Date.now() / 1000),
 ): Promise<RunTokenClaims | undefined> {
@@ -37,11 +43,11 @@ export async function verifyRunToken(
   if (prefix !== PREFIX || !claimsPart || !signaturePart || extra !== undefined) return undefined;
   const signature = fromBase64Url(signaturePart);
   if (!signature) return undefined;
-  const valid = await verifyHmacSha256(
-    signingKey,
-    `${prefix}.${claimsPart}`,
-    signature.buffer as ArrayBuffer,
-  );
+  let valid = false;
+  for (const root of typeof rootKeys === "string" ? [rootKeys] : rootKeys) {
+    const key = await deriveKey(root, RUN_TOKEN_KEY);
+    valid ||= await verifyHmacSha256(key, `${prefix}.${claimsPart}`, signature.buffer as ArrayBuffer);
+  }
   if (!valid) return undefined;
   const bytes = fromBase64Url(claimsPart);
   if (!bytes) return undefined;

@@ -21,6 +21,8 @@ export interface Command {
   /** The rest of `--help`: what it does, its options, an example. */
   details: string;
   flags: FlagSpec;
+  /** Runs without the service's credentials (no token asked for). */
+  offline?: boolean;
   run: (ctx: CommandContext) => Promise<number>;
 }
 

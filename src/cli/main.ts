@@ -7,6 +7,7 @@ import { cliErrorMessage, exitCodeOf } from "./errors";
 import { commandHelp, mainHelp } from "./help";
 import { type CliIo, EXIT, UsageError } from "./io";
 import { sendCommand, waitCommand } from "./messaging";
+import { secretCommand } from "./secret";
 import {
   agentsCommand,
   createCommand,
@@ -32,6 +33,7 @@ export const commands: Command[] = [
   importCommand,
   exportCommand,
   healthCommand,
+  secretCommand,
 ];
 
 const GLOBAL_FLAGS: FlagSpec = {
@@ -75,7 +77,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     baseUrl = stringFlag(flags, "url") || baseUrl;
     const token = stringFlag(flags, "token") || io.env.SWITCHBOARD_TOKEN;
     const session = stringFlag(flags, "session") || io.env.SWITCHBOARD_SESSION;
-    if (!token && command !== healthCommand)
+    if (!token && command !== healthCommand && !command.offline)
       throw new UsageError(
         "no token: set SWITCHBOARD_TOKEN or pass --token (npm start prints the local tokens)",
       );

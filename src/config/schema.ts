@@ -75,15 +75,30 @@ const scriptedRule = z.strictObject({
     .optional(),
 });
 
+/** Switchboard's own credentials: a secret handed to a model provider, channel or agent is never one. */
+const RESERVED_SECRETS = new Set([
+  "SWITCHBOARD_SIGNING_KEY",
+  "SWITCHBOARD_SIGNING_KEY_PREVIOUS",
+  "SWITCHBOARD_ADMIN_TOKEN",
+  "SWITCHBOARD_AGENT_TOKENS",
+]);
+const secretName = z
+  .string()
+  .min(1)
+  .refine(
+    (name) => !RESERVED_SECRETS.has(name),
+    "names one of Switchboard's own credentials; leave it out to use a key derived for this purpose, or name a secret of its own",
+  );
+
 export const runtimeSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("scripted"), rules: z.array(scriptedRule).default([]) }),
   z.strictObject({
     type: z.literal("openai"),
     baseUrl: z.url(),
     model: z.string().min(1),
-    apiKeyEnv: z.string().optional(),
+    apiKeyEnv: secretName.optional(),
   }),
-  z.strictObject({ type: z.literal("webhook"), url: z.url(), secretEnv: z.string().optional() }),
+  z.strictObject({ type: z.literal("webhook"), url: z.url(), secretEnv: secretName.optional() }),
 ]);
 
 const subagentSettings = z.strictObject({
@@ -113,8 +128,8 @@ const agentSchema = z.strictObject({
 const channelSchema = z.strictObject({
   /** Where replies, announces and updates for this channel are POSTed (signed). */
   webhookUrl: z.url().optional(),
-  /** The secret that signs both directions; default SWITCHBOARD_SIGNING_KEY. */
-  secretEnv: z.string().optional(),
+  /** The secret that signs both directions; default a key derived for this channel (auth/purpose-keys.ts). */
+  secretEnv: secretName.optional(),
   /** The agent an inbound message goes to when it names none; default the first configured agent. */
   agentId: agentId.optional(),
   /** Sender ids allowed to use `/send on|off|inherit` in groups (a direct chat's peer always may). */

@@ -1,6 +1,6 @@
+import { thirdPartySecrets } from "../auth/third-party-secret";
 import { signatureHeader } from "../channels/signature";
 import type { SwitchboardConfig } from "../config/schema";
-import { readSecret } from "../config/secrets";
 import type { OutboundMessage } from "./messages";
 
 /** How a delivery attempt went: delivered, worth retrying, or never going to work. */
@@ -18,9 +18,13 @@ export async function deliverOutbound(
   const channel = config.channels[message.channel];
   if (!channel?.webhookUrl)
     return { kind: "permanent", reason: `channel "${message.channel}" has no webhookUrl configured` };
-  const secretName = channel.secretEnv ?? "SWITCHBOARD_SIGNING_KEY";
-  const secret = readSecret(env, secretName);
-  if (!secret) return { kind: "permanent", reason: `secret ${secretName} is not set` };
+  const secrets = await thirdPartySecrets(
+    env,
+    { use: "channel", channel: message.channel },
+    channel.secretEnv,
+  );
+  if (!secrets.ok) return { kind: "permanent", reason: secrets.error };
+  const [secret = ""] = secrets.secrets;
   const { type: _, ...payload } = message;
   const body = JSON.stringify(payload);
   let response: Response;

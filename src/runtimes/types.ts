@@ -1,3 +1,4 @@
+import type { KeyPurpose } from "../auth/purpose-keys";
 import type { AgentConfig } from "../config/schema";
 import type { TranscriptMessage } from "../transcript/message";
 
@@ -47,8 +48,10 @@ export interface RunInput {
   signal: AbortSignal;
   /** Executes a tool call as the run's session. */
   callTool: (name: string, args: unknown) => Promise<object>;
-  /** Reads a secret by name (API keys, webhook secrets). */
+  /** Reads a secret by name (API keys, a webhook agent's own `secretEnv`). */
   secret: (name: string) => string | undefined;
+  /** The key derived for one purpose from the signing key (a webhook agent without `secretEnv`). */
+  purposeKey: (purpose: KeyPurpose) => Promise<string | undefined>;
 }
 
 /** How a turn ended, as far as the runtime knows. */

@@ -13,7 +13,10 @@ export const webhookAnswerSchema = z.object({
 export async function runWebhook(input: RunInput): Promise<RunOutcome> {
   const runtime = input.agent.runtime;
   if (runtime.type !== "webhook") return { kind: "failed", error: "not a webhook agent", retryable: false };
-  const secret = input.secret(runtime.secretEnv ?? "SWITCHBOARD_SIGNING_KEY");
+  // Its own secret if configured, else a key derived for this agent alone: never the run-token key.
+  const secret = runtime.secretEnv
+    ? input.secret(runtime.secretEnv)
+    : await input.purposeKey({ use: "webhook-agent", agentId: input.agent.id });
   if (!secret)
     return {
       kind: "failed",

@@ -1,3 +1,4 @@
+import { deriveKey } from "../auth/purpose-keys";
 import { mintRunToken } from "../auth/run-token";
 import { findAgent } from "../config/agents";
 import { keyOptionsOf } from "../config/key-options";
@@ -159,6 +160,8 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
         }
       },
       secret: (name) => readSecret(env, name),
+      purposeKey: async (purpose) =>
+        env.SWITCHBOARD_SIGNING_KEY ? deriveKey(env.SWITCHBOARD_SIGNING_KEY, purpose) : undefined,
     });
     if (
       outcome.kind !== "failed" ||

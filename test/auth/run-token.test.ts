@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fromBase64Url, hmacSha256, toBase64Url } from "../../src/auth/hmac";
+import { deriveKey } from "../../src/auth/purpose-keys";
 import {
   looksLikeRunToken,
   mintRunToken,
@@ -21,10 +22,10 @@ const claims: RunTokenClaims = {
 
 const encodeClaims = (value: unknown) => toBase64Url(new TextEncoder().encode(JSON.stringify(value)));
 
-/** Signs an arbitrary claims part the way mintRunToken does, to build well-signed bad tokens. */
+/** Signs an arbitrary claims part the way mintRunToken does (its derived key), to build well-signed bad tokens. */
 async function signRaw(claimsPart: string, key = KEY): Promise<string> {
   const body = `sbr1.${claimsPart}`;
-  return `${body}.${toBase64Url(await hmacSha256(key, body))}`;
+  return `${body}.${toBase64Url(await hmacSha256(await deriveKey(key, { use: "run-token" }), body))}`;
 }
 
 describe("mint and verify", () => {

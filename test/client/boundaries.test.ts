@@ -18,6 +18,12 @@ const cliSources = import.meta.glob("../../src/cli/**/*.ts", {
   import: "default",
   eager: true,
 });
+// `switchboard secret` derives keys exactly as the Worker does, so it loads that one module.
+const purposeKeysSource = import.meta.glob("../../src/auth/purpose-keys.ts", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+});
 
 /** The specifiers a file loads at run time: `import type` and `export type` are erased, so they are skipped. */
 function runtimeImports(source: string): string[] {
@@ -39,10 +45,16 @@ describe("the client and CLI stay dependency-free at run time", () => {
     }
   });
 
-  it("src/cli loads only its own files and the client", () => {
+  it("src/cli loads only its own files, the client and the key derivation", () => {
     for (const [file, source] of Object.entries(cliSources)) {
       for (const specifier of runtimeImports(source))
-        expect(specifier, file).toMatch(/^(?:\.\/[\w-]+|\.\.\/client\/[\w-]+)$/);
+        expect(specifier, file).toMatch(/^(?:\.\/[\w-]+|\.\.\/client\/[\w-]+|\.\.\/auth\/purpose-keys)$/);
     }
+  });
+
+  it("the key derivation the CLI shares with the Worker loads nothing itself", () => {
+    const sources = Object.entries(purposeKeysSource);
+    expect(sources).toHaveLength(1);
+    for (const [file, source] of sources) expect(runtimeImports(source), file).toEqual([]);
   });
 });

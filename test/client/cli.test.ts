@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CliIo } from "../../src/cli/io";
 import { runCli } from "../../src/cli/main";
 import { ADMIN, AGENT_TOKENS } from "../helpers";
+import { channelSecret, inbound, postInbound, SIGNING_KEY, webhookAgentSecret } from "../runs/fixtures";
 import { recordingFetch, uid } from "./fixtures";
 
 /** Runs the CLI against the Worker with in-memory files; returns its exit code and output. */
@@ -105,5 +106,37 @@ describe("CLI commands (in workerd, against the Worker)", () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("switchboard send <session> <message…>");
     expect(help.stdout).toContain("--timeout N");
+  });
+});
+
+describe("switchboard secret (offline)", () => {
+  it("prints the channel secret the Worker verifies inbound posts with, without a token", async () => {
+    const printed = await cli(["secret", "channel", "Telegram"], {
+      env: { SWITCHBOARD_TOKEN: "", SWITCHBOARD_SIGNING_KEY: SIGNING_KEY },
+    });
+    expect(printed).toMatchObject({ code: 0, stderr: "" });
+    const secret = printed.stdout.trim();
+    expect(secret).toBe(await channelSecret("telegram"));
+    const u = uid();
+    const body = inbound({ senderId: `cli${u}`, chatId: "c", messageId: `m-${u}` });
+    expect((await postInbound("telegram", body, { secret })).status).toBe(202);
+  });
+
+  it("prints a webhook agent's secret, distinct from the channel's", async () => {
+    const env = { SWITCHBOARD_TOKEN: "", SWITCHBOARD_SIGNING_KEY: SIGNING_KEY };
+    const printed = await cli(["secret", "webhook", "hook-sync-rec", "--json"], { env });
+    expect(printed.code).toBe(0);
+    expect(JSON.parse(printed.stdout)).toEqual({ secret: await webhookAgentSecret("hook-sync-rec") });
+  });
+
+  it("says what to set when the signing key is missing, and names unknown kinds", async () => {
+    const missing = await cli(["secret", "channel", "telegram"], { env: { SWITCHBOARD_TOKEN: "" } });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("set SWITCHBOARD_SIGNING_KEY");
+    const unknown = await cli(["secret", "grant", "x"], {
+      env: { SWITCHBOARD_TOKEN: "", SWITCHBOARD_SIGNING_KEY: SIGNING_KEY },
+    });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown secret kind "grant"');
   });
 });

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { deriveKey } from "../../src/auth/purpose-keys";
 import { verifySignatureHeader } from "../../src/channels/signature";
 import { agentToAgentContext } from "../../src/messaging/a2a-context";
 import { withInterSessionHeader } from "../../src/messaging/inter-session";
@@ -38,7 +39,10 @@ async function signedBody(post: ChannelPost | undefined): Promise<Record<string,
   expect(post.headers["x-switchboard-signature"]).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
   expect(
     await verifySignatureHeader(
-      env.SWITCHBOARD_SIGNING_KEY ?? "",
+      await deriveKey(env.SWITCHBOARD_SIGNING_KEY ?? "", {
+        use: "channel",
+        channel: String(post.json.channel),
+      }),
       post.headers["x-switchboard-signature"],
       post.body,
     ),

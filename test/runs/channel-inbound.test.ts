@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { signatureHeader, verifySignatureHeader } from "../../src/channels/signature";
 import { ADMIN, call } from "../helpers";
 import {
+  channelSecret,
   deliveries,
   getRun,
   inbound,
   postInbound,
-  SIGNING_KEY,
   sessionPath,
   transcript,
   turns,
@@ -68,9 +68,13 @@ describe("inbound channel message → session, run, reply delivered to the chann
       idempotencyKey: `${runId}:reply`,
     });
     expect(post.headers["idempotency-key"]).toBe(`${runId}:reply`);
-    expect(await verifySignatureHeader(SIGNING_KEY, post.headers["x-switchboard-signature"], post.body)).toBe(
-      true,
-    );
+    expect(
+      await verifySignatureHeader(
+        await channelSecret("telegram"),
+        post.headers["x-switchboard-signature"],
+        post.body,
+      ),
+    ).toBe(true);
   });
 
   it("maps chat types, threads and topics to session keys; replies go back to the chat as it was addressed", async () => {
@@ -210,7 +214,9 @@ describe("inbound authentication and validation", () => {
       await postInbound("telegram", body, { secret: "some-other-secret-0123456789abcdef" }),
       await postInbound("telegram", body, { signature: "" }),
       await postInbound("telegram", body, { signature: `t=${now},v1=zz` }),
-      await postInbound("telegram", tampered, { signature: await signatureHeader(SIGNING_KEY, raw) }),
+      await postInbound("telegram", tampered, {
+        signature: await signatureHeader(await channelSecret("telegram"), raw),
+      }),
     ];
     for (const attempt of attempts) {
       expect(attempt.status).toBe(401);

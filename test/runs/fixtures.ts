@@ -1,6 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import { deriveKey } from "../../src/auth/purpose-keys";
 import { signatureHeader } from "../../src/channels/signature";
 import type { RecordedRequest } from "../fake-services";
 import { ADMIN, call } from "../helpers";
@@ -8,8 +9,15 @@ import { exportJsonl, sessionPath } from "../integration/fixtures";
 
 export { createSession, createSpawned, sessionPath, tool, uid } from "../integration/fixtures";
 
-/** The test binding SWITCHBOARD_SIGNING_KEY: signs channel posts both ways and run tokens. */
+/** The test binding SWITCHBOARD_SIGNING_KEY: the root of every derived key (run tokens, channels). */
 export const SIGNING_KEY = "test-signing-key-0123456789abcdef";
+
+/** The secret the service derives for a channel without `secretEnv`: signs its posts both ways. */
+export const channelSecret = (channel: string) => deriveKey(SIGNING_KEY, { use: "channel", channel });
+
+/** The secret the service derives for a webhook agent without `secretEnv`. */
+export const webhookAgentSecret = (agentId: string) =>
+  deriveKey(SIGNING_KEY, { use: "webhook-agent", agentId });
 
 /** The session object of a key. */
 export const stub = (key: string) => env.SESSION.getByName(key);
@@ -108,7 +116,7 @@ export function inbound(fields: Record<string, unknown>): Record<string, unknown
   return { chatType: "direct", senderId: "someone", text: "hello", ...fields };
 }
 
-/** `POST /v1/channels/{channel}/messages`, signed with the signing key at `unixSeconds` (default now). */
+/** `POST /v1/channels/{channel}/messages`, signed with the channel's secret at `unixSeconds` (default now). */
 export async function postInbound(
   channel: string,
   body: Record<string, unknown> | string,
@@ -116,7 +124,8 @@ export async function postInbound(
 ): Promise<{ status: number; json: any; text: string }> {
   const raw = typeof body === "string" ? body : JSON.stringify(body);
   const signature =
-    options.signature ?? (await signatureHeader(options.secret ?? SIGNING_KEY, raw, options.unixSeconds));
+    options.signature ??
+    (await signatureHeader(options.secret ?? (await channelSecret(channel)), raw, options.unixSeconds));
   const response = await exports.default.fetch(`http://switchboard.test/v1/channels/${channel}/messages`, {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-Switchboard-Signature": signature },

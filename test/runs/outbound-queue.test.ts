@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { verifySignatureHeader } from "../../src/channels/signature";
 import worker from "../../src/index";
 import type { OutboundMessage } from "../../src/queue/messages";
-import { deliveries, SIGNING_KEY, uid } from "./fixtures";
+import { channelSecret, deliveries, uid } from "./fixtures";
 
 const QUEUE = "switchboard-deliveries";
 
@@ -101,7 +101,11 @@ describe("outbound deliveries through the queue consumer", () => {
       expect(post.json).toEqual(payload);
       expect(post.headers["idempotency-key"]).toBe(message.idempotencyKey);
       expect(
-        await verifySignatureHeader(SIGNING_KEY, post.headers["x-switchboard-signature"], post.body),
+        await verifySignatureHeader(
+          await channelSecret(message.channel),
+          post.headers["x-switchboard-signature"],
+          post.body,
+        ),
       ).toBe(true);
     }
   });

@@ -6,12 +6,12 @@ import {
   createSpawned,
   getRun,
   recorded,
-  SIGNING_KEY,
   sendMessage,
   toolResultJson,
   transcript,
   uid,
   waitRun,
+  webhookAgentSecret,
 } from "./fixtures";
 
 /** What the coding profile grants, as this build serves it (sorted, as runs offer them). */
@@ -136,9 +136,13 @@ describe("webhook runtime, synchronous answer (hook-sync-rec)", () => {
     const post = posts[0];
     if (!post) throw new Error("no webhook post");
     expect(post.method).toBe("POST");
-    expect(await verifySignatureHeader(SIGNING_KEY, post.headers["x-switchboard-signature"], post.body)).toBe(
-      true,
-    );
+    expect(
+      await verifySignatureHeader(
+        await webhookAgentSecret("hook-sync-rec"),
+        post.headers["x-switchboard-signature"],
+        post.body,
+      ),
+    ).toBe(true);
     const message = {
       id: `in:${runId}`,
       role: "user",

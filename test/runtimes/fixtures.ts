@@ -1,3 +1,5 @@
+import { env } from "cloudflare:workers";
+import { deriveKey } from "../../src/auth/purpose-keys";
 import { type AgentConfig, configSchema } from "../../src/config/schema";
 import type { RunInput, ToolSpec } from "../../src/runtimes/types";
 import type { TranscriptMessage } from "../../src/transcript/message";
@@ -47,6 +49,7 @@ export function runInput(
       return toolResult;
     },
     secret: (name) => secrets[name],
+    purposeKey: async (purpose) => deriveKey(env.SWITCHBOARD_SIGNING_KEY ?? "", purpose),
     ...overrides,
     calls,
   };

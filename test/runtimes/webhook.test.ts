@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { deriveKey } from "../../src/auth/purpose-keys";
 import { verifySignatureHeader } from "../../src/channels/signature";
 import type { RunOutcome } from "../../src/runtimes/types";
 import { runWebhook } from "../../src/runtimes/webhook";
@@ -64,7 +65,10 @@ describe("runWebhook against an agent webhook", () => {
     if (!request) throw new Error("the webhook received nothing");
     const header = request.headers["x-switchboard-signature"];
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-    expect(await verifySignatureHeader(SIGNING_KEY, header, request.body)).toBe(true);
+    const agentSecret = await deriveKey(SIGNING_KEY, { use: "webhook-agent", agentId: "main" });
+    expect(await verifySignatureHeader(agentSecret, header, request.body)).toBe(true);
+    // The run-token root key itself never signs what a third party can read.
+    expect(await verifySignatureHeader(SIGNING_KEY, header, request.body)).toBe(false);
     expect(await verifySignatureHeader("another-key", header, request.body)).toBe(false);
     expect(request.headers["content-type"]).toBe("application/json");
     expect(request.json).toEqual({

@@ -16,7 +16,7 @@
  *     status-<n>    HTTP <n> with `{ error: { message } }`
  *   POST /webhook/<scenario>[/<param>][/rec-<id>][?secret=<s>]         an agent webhook
  *     Every scenario first checks X-Switchboard-Signature (HMAC-SHA256 of "t.body", 300 s tolerance) with
- *     `?secret=`, else the test SWITCHBOARD_SIGNING_KEY, and answers 401 if it is bad.
+ *     `?secret=`, else the key the service derives for the agent, and answers 401 if it is bad.
  *     sync          `{ text: "webhook got: <message text>", usage: { input: 4, output: 2, total: 6 } }`
  *     async         202
  *     no-text       200 `{ usage }` without text
@@ -31,11 +31,20 @@
  *                        `[{ method, path, headers (lower-case names), body (raw text), json }]`
  * Node code, so tsconfig.json (workerd types only) leaves it out; tests import nothing from here.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 
-/** The webhook secret when the URL has no `?secret=`: the test binding SWITCHBOARD_SIGNING_KEY. */
-const FAKE_WEBHOOK_SECRET = "test-signing-key-0123456789abcdef";
+/** The test binding SWITCHBOARD_SIGNING_KEY, from which the service derives channel and agent secrets. */
+const TEST_SIGNING_KEY = "test-signing-key-0123456789abcdef";
+
+/**
+ * The secret the service derives for one purpose (src/auth/purpose-keys.ts), computed here with Node's
+ * own HKDF as a channel bridge or webhook agent would, so the labels and the scheme stay interoperable.
+ */
+function derivedSecret(label: string): string {
+  const bits = hkdfSync("sha256", TEST_SIGNING_KEY, "switchboard purpose keys", label, 32);
+  return Buffer.from(bits).toString("base64url");
+}
 
 type Json = Record<string, any>;
 /** `delayMs`: answer that much later. `stallMs`: send a few bytes now, the rest later. `hangup`: answer nothing. */
@@ -196,14 +205,16 @@ async function route(request: IncomingMessage, url: URL, body: string): Promise<
   const json = parseJson(body) ?? {};
   if (service === "webhook") {
     const header = request.headers["x-switchboard-signature"];
-    const secret = url.searchParams.get("secret") ?? FAKE_WEBHOOK_SECRET;
+    const secret =
+      url.searchParams.get("secret") ?? derivedSecret(`switchboard/webhook-agent/${json.agentId}/v1`);
     if (!signatureIsValid(typeof header === "string" ? header : undefined, body, secret))
       return { status: 401, body: { error: { message: "bad X-Switchboard-Signature" } } };
     return status ? failure("webhook") : (webhook(scenario, param, json) ?? unknown);
   }
   if (service === "channel") {
     const header = request.headers["x-switchboard-signature"];
-    if (!signatureIsValid(typeof header === "string" ? header : undefined, body, FAKE_WEBHOOK_SECRET))
+    const secret = derivedSecret(`switchboard/channel/${json.channel}/v1`);
+    if (!signatureIsValid(typeof header === "string" ? header : undefined, body, secret))
       return { status: 401, body: { error: { message: "bad X-Switchboard-Signature" } } };
     record(`channel:${json.sessionKey}`, request, url, body);
     return status ? failure("channel") : (channelDelivery(scenario, param, json) ?? unknown);

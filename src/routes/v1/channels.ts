@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../app-env";
+import { thirdPartySecrets } from "../../auth/third-party-secret";
 import {
   inboundMessageSchema,
   inboundReplyTarget,
@@ -10,7 +11,6 @@ import { parseSendCommand, sendCommandConfirmation } from "../../channels/send-c
 import { verifySignatureHeader } from "../../channels/signature";
 import { findAgent } from "../../config/agents";
 import { keyOptionsOf } from "../../config/key-options";
-import { readSecret } from "../../config/secrets";
 import { AppError, badRequest } from "../../errors";
 import { stableUuid } from "../../messaging/stable-id";
 import { resolveSendPolicy } from "../../policy/send-policy";
@@ -29,14 +29,14 @@ export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async
       "not_found",
       `unknown channel "${channel}": add it under channels in the configuration`,
     );
-  const secretName = settings.secretEnv ?? "SWITCHBOARD_SIGNING_KEY";
-  const secret = readSecret(c.env, secretName);
-  if (!secret) throw new AppError("unavailable", `channel secret ${secretName} is not set`);
+  const secrets = await thirdPartySecrets(c.env, { use: "channel", channel }, settings.secretEnv);
+  if (!secrets.ok) throw new AppError("unavailable", `channel ${secrets.error}`);
   // The signature covers the exact bytes, so it is checked before anything is parsed or written.
   const raw = await c.req.text();
-  if (!(await verifySignatureHeader(secret, c.req.header("X-Switchboard-Signature"), raw))) {
-    throw new AppError("unauthorized", "unauthorized");
-  }
+  const header = c.req.header("X-Switchboard-Signature");
+  let signed = false;
+  for (const secret of secrets.secrets) signed ||= await verifySignatureHeader(secret, header, raw);
+  if (!signed) throw new AppError("unauthorized", "unauthorized");
   const message = parseBody(inboundMessageSchema, parseJsonText(raw));
   const agentId = (message.agentId ?? settings.agentId ?? config.agents.list[0]?.id ?? "").toLowerCase();
   if (!findAgent(config, agentId)) throw badRequest(`agentId: unknown agent "${agentId}"`);
