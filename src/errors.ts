@@ -1,4 +1,5 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { DomainErrorCode } from "./session/api";
 
 /** Every error the HTTP surface can answer with; the map below is the only place statuses are chosen. */
 export const errorStatus = {
@@ -16,6 +17,13 @@ export const errorStatus = {
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof errorStatus;
+
+/** Every domain failure's code on the HTTP surface: exhaustive, so a new domain code cannot go unmapped. */
+export const domainErrorCode = {
+  not_found: "not_found",
+  conflict: "conflict",
+  forbidden: "forbidden",
+} as const satisfies Record<DomainErrorCode, ErrorCode>;
 
 /** An error meant for the caller: its message goes on the wire, its cause never does. */
 export class AppError extends Error {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { SwitchboardConfig } from "../config/schema";
 import { announceTargetFromKey, canonicalizeKeyInput, type KeyOptions } from "../keys";
-import type { DeliveryContext } from "../session/meta";
+import type { DeliveryContext } from "../session/api";
 import { MAX_MESSAGE_TEXT_BYTES, utf8Bytes } from "../transcript/message";
 
 const id = z.string().trim().min(1).max(200);

@@ -8,10 +8,7 @@ import type {
   importTranscriptSchema,
   patchSessionSchema,
 } from "../routes/v1/session-schemas";
-import type { SessionRow } from "../session/row";
-import type { RunRecord } from "../session/run-store";
-import type { HistoryPage } from "../session/transcript";
-import type { ImportReceipt } from "../session/types";
+import type { HistoryPage, ImportReceipt, RunRecord, SessionRow } from "../session/api";
 import type { SubagentItem } from "../subagents/targets";
 import type { agentsList } from "../tools/agents-list";
 import type { sessionStatus } from "../tools/session-status";

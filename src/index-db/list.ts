@@ -1,5 +1,5 @@
 import type { VisibleScope } from "../policy/visibility";
-import { LIST_STATE } from "../session/index-row";
+import { type IndexRow, LIST_STATE } from "../session/api";
 
 /** Where a page ends: the last row's updatedAt and its tie-break (see `recency` in migrations/0003). */
 export interface ListCursor {
@@ -21,7 +21,7 @@ export interface ListQuery {
 }
 
 export interface ListPage {
-  rows: Record<string, unknown>[];
+  rows: IndexRow[];
   nextCursor?: ListCursor;
   rowsRead: number;
 }
@@ -174,7 +174,7 @@ export async function listSessions(db: D1Database, query: ListQuery): Promise<Li
   const result = await db
     .prepare(statement.sql)
     .bind(...statement.params)
-    .all<Record<string, unknown>>();
+    .all<IndexRow>();
   const rows = result.results.slice(0, query.limit);
   const last = rows.at(-1);
   const hasMore = result.results.length > query.limit && last !== undefined;

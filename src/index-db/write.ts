@@ -1,7 +1,7 @@
-import type { IndexColumns } from "../session/index-row";
+import type { IndexRow } from "../session/api";
 
 /** The upsert of a session's index row; an older version never overwrites a newer one. */
-export function sessionIndexUpsert(db: D1Database, row: IndexColumns): D1PreparedStatement {
+export function sessionIndexUpsert(db: D1Database, row: IndexRow): D1PreparedStatement {
   const columns = Object.keys(row);
   const updates = columns
     .filter((column) => column !== "session_key")

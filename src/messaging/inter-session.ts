@@ -1,3 +1,5 @@
+import type { ReplyFlow, TurnRequest } from "../session/api";
+
 /** Tokens an agent replies with to end an exchange or stay silent (SPEC §5.3). */
 export const REPLY_SKIP = "REPLY_SKIP";
 export const ANNOUNCE_SKIP = "ANNOUNCE_SKIP";
@@ -42,4 +44,41 @@ export function withInterSessionHeader(message: string, source: InterSessionSour
 export function isSkip(reply: string | undefined, token: string): boolean {
   const trimmed = (reply ?? "").trim();
   return trimmed === "" || trimmed === token;
+}
+
+/** A turn that one session puts in another (SPEC §5.3): a send, a reply-back step, an announce step. */
+export interface InterSessionTurn {
+  runId: string;
+  dedupeKey?: string;
+  text: string;
+  /** The sending session (canonical key) and its channel, for the provenance. */
+  from: { sessionKey: string; channel?: string };
+  /** The header line shown to the target; none for an announce step, whose text is our own summary. */
+  header?: InterSessionSource;
+  /** sessions_send hops that led here: sends made by the target's run keep counting from it. */
+  hop: number;
+  context: string;
+  timeoutMs?: number;
+  flow: ReplyFlow;
+}
+
+/** The one builder of inter-session turns: message (with its header), provenance, context and flow. */
+export function interSessionTurn(turn: InterSessionTurn): TurnRequest {
+  return {
+    runId: turn.runId,
+    ...(turn.dedupeKey ? { dedupeKey: turn.dedupeKey } : {}),
+    message: {
+      text: turn.header ? withInterSessionHeader(turn.text, turn.header) : turn.text,
+      provenance: {
+        kind: "inter_session",
+        sourceSessionKey: turn.from.sessionKey,
+        ...(turn.from.channel !== undefined ? { sourceChannel: turn.from.channel } : {}),
+        sourceTool: "sessions_send",
+        hop: turn.hop,
+      },
+    },
+    context: turn.context,
+    ...(turn.timeoutMs !== undefined ? { timeoutMs: turn.timeoutMs } : {}),
+    flow: turn.flow,
+  };
 }

@@ -1,4 +1,4 @@
-import type { ReplyFlow, TurnRequest } from "../session/run-store";
+import type { ReplyFlow, TurnRequest } from "../session/api";
 import { ANNOUNCE_SKIP, isSkip, REPLY_SKIP, withInterSessionHeader } from "./inter-session";
 
 /** What a finished run of an agent-to-agent exchange leads to (SPEC §5.3 reply-back loop and announce). */

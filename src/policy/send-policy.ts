@@ -1,4 +1,5 @@
 import type { SendPolicyConfig } from "../config/schema";
+import { type KeyOptions, parseSessionKey } from "../keys";
 
 export type SendDecision = "allow" | "deny";
 
@@ -9,6 +10,25 @@ export interface SendPolicySubject {
   chatType?: string;
   /** The session's own override, set by PATCH or `/send on|off`. */
   override?: SendDecision;
+}
+
+/**
+ * The one way a send-policy subject is built, for every send and post: the session (its key, recorded
+ * chat type, override) and the channel the message would go through. A chat type the session did not
+ * record comes from its key.
+ */
+export function sendPolicySubject(
+  session: { sessionKey: string; chatType?: string; sendPolicy?: SendDecision },
+  channel: string,
+  keyOptions: KeyOptions,
+): SendPolicySubject {
+  const chatType = session.chatType ?? parseSessionKey(session.sessionKey, keyOptions)?.chatType;
+  return {
+    sessionKey: session.sessionKey,
+    channel,
+    ...(chatType ? { chatType } : {}),
+    ...(session.sendPolicy ? { override: session.sendPolicy } : {}),
+  };
 }
 
 /** The key without its `agent:<id>:` prefix, for `keyPrefix` rules. */

@@ -1,6 +1,5 @@
 import { loadConfig } from "../config/load";
-import { sessionApi } from "../session/client";
-import type { TurnRequest } from "../session/run-store";
+import { deliverTurn } from "../session/client";
 import { type QueueMessage, queueMessageSchema } from "./messages";
 import { deliverOutbound } from "./outbound";
 
@@ -14,8 +13,8 @@ type Handled = { ack: true } | { ack: false; reason: string } | { deadLetter: st
 async function handle(env: Env, message: QueueMessage): Promise<Handled> {
   if (message.type === "send") {
     // Idempotent at the target by runId: a redelivered send never adds a second transcript row.
-    const result = await sessionApi(env.SESSION, message.targetKey).enqueueTurn(message.turn as TurnRequest);
-    return result.ok ? { ack: true } : { deadLetter: `target ${message.targetKey}: ${result.message}` };
+    const taker = await deliverTurn(env.SESSION, { targets: [message.targetKey], request: message.turn });
+    return taker ? { ack: true } : { deadLetter: `target ${message.targetKey}: session not found` };
   }
   const config = loadConfig(env);
   if (!config.ok) return { ack: false, reason: config.error };

@@ -1,40 +1,7 @@
 import { z } from "zod";
-import { provenanceSchema } from "../transcript/message";
+import { turnRequestSchema } from "../session/api";
 
-const deliveryContextSchema = z.object({
-  channel: z.string().min(1),
-  to: z.string().min(1),
-  accountId: z.string().optional(),
-  threadId: z.union([z.string(), z.number()]).optional(),
-});
-
-const replyFlowSchema = z.object({
-  flowId: z.string(),
-  requesterKey: z.string(),
-  targetKey: z.string(),
-  originalMessage: z.string(),
-  maxTurns: z.number().int().min(0),
-  stepTimeoutMs: z.number().int().positive(),
-  hop: z.number().int().min(0),
-  stage: z.enum(["request", "ping", "announce"]),
-  turn: z.number().int().min(0),
-  round1Reply: z.string().optional(),
-  latestReply: z.string().optional(),
-});
-
-/** A turn for a session, as carried by the queue (mirrors TurnRequest in src/session/run-store.ts). */
-export const turnRequestSchema = z.object({
-  runId: z.string().min(1),
-  dedupeKey: z.string().optional(),
-  message: z.object({ id: z.string().optional(), text: z.string(), provenance: provenanceSchema }),
-  context: z.string().optional(),
-  timeoutMs: z.number().int().positive().optional(),
-  flow: replyFlowSchema.optional(),
-  replyTo: deliveryContextSchema.optional(),
-  replyToOwnChannel: z.boolean().optional(),
-});
-
-/** A fire-and-forget sessions_send: deliver this turn into the target session. */
+/** A fire-and-forget sessions_send: the Queue carries the turn into the target session. */
 export const sendMessageSchema = z.object({
   type: z.literal("send"),
   targetKey: z.string().min(1),

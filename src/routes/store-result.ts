@@ -1,8 +1,8 @@
-import { AppError } from "../errors";
-import type { StoreResult } from "../session/types";
+import { AppError, domainErrorCode } from "../errors";
+import type { Result } from "../session/api";
 
-/** A session object's result as a value, or the matching HTTP error (404, 409). */
-export function unwrapStoreResult<T>(result: StoreResult<T>): T {
+/** A domain result as a value, or the matching HTTP error (404, 409, 403). */
+export function unwrapResult<T>(result: Result<T>): T {
   if (result.ok) return result.value;
-  throw new AppError(result.code, result.message);
+  throw new AppError(domainErrorCode[result.code], result.message);
 }

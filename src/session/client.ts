@@ -1,38 +1,14 @@
-import type { TurnRequest } from "./run-store";
-import type { SessionObject } from "./session-object";
+import type { Result, RunRecord, SessionApi, TurnDelivery, TurnRequest } from "./api";
 
-/** The session object's RPC methods, with their declared result types. */
-export type SessionApi = Pick<
-  SessionObject,
-  | "create"
-  | "ensure"
-  | "describe"
-  | "patch"
-  | "remove"
-  | "importMessages"
-  | "history"
-  | "historyFor"
-  | "recentMessages"
-  | "exportChunk"
-  | "enqueueTurn"
-  | "enqueueTurnAndWait"
-  | "getRun"
-  | "waitForRun"
-  | "completeDeferredRun"
-  | "recordInbound"
-  | "deliverCompletion"
-  | "kill"
-  | "steer"
-  | "yieldRun"
-  | "attachment"
->;
+/** Any namespace of session objects (the Worker's SESSION binding, or the bench's subclass of it). */
+type SessionNamespace = Pick<DurableObjectNamespace, "getByName">;
 
 /**
- * The session object for a canonical key. workers-types maps RPC results through its Serializable
- * check, which turns loose JSON objects (imported messages keep unknown fields) into `never`; the
- * values are plain JSON, so the declared types are the true ones.
+ * The session object for a canonical key, through its public face. workers-types maps RPC results
+ * through its Serializable check, which turns loose JSON objects (imported messages keep unknown
+ * fields) into `never`; the values are plain JSON, so the interface's types are the true ones.
  */
-export function sessionApi(namespace: DurableObjectNamespace<SessionObject>, sessionKey: string): SessionApi {
+export function sessionApi(namespace: SessionNamespace, sessionKey: string): SessionApi {
   return namespace.getByName(sessionKey) as unknown as SessionApi;
 }
 
@@ -45,11 +21,11 @@ const WAIT_RETRY_PAUSE_MS = 50;
  * object reset stays broken), until the deadline.
  */
 export async function waitForRunResilient(
-  namespace: DurableObjectNamespace<SessionObject>,
+  namespace: SessionNamespace,
   sessionKey: string,
   runId: string,
   timeoutMs: number,
-): ReturnType<SessionApi["waitForRun"]> {
+): Promise<Result<RunRecord>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -67,11 +43,11 @@ export async function waitForRunResilient(
  * wait taken up as in `waitForRunResilient`.
  */
 export async function sendTurnAndWaitResilient(
-  namespace: DurableObjectNamespace<SessionObject>,
+  namespace: SessionNamespace,
   sessionKey: string,
   turn: TurnRequest,
   timeoutMs: number,
-): ReturnType<SessionApi["waitForRun"]> {
+): Promise<Result<RunRecord>> {
   const deadline = Date.now() + timeoutMs;
   try {
     return await sessionApi(namespace, sessionKey).enqueueTurnAndWait(turn, timeoutMs);
@@ -81,4 +57,19 @@ export async function sendTurnAndWaitResilient(
     if (!queued.ok) return queued;
     return waitForRunResilient(namespace, sessionKey, queued.value.runId, Math.max(0, deadline - Date.now()));
   }
+}
+
+/**
+ * Hands a turn to the first of its targets that still exists; the receiver deduplicates by runId and
+ * dedupeKey, so a redelivery is safe. The key that took it, or undefined when none is left.
+ */
+export async function deliverTurn(
+  namespace: SessionNamespace,
+  delivery: TurnDelivery,
+): Promise<string | undefined> {
+  for (const target of delivery.targets) {
+    const accepted = await sessionApi(namespace, target).enqueueTurn(delivery.request);
+    if (accepted.ok) return target;
+  }
+  return undefined;
 }

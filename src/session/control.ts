@@ -14,3 +14,8 @@ export function takeSteerSlot(sql: SqlStorage, requesterKey: string, now: number
   );
   return true;
 }
+
+/** Empties the table (a new session replacing a deleted one's leftovers). */
+export function clearSteers(sql: SqlStorage): void {
+  sql.exec("DELETE FROM steer");
+}

@@ -120,6 +120,25 @@ export const sessionMigrations: ReadonlyArray<{ id: string; sql: string }> = [
       CREATE TABLE steer (requester_key TEXT PRIMARY KEY, at INTEGER NOT NULL);
     `,
   },
+  {
+    id: "0004_due_work",
+    sql: `
+      -- A queued sub-agent run waiting for its agent's maxConcurrent is not tried again before this.
+      ALTER TABLE run ADD COLUMN not_before INTEGER;
+      -- Everything the alarm must fire for, one row each; the alarm is set to the earliest (0 = now):
+      -- outbox attempts (a pass in progress leases its entries a few seconds ahead), the oldest queued
+      -- run, runs in flight (a deferred one at its deadline; one executing now, so that after an
+      -- eviction it is recovered at once), and a sub-agent's archiving.
+      CREATE VIEW due_work AS
+        SELECT next_attempt_at AS due_at FROM outbox
+        UNION ALL
+        SELECT * FROM (SELECT COALESCE(not_before, 0) FROM run WHERE status = 'queued' ORDER BY seq LIMIT 1)
+        UNION ALL
+        SELECT CASE WHEN deferred = 1 THEN deadline_at ELSE 0 END FROM run WHERE status = 'running'
+        UNION ALL
+        SELECT archive_at FROM session WHERE archive_at IS NOT NULL AND deleted_at IS NULL;
+    `,
+  },
 ];
 
 /** Applies every migration this object has not applied yet. Synchronous: SQL in a DO is. */

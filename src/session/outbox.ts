@@ -1,61 +1,161 @@
-/** Kinds of cross-object effect the session object owes the rest of the system. */
-export type OutboxKind = "index_sync" | "index_delete" | "run_index" | "turn" | "deliver" | "completion";
+import { deleteSessionIndex, runIndexInsert, sessionIndexUpsert } from "../index-db/write";
+import type { Alarm } from "./alarm";
+import { deliverTurn } from "./client";
+import { sessionConfig } from "./config";
+import { indexRow } from "./index-row";
+import { applySessionMigrations } from "./migrations";
+import { deferEntry, leaseEntries, type OutboxEntry, pendingEntries, settleEntry } from "./outbox-store";
+import { forgetRecord, readRecord } from "./record";
+import { writeDeletion } from "./writes";
 
-export interface OutboxEntry {
-  id: number;
-  kind: OutboxKind;
-  payload: string;
-  attempts: number;
-}
-
-// Retry backoff: 1 s doubling to 5 min; an index write is retried forever, never dropped.
-const BASE_BACKOFF_MS = 1000;
-const MAX_BACKOFF_MS = 5 * 60 * 1000;
+/** If the object is evicted between a write and its inline delivery, the alarm finishes the job then. */
+const INLINE_LEASE_MS = 5000;
 
 /**
- * Records an effect in the same transaction as the change that causes it. One pending entry per
- * `dedupeKey`: a newer change replaces an undelivered older one (the index only needs the latest).
+ * How a delivery pass left the session: `removed` when it is gone — it deleted itself (a cleanup child
+ * after its completion) or its storage was wiped after a delete — so runs in flight here must stop.
  */
-export function enqueueEffect(sql: SqlStorage, kind: OutboxKind, dedupeKey: string, payload: unknown): void {
-  sql.exec(
-    `INSERT INTO outbox (kind, dedupe_key, payload, next_attempt_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (dedupe_key) DO UPDATE SET kind = excluded.kind, payload = excluded.payload, attempts = 0,
-       next_attempt_at = excluded.next_attempt_at, last_error = NULL`,
-    kind,
-    dedupeKey,
-    JSON.stringify(payload),
-    Date.now(),
-  );
-}
+export type PassOutcome = "delivered" | "removed";
 
-/** Every pending effect, oldest first. */
-export function pendingEffects(sql: SqlStorage): OutboxEntry[] {
-  return sql
-    .exec<{ id: number; kind: OutboxKind; payload: string; attempts: number }>(
-      "SELECT id, kind, payload, attempts FROM outbox ORDER BY id",
-    )
-    .toArray();
-}
+/** The effects that are one D1 write each, so that a pass can send them together in one batch. */
+const isIndexWrite = (entry: OutboxEntry): boolean =>
+  entry.kind === "index_sync" || entry.kind === "run_index";
 
-/** Removes a delivered effect, unless it was replaced by a newer one while it was being delivered. */
-export function settleEffect(sql: SqlStorage, entry: OutboxEntry): void {
-  sql.exec("DELETE FROM outbox WHERE id = ? AND payload = ?", entry.id, entry.payload);
-}
+/**
+ * Delivers what the session owes others (the `outbox` table): index writes, turns in other sessions,
+ * channel posts. Entries are written in the same transaction as the change that owes them, delivered
+ * here, retried with backoff until acknowledged; receivers deduplicate, so a retry is always safe.
+ */
+export class Outbox {
+  readonly #storage: DurableObjectStorage;
+  readonly #bindings: () => Env;
+  readonly #alarm: Alarm;
+  /** Entries being delivered right now by a pass of this instance, by id. */
+  readonly #delivering = new Set<number>();
 
-/** Records a failed attempt and when to try again. */
-export function deferEffect(sql: SqlStorage, entry: OutboxEntry, error: string): void {
-  const delay = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** entry.attempts);
-  sql.exec(
-    "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ? AND payload = ?",
-    Date.now() + delay,
-    error.slice(0, 500),
-    entry.id,
-    entry.payload,
-  );
-}
+  /**
+   * `bindings` are the object's own, read at each delivery rather than kept: they belong to the
+   * instance (the subagent durability tests replace them on one instance to make deliveries fail).
+   */
+  constructor(storage: DurableObjectStorage, bindings: () => Env, alarm: Alarm) {
+    this.#storage = storage;
+    this.#bindings = bindings;
+    this.#alarm = alarm;
+  }
 
-/** When the alarm must next fire for the outbox, if anything is pending. */
-export function nextOutboxAttempt(sql: SqlStorage): number | undefined {
-  const row = sql.exec<{ next: number | null }>("SELECT MIN(next_attempt_at) AS next FROM outbox").one();
-  return row.next ?? undefined;
+  get #env(): Env {
+    return this.#bindings();
+  }
+
+  get #sql(): SqlStorage {
+    return this.#storage.sql;
+  }
+
+  /** Delivers what was just written, now, leaving the alarm set for whatever is left. */
+  async flush(): Promise<PassOutcome> {
+    leaseEntries(this.#sql, Date.now() + INLINE_LEASE_MS);
+    await this.#alarm.rearm();
+    const outcome = await this.deliver();
+    await this.#alarm.rearm();
+    return outcome;
+  }
+
+  /** One pass over every pending entry; failures stay with a backoff. */
+  async deliver(): Promise<PassOutcome> {
+    await this.#deliverIndexWrites();
+    for (const entry of pendingEntries(this.#sql)) {
+      // Passes may overlap (a request and the alarm); an entry one of them is delivering is left to it,
+      // so it is posted once. Waiting for that pass instead could deadlock on a turn sent to ourselves.
+      if (this.#delivering.has(entry.id)) continue;
+      this.#delivering.add(entry.id);
+      try {
+        const outcome = await this.#deliverEntry(entry);
+        settleEntry(this.#sql, entry);
+        if (outcome === "remove_session") return await this.#removeSession();
+        if (outcome === "wipe") {
+          await this.#wipe();
+          return "removed";
+        }
+      } catch (cause) {
+        deferEntry(this.#sql, entry, cause instanceof Error ? cause.message : String(cause));
+        console.warn(`session outbox: ${entry.kind} failed (attempt ${entry.attempts + 1}), will retry`);
+      } finally {
+        this.#delivering.delete(entry.id);
+      }
+    }
+    return "delivered";
+  }
+
+  /** Delivers one entry; throws to have it retried. */
+  async #deliverEntry(entry: OutboxEntry): Promise<"done" | "remove_session" | "wipe"> {
+    const env = this.#env;
+    switch (entry.kind) {
+      case "index_sync":
+      case "run_index":
+        for (const statement of this.#indexWrite(entry)) await statement.run();
+        return "done";
+      case "index_delete":
+        await deleteSessionIndex(env.DB, entry.payload.sessionKey, entry.payload.version);
+        return readRecord(this.#sql)?.deletedAt !== undefined ? "wipe" : "done";
+      case "turn": {
+        const taker = await deliverTurn(env.SESSION, entry.payload);
+        // A session deleted meanwhile (and every requester above it) cannot take the turn: nobody is left.
+        if (!taker) console.warn(`turn ${entry.payload.request.runId}: no session left to take it`);
+        return entry.payload.afterwards ?? "done";
+      }
+      case "post":
+        await env.DELIVERIES.send(entry.payload, { contentType: "json" });
+        return "done";
+      case "remove_session":
+        return "remove_session";
+    }
+  }
+
+  /** The D1 write of an index entry; none for a deleted session's index sync (its delete follows). */
+  #indexWrite(entry: OutboxEntry): D1PreparedStatement[] {
+    const db = this.#env.DB;
+    if (entry.kind === "run_index") return [runIndexInsert(db, entry.payload)];
+    const record = readRecord(this.#sql);
+    return record && record.deletedAt === undefined
+      ? [sessionIndexUpsert(db, indexRow(record, sessionConfig(this.#env)))]
+      : [];
+  }
+
+  /**
+   * The pending index writes (session row, run index) in one D1 batch: one round trip and one
+   * transaction instead of one each. If the batch fails, nothing of it was written, and the entries are
+   * left to the one-by-one pass that follows, so one bad write cannot hold the others back.
+   */
+  async #deliverIndexWrites(): Promise<void> {
+    const entries = pendingEntries(this.#sql).filter(
+      (entry) => isIndexWrite(entry) && !this.#delivering.has(entry.id),
+    );
+    if (entries.length < 2) return;
+    for (const entry of entries) this.#delivering.add(entry.id);
+    try {
+      const statements = entries.flatMap((entry) => this.#indexWrite(entry));
+      if (statements.length > 0) await this.#env.DB.batch(statements);
+      for (const entry of entries) settleEntry(this.#sql, entry);
+    } catch (cause) {
+      console.warn(`session outbox: batched index writes failed, delivering one by one: ${String(cause)}`);
+    } finally {
+      for (const entry of entries) this.#delivering.delete(entry.id);
+    }
+  }
+
+  /** The session deletes itself, then delivers that (its index row goes, then its storage). */
+  async #removeSession(): Promise<PassOutcome> {
+    if (readRecord(this.#sql)?.deletedAt === undefined)
+      this.#storage.transactionSync(() => writeDeletion(this.#sql, Date.now()));
+    await this.flush();
+    return "removed";
+  }
+
+  /** The index no longer points here: drop everything, then restore the empty schema for reuse. */
+  async #wipe(): Promise<void> {
+    await this.#storage.deleteAll();
+    forgetRecord(this.#sql);
+    this.#alarm.forget();
+    applySessionMigrations(this.#sql);
+  }
 }

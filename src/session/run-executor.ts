@@ -8,41 +8,15 @@ import { parseSessionKey } from "../keys";
 import type { Requester } from "../policy/requester";
 import { allowedTools } from "../policy/tool-profiles";
 import { runtimeFor } from "../runtimes";
-import type { AttachmentRef, RunOutcome } from "../runtimes/types";
+import type { RunOutcome } from "../runtimes/types";
 import { toolContext } from "../tools/context";
 import { executeToolCall } from "../tools/invoke";
 import { toolRegistry } from "../tools/registry";
 import { toolSpecs } from "../tools/specs";
-import type { TranscriptMessage } from "../transcript/message";
-import type { SessionMeta } from "./meta";
+import { attachmentRefs } from "./attachments";
+import type { SessionRecord } from "./record";
 import type { RunRow } from "./run-store";
-
-/** UTF-8 attachments up to this size are handed to the runtime inline. */
-const INLINE_ATTACHMENT_BYTES = 16 * 1024;
-
-/** The session's attachments as runtimes see them. */
-function attachmentRefs(sql: SqlStorage, sessionKey: string): AttachmentRef[] {
-  return sql
-    .exec<{
-      name: string;
-      mime_type: string | null;
-      encoding: string;
-      bytes: ArrayBuffer;
-      size: number;
-      sha256: string;
-    }>("SELECT name, mime_type, encoding, bytes, size, sha256 FROM attachment ORDER BY name")
-    .toArray()
-    .map((row) => ({
-      name: row.name,
-      ...(row.mime_type ? { mimeType: row.mime_type } : {}),
-      size: row.size,
-      sha256: row.sha256,
-      path: `/v1/sessions/${encodeURIComponent(sessionKey)}/attachments/${encodeURIComponent(row.name)}`,
-      ...(row.encoding === "utf8" && row.size <= INLINE_ATTACHMENT_BYTES
-        ? { text: new TextDecoder().decode(row.bytes) }
-        : {}),
-    }));
-}
+import { runMessages } from "./transcript";
 
 /** How many earlier messages a runtime sees. */
 const HISTORY_MESSAGES = 40;
@@ -56,7 +30,7 @@ export interface ExecutionContext {
   env: Env;
   sql: SqlStorage;
   config: SwitchboardConfig;
-  meta: SessionMeta;
+  record: SessionRecord;
   run: RunRow;
   deadlineAt: number;
   signal: AbortSignal;
@@ -64,26 +38,19 @@ export interface ExecutionContext {
   onRetry: (note: string) => void;
 }
 
-function storedMessages(sql: SqlStorage, where: string, ...params: unknown[]): TranscriptMessage[] {
-  return sql
-    .exec<{ body: string }>(`SELECT body FROM message WHERE ${where}`, ...params)
-    .toArray()
-    .map((row) => JSON.parse(row.body) as TranscriptMessage);
-}
-
 /** The session a run acts as: its tools and run token follow from this. */
 export function runRequester(
   config: SwitchboardConfig,
-  meta: SessionMeta,
+  record: SessionRecord,
   run: RunRow,
   hop: number,
 ): Requester & { hop: number } {
-  const parsed = parseSessionKey(meta.sessionKey, keyOptionsOf(config));
+  const parsed = parseSessionKey(record.sessionKey, keyOptionsOf(config));
   return {
-    agentId: meta.agentId,
-    sessionKey: meta.sessionKey,
-    depth: meta.spawnDepth,
-    sandboxed: findAgent(config, meta.agentId)?.sandbox ?? false,
+    agentId: record.agentId,
+    sessionKey: record.sessionKey,
+    depth: record.spawnDepth,
+    sandboxed: findAgent(config, record.agentId)?.sandbox ?? false,
     isSubagent: parsed?.isSubagent ?? false,
     runId: run.runId,
     hop,
@@ -91,9 +58,13 @@ export function runRequester(
 }
 
 /** The agent as this session runs it: a session model override replaces an OpenAI model. */
-function effectiveAgent(agent: AgentConfig, meta: SessionMeta): AgentConfig {
-  if (!meta.modelOverride || agent.runtime.type !== "openai") return agent;
-  return { ...agent, model: meta.modelOverride, runtime: { ...agent.runtime, model: meta.modelOverride } };
+function effectiveAgent(agent: AgentConfig, record: SessionRecord): AgentConfig {
+  if (!record.modelOverride || agent.runtime.type !== "openai") return agent;
+  return {
+    ...agent,
+    model: record.modelOverride,
+    runtime: { ...agent.runtime, model: record.modelOverride },
+  };
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -108,44 +79,39 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /** Runs one turn with the session's agent runtime, retrying transient failures a bounded number of times. */
 export async function executeRun(context: ExecutionContext): Promise<RunOutcome> {
-  const { env, sql, config, meta, run } = context;
-  const configured = findAgent(config, meta.agentId);
+  const { env, sql, config, record, run } = context;
+  const configured = findAgent(config, record.agentId);
   if (!configured)
-    return { kind: "failed", error: `agent "${meta.agentId}" is not configured`, retryable: false };
-  const trigger = storedMessages(sql, "id = ?", run.triggerMessageId ?? "")[0];
-  if (!trigger) return { kind: "failed", error: "the run's message is missing", retryable: false };
-  const history = storedMessages(
-    sql,
-    "seq < (SELECT seq FROM message WHERE id = ?) ORDER BY seq DESC LIMIT ?",
-    trigger.id,
-    HISTORY_MESSAGES,
-  ).reverse();
-  const requester = runRequester(config, meta, run, trigger.provenance?.hop ?? 0);
+    return { kind: "failed", error: `agent "${record.agentId}" is not configured`, retryable: false };
+  const messages = runMessages(sql, run.triggerMessageId ?? "", HISTORY_MESSAGES);
+  if (!messages) return { kind: "failed", error: "the run's message is missing", retryable: false };
+  const { trigger, history } = messages;
+  const requester = runRequester(config, record, run, trigger.provenance?.hop ?? 0);
   const tools = toolContext(env, config, requester);
   const granted = [...allowedTools(config, requester)].filter((name) => toolRegistry[name]);
   const runToken = env.SWITCHBOARD_SIGNING_KEY
     ? await mintRunToken(env.SWITCHBOARD_SIGNING_KEY, {
-        agentId: meta.agentId,
-        sessionKey: meta.sessionKey,
+        agentId: record.agentId,
+        sessionKey: record.sessionKey,
         runId: run.runId,
-        depth: meta.spawnDepth,
+        depth: record.spawnDepth,
         sandboxed: requester.sandboxed,
         hop: requester.hop,
         exp: Math.ceil(context.deadlineAt / 1000) + RUN_TOKEN_GRACE_SECONDS,
       })
     : "";
-  const agent = effectiveAgent(configured, meta);
+  const agent = effectiveAgent(configured, record);
   const runtime = runtimeFor(agent);
   for (let attempt = 0; ; attempt++) {
     const outcome = await runtime({
       runId: run.runId,
       agent,
-      sessionKey: meta.sessionKey,
-      sessionId: meta.sessionId,
+      sessionKey: record.sessionKey,
+      sessionId: record.sessionId,
       message: trigger,
       history,
       ...(run.context ? { context: run.context } : {}),
-      attachments: attachmentRefs(sql, meta.sessionKey),
+      attachments: attachmentRefs(sql, record.sessionKey),
       tools: toolSpecs(granted),
       runToken,
       signal: context.signal,

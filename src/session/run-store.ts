@@ -1,59 +1,17 @@
+import { z } from "zod";
 import type { RunUsage } from "../runtimes/types";
 import { fromColumns } from "../storage/columns";
-import type { Provenance } from "../transcript/message";
-import type { DeliveryContext } from "./meta";
+import {
+  type DeliveryContext,
+  deliveryContextSchema,
+  type ReplyFlow,
+  type RunRecord,
+  type RunStatus,
+  replyFlowSchema,
+  type TurnRequest,
+} from "./api";
 
-export type RunStatus = "queued" | "running" | "ok" | "error" | "timeout" | "killed";
-export const ENDED_STATUSES: ReadonlySet<RunStatus> = new Set(["ok", "error", "timeout", "killed"]);
-
-/** What happens after a run of an agent-to-agent exchange ends (src/messaging/reply-flow.ts). */
-export interface ReplyFlow {
-  flowId: string;
-  requesterKey: string;
-  targetKey: string;
-  originalMessage: string;
-  maxTurns: number;
-  stepTimeoutMs: number;
-  hop: number;
-  stage: "request" | "ping" | "announce";
-  /** The ping turn this run answers (1-based); 0 for the request. */
-  turn: number;
-  round1Reply?: string;
-  latestReply?: string;
-}
-
-/** A request to run a turn on a session: the inbound message and what to do afterwards. */
-export interface TurnRequest {
-  /** Chosen by the caller, so a redelivered request finds the same run. */
-  runId: string;
-  dedupeKey?: string;
-  message: { id?: string; text: string; provenance: Provenance };
-  /** Context of our own for the runtime (agent-to-agent roles, reply-step instructions). */
-  context?: string;
-  timeoutMs?: number;
-  flow?: ReplyFlow;
-  /** Where the run's reply is delivered (a channel's inbound message). */
-  replyTo?: DeliveryContext;
-  /** Deliver the reply to the session's own announce target (a completion); never for a sub-agent. */
-  replyToOwnChannel?: boolean;
-}
-
-export interface RunRecord {
-  runId: string;
-  sessionKey: string;
-  status: RunStatus;
-  deferred: boolean;
-  createdAt: number;
-  startedAt?: number;
-  endedAt?: number;
-  usage?: RunUsage;
-  reply?: string;
-  error?: string;
-  attempts: number;
-  retries: string[];
-}
-
-/** The stored row with its JSON columns still as text; internal to the session object. */
+/** A stored run (table `run`), its JSON columns parsed; internal to the session object. */
 export interface RunRow {
   seq: number;
   runId: string;
@@ -62,8 +20,8 @@ export interface RunRow {
   deferred: number;
   triggerMessageId?: string;
   context?: string;
-  flow?: string;
-  replyTo?: string;
+  flow?: ReplyFlow;
+  replyTo?: DeliveryContext;
   timeoutMs: number;
   createdAt: number;
   startedAt?: number;
@@ -75,14 +33,41 @@ export interface RunRow {
   totalTokens?: number;
   reply?: string;
   error?: string;
-  retries?: string;
+  retries: string[];
+  notBefore?: number;
+}
+
+const retriesSchema = z.array(z.string());
+
+/** A JSON column, parsed with its schema; a column that does not parse is read as absent and reported. */
+function parseColumn<T>(schema: z.ZodType<T>, text: unknown, what: string): T | undefined {
+  if (typeof text !== "string" || text === "") return undefined;
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // reported below
+  }
+  console.error(`session run store: ${what} does not parse; read as absent`);
+  return undefined;
 }
 
 function readRows(sql: SqlStorage, where: string, ...params: unknown[]): RunRow[] {
   return sql
     .exec(`SELECT * FROM run WHERE ${where}`, ...params)
     .toArray()
-    .map((row) => fromColumns<RunRow>(row));
+    .map((row) => {
+      const { flow, replyTo, retries, ...columns } = fromColumns<Record<string, unknown>>(row);
+      const runId = String(columns.runId);
+      const parsedFlow = parseColumn(replyFlowSchema, flow, `run ${runId} flow`);
+      const parsedReplyTo = parseColumn(deliveryContextSchema, replyTo, `run ${runId} reply_to`);
+      return {
+        ...(columns as Omit<RunRow, "flow" | "replyTo" | "retries">),
+        ...(parsedFlow ? { flow: parsedFlow } : {}),
+        ...(parsedReplyTo ? { replyTo: parsedReplyTo } : {}),
+        retries: parseColumn(retriesSchema, retries, `run ${runId} retries`) ?? [],
+      };
+    });
 }
 
 /** The run with this id, or one recorded under the same idempotency key. */
@@ -181,24 +166,18 @@ export function markRunEnded(
   );
 }
 
-/**
- * When the alarm must next look at the runs in flight: a deferred run (waiting for its posted result) at
- * its deadline; a run executing a runtime call at once. Alarms never overlap, so the live instance's
- * handler just finishes first and re-arms; but if the instance dies mid-call, the next one recovers the
- * run straight away instead of leaving it `running` until its deadline (writes during the run re-arm too).
- */
-export function earliestDeadline(sql: SqlStorage, now = Date.now()): number | undefined {
-  const row = sql
-    .exec<{ next: number | null }>(
-      "SELECT MIN(CASE WHEN deferred = 1 THEN deadline_at ELSE MIN(deadline_at, ?) END) AS next FROM run WHERE status = 'running'",
-      now,
-    )
-    .one();
-  return row.next ?? undefined;
-}
-
 export function hasQueuedRuns(sql: SqlStorage): boolean {
   return sql.exec("SELECT 1 FROM run WHERE status = 'queued' LIMIT 1").toArray().length > 0;
+}
+
+/** A queued run waiting for a concurrency slot is not tried again before `at` (due_work). */
+export function deferRunStart(sql: SqlStorage, runId: string, at: number): void {
+  sql.exec("UPDATE run SET not_before = ? WHERE run_id = ?", at, runId);
+}
+
+/** Empties the run table (a new session replacing a deleted one's leftovers). */
+export function clearRuns(sql: SqlStorage): void {
+  sql.exec("DELETE FROM run");
 }
 
 /** The public view of a run. */
@@ -219,6 +198,6 @@ export function toRunRecord(row: RunRow, sessionKey: string): RunRecord {
     ...(row.reply !== undefined ? { reply: row.reply } : {}),
     ...(row.error !== undefined ? { error: row.error } : {}),
     attempts: row.attempts,
-    retries: row.retries ? (JSON.parse(row.retries) as string[]) : [],
+    retries: row.retries,
   };
 }

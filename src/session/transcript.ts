@@ -3,8 +3,9 @@ import { cleanAssistantText } from "../history/clean-assistant-text";
 import { redactSecrets } from "../history/redact";
 import { sanitizeMessage } from "../history/sanitize-message";
 import { messageText, type TranscriptMessage, toolRoles } from "../transcript/message";
+import type { HistoryPage, HistoryRequest } from "./api";
 import { previewText } from "./derived-title";
-import type { MetaChanges } from "./meta";
+import type { RecordChanges } from "./record";
 
 export interface AppendResult {
   imported: number;
@@ -18,7 +19,7 @@ export interface AppendResult {
 /** The session-record fields an append changed: the first user text (for the title) and the preview. */
 export function summaryChanges(
   appended: AppendResult,
-): Pick<MetaChanges, "firstUserText" | "lastMessagePreview"> {
+): Pick<RecordChanges, "firstUserText" | "lastMessagePreview"> {
   return {
     ...(appended.firstUserText !== undefined ? { firstUserText: appended.firstUserText } : {}),
     ...(appended.lastMessagePreview !== undefined ? { lastMessagePreview: appended.lastMessagePreview } : {}),
@@ -74,23 +75,6 @@ export const MESSAGE_COUNTS_SQL = `SELECT (SELECT COALESCE(MAX(seq), 0) FROM mes
 export function messageCounts(sql: SqlStorage): { all: number; chat: number } {
   const row = sql.exec<{ all_count: number; chat_count: number }>(MESSAGE_COUNTS_SQL).one();
   return { all: row.all_count, chat: row.chat_count };
-}
-
-export interface HistoryRequest {
-  limit: number;
-  offset: number;
-  includeTools: boolean;
-}
-
-export interface HistoryPage {
-  messages: TranscriptMessage[];
-  droppedMessages: boolean;
-  contentTruncated: boolean;
-  contentRedacted: boolean;
-  bytes: number;
-  hasMore: boolean;
-  nextOffset?: number;
-  totalMessages: number;
 }
 
 /**
@@ -154,4 +138,30 @@ export function readExportChunk(
 export function readRecentMessages(sql: SqlStorage, count: number): TranscriptMessage[] {
   if (count < 1) return [];
   return readHistoryPage(sql, { limit: count, offset: 0, includeTools: false }).messages;
+}
+
+/** The message that started a run and the `count` messages before it, oldest first: a runtime's view. */
+export function runMessages(
+  sql: SqlStorage,
+  triggerMessageId: string,
+  count: number,
+): { trigger: TranscriptMessage; history: TranscriptMessage[] } | undefined {
+  const bodies = (where: string, ...params: unknown[]) =>
+    sql
+      .exec<{ body: string }>(`SELECT body FROM message WHERE ${where}`, ...params)
+      .toArray()
+      .map((row) => JSON.parse(row.body) as TranscriptMessage);
+  const trigger = bodies("id = ?", triggerMessageId)[0];
+  if (!trigger) return undefined;
+  const history = bodies(
+    "seq < (SELECT seq FROM message WHERE id = ?) ORDER BY seq DESC LIMIT ?",
+    triggerMessageId,
+    count,
+  ).reverse();
+  return { trigger, history };
+}
+
+/** Empties the transcript (a new session replacing a deleted one's leftovers). */
+export function clearTranscript(sql: SqlStorage): void {
+  sql.exec("DELETE FROM message");
 }

@@ -1,54 +1,78 @@
 import type { SwitchboardConfig } from "../config/schema";
-import type { Provenance, TranscriptMessage } from "../transcript/message";
-import { type DeliveryContext, readMeta, type SessionMeta, updateMeta } from "./meta";
-import { enqueueEffect } from "./outbox";
-import { announceTarget, queueDelivery } from "./run-lifecycle";
-import { hasQueuedRuns, insertRun, runningRuns, type TurnRequest } from "./run-store";
-import { appendMessages, messageCounts, summaryChanges } from "./transcript";
-import type { ImportReceipt } from "./types";
+import type { TranscriptMessage } from "../transcript/message";
+import type { CreateSessionInit, ImportReceipt, InboundRecord, TurnRequest } from "./api";
+import { clearAttachments, insertAttachments } from "./attachments";
+import { clearSteers } from "./control";
+import { addIndexSync, addToOutbox, clearOutbox } from "./outbox-store";
+import { addPost, announceTarget } from "./posts";
+import { insertRecord, readRecord, type SessionRecord, updateRecord } from "./record";
+import { clearRuns, hasQueuedRuns, insertRun, runningRuns } from "./run-store";
+import { appendMessages, clearTranscript, messageCounts, summaryChanges } from "./transcript";
+
+// The writes of the session object's RPC methods: each is called inside one transaction, with the
+// outbox entries it owes.
 
 /** Runs without a timeout of their own still end: a runtime that never answers cannot hold a session. */
 export const DEFAULT_RUN_TIMEOUT_MS = 10 * 60 * 1000;
 
-/** An inbound channel message that starts no run (a `/send` command, or one the send policy blocks). */
-export interface InboundRecord {
-  messageId: string;
-  text: string;
-  provenance: Provenance;
-  replyTo: DeliveryContext;
-  runId: string;
-  answer?: string;
+/** Writes a new session, replacing whatever a deleted session left behind in every table. */
+export function writeCreation(sql: SqlStorage, init: CreateSessionInit, now: number): void {
+  clearTranscript(sql);
+  clearOutbox(sql);
+  clearRuns(sql);
+  clearAttachments(sql);
+  clearSteers(sql);
+  const { attachments, channel, parentSessionKey, spawnDepth, ...fields } = init;
+  insertRecord(
+    sql,
+    {
+      ...fields,
+      recordedChannel: channel ?? init.deliveryContext?.channel,
+      parentSessionKey: parentSessionKey ?? init.spawnedBy,
+      spawnDepth: spawnDepth ?? 0,
+      createdAt: now,
+      updatedAt: now,
+    },
+    now,
+  );
+  insertAttachments(sql, attachments ?? []);
+  addIndexSync(sql);
 }
 
-/** Owes the index the session's current row (delivered through the outbox). */
-export function enqueueIndexSync(sql: SqlStorage): void {
-  enqueueEffect(sql, "index_sync", "index", { version: readMeta(sql)?.version ?? 0 });
+/** Marks the session deleted (hidden at once) and owes the index the removal of its row. */
+export function writeDeletion(sql: SqlStorage, now: number): void {
+  const record = readRecord(sql);
+  if (!record) return;
+  updateRecord(sql, { deletedAt: now });
+  const version = readRecord(sql)?.version ?? record.version + 1;
+  // Same key as the index sync: an undelivered upsert is replaced by the delete.
+  addToOutbox(sql, "index_delete", "index", { sessionKey: record.sessionKey, version });
 }
 
-/** Imports messages in order, skipping ids already stored. Call inside a transaction. */
+/** Imports messages in order, skipping ids already stored. */
 export function writeImport(
   sql: SqlStorage,
-  meta: SessionMeta,
+  record: SessionRecord,
   messages: TranscriptMessage[],
 ): ImportReceipt {
   const hadMessages = messageCounts(sql).all > 0;
-  const appended = appendMessages(sql, messages, meta.firstUserText !== undefined);
+  const appended = appendMessages(sql, messages, record.firstUserText !== undefined);
   if (appended.imported > 0) {
-    const newest = Math.min(appended.newestTimestamp ?? meta.updatedAt, Date.now());
-    updateMeta(sql, {
+    const newest = Math.min(appended.newestTimestamp ?? record.updatedAt, Date.now());
+    updateRecord(sql, {
       // updatedAt is the last activity: the newest message, which for an import may lie in the past.
-      updatedAt: hadMessages ? Math.max(meta.updatedAt, newest) : newest,
+      updatedAt: hadMessages ? Math.max(record.updatedAt, newest) : newest,
       ...summaryChanges(appended),
     });
-    enqueueIndexSync(sql);
+    addIndexSync(sql);
   }
   return { imported: appended.imported, skipped: appended.skipped, totalMessages: messageCounts(sql).all };
 }
 
-/** Appends a turn's inbound message and queues its run. Call inside a transaction. */
+/** Appends a turn's message and adds its run to the run queue. */
 export function writeTurn(
   sql: SqlStorage,
-  meta: SessionMeta,
+  record: SessionRecord,
   config: SwitchboardConfig,
   request: TurnRequest,
   now: number,
@@ -61,9 +85,9 @@ export function writeTurn(
     timestamp: now,
     runId: request.runId,
   };
-  const appended = appendMessages(sql, [message], meta.firstUserText !== undefined);
+  const appended = appendMessages(sql, [message], record.firstUserText !== undefined);
   // A completion's reply goes to the session's own channel; a nested (sub-agent) requester's stays internal.
-  const ownChannel = request.replyToOwnChannel && !meta.spawn ? announceTarget(meta, config) : undefined;
+  const ownChannel = request.replyToOwnChannel && !record.spawn ? announceTarget(record, config) : undefined;
   const replyTo = request.replyTo ?? ownChannel;
   insertRun(
     sql,
@@ -72,8 +96,8 @@ export function writeTurn(
     request.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS,
     now,
   );
-  updateMeta(sql, {
-    updatedAt: Math.max(meta.updatedAt, now),
+  updateRecord(sql, {
+    updatedAt: Math.max(record.updatedAt, now),
     lastRunId: request.runId,
     // New work brings an archived sub-agent session back into listings.
     archivedAt: null,
@@ -83,18 +107,18 @@ export function writeTurn(
       ? { lastChannel: request.replyTo.channel, lastTo: request.replyTo.to, deliveryContext: request.replyTo }
       : {}),
   });
-  enqueueEffect(sql, "run_index", `run:${request.runId}`, {
+  addToOutbox(sql, "run_index", `run:${request.runId}`, {
     runId: request.runId,
-    sessionKey: meta.sessionKey,
+    sessionKey: record.sessionKey,
     createdAt: now,
   });
-  enqueueIndexSync(sql);
+  addIndexSync(sql);
 }
 
 /** Records an inbound message without a run, and its answer if any; true if it was seen before. */
 export function writeInbound(
   sql: SqlStorage,
-  meta: SessionMeta,
+  record: SessionRecord,
   inbound: InboundRecord,
   now: number,
 ): boolean {
@@ -115,32 +139,31 @@ export function writeInbound(
       timestamp: now,
     });
   }
-  const appended = appendMessages(sql, messages, meta.firstUserText !== undefined);
+  const appended = appendMessages(sql, messages, record.firstUserText !== undefined);
   if (appended.imported === 0) return true;
-  updateMeta(sql, {
-    updatedAt: Math.max(meta.updatedAt, now),
+  updateRecord(sql, {
+    updatedAt: Math.max(record.updatedAt, now),
     lastChannel: inbound.replyTo.channel,
     lastTo: inbound.replyTo.to,
     deliveryContext: inbound.replyTo,
     ...summaryChanges(appended),
   });
   // The owner's own command is answered even when sending is now off: it is the reply they asked for.
-  if (inbound.answer) {
-    queueDelivery(sql, meta, {
+  if (inbound.answer)
+    addPost(sql, record, {
       runId: inbound.runId,
       purpose: "command",
       text: inbound.answer,
       target: inbound.replyTo,
     });
-  }
-  enqueueIndexSync(sql);
+  addIndexSync(sql);
   return false;
 }
 
 /** Keeps a yield's message in the transcript as hidden context (SPEC §5.5). */
 export function writeYieldNote(
   sql: SqlStorage,
-  meta: SessionMeta,
+  record: SessionRecord,
   runId: string,
   message: string,
   now: number,
@@ -154,12 +177,13 @@ export function writeYieldNote(
     timestamp: now,
     runId,
   };
-  appendMessages(sql, [note], meta.firstUserText !== undefined);
+  appendMessages(sql, [note], record.firstUserText !== undefined);
 }
 
 /** Archives an idle sub-agent session once its `archiveAfterMinutes` have passed (SPEC §5.4). */
-export function archiveIfDue(sql: SqlStorage, meta: SessionMeta, now: number): void {
-  if (!meta.archiveAt || meta.archiveAt > now || hasQueuedRuns(sql) || runningRuns(sql).length > 0) return;
-  updateMeta(sql, { archivedAt: now, archiveAt: null });
-  enqueueIndexSync(sql);
+export function archiveIfDue(sql: SqlStorage, record: SessionRecord, now: number): void {
+  if (!record.archiveAt || record.archiveAt > now || hasQueuedRuns(sql) || runningRuns(sql).length > 0)
+    return;
+  updateRecord(sql, { archivedAt: now, archiveAt: null });
+  addIndexSync(sql);
 }

@@ -19,3 +19,8 @@ export function fromColumns<T>(row: Record<string, unknown>): T {
   }
   return out as T;
 }
+
+/** camelCase field → snake_case column (the record's fields name their columns). */
+export function snakeCase(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}

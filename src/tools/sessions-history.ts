@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { displayKey } from "../keys";
 import { checkSessionVisible, visibilityConfigOf } from "../policy/visibility";
-import type { HistoryPage } from "../session/transcript";
-import type { StoreResult } from "../session/types";
+import type { HistoryPage, Result } from "../session/api";
 import { flooredNumber } from "./args";
 import { parseSessionReference, referenceNotFound, resolveSessionReference } from "./resolve-session";
 import { defineTool } from "./types";
@@ -33,7 +32,7 @@ export const sessionsHistory = defineTool({
     const reference = parseSessionReference(ctx, params.sessionKey);
     if (!reference.ok) return { status: reference.status, error: reference.error };
     let sessionKey = reference.key;
-    let page: StoreResult<HistoryPage>;
+    let page: Result<HistoryPage>;
     if (reference.keyOnly) {
       // Only this key can match: its object checks visibility against its own record and reads the
       // page in one call, with no index lookup first.

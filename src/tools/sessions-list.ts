@@ -2,7 +2,7 @@ import { z } from "zod";
 import { listSessions } from "../index-db/list";
 import { normalizeAgentId } from "../keys";
 import { visibleScope } from "../policy/visibility";
-import { toSessionRow } from "../session/row";
+import { toSessionRow } from "../session/api";
 import { flooredNumber } from "./args";
 import { encodeListCursor, listCursorParam } from "./list-cursor";
 import { defineTool } from "./types";

@@ -6,7 +6,7 @@ import { MAX_SEND_HOPS, withInterSessionHeader } from "../messaging/inter-sessio
 import { stableUuid } from "../messaging/stable-id";
 import { resolveSendPolicy } from "../policy/send-policy";
 import { checkSessionVisible } from "../policy/visibility";
-import type { ReplyFlow, RunRecord, TurnRequest } from "../session/run-store";
+import type { ReplyFlow, RunRecord, TurnRequest } from "../session/api";
 import { flooredNumber } from "./args";
 import { resolveSendParties } from "./send-target";
 import { defineTool } from "./types";

@@ -1,4 +1,4 @@
-import type { SessionRow } from "../session/row";
+import type { SessionRow } from "../session/api";
 import { formatRuntime, formatTokenCount } from "../text/units";
 import { PRODUCT_NAME, VERSION } from "../version";
 

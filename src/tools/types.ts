@@ -3,8 +3,7 @@ import type { SwitchboardConfig, ToolName } from "../config/schema";
 import type { KeyOptions } from "../keys";
 import type { Requester } from "../policy/requester";
 import type { QueueMessage } from "../queue/messages";
-import type { SessionApi } from "../session/client";
-import type { TurnRequest } from "../session/run-store";
+import type { SessionApi, TurnRequest } from "../session/api";
 
 /** What a tool handler may use: no HTTP, just the caller, the config and the storage bindings. */
 export interface ToolContext {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { withInterSessionHeader } from "../../src/messaging/inter-session";
 import { type FlowStep, nextFlowStep } from "../../src/messaging/reply-flow";
-import type { ReplyFlow } from "../../src/session/run-store";
+import type { ReplyFlow } from "../../src/session/api";
 
 const REQUESTER = "agent:relay:requester";
 const TARGET = "agent:relay:discord:group:dev";

@@ -1,6 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { TurnRequest } from "../../src/session/api";
 import {
   answerDeferred,
   completionsAfter,
@@ -28,8 +29,8 @@ interface Faults {
 
 /**
  * Makes the child object's completion deliveries fail `failures` times, as if the requester were
- * unreachable: the child instance's `env.SESSION` is wrapped so that `deliverCompletion` on any stub
- * throws. With `afterDelivering`, the call reaches the requester first and only the answer is lost.
+ * unreachable: the child instance's `env.SESSION` is wrapped so that `enqueueTurn` of a completion
+ * (its dedupe key starts with `completion:`) on any stub throws. With `afterDelivering`, the call reaches the requester first and only the answer is lost.
  * The wrapper lives in the instance: evicting the child removes it.
  */
 async function failDeliveries(child: string, failures: number, afterDelivering = false): Promise<Faults> {
@@ -40,15 +41,16 @@ async function failDeliveries(child: string, failures: number, afterDelivering =
       const target = real.getByName(name);
       return new Proxy(target, {
         get(object, property) {
-          if (property !== "deliverCompletion") {
+          if (property !== "enqueueTurn") {
             const value = Reflect.get(object, property);
             return typeof value === "function" ? value.bind(object) : value;
           }
-          return async (...args: unknown[]) => {
+          return async (request: TurnRequest) => {
+            if (!request.dedupeKey?.startsWith("completion:")) return object.enqueueTurn(request);
             faults.calls++;
-            if (faults.failed >= failures) return (object as any).deliverCompletion(...args);
+            if (faults.failed >= failures) return object.enqueueTurn(request);
             faults.failed++;
-            if (afterDelivering) await (object as any).deliverCompletion(...args);
+            if (afterDelivering) await object.enqueueTurn(request);
             throw new Error("requester unavailable");
           };
         },
@@ -77,7 +79,7 @@ function pendingCompletion(child: string) {
     (_instance, state) =>
       state.storage.sql
         .exec<{ attempts: number; last_error: string | null }>(
-          "SELECT attempts, last_error FROM outbox WHERE kind = 'completion'",
+          "SELECT attempts, last_error FROM outbox WHERE kind = 'turn' AND dedupe_key LIKE 'completion:%'",
         )
         .toArray()[0],
   );

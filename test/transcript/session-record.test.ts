@@ -1,8 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { insertSession } from "../../src/session/create";
-import { readMeta, updateMeta } from "../../src/session/meta";
+import { readRecord, updateRecord } from "../../src/session/record";
+import { writeCreation } from "../../src/session/writes";
 
 /** Runs `body` on the SQLite of a fresh session object. */
 function onFreshObject<T>(body: (state: DurableObjectState) => T): Promise<T> {
@@ -10,16 +10,16 @@ function onFreshObject<T>(body: (state: DurableObjectState) => T): Promise<T> {
   return runInDurableObject(env.SESSION.getByName(key), (_instance, state) => body(state));
 }
 
-describe("the session record as readMeta returns it (a kept copy, checked against the version)", () => {
+describe("the session record as readRecord returns it (a kept copy, checked against the version)", () => {
   it("reflects every write, however soon after the last read", async () => {
     const labels = await onFreshObject((state) => {
       const sql = state.storage.sql;
-      insertSession(sql, { sessionKey: "agent:main:x", agentId: "main" }, Date.now());
-      const seen = [readMeta(sql)?.label];
-      updateMeta(sql, { label: "first" });
-      seen.push(readMeta(sql)?.label);
-      updateMeta(sql, { label: "second" });
-      seen.push(readMeta(sql)?.label, readMeta(sql)?.label);
+      writeCreation(sql, { sessionKey: "agent:main:x", agentId: "main" }, Date.now());
+      const seen = [readRecord(sql)?.label];
+      updateRecord(sql, { label: "first" });
+      seen.push(readRecord(sql)?.label);
+      updateRecord(sql, { label: "second" });
+      seen.push(readRecord(sql)?.label, readRecord(sql)?.label);
       return seen;
     });
     expect(labels).toEqual([undefined, "first", "second", "second"]);
@@ -28,16 +28,16 @@ describe("the session record as readMeta returns it (a kept copy, checked agains
   it("never serves a record read inside a transaction that was rolled back", async () => {
     const { inside, after } = await onFreshObject((state) => {
       const sql = state.storage.sql;
-      insertSession(sql, { sessionKey: "agent:main:x", agentId: "main", label: "kept" }, Date.now());
+      writeCreation(sql, { sessionKey: "agent:main:x", agentId: "main", label: "kept" }, Date.now());
       let inside: string | undefined;
       try {
         state.storage.transactionSync(() => {
-          updateMeta(sql, { label: "rolled back" });
-          inside = readMeta(sql)?.label;
+          updateRecord(sql, { label: "rolled back" });
+          inside = readRecord(sql)?.label;
           throw new Error("abort the transaction");
         });
       } catch {}
-      return { inside, after: readMeta(sql)?.label };
+      return { inside, after: readRecord(sql)?.label };
     });
     expect(inside).toBe("rolled back");
     expect(after).toBe("kept");
@@ -47,10 +47,10 @@ describe("the session record as readMeta returns it (a kept copy, checked agains
     const { first, second } = await onFreshObject((state) => {
       const sql = state.storage.sql;
       const now = Date.now();
-      insertSession(sql, { sessionKey: "agent:main:x", agentId: "main", label: "old" }, now);
-      const first = readMeta(sql);
-      insertSession(sql, { sessionKey: "agent:main:x", agentId: "main", label: "new" }, now);
-      return { first, second: readMeta(sql) };
+      writeCreation(sql, { sessionKey: "agent:main:x", agentId: "main", label: "old" }, now);
+      const first = readRecord(sql);
+      writeCreation(sql, { sessionKey: "agent:main:x", agentId: "main", label: "new" }, now);
+      return { first, second: readRecord(sql) };
     });
     expect(first?.label).toBe("old");
     expect(second?.label).toBe("new");
@@ -61,10 +61,10 @@ describe("the session record as readMeta returns it (a kept copy, checked agains
   it("hands out copies: changing a returned record changes nothing stored or kept", async () => {
     const label = await onFreshObject((state) => {
       const sql = state.storage.sql;
-      insertSession(sql, { sessionKey: "agent:main:x", agentId: "main", label: "stored" }, Date.now());
-      const record = readMeta(sql);
+      writeCreation(sql, { sessionKey: "agent:main:x", agentId: "main", label: "stored" }, Date.now());
+      const record = readRecord(sql);
       if (record) record.label = "changed by a caller";
-      return readMeta(sql)?.label;
+      return readRecord(sql)?.label;
     });
     expect(label).toBe("stored");
   });

@@ -17,7 +17,7 @@ import { resolveSendPolicy } from "../../policy/send-policy";
 import { sessionApi } from "../../session/client";
 import { parseJsonText } from "../middleware";
 import { parseBody } from "../parse-body";
-import { unwrapStoreResult } from "../store-result";
+import { unwrapResult } from "../store-result";
 
 /** Inbound channel messages, signed with the channel's secret (SPEC §8). */
 export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async (c) => {
@@ -45,7 +45,7 @@ export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async
   if (!key.ok) throw badRequest(`chatId: ${key.error}`);
   const replyTo = inboundReplyTarget(channel, key.key, message, keyOptions);
   const session = sessionApi(c.env.SESSION, key.key);
-  const row = unwrapStoreResult(
+  const row = unwrapResult(
     await session.ensure({
       sessionKey: key.key,
       agentId,
@@ -66,13 +66,13 @@ export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async
 
   const command = parseSendCommand(message.text);
   if (command && isChannelOwner(config, channel, message)) {
-    const recorded = unwrapStoreResult(
+    const recorded = unwrapResult(
       await session.recordInbound({ ...inbound, answer: sendCommandConfirmation(command) }),
     );
     // A redelivered command must not undo a later one: only its first delivery changes the policy.
     const current = recorded.duplicate
       ? row
-      : unwrapStoreResult(await session.patch({ sendPolicy: command.policy }));
+      : unwrapResult(await session.patch({ sendPolicy: command.policy }));
     return c.json({
       status: "command",
       sessionKey: row.key,
@@ -87,10 +87,10 @@ export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async
     ...(row.sendPolicy === "allow" || row.sendPolicy === "deny" ? { override: row.sendPolicy } : {}),
   });
   if (policy === "deny") {
-    unwrapStoreResult(await session.recordInbound(inbound));
+    unwrapResult(await session.recordInbound(inbound));
     return c.json({ status: "blocked", sessionKey: row.key, error: "send blocked by session policy" }, 202);
   }
-  const queued = unwrapStoreResult(
+  const queued = unwrapResult(
     await session.enqueueTurn({
       runId,
       dedupeKey: inbound.messageId,

@@ -1,4 +1,4 @@
-import type { RunRecord } from "../../session/run-store";
+import type { RunRecord } from "../../session/api";
 
 /** SPEC agent.wait result: `ok`, `error` (failed or killed), or `timeout` (the wait, or the run, ran out). */
 export function waitResult(run: RunRecord): {

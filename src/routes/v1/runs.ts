@@ -6,9 +6,8 @@ import { AppError } from "../../errors";
 import { findRunSession } from "../../index-db/runs";
 import { parseSessionKey } from "../../keys";
 import { webhookAnswerSchema } from "../../runtimes/webhook";
+import type { Result, RunRecord } from "../../session/api";
 import { sessionApi, waitForRunResilient } from "../../session/client";
-import type { RunRecord } from "../../session/run-store";
-import type { StoreResult } from "../../session/types";
 import { readJsonBody } from "../middleware";
 import { parseBody } from "../parse-body";
 import { waitResult } from "./run-view";
@@ -18,7 +17,7 @@ export const waitBodySchema = z.strictObject({
   timeoutMs: z.number().int().min(0).max(MAX_WAIT_MS).default(30_000),
 });
 
-function unwrapRun(result: StoreResult<RunRecord>): RunRecord {
+function unwrapRun(result: Result<RunRecord>): RunRecord {
   if (result.ok) return result.value;
   throw new AppError("not_found", "run not found");
 }

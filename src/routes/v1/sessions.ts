@@ -5,7 +5,7 @@ import { badRequest } from "../../errors";
 import { sessionApi } from "../../session/client";
 import { readJsonBody } from "../middleware";
 import { parseBody } from "../parse-body";
-import { unwrapStoreResult } from "../store-result";
+import { unwrapResult } from "../store-result";
 import { agentForRequest, canonicalKeyForRequest } from "./session-access";
 import {
   chatSendSchema,
@@ -43,9 +43,9 @@ export const sessionRoutes = new Hono<AppEnv>()
       ...(body.chatType ? { chatType: body.chatType } : {}),
       ...(body.deliveryContext ? { deliveryContext: body.deliveryContext } : {}),
     });
-    return c.json(unwrapStoreResult(created), 201);
+    return c.json(unwrapResult(created), 201);
   })
-  .get("/:key", async (c) => c.json(unwrapStoreResult(await pathSession(c).describe())))
+  .get("/:key", async (c) => c.json(unwrapResult(await pathSession(c).describe())))
   .patch("/:key", async (c) => {
     const session = pathSession(c);
     const body = parseBody(patchSessionSchema, await readJsonBody(c.req.raw));
@@ -54,16 +54,16 @@ export const sessionRoutes = new Hono<AppEnv>()
     }
     const { model, ...rest } = body;
     return c.json(
-      unwrapStoreResult(
+      unwrapResult(
         await session.patch({ ...rest, ...(model !== undefined ? { modelOverride: model } : {}) }),
       ),
     );
   })
-  .delete("/:key", async (c) => c.json(unwrapStoreResult(await pathSession(c).remove())))
+  .delete("/:key", async (c) => c.json(unwrapResult(await pathSession(c).remove())))
   .post("/:key/transcript", async (c) => {
     const session = pathSession(c);
     const body = parseBody(importTranscriptSchema, await readJsonBody(c.req.raw));
-    return c.json(unwrapStoreResult(await session.importMessages(body.messages)));
+    return c.json(unwrapResult(await session.importMessages(body.messages)));
   })
   .post("/:key/messages", async (c) => {
     const session = pathSession(c);
@@ -73,7 +73,7 @@ export const sessionRoutes = new Hono<AppEnv>()
       ...(body.idempotencyKey ? { dedupeKey: `chat:${body.idempotencyKey}` } : {}),
       message: { text: body.text, provenance: { kind: "external_user" } },
     });
-    return c.json({ runId: unwrapStoreResult(queued).runId, status: "accepted" }, 202);
+    return c.json({ runId: unwrapResult(queued).runId, status: "accepted" }, 202);
   })
   .get("/:key/attachments/:name", async (c) => {
     const identity = c.get("identity");
@@ -82,7 +82,7 @@ export const sessionRoutes = new Hono<AppEnv>()
       identity.kind === "run" && identity.claims.sessionKey === c.req.param("key").toLowerCase()
         ? sessionApi(c.env.SESSION, identity.claims.sessionKey)
         : pathSession(c);
-    const file = unwrapStoreResult(await session.attachment(c.req.param("name")));
+    const file = unwrapResult(await session.attachment(c.req.param("name")));
     return new Response(file.bytes, {
       headers: { "Content-Type": file.mimeType ?? "application/octet-stream" },
     });
@@ -90,7 +90,7 @@ export const sessionRoutes = new Hono<AppEnv>()
   .get("/:key/transcript.jsonl", async (c) => {
     const session = pathSession(c);
     // The first chunk is read before answering, so a missing session is a clean 404.
-    const first = unwrapStoreResult(await session.exportChunk(0, EXPORT_CHUNK_ROWS));
+    const first = unwrapResult(await session.exportChunk(0, EXPORT_CHUNK_ROWS));
     const encoder = new TextEncoder();
     let next: { lines: string[]; lastSeq: number } | undefined = first;
     const stream = new ReadableStream<Uint8Array>({
@@ -103,7 +103,7 @@ export const sessionRoutes = new Hono<AppEnv>()
         next =
           next.lines.length < EXPORT_CHUNK_ROWS
             ? undefined
-            : unwrapStoreResult(await session.exportChunk(next.lastSeq, EXPORT_CHUNK_ROWS));
+            : unwrapResult(await session.exportChunk(next.lastSeq, EXPORT_CHUNK_ROWS));
       },
     });
     return new Response(stream, { headers: { "Content-Type": "application/x-ndjson; charset=utf-8" } });

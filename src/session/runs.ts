@@ -1,12 +1,19 @@
-import type { SwitchboardConfig } from "../config/schema";
-import type { SessionMeta } from "./meta";
-import { updateMeta } from "./meta";
+import { subagentSettings } from "../config/agents";
+import { countRunningSubagents } from "../index-db/lookup";
+import type { Alarm } from "./alarm";
+import type { DeferredResult } from "./api";
+import { sessionConfig } from "./config";
+import type { Outbox } from "./outbox";
+import { addIndexSync } from "./outbox-store";
+import { liveRecord, updateRecord } from "./record";
+import { type RunEnding, recordRunEnding } from "./run-ending";
 import { executeRun } from "./run-executor";
-import { type RunEnding, recordRunEnding } from "./run-lifecycle";
 import {
+  deferRunStart,
   findRun,
   markRunDeferred,
   markRunStarted,
+  nextRunnable,
   queuedRuns,
   type RunRow,
   recordRetry,
@@ -16,26 +23,10 @@ import {
 
 /** A run interrupted by an eviction this many times ends as an error instead of starting again. */
 const MAX_RUN_ATTEMPTS = 3;
-
-/** What the scheduler needs from its session object. */
-export interface SchedulerHost {
-  storage: DurableObjectStorage;
-  env: Env;
-  config: () => SwitchboardConfig;
-  liveMeta: () => SessionMeta | undefined;
-  enqueueIndexSync: () => void;
-  /** Delivers pending effects now and re-arms the alarm. */
-  settle: () => Promise<void>;
-  /** Sets the alarm for what is pending (a run in flight: its deadline), delivering nothing yet. */
-  arm: () => Promise<void>;
-}
+/** How soon a sub-agent run waiting for a concurrency slot looks again. */
+const SLOT_RETRY_MS = 1000;
 
 const seconds = (ms: number) => Math.round(ms / 1000);
-
-export interface DeferredResult {
-  text: string;
-  usage?: RunEnding["usage"];
-}
 
 /**
  * Why a run was aborted: its timeout, a kill, a kill cascading from an ancestor, a steer restarting it,
@@ -78,27 +69,51 @@ function resultEnding(runId: string, result: DeferredResult): RunEnding {
 const RUNNING_LISTED_AFTER_MS = 250;
 
 /**
- * Executes a session's runs and keeps what only lives in memory: the runs executing in this instance
- * (a `running` row not among them was interrupted by an eviction) and the callers waiting for a run.
+ * The session's runs (table `run`): executes them one at a time in arrival order, and keeps what only
+ * lives in memory — the runs executing in this instance (a `running` row not among them was interrupted
+ * by an eviction) and the callers waiting for a run. What a run's end owes others goes to the outbox.
  */
-export class RunScheduler {
-  readonly #host: SchedulerHost;
+export class Runs {
+  readonly #storage: DurableObjectStorage;
+  readonly #env: Env;
+  readonly #outbox: Outbox;
+  readonly #alarm: Alarm;
   readonly #executing = new Map<string, AbortController>();
   readonly #waiters = new Map<string, Set<() => void>>();
   /** Results a webhook agent posted before its 202 reached us; applied when the 202 does. */
   readonly #earlyResults = new Map<string, DeferredResult>();
 
-  constructor(host: SchedulerHost) {
-    this.#host = host;
+  constructor(storage: DurableObjectStorage, env: Env, outbox: Outbox, alarm: Alarm) {
+    this.#storage = storage;
+    this.#env = env;
+    this.#outbox = outbox;
+    this.#alarm = alarm;
   }
 
   get #sql(): SqlStorage {
-    return this.#host.storage.sql;
+    return this.#storage.sql;
   }
 
-  /** True while a run executes in this instance. */
-  get busy(): boolean {
-    return this.#executing.size > 0;
+  /**
+   * Executes queued runs in order until none is left. A sub-agent session whose agent is at its
+   * `maxConcurrent` (SPEC §2) keeps its run queued and looks again shortly: it waits, never rejected.
+   */
+  async runQueued(): Promise<void> {
+    for (let row = nextRunnable(this.#sql); row && liveRecord(this.#sql); row = nextRunnable(this.#sql)) {
+      if (!(await this.#hasSubagentSlot())) {
+        deferRunStart(this.#sql, row.runId, Date.now() + SLOT_RETRY_MS);
+        return;
+      }
+      await this.execute(row);
+      if ((await this.#outbox.deliver()) === "removed") this.abortAll("killed");
+    }
+  }
+
+  async #hasSubagentSlot(): Promise<boolean> {
+    const record = liveRecord(this.#sql);
+    if (!record?.spawn) return true;
+    const { maxConcurrent } = subagentSettings(sessionConfig(this.#env), record.agentId);
+    return (await countRunningSubagents(this.#env.DB, record.agentId, record.sessionKey)) < maxConcurrent;
   }
 
   /** Aborts every run executing here; `reason` says how they end. */
@@ -171,7 +186,7 @@ export class RunScheduler {
           messages: [],
         });
       } else {
-        this.#host.storage.transactionSync(() =>
+        this.#storage.transactionSync(() =>
           requeueRun(this.#sql, row.runId, "interrupted by a restart; run again"),
         );
       }
@@ -180,15 +195,15 @@ export class RunScheduler {
 
   /** Executes one queued run with its runtime and records how it ended. */
   async execute(row: RunRow): Promise<void> {
-    const meta = this.#host.liveMeta();
-    if (!meta) return;
+    const record = liveRecord(this.#sql);
+    if (!record) return;
     const now = Date.now();
     const deadlineAt = now + row.timeoutMs;
     const controller = new AbortController();
-    this.#host.storage.transactionSync(() => {
+    this.#storage.transactionSync(() => {
       markRunStarted(this.#sql, row.runId, now, deadlineAt);
-      updateMeta(this.#sql, { status: "running", startedAt: now });
-      this.#host.enqueueIndexSync();
+      updateRecord(this.#sql, { status: "running", startedAt: now });
+      addIndexSync(this.#sql);
     });
     // Executing from the moment it is marked running: an alarm handler that overlaps this one (the test
     // harness can run one) would otherwise take it for interrupted and run it a second time.
@@ -199,17 +214,17 @@ export class RunScheduler {
     // twice, and never waits on D1 to start.
     let listedRunning: Promise<void> | undefined;
     const listTimer = setTimeout(() => {
-      listedRunning = this.#host.settle();
+      listedRunning = this.#flush();
     }, RUNNING_LISTED_AFTER_MS);
     try {
       // The alarm stays set while the run is in flight, so a fresh instance takes it up if this one dies.
-      await this.#host.arm();
+      await this.#alarm.rearm();
       timer = setTimeout(() => controller.abort("timeout"), row.timeoutMs);
       const outcome = await executeRun({
-        env: this.#host.env,
+        env: this.#env,
         sql: this.#sql,
-        config: this.#host.config(),
-        meta,
+        config: sessionConfig(this.#env),
+        record,
         run: { ...row, startedAt: row.startedAt ?? now },
         deadlineAt,
         signal: controller.signal,
@@ -257,11 +272,16 @@ export class RunScheduler {
     return false;
   }
 
+  /** Delivers what was written now; a session that deleted itself stops its runs here too. */
+  async #flush(): Promise<void> {
+    if ((await this.#outbox.flush()) === "removed") this.abortAll("killed");
+  }
+
   /** Records a run's end with its follow-ups in one transaction, then wakes whoever waits for it. */
   end(row: RunRow, ending: RunEnding): void {
-    this.#host.storage.transactionSync(() => {
-      recordRunEnding(this.#sql, this.#host.config(), row, ending);
-      this.#host.enqueueIndexSync();
+    this.#storage.transactionSync(() => {
+      recordRunEnding(this.#sql, sessionConfig(this.#env), row, ending);
+      addIndexSync(this.#sql);
     });
     for (const wake of this.#waiters.get(row.runId) ?? []) wake();
     this.#waiters.delete(row.runId);

@@ -1,0 +1,37 @@
+import { readRecord } from "./record";
+
+/** When the alarm must next fire: the earliest row of the `due_work` view, never in the past; null for none. */
+export function nextAlarmAt(sql: SqlStorage, now = Date.now()): number | null {
+  const row = sql.exec<{ next: number | null }>("SELECT MIN(due_at) AS next FROM due_work").one();
+  return row.next === null ? null : Math.max(row.next, now);
+}
+
+/** The session's one alarm, set to the earliest due work (STYLE: one alarm, driven by a due-work table). */
+export class Alarm {
+  readonly #storage: DurableObjectStorage;
+  /** What this instance last set (null: none); undefined when not known, as once it has fired. */
+  #armedAt: number | null | undefined;
+
+  constructor(storage: DurableObjectStorage) {
+    this.#storage = storage;
+  }
+
+  /** The alarm fired, or storage was wiped: what is set is no longer known. */
+  forget(): void {
+    this.#armedAt = undefined;
+  }
+
+  /** Sets the alarm for the earliest due work, or clears it when there is none. */
+  async rearm(): Promise<void> {
+    const sql = this.#storage.sql;
+    if (!readRecord(sql)) return;
+    const next = nextAlarmAt(sql);
+    // An alarm already set for no later than `next` runs the handler, which re-arms: no need to write
+    // one. Every alarm write is a storage transaction, and those set the pace of local runs.
+    const armed = next === null ? this.#armedAt === null : this.#armedAt != null && this.#armedAt <= next;
+    if (armed) return;
+    if (next === null) await this.#storage.deleteAlarm();
+    else await this.#storage.setAlarm(next);
+    this.#armedAt = next;
+  }
+}

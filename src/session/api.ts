@@ -1,0 +1,223 @@
+/**
+ * The session object's one public face: the RPC interface it implements and the types that cross it.
+ * Code outside src/session/ imports only this module and the stub factory (client.ts).
+ */
+import { z } from "zod";
+import type { Requester } from "../policy/requester";
+import type { VisibilityConfig } from "../policy/visibility";
+import type { RunUsage } from "../runtimes/types";
+import type { PreparedAttachment } from "../subagents/attachments";
+import { type Provenance, provenanceSchema, type TranscriptMessage } from "../transcript/message";
+import {
+  type DeliveryContext,
+  deliveryContextSchema,
+  type RecordChanges,
+  type SessionRecord,
+  type SpawnInfo,
+} from "./record";
+import type { SessionRow } from "./row";
+
+export { type IndexRow, LIST_STATE } from "./index-row";
+export { sessionRowSchema, toSessionRow } from "./row";
+export type { DeliveryContext, SessionRecord, SessionRow, SpawnInfo };
+export { deliveryContextSchema };
+
+/** How a domain call can fail; routes map each code to an HTTP status (errors.ts), tools to a result. */
+export type DomainErrorCode = "not_found" | "conflict" | "forbidden";
+
+/** A domain outcome: the value, or why not (never thrown across the RPC boundary). */
+export type Result<T> = { ok: true; value: T } | { ok: false; code: DomainErrorCode; message: string };
+
+export const notFound = <T>(): Result<T> => ({ ok: false, code: "not_found", message: "session not found" });
+
+export const runStatuses = ["queued", "running", "ok", "error", "timeout", "killed"] as const;
+export type RunStatus = (typeof runStatuses)[number];
+export const ENDED_STATUSES: ReadonlySet<RunStatus> = new Set(["ok", "error", "timeout", "killed"]);
+
+/** What happens after a run of an agent-to-agent exchange ends (src/messaging/reply-flow.ts). */
+export const replyFlowSchema = z.object({
+  flowId: z.string(),
+  requesterKey: z.string(),
+  targetKey: z.string(),
+  originalMessage: z.string(),
+  maxTurns: z.number().int().min(0),
+  stepTimeoutMs: z.number().int().positive(),
+  hop: z.number().int().min(0),
+  stage: z.enum(["request", "ping", "announce"]),
+  /** The ping turn this run answers (1-based); 0 for the request. */
+  turn: z.number().int().min(0),
+  round1Reply: z.string().optional(),
+  latestReply: z.string().optional(),
+});
+export type ReplyFlow = z.infer<typeof replyFlowSchema>;
+
+/** A turn for a session: the inbound message, and what to do after its run. */
+export const turnRequestSchema = z.object({
+  /** Chosen by the caller, so a redelivered request finds the same run. */
+  runId: z.string().min(1),
+  dedupeKey: z.string().optional(),
+  message: z.object({ id: z.string().optional(), text: z.string(), provenance: provenanceSchema }),
+  /** Context of our own for the runtime (agent-to-agent roles, reply-step instructions). */
+  context: z.string().optional(),
+  timeoutMs: z.number().int().positive().optional(),
+  flow: replyFlowSchema.optional(),
+  /** Where the run's reply is posted (a channel's inbound message). */
+  replyTo: deliveryContextSchema.optional(),
+  /** Post the reply to the session's own announce target (a completion); never for a sub-agent. */
+  replyToOwnChannel: z.boolean().optional(),
+});
+export type TurnRequest = z.infer<typeof turnRequestSchema>;
+
+/**
+ * A turn owed to another session: sends, reply-back steps, announce steps and sub-agent completions
+ * all travel as one. It goes to the first of `targets` that still exists (a completion's lineage).
+ */
+export const turnDeliverySchema = z.object({
+  targets: z.array(z.string()).min(1),
+  request: turnRequestSchema,
+  /** After the turn is delivered: the sending session deletes itself (a `cleanup: "delete"` child). */
+  afterwards: z.literal("remove_session").optional(),
+});
+export type TurnDelivery = z.infer<typeof turnDeliverySchema>;
+
+/** The public view of a run. */
+export interface RunRecord {
+  runId: string;
+  sessionKey: string;
+  status: RunStatus;
+  deferred: boolean;
+  createdAt: number;
+  startedAt?: number;
+  endedAt?: number;
+  usage?: RunUsage;
+  reply?: string;
+  error?: string;
+  attempts: number;
+  retries: string[];
+}
+
+/** A turn as accepted: its run, and whether it had been accepted before (then nothing was written). */
+export interface AcceptedTurn {
+  runId: string;
+  status: RunStatus;
+  duplicate: boolean;
+}
+
+export interface HistoryRequest {
+  limit: number;
+  offset: number;
+  includeTools: boolean;
+}
+
+export interface HistoryPage {
+  messages: TranscriptMessage[];
+  droppedMessages: boolean;
+  contentTruncated: boolean;
+  contentRedacted: boolean;
+  bytes: number;
+  hasMore: boolean;
+  nextOffset?: number;
+  totalMessages: number;
+}
+
+/** Who reads a history page, for the session's own visibility check (SPEC §4). */
+export interface HistoryViewer {
+  requester: Requester;
+  visibility: VisibilityConfig;
+}
+
+export interface CreateSessionInit {
+  sessionKey: string;
+  agentId: string;
+  label?: string;
+  displayName?: string;
+  subject?: string;
+  channel?: string;
+  chatType?: "direct" | "group" | "channel";
+  deliveryContext?: DeliveryContext;
+  spawnedBy?: string;
+  parentSessionKey?: string;
+  spawnDepth?: number;
+  spawn?: SpawnInfo;
+  lineage?: string[];
+  modelOverride?: string;
+  thinkingLevel?: string;
+  /** Files given to sessions_spawn, stored with the child for its runtime. */
+  attachments?: PreparedAttachment[];
+}
+
+export type SessionPatch = Pick<
+  RecordChanges,
+  "label" | "displayName" | "sendPolicy" | "modelOverride" | "thinkingLevel"
+>;
+
+export interface ImportReceipt {
+  imported: number;
+  skipped: number;
+  totalMessages: number;
+}
+
+/** An inbound channel message that starts no run (a `/send` command, or one the send policy blocks). */
+export interface InboundRecord {
+  messageId: string;
+  text: string;
+  provenance: Provenance;
+  replyTo: DeliveryContext;
+  runId: string;
+  /** Posted back to the chat (a command's confirmation). */
+  answer?: string;
+}
+
+/** A webhook agent's result, posted after its 202. */
+export interface DeferredResult {
+  text: string;
+  usage?: RunUsage;
+}
+
+/** The session object's RPC methods. */
+export interface SessionApi {
+  /** Creates the session; a live session under the same key is a conflict. */
+  create(init: CreateSessionInit): Promise<Result<SessionRow>>;
+  /** The session, created first if it does not exist (channel inbound messages create their session). */
+  ensure(init: CreateSessionInit): Promise<Result<SessionRow>>;
+  /** The session as callers see it. */
+  describe(): Promise<Result<SessionRow>>;
+  /** Changes operator-settable fields; null clears one. */
+  patch(changes: SessionPatch): Promise<Result<SessionRow>>;
+  /** Deletes the session: hidden at once, storage wiped once its index row is gone. */
+  remove(): Promise<Result<{ deleted: true }>>;
+  /** Imports messages as they are, in order; ids already stored are skipped (idempotent). */
+  importMessages(messages: TranscriptMessage[]): Promise<Result<ImportReceipt>>;
+  /** A page of safe history (SPEC §5.2). */
+  history(request: HistoryRequest): Promise<Result<HistoryPage>>;
+  /** `history` after SPEC §4's visibility check against this session's own record. */
+  historyFor(viewer: HistoryViewer, request: HistoryRequest): Promise<Result<HistoryPage>>;
+  /** The last `count` non-tool messages, made safe, for list rows. */
+  recentMessages(count: number): Promise<TranscriptMessage[]>;
+  /** A chunk of the exact JSONL export. */
+  exportChunk(afterSeq: number, limit: number): Promise<Result<{ lines: string[]; lastSeq: number }>>;
+  /** Appends a turn's message and adds its run to the run queue; a repeat (runId or dedupeKey) writes nothing. */
+  enqueueTurn(request: TurnRequest): Promise<Result<AcceptedTurn>>;
+  /** `enqueueTurn`, then `waitForRun` on it, in one call. */
+  enqueueTurnAndWait(request: TurnRequest, timeoutMs: number): Promise<Result<RunRecord>>;
+  /** One run of this session. */
+  getRun(runId: string): Promise<Result<RunRecord>>;
+  /** Waits up to `timeoutMs` for a run to end; answers with the run either way. */
+  waitForRun(runId: string, timeoutMs: number): Promise<Result<RunRecord>>;
+  /** The result of a deferred (webhook 202) run, posted later by the agent. */
+  completeDeferredRun(runId: string, result: DeferredResult): Promise<Result<RunRecord>>;
+  /** Records an inbound message that starts no run, with an optional answer posted back. */
+  recordInbound(inbound: InboundRecord): Promise<Result<{ duplicate: boolean }>>;
+  /** Stops this session's runs (subagents kill); `cascade` when an ancestor was killed. */
+  kill(options?: { cascade?: boolean }): Promise<Result<{ stopped: number }>>;
+  /** Restarts this session's work with a new message (subagents steer), rate-limited per controller. */
+  steer(
+    requesterKey: string,
+    runId: string,
+    text: string,
+  ): Promise<Result<{ runId: string; rateLimited: boolean }>>;
+  /** Ends the current run at its own request (sessions_yield); false when that run is not the current one. */
+  yieldRun(runId: string, message: string): Promise<Result<{ yielded: boolean }>>;
+  /** One of the files this session was spawned with. */
+  attachment(name: string): Promise<Result<{ bytes: ArrayBuffer; mimeType?: string }>>;
+}

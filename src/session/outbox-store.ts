@@ -1,0 +1,131 @@
+import { z } from "zod";
+import { outboundMessageSchema } from "../queue/messages";
+import { turnDeliverySchema } from "./api";
+import { readRecord } from "./record";
+
+/**
+ * What the session owes others, by kind. Every payload is parsed on read: an entry written by another
+ * version, or damaged, is reported and dropped rather than retried forever.
+ */
+const payloadSchemas = {
+  /** The session's index row (D1 `session_index`), at this record version or later. */
+  index_sync: z.object({ version: z.number() }),
+  /** Removes the index row; once delivered, a deleted session's storage is wiped. */
+  index_delete: z.object({ sessionKey: z.string(), version: z.number() }),
+  /** runId → session key in D1 `run_index`. */
+  run_index: z.object({ runId: z.string(), sessionKey: z.string(), createdAt: z.number() }),
+  /** A turn in another session: sends, reply-back and announce steps, completions. */
+  turn: turnDeliverySchema,
+  /** A post to a channel (reply, announce, command answer), handed to the Queue. */
+  post: outboundMessageSchema,
+  /** The session deletes itself (a silent `cleanup: "delete"` sub-agent). */
+  remove_session: z.object({}),
+} as const;
+
+export type OutboxKind = keyof typeof payloadSchemas;
+export type OutboxPayload<K extends OutboxKind> = z.infer<(typeof payloadSchemas)[K]>;
+
+/** An entry as read back, with its payload parsed for its kind. */
+export type OutboxEntry = {
+  [K in OutboxKind]: { id: number; kind: K; payload: OutboxPayload<K>; attempts: number; raw: string };
+}[OutboxKind];
+
+// Retry backoff: 1 s doubling to 5 min; an index write is retried forever, never dropped.
+const BASE_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 5 * 60 * 1000;
+
+/**
+ * Adds an entry in the same transaction as the change that owes it. One pending entry per `key`: a newer
+ * change replaces an undelivered older one (the index only needs the latest).
+ */
+export function addToOutbox<K extends OutboxKind>(
+  sql: SqlStorage,
+  kind: K,
+  key: string,
+  payload: OutboxPayload<K>,
+): void {
+  sql.exec(
+    `INSERT INTO outbox (kind, dedupe_key, payload, next_attempt_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (dedupe_key) DO UPDATE SET kind = excluded.kind, payload = excluded.payload, attempts = 0,
+       next_attempt_at = excluded.next_attempt_at, last_error = NULL`,
+    kind,
+    key,
+    JSON.stringify(payload),
+    Date.now(),
+  );
+}
+
+/** Owes the index the session's current row. */
+export function addIndexSync(sql: SqlStorage): void {
+  addToOutbox(sql, "index_sync", "index", { version: readRecord(sql)?.version ?? 0 });
+}
+
+function parseEntry(row: {
+  id: number;
+  kind: string;
+  payload: string;
+  attempts: number;
+}): OutboxEntry | undefined {
+  if (!(row.kind in payloadSchemas)) return undefined;
+  const kind = row.kind as OutboxKind;
+  let json: unknown;
+  try {
+    json = JSON.parse(row.payload);
+  } catch {
+    return undefined;
+  }
+  const parsed = payloadSchemas[kind].safeParse(json);
+  if (!parsed.success) return undefined;
+  return { id: row.id, kind, payload: parsed.data, attempts: row.attempts, raw: row.payload } as OutboxEntry;
+}
+
+/** Every pending entry, oldest first; one that cannot be read is logged and removed. */
+export function pendingEntries(sql: SqlStorage): OutboxEntry[] {
+  const rows = sql
+    .exec<{ id: number; kind: string; payload: string; attempts: number }>(
+      "SELECT id, kind, payload, attempts FROM outbox ORDER BY id",
+    )
+    .toArray();
+  const entries: OutboxEntry[] = [];
+  for (const row of rows) {
+    const entry = parseEntry(row);
+    if (entry) entries.push(entry);
+    else {
+      console.error(
+        `session outbox: dropped entry ${row.id} of kind ${row.kind}: its payload does not parse`,
+      );
+      sql.exec("DELETE FROM outbox WHERE id = ?", row.id);
+    }
+  }
+  return entries;
+}
+
+/**
+ * Marks the pending entries as taken by an inline pass until `until`: if the object is evicted in the
+ * middle, the alarm (due_work) delivers them then. A delivered entry is removed, a failed one deferred.
+ */
+export function leaseEntries(sql: SqlStorage, until: number): void {
+  sql.exec("UPDATE outbox SET next_attempt_at = MAX(next_attempt_at, ?)", until);
+}
+
+/** Removes a delivered entry, unless it was replaced by a newer one while it was being delivered. */
+export function settleEntry(sql: SqlStorage, entry: OutboxEntry): void {
+  sql.exec("DELETE FROM outbox WHERE id = ? AND payload = ?", entry.id, entry.raw);
+}
+
+/** Records a failed attempt and when to try again. */
+export function deferEntry(sql: SqlStorage, entry: OutboxEntry, error: string): void {
+  const delay = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** entry.attempts);
+  sql.exec(
+    "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ? AND payload = ?",
+    Date.now() + delay,
+    error.slice(0, 500),
+    entry.id,
+    entry.raw,
+  );
+}
+
+/** Empties the outbox (a new session replacing a deleted one's leftovers). */
+export function clearOutbox(sql: SqlStorage): void {
+  sql.exec("DELETE FROM outbox");
+}

@@ -1,0 +1,140 @@
+import type { SwitchboardConfig } from "../config/schema";
+import { ANNOUNCE_SKIP, NO_REPLY } from "../messaging/inter-session";
+import { nextFlowStep } from "../messaging/reply-flow";
+import type { RunUsage } from "../runtimes/types";
+import { buildCompletion, completionTurn } from "../subagents/completion";
+import { redactSpawnAttachments } from "../subagents/redact-attachments";
+import type { TranscriptMessage } from "../transcript/message";
+import type { RunStatus } from "./api";
+import { addToOutbox } from "./outbox-store";
+import { addPostIfAllowed, announceTarget, sessionChannel } from "./posts";
+import { readRecord, type SessionRecord, type SpawnInfo, updateRecord } from "./record";
+import { markRunEnded, type RunRow } from "./run-store";
+import { appendMessages, summaryChanges } from "./transcript";
+
+export interface RunEnding {
+  status: Exclude<RunStatus, "queued" | "running">;
+  /** False for a run a steer replaced: the new run reports instead. */
+  announce?: boolean;
+  reply?: string;
+  error?: string;
+  usage?: RunUsage;
+  messages: TranscriptMessage[];
+}
+
+const sessionStatusOf = { ok: "done", error: "failed", timeout: "timeout", killed: "killed" } as const;
+
+/** Follow-ups of an ended run: the next step of its exchange, and a channel reply. */
+function addFollowUps(
+  sql: SqlStorage,
+  config: SwitchboardConfig,
+  record: SessionRecord,
+  run: RunRow,
+  ending: RunEnding,
+): void {
+  if (ending.status !== "ok") return;
+  if (run.flow) {
+    const step = nextFlowStep(run.flow, {
+      sessionKey: record.sessionKey,
+      channel: sessionChannel(record, config),
+      reply: ending.reply,
+    });
+    if (step.kind === "turn") {
+      addToOutbox(sql, "turn", `turn:${step.request.runId}`, {
+        targets: [step.sessionKey],
+        request: step.request,
+      });
+    } else if (step.kind === "announce") {
+      const target = announceTarget(record, config);
+      if (target)
+        addPostIfAllowed(sql, config, record, {
+          runId: run.runId,
+          purpose: "announce",
+          text: step.text,
+          target,
+        });
+    }
+  }
+  const reply = ending.reply?.trim() ?? "";
+  if (run.replyTo && reply && reply !== NO_REPLY && reply !== ANNOUNCE_SKIP) {
+    addPostIfAllowed(sql, config, record, {
+      runId: run.runId,
+      purpose: "reply",
+      text: reply,
+      target: run.replyTo,
+    });
+  }
+}
+
+/** Records a run's end (call inside a transaction): its messages, the run, the session totals, the follow-ups. */
+export function recordRunEnding(
+  sql: SqlStorage,
+  config: SwitchboardConfig,
+  run: RunRow,
+  ending: RunEnding,
+): void {
+  const record = readRecord(sql);
+  if (!record) return;
+  const now = Date.now();
+  const appended = appendMessages(
+    sql,
+    redactSpawnAttachments(ending.messages),
+    record.firstUserText !== undefined,
+  );
+  markRunEnded(sql, run.runId, { ...ending, endedAt: now });
+  updateRecord(sql, {
+    status: sessionStatusOf[ending.status],
+    endedAt: now,
+    updatedAt: Math.max(record.updatedAt, now),
+    runtimeMs: (record.runtimeMs ?? 0) + (now - (run.startedAt ?? now)),
+    inputTokens: (record.inputTokens ?? 0) + (ending.usage?.input ?? 0),
+    outputTokens: (record.outputTokens ?? 0) + (ending.usage?.output ?? 0),
+    totalTokens: (record.totalTokens ?? 0) + (ending.usage?.total ?? 0),
+    abortedLastRun: ending.status === "killed" || ending.status === "timeout" ? 1 : 0,
+    ...summaryChanges(appended),
+    ...(record.spawn && record.spawn.archiveAfterMinutes > 0
+      ? { archiveAt: now + record.spawn.archiveAfterMinutes * 60_000 }
+      : {}),
+  });
+  addFollowUps(sql, config, record, run, ending);
+  if (record.spawn && ending.announce !== false) addCompletion(sql, record, record.spawn, run, ending, now);
+}
+
+/**
+ * The completion of a sub-agent run (SPEC §5.4): a turn for its requester, owed through the outbox in
+ * the same transaction as the run's end, delivered until acknowledged and deduplicated by the requester.
+ * A child whose final reply is exactly ANNOUNCE_SKIP reports nothing, but its cleanup still happens.
+ */
+function addCompletion(
+  sql: SqlStorage,
+  record: SessionRecord,
+  spawn: SpawnInfo,
+  run: RunRow,
+  ending: RunEnding,
+  now: number,
+): void {
+  const cleanup = spawn.cleanup === "delete" && spawn.mode === "run";
+  if (ending.status === "ok" && ending.reply?.trim() === ANNOUNCE_SKIP) {
+    if (cleanup) addToOutbox(sql, "remove_session", `remove:${run.runId}`, {});
+    return;
+  }
+  const completion = buildCompletion({
+    childKey: record.sessionKey,
+    childSessionId: record.sessionId,
+    runId: run.runId,
+    title: spawn.label ?? spawn.task,
+    status: ending.status,
+    ...(ending.error !== undefined ? { error: ending.error } : {}),
+    ...(ending.reply !== undefined ? { reply: ending.reply } : {}),
+    messages: ending.messages,
+    runtimeMs: now - (run.startedAt ?? now),
+    ...(ending.usage ? { usage: ending.usage } : {}),
+  });
+  addToOutbox(sql, "turn", `completion:${run.runId}`, {
+    // The requester first; if it is gone, its own requester, and so on up the lineage.
+    targets: [spawn.requesterKey, ...(record.lineage ?? [])],
+    request: completionTurn(completion, crypto.randomUUID()),
+    // Deleting a `cleanup: "delete"` child waits for its completion to be in the requester's hands.
+    ...(cleanup ? { afterwards: "remove_session" as const } : {}),
+  });
+}
