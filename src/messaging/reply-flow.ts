@@ -1,5 +1,5 @@
 import type { ReplyFlow, TurnRequest } from "../session/api";
-import { ANNOUNCE_SKIP, isSkip, REPLY_SKIP, withInterSessionHeader } from "./inter-session";
+import { ANNOUNCE_SKIP, interSessionTurn, isSkip, REPLY_SKIP } from "./inter-session";
 
 /** What a finished run of an agent-to-agent exchange leads to (SPEC §5.3 reply-back loop and announce). */
 export type FlowStep =
@@ -45,22 +45,16 @@ function announceStep(flow: ReplyFlow): FlowStep {
   return {
     kind: "turn",
     sessionKey: flow.targetKey,
-    request: {
+    request: interSessionTurn({
       runId: crypto.randomUUID(),
-      message: {
-        text: announceMessage(next),
-        provenance: {
-          kind: "inter_session",
-          sourceSessionKey: flow.requesterKey,
-          sourceTool: "sessions_send",
-          // Sends made by the announce run count from here too, or a loop could restart its hop count.
-          hop: flow.hop,
-        },
-      },
+      text: announceMessage(next),
+      from: { sessionKey: flow.requesterKey },
+      // Sends made by the announce run count from here too, or a loop could restart its hop count.
+      hop: flow.hop,
       context: ANNOUNCE_CONTEXT,
       timeoutMs: flow.stepTimeoutMs,
       flow: next,
-    },
+    }),
   };
 }
 
@@ -70,26 +64,16 @@ function pingStep(flow: ReplyFlow, turn: number, from: Finished, reply: string):
   return {
     kind: "turn",
     sessionKey: to,
-    request: {
+    request: interSessionTurn({
       runId: crypto.randomUUID(),
-      message: {
-        text: withInterSessionHeader(reply, {
-          sessionKey: from.sessionKey,
-          channel: from.channel,
-          tool: "sessions_send",
-        }),
-        provenance: {
-          kind: "inter_session",
-          sourceSessionKey: from.sessionKey,
-          sourceChannel: from.channel,
-          sourceTool: "sessions_send",
-          hop: flow.hop,
-        },
-      },
+      text: reply,
+      from: { sessionKey: from.sessionKey, channel: from.channel },
+      header: { sessionKey: from.sessionKey, channel: from.channel, tool: "sessions_send" },
+      hop: flow.hop,
       context: pingContext(next, turn, to, from.sessionKey),
       timeoutMs: flow.stepTimeoutMs,
       flow: next,
-    },
+    }),
   };
 }
 

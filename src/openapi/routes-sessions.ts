@@ -4,17 +4,15 @@ import {
   importTranscriptSchema,
   patchSessionSchema,
 } from "../routes/v1/session-schemas";
-import type { JsonSchema, RouteDoc } from "./types";
+import { sessionRowSchema } from "../session/api";
+import type { RouteDoc } from "./types";
 
 const keyParam = {
   key: "The session key, URL-encoded (`agent%3Amain%3Amain`). Agent tokens may give a legacy key, read as their own agent's.",
 };
 
-const sessionRow: JsonSchema = {
-  type: "object",
-  description:
-    "A session row: key, agentId, kind, channel, sessionId, labels, timestamps, model, delivery context.",
-};
+// The row's schema is the one the session object builds its rows from (src/session/row.ts).
+const sessionRow = sessionRowSchema;
 
 const sessionExample = {
   key: "agent:main:discord:group:dev",

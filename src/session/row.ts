@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { keyOptionsOf } from "../config/key-options";
+import type { SwitchboardConfig } from "../config/schema";
 import { displayKey, type KeyOptions } from "../keys";
 import { snakeCase } from "../storage/columns";
-import { type IndexRow, LIST_STATE } from "./index-row";
-import { deliveryContextSchema, sessionRecordSchema } from "./record";
+import { type IndexRow, indexRow, LIST_STATE } from "./index-row";
+import { deliveryContextSchema, type SessionRecord, sessionRecordSchema } from "./record";
 
 const record = sessionRecordSchema.shape;
 
@@ -83,4 +85,9 @@ export function toSessionRow(columns: IndexRow, keyOptions: KeyOptions): Session
     row.deliveryContext = deliveryContextSchema.parse(JSON.parse(columns.delivery_context));
   if (columns.list_state === LIST_STATE.archived) row.archived = true;
   return row as SessionRow;
+}
+
+/** The row callers see of a session record: the same as its index row would list. */
+export function sessionRowOf(record: SessionRecord, config: SwitchboardConfig): SessionRow {
+  return toSessionRow(indexRow(record, config), keyOptionsOf(config));
 }

@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import { keyOptionsOf } from "../config/key-options";
 import { checkSessionVisible } from "../policy/visibility";
 import type { TranscriptMessage } from "../transcript/message";
 import { Alarm } from "./alarm";
@@ -23,12 +22,11 @@ import {
 import { readAttachment } from "./attachments";
 import { sessionConfig } from "./config";
 import { takeSteerSlot } from "./control";
-import { indexRow } from "./index-row";
 import { applySessionMigrations } from "./migrations";
 import { Outbox } from "./outbox";
 import { addIndexSync } from "./outbox-store";
-import { liveRecord, type SessionRecord, updateRecord } from "./record";
-import { type SessionRow, toSessionRow } from "./row";
+import { liveRecord, updateRecord } from "./record";
+import { type SessionRow, sessionRowOf } from "./row";
 import { findRun, toRunRecord } from "./run-store";
 import { Runs } from "./runs";
 import { readExportChunk, readHistoryPage, readRecentMessages } from "./transcript";
@@ -62,11 +60,6 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     void ctx.blockConcurrencyWhile(async () => applySessionMigrations(this.#sql));
   }
 
-  #row(record: SessionRecord): SessionRow {
-    const config = sessionConfig(this.env);
-    return toSessionRow(indexRow(record, config), keyOptionsOf(config));
-  }
-
   /** Writes in one transaction, then delivers what the write owes others. */
   async #write<T>(write: () => T): Promise<T> {
     const value = this.ctx.storage.transactionSync(write);
@@ -91,7 +84,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
 
   async describe(): Promise<Result<SessionRow>> {
     const record = liveRecord(this.#sql);
-    return record ? { ok: true, value: this.#row(record) } : notFound();
+    return record ? { ok: true, value: sessionRowOf(record, sessionConfig(this.env)) } : notFound();
   }
 
   async patch(changes: SessionPatch): Promise<Result<SessionRow>> {
@@ -251,12 +244,8 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     await this.#runs.runQueued();
     const record = liveRecord(this.#sql);
     if (record) this.ctx.storage.transactionSync(() => archiveIfDue(this.#sql, record, Date.now()));
-    if ((await delivering) === "removed") this.#runs.abortAll("killed");
-    await this.#flushAfterAlarm();
-  }
-
-  async #flushAfterAlarm(): Promise<void> {
-    if ((await this.#outbox.deliver()) === "removed") this.#runs.abortAll("killed");
+    const outcomes = [await delivering, await this.#outbox.deliver()];
+    if (outcomes.includes("removed")) this.#runs.abortAll("killed");
     await this.#alarm.rearm();
   }
 }

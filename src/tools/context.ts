@@ -21,7 +21,7 @@ export function toolContext(
       waitForRunResilient(env.SESSION, sessionKey, runId, timeoutMs),
     sendTurnAndWait: (sessionKey, turn, timeoutMs) =>
       sendTurnAndWaitResilient(env.SESSION, sessionKey, turn, timeoutMs),
-    enqueue: async (message: QueueMessage) => {
+    sendToQueue: async (message: QueueMessage) => {
       await env.DELIVERIES.send(message, { contentType: "json" });
     },
   };

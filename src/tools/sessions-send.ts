@@ -2,11 +2,11 @@ import { z } from "zod";
 import { findRunSession } from "../index-db/runs";
 import { displayKey, parseSessionKey } from "../keys";
 import { agentToAgentContext } from "../messaging/a2a-context";
-import { MAX_SEND_HOPS, withInterSessionHeader } from "../messaging/inter-session";
+import { interSessionTurn, MAX_SEND_HOPS } from "../messaging/inter-session";
 import { stableUuid } from "../messaging/stable-id";
-import { resolveSendPolicy } from "../policy/send-policy";
+import { resolveSendPolicy, sendPolicySubject } from "../policy/send-policy";
 import { checkSessionVisible } from "../policy/visibility";
-import type { ReplyFlow, RunRecord, TurnRequest } from "../session/api";
+import type { ReplyFlow, RunRecord } from "../session/api";
 import { flooredNumber } from "./args";
 import { resolveSendParties } from "./send-target";
 import { defineTool } from "./types";
@@ -80,14 +80,10 @@ export const sessionsSend = defineTool({
         shownKey,
       );
     }
-    const policy = resolveSendPolicy(config.session.sendPolicy, {
-      sessionKey: targetKey,
-      channel: target.session.channel,
-      ...((target.session.chatType ?? parsedTarget?.chatType)
-        ? { chatType: target.session.chatType ?? parsedTarget?.chatType }
-        : {}),
-      ...(target.session.sendPolicy ? { override: target.session.sendPolicy } : {}),
-    });
+    const policy = resolveSendPolicy(
+      config.session.sendPolicy,
+      sendPolicySubject(target.session, target.session.channel, keyOptions),
+    );
     if (policy === "deny") return fail("error", "send blocked by session policy", shownKey);
     const timeoutSeconds = Math.max(0, params.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS);
     if (timeoutSeconds > 0 && targetKey === requester.sessionKey) {
@@ -123,31 +119,21 @@ export const sessionsSend = defineTool({
       stage: "request",
       turn: 0,
     };
-    const turn: TurnRequest = {
+    const turn = interSessionTurn({
       runId,
       ...(params.idempotencyKey
         ? { dedupeKey: `send:${requester.sessionKey}:${params.idempotencyKey}` }
         : {}),
-      message: {
-        text: withInterSessionHeader(params.message, {
-          sessionKey: requesterShown,
-          channel: requesterChannel,
-          tool: "sessions_send",
-        }),
-        provenance: {
-          kind: "inter_session",
-          sourceSessionKey: requester.sessionKey,
-          sourceChannel: requesterChannel,
-          sourceTool: "sessions_send",
-          hop,
-        },
-      },
+      text: params.message,
+      from: { sessionKey: requester.sessionKey, channel: requesterChannel },
+      header: { sessionKey: requesterShown, channel: requesterChannel, tool: "sessions_send" },
+      hop,
       context: agentToAgentContext(
         { agentId: requester.agentId, sessionKey: requesterShown, channel: requesterChannel },
         { agentId: target.session.agentId, sessionKey: shownKey, channel: target.session.channel },
       ),
       flow,
-    };
+    });
 
     // A repeat of a keyed send returns the first send's result and sends nothing, even when it names
     // another target: its runId comes from the key, and two sessions must never share a runId.
@@ -156,7 +142,7 @@ export const sessionsSend = defineTool({
     const runShown = displayKey(runKey, keyOptions);
     if (timeoutSeconds === 0) {
       // Accepted means durably on the queue; the consumer delivers it into the target exactly once.
-      if (!firstTarget) await ctx.enqueue({ type: "send", targetKey, turn });
+      if (!firstTarget) await ctx.sendToQueue({ type: "send", targetKey, turn });
       return { runId, status: "accepted", sessionKey: runShown, delivery: DELIVERY };
     }
     const run = firstTarget

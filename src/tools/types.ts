@@ -22,7 +22,7 @@ export interface ToolContext {
     timeoutMs: number,
   ) => ReturnType<SessionApi["waitForRun"]>;
   /** Puts a message durably on the deliveries queue (resolves once the queue has it). */
-  enqueue: (message: QueueMessage) => Promise<void>;
+  sendToQueue: (message: QueueMessage) => Promise<void>;
 }
 
 /** Policy and lookup failures are results, not HTTP errors (SPEC §5.0). */

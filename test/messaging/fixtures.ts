@@ -176,7 +176,7 @@ export function capturingContext(
   const queued: QueueMessage[] = [];
   const ctx: ToolContext = {
     ...toolContext(env, config, requester),
-    enqueue: async (message) => {
+    sendToQueue: async (message) => {
       queued.push(structuredClone(message));
     },
   };

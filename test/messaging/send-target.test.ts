@@ -52,7 +52,7 @@ function trappedContext(requesterKey: string): { ctx: ToolContext; touched: stri
       touched.push(`sendTurnAndWait(${key})`);
       throw new Error("sendTurnAndWait used");
     },
-    enqueue: async () => {
+    sendToQueue: async () => {
       touched.push("enqueue");
     },
   };

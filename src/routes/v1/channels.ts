@@ -13,7 +13,7 @@ import { findAgent } from "../../config/agents";
 import { keyOptionsOf } from "../../config/key-options";
 import { AppError, badRequest } from "../../errors";
 import { stableUuid } from "../../messaging/stable-id";
-import { resolveSendPolicy } from "../../policy/send-policy";
+import { resolveSendPolicy, sendPolicySubject } from "../../policy/send-policy";
 import { sessionApi } from "../../session/client";
 import { parseJsonText } from "../middleware";
 import { parseBody } from "../parse-body";
@@ -80,12 +80,18 @@ export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async
       duplicate: recorded.duplicate,
     });
   }
-  const policy = resolveSendPolicy(config.session.sendPolicy, {
-    sessionKey: key.key,
-    channel,
-    chatType: message.chatType,
-    ...(row.sendPolicy === "allow" || row.sendPolicy === "deny" ? { override: row.sendPolicy } : {}),
-  });
+  const policy = resolveSendPolicy(
+    config.session.sendPolicy,
+    sendPolicySubject(
+      {
+        sessionKey: key.key,
+        chatType: message.chatType,
+        ...(row.sendPolicy ? { sendPolicy: row.sendPolicy } : {}),
+      },
+      channel,
+      keyOptions,
+    ),
+  );
   if (policy === "deny") {
     unwrapResult(await session.recordInbound(inbound));
     return c.json({ status: "blocked", sessionKey: row.key, error: "send blocked by session policy" }, 202);
