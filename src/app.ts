@@ -2,7 +2,6 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "./app-env";
 import { AppError } from "./errors";
-import { benchWhenEnabled } from "./routes/bench";
 import { docsRoutes } from "./routes/docs";
 import { healthRoutes } from "./routes/health";
 import { mcpRoutes } from "./routes/mcp";
@@ -19,7 +18,6 @@ const MAX_BODY_BYTES = 2 * 1024 * 1024;
 export const app = new Hono<AppEnv>();
 
 app.route("/healthz", healthRoutes);
-app.use("/bench/*", benchWhenEnabled);
 // Every other request, unknown routes included, fails while the configuration is invalid (SPEC §2).
 app.use("*", requireConfig);
 

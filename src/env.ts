@@ -10,8 +10,6 @@ declare global {
     SWITCHBOARD_SIGNING_KEY?: string;
     /** During a key rotation: the previous signing key, still accepted by verifiers (never used to sign). */
     SWITCHBOARD_SIGNING_KEY_PREVIOUS?: string;
-    /** `npm run bench` only: "1" serves the baseline routes of src/routes/bench.ts. */
-    SWITCHBOARD_BENCH?: string;
     TEST_MIGRATIONS?: import("cloudflare:test").D1Migration[];
     /** Tests only: the local HTTP server of test/setup/fake-services.ts. */
     FAKE_SERVICES_URL?: string;

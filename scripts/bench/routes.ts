@@ -1,10 +1,10 @@
-import type { MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
-import type { AppEnv } from "../app-env";
-import { listSessions } from "../index-db/list";
-import { readJsonBody } from "./middleware";
-import { parseBody } from "./parse-body";
+import type { AppEnv } from "../../src/app-env";
+import { listSessions } from "../../src/index-db/list";
+import { readJsonBody } from "../../src/routes/middleware";
+import { parseBody } from "../../src/routes/parse-body";
+import type { BenchSessionObject } from "./session-object";
 
 // The list query as `listSessions` takes it, so the bench can read D1's rows_read for any filter.
 const benchListSchema = z.object({
@@ -22,13 +22,17 @@ const benchListSchema = z.object({
   limit: z.number().int().min(1).max(200),
 });
 
-/** Baselines for `npm run bench` (scripts/bench): the platform's floor under each service call. */
-const benchRoutes = new Hono<AppEnv>()
-  .basePath("/bench")
-  .get("/ping/:key", async (c) => c.json({ pong: await c.env.SESSION.getByName(c.req.param("key")).ping() }))
+/** The session stub as the bench Worker has it: scripts/bench/wrangler.toml binds SESSION to the subclass. */
+function benchSession(env: Env, key: string): DurableObjectStub<BenchSessionObject> {
+  return (env.SESSION as unknown as DurableObjectNamespace<BenchSessionObject>).getByName(key);
+}
+
+/** Baselines for `npm run bench`: the platform's floor under each service call. */
+export const benchRoutes = new Hono<AppEnv>()
+  .get("/ping/:key", async (c) => c.json({ pong: await benchSession(c.env, c.req.param("key")).benchPing() }))
   .get("/sql/:key", async (c) => {
     const limit = Number(c.req.query("limit") ?? 20);
-    return c.json({ rows: await c.env.SESSION.getByName(c.req.param("key")).benchHistorySql(limit) });
+    return c.json({ rows: await benchSession(c.env, c.req.param("key")).benchHistoryRows(limit) });
   })
   .get("/d1", async (c) => c.json(await c.env.DB.prepare("SELECT 1 AS one").first()))
   // The dead-letter queue has no consumer, so this is the bare cost of one Queue send.
@@ -51,13 +55,3 @@ const benchRoutes = new Hono<AppEnv>()
     const page = await listSessions(c.env.DB, { ...rest, ...(cursor ? { cursor } : {}) });
     return c.json({ count: page.rows.length, rowsRead: page.rowsRead, nextCursor: page.nextCursor });
   });
-
-/**
- * Serves the bench routes only when the Worker runs with `--var SWITCHBOARD_BENCH:1`; everywhere else
- * (tests, production) `/bench/*` falls through to the usual 404. A middleware, not a route, so the
- * OpenAPI route table (which documents the public API) does not list it.
- */
-export const benchWhenEnabled: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.env.SWITCHBOARD_BENCH !== "1") return next();
-  return benchRoutes.fetch(c.req.raw, c.env, c.executionCtx);
-};
