@@ -13,7 +13,7 @@ declare global {
     TEST_MIGRATIONS?: import("cloudflare:test").D1Migration[];
     /** Tests only: the local HTTP server of test/setup/fake-services.ts. */
     FAKE_SERVICES_URL?: string;
-    /** Tests only: wrangler.toml's embedded default configuration, as `npm start` serves it. */
+    /** Tests only: the demo configuration (scripts/demo-config.json), as `npm start` serves it. */
     LOCAL_DEFAULT_CONFIG?: string;
   }
   namespace Cloudflare {

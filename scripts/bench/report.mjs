@@ -94,7 +94,7 @@ Written by \`npm run bench\` (scripts/bench/); the part after the notes marker i
 which is the real one plus the baseline routes under \`/bench\` (log level error, offline, its own fresh
 \`--persist-to\` state, local trace capture off with \`X_LOCAL_OBSERVABILITY=false\`: wrangler otherwise
 records every invocation into a local SQLite store, a dev-tool cost production has not).
-The configuration is wrangler.toml's, plus a bench-only \`instant\` agent (scripts/bench/server.mjs).
+The configuration is the demo's (scripts/demo-config.json), plus a bench-only \`instant\` agent (scripts/bench/server.mjs).
 A closed-loop client on Node's fetch: a ${300} ms warm-up, then
 ${run.reps} repetitions of ${run.durationMs} ms; p50/p90/p99 are medians over repetitions, with the min–max
 of the repetitions in brackets. Concurrency 1 unless the row says c=8. Samples (delivery, wait, spawn,

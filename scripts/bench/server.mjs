@@ -5,6 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
+import { readDemoConfig } from "../demo-config.mjs";
 
 export const HOST = "127.0.0.1";
 export const ADMIN = "bench-admin-token";
@@ -44,14 +45,14 @@ export function wrangler(args) {
 }
 
 /**
- * wrangler.toml's local configuration (scripted agents main/research/ops, visibility "all"), plus the
- * `instant` agent of the send-and-wait round trip: it answers at once, and the exchange ends there —
- * main answers its reply with REPLY_SKIP and it skips the announce — so the round trip is measured
- * without a ping-pong running alongside it (the full loop is measured separately, against research).
+ * The demo configuration (scripts/demo-config.json: scripted agents main/research/ops, visibility
+ * "all"), plus the `instant` agent of the send-and-wait round trip: it answers at once, and the exchange
+ * ends there — main answers its reply with REPLY_SKIP and it skips the announce — so the round trip is
+ * measured without a ping-pong running alongside it (the full loop is measured separately, against
+ * research).
  */
 export function benchConfig() {
-  const toml = readFileSync("wrangler.toml", "utf8");
-  const config = JSON.parse(/SWITCHBOARD_CONFIG = '''([\s\S]*?)'''/.exec(toml)[1]);
+  const config = readDemoConfig();
   const main = config.agents.list.find((agent) => agent.id === "main");
   main.runtime.rules.unshift({ match: "instant-ack", reply: "REPLY_SKIP" });
   config.agents.list.push({
