@@ -24,9 +24,11 @@ export default defineConfig(async () => {
   // Chosen once per vitest process: globalSetup (same process) listens on it, workerd gets the URL.
   process.env.FAKE_SERVICES_PORT ??= String(await freePort());
   const fakeServicesUrl = `http://127.0.0.1:${process.env.FAKE_SERVICES_PORT}`;
-  // wrangler.toml's embedded default, so a test can check that `npm start` serves a valid document.
-  const wranglerToml = await readFile(path.join(import.meta.dirname, "wrangler.toml"), "utf8");
-  const localDefaultConfig = /SWITCHBOARD_CONFIG = '''([\s\S]*?)'''/.exec(wranglerToml)?.[1] ?? "";
+  // The demo configuration `npm start` serves, so a test can check that it is a valid document.
+  const localDefaultConfig = await readFile(
+    path.join(import.meta.dirname, "scripts/demo-config.json"),
+    "utf8",
+  );
   return {
     plugins: [
       cloudflareTest({

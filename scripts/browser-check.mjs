@@ -11,6 +11,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
+import { readDemoConfig } from "./demo-config.mjs";
 
 const HOST = "127.0.0.1";
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -49,6 +50,8 @@ function startWrangler(port, inspectorPort, persistTo) {
       "dev",
       ...["--ip", HOST, "--port", String(port), "--inspector-port", String(inspectorPort)],
       ...["--persist-to", persistTo, "--show-interactive-dev-session=false"],
+      // The demo configuration, as `npm start` serves it.
+      ...["--var", `SWITCHBOARD_CONFIG:${JSON.stringify(readDemoConfig())}`],
     ],
     {
       cwd: ROOT,

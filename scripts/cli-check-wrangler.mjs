@@ -1,9 +1,10 @@
-// The `wrangler dev` of `npm run test:cli`: started like scripts/start.mjs (offline, local tokens), but on
-// a free port with its own state directory, so it never meets a running `npm start`.
+// The `wrangler dev` of `npm run test:cli`: started like scripts/start.mjs (offline, local tokens, the demo
+// configuration), but on a free port with its own state directory, so it never meets a running `npm start`.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, openSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
+import { readDemoConfig } from "./demo-config.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const WRANGLER = path.join(ROOT, "node_modules", ".bin", "wrangler");
@@ -55,6 +56,7 @@ export async function startWrangler(stateDir) {
     SWITCHBOARD_ADMIN_TOKEN: "local-admin-token",
     SWITCHBOARD_AGENT_TOKENS: JSON.stringify(LOCAL_TOKENS),
     SWITCHBOARD_SIGNING_KEY: "local-signing-key-not-for-production",
+    SWITCHBOARD_CONFIG: JSON.stringify(readDemoConfig()),
   };
   const log = openSync(path.join(stateDir, "wrangler.log"), "w");
   const wrangler = spawn(

@@ -6,9 +6,10 @@
 //   3. sessions_send from main to research: the reply, two reply-back turns, the announce delivered
 import { spawn } from "node:child_process";
 import { createHmac, hkdfSync } from "node:crypto";
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { createServer as createNetServer } from "node:net";
+import { readDemoConfig } from "./demo-config.mjs";
 
 const HOST = "127.0.0.1";
 // Its own local state, started fresh each time, so the demo neither sees nor touches `npm start`'s data.
@@ -79,10 +80,9 @@ function startReceiver(port) {
   return { server, next };
 }
 
-/** wrangler.toml's demo configuration, with the webchat channel pointed at our receiver. */
+/** The demo configuration (scripts/demo-config.json), with the webchat channel pointed at our receiver. */
 function demoConfig(receiverUrl) {
-  const toml = readFileSync("wrangler.toml", "utf8");
-  const config = JSON.parse(/SWITCHBOARD_CONFIG = '''([\s\S]*?)'''/.exec(toml)[1]);
+  const config = readDemoConfig();
   config.channels.webchat.webhookUrl = receiverUrl;
   return JSON.stringify(config);
 }

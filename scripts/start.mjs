@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm start`: applies the local D1 migrations, then serves the Worker on http://127.0.0.1:8787 with the
-// embedded default configuration (wrangler.toml) and local-only credentials. Nothing to create by hand.
+// demo configuration (scripts/demo-config.json) and local-only credentials. Nothing to create by hand.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { readDemoConfig } from "./demo-config.mjs";
 
 const HOST = "127.0.0.1";
 // Offline by design: no Request.cf download, no telemetry.
@@ -34,13 +35,20 @@ function run(args, description) {
 
 run(["d1", "migrations", "apply", "switchboard", "--local"], "applying local D1 migrations");
 
+// The demo agents (scripts/demo-config.json), unless .dev.vars has a SWITCHBOARD_CONFIG of its own: a
+// --var would win over .dev.vars, so it is passed only without one.
+
 const hasDevVars = existsSync(".dev.vars");
-const vars = hasDevVars
-  ? []
-  : Object.entries(LOCAL_SECRETS).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+const devVarsConfig =
+  hasDevVars && /^\s*(export\s+)?SWITCHBOARD_CONFIG\s*=/m.test(readFileSync(".dev.vars", "utf8"));
+const vars = Object.entries({
+  ...(hasDevVars ? {} : LOCAL_SECRETS),
+  ...(devVarsConfig ? {} : { SWITCHBOARD_CONFIG: JSON.stringify(readDemoConfig()) }),
+}).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
 
 console.log(`
 Switchboard is starting on http://${HOST}:${PORT}
+Configuration: ${devVarsConfig ? "SWITCHBOARD_CONFIG from your .dev.vars" : "the demo agents of scripts/demo-config.json"}
 ${
   hasDevVars
     ? "Credentials: from your .dev.vars"

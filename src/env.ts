@@ -1,29 +1,22 @@
+// The Worker's bindings are generated from wrangler.toml by `npm run types` into
+// worker-configuration.d.ts (committed; CI checks it is current). Secrets are declared here instead:
+// wrangler types can only type a secret as a required string (`secrets.required`, which `wrangler deploy`
+// would also insist is set), and every one of these may be absent. Test-only bindings are in
+// test/env.d.ts, outside the Worker's types.
 declare global {
-  interface Env {
-    DB: D1Database;
-    SESSION: DurableObjectNamespace<import("./session/session-object").SessionObject>;
-    DELIVERIES: Queue;
-    DEAD_LETTERS: Queue;
-    SWITCHBOARD_CONFIG: string;
-    SWITCHBOARD_ADMIN_TOKEN?: string;
-    SWITCHBOARD_AGENT_TOKENS?: string;
-    SWITCHBOARD_SIGNING_KEY?: string;
-    /** During a key rotation: the previous signing key, still accepted by verifiers (never used to sign). */
-    SWITCHBOARD_SIGNING_KEY_PREVIOUS?: string;
-    TEST_MIGRATIONS?: import("cloudflare:test").D1Migration[];
-    /** Tests only: the local HTTP server of test/setup/fake-services.ts. */
-    FAKE_SERVICES_URL?: string;
-    /** Tests only: wrangler.toml's embedded default configuration, as `npm start` serves it. */
-    LOCAL_DEFAULT_CONFIG?: string;
-  }
   namespace Cloudflare {
-    interface Env extends globalThis.Env {}
-    // Types `exports` from "cloudflare:workers" (what `wrangler types` would generate).
-    interface GlobalProps {
-      mainModule: typeof import("./index");
-      durableNamespaces: "SessionObject";
+    interface Env {
+      /** The configuration document; absent, the built-in default applies (README "Configuration"). */
+      SWITCHBOARD_CONFIG?: string;
+      SWITCHBOARD_ADMIN_TOKEN?: string;
+      SWITCHBOARD_AGENT_TOKENS?: string;
+      SWITCHBOARD_SIGNING_KEY?: string;
+      /** During a key rotation: the previous signing key, still accepted by verifiers (never used to sign). */
+      SWITCHBOARD_SIGNING_KEY_PREVIOUS?: string;
     }
   }
+  // The global Env (what src/ names) has the secrets too, not only the generated bindings.
+  interface Env extends Cloudflare.Env {}
 }
 
 export {};

@@ -6,7 +6,8 @@ import { LABEL_COUNT, SEARCH_TERM } from "./seed.mjs";
 import { TOKENS } from "./server.mjs";
 
 const LIMIT = 50;
-// wrangler.toml's configuration: visibility `all`, agent-to-agent open to every agent ("*").
+// The demo configuration (scripts/demo-config.json): visibility `all`, agent-to-agent open to every
+// agent ("*").
 const ALL = { type: "all" };
 
 /** The filters: the API args (undefined: the config's visibility is fixed, so bench route only). */

@@ -2,6 +2,7 @@
 // map, splits a .cpuprofile's time (in/outside the isolate, self and inclusive per function, growth from
 // the first to the second half of the run) and prints that report.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
 import { SAMPLING_US } from "./profile-cdp.mjs";
 
 // --- Source map: bundle line/column → src file:line, so the report names our own code. ---------------
@@ -36,11 +37,12 @@ function decodeMappings(mappings) {
 
 /**
  * The bundle's source map. The profile names the bundle by a bare "index.js", so look for it in wrangler's
- * .wrangler/tmp/dev-…/ (deleted when wrangler exits: call this while the Worker runs).
+ * .wrangler/tmp/dev-…/ next to the bench's wrangler.toml (deleted when wrangler exits: call this while the
+ * Worker runs).
  */
 function loadSourceMap(bundleUrl) {
   try {
-    const tmp = ".wrangler/tmp";
+    const tmp = path.join(import.meta.dirname, ".wrangler/tmp");
     const file = bundleUrl.startsWith("file://")
       ? `${new URL(bundleUrl).pathname}.map`
       : readdirSync(tmp)

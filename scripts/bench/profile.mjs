@@ -3,12 +3,13 @@
 //
 //   npm run bench:profile -- <history200|sendwait|fireforget|list|healthz> [seconds=5]
 //
-// Starts `wrangler dev` (bench routes on) with its inspector on a free port, seeds what the scenario
-// needs, warms up, then samples the Worker's isolate through the Chrome DevTools Protocol while the load
-// runs. Writes .wrangler/profiles/<scenario>.cpuprofile (open it in Chrome DevTools or speedscope) and
-// prints the time split and the top functions by self and by inclusive time, mapped back to src/ through
-// the bundle's source map. PROFILE_ALSO=d1:db[,queues:queue,…] also profiles those miniflare services
-// (they run as separate workers in the same workerd; their targets are listed at start).
+// Starts the bench's `wrangler dev` (server.mjs: the Worker plus its /bench routes) with its inspector on
+// a free port, seeds what the scenario needs, warms up, then samples the Worker's isolate through the
+// Chrome DevTools Protocol while the load runs. Writes .wrangler/profiles/<scenario>.cpuprofile (open it
+// in Chrome DevTools or speedscope) and prints the time split and the top functions by self and by
+// inclusive time, mapped back to src/ through the bundle's source map. PROFILE_ALSO=d1:db[,queues:queue,…]
+// also profiles those miniflare services (they run as separate workers in the same workerd; their targets
+// are listed at start).
 //
 // The CDP client and target discovery are in profile-cdp.mjs; the analysis and report in profile-report.mjs.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";

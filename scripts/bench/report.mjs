@@ -90,16 +90,17 @@ Written by \`npm run bench\` (scripts/bench/); the part after the notes marker i
 
 ## Method
 
-\`wrangler dev\` on loopback (log level error, offline, its own fresh \`--persist-to\` state, bench routes on
-with \`--var SWITCHBOARD_BENCH:1\`, local trace capture off with \`X_LOCAL_OBSERVABILITY=false\`: wrangler
-otherwise records every invocation into a local SQLite store, a dev-tool cost production has not).
-The configuration is wrangler.toml's, plus a bench-only \`instant\` agent (scripts/bench/server.mjs).
+\`wrangler dev -c scripts/bench/wrangler.toml\` on loopback: the bench's Worker (scripts/bench/worker.ts),
+which is the real one plus the baseline routes under \`/bench\` (log level error, offline, its own fresh
+\`--persist-to\` state, local trace capture off with \`X_LOCAL_OBSERVABILITY=false\`: wrangler otherwise
+records every invocation into a local SQLite store, a dev-tool cost production has not).
+The configuration is the demo's (scripts/demo-config.json), plus a bench-only \`instant\` agent (scripts/bench/server.mjs).
 A closed-loop client on Node's fetch: a ${300} ms warm-up, then
 ${run.reps} repetitions of ${run.durationMs} ms; p50/p90/p99 are medians over repetitions, with the min–max
 of the repetitions in brackets. Concurrency 1 unless the row says c=8. Samples (delivery, wait, spawn,
 export) are ${run.samples} one-at-a-time operations. Ratios divide a p50 by the baseline p50 of the same
 Worker process: \`GET /healthz\` and a bare Durable Object RPC (\`GET /bench/ping/:key\` →
-\`getByName(key).ping()\`); "SQL on the object" runs the history page's row read directly in the object.
+\`getByName(key).benchPing()\`); "SQL on the object" runs the history page's row read directly in the object.
 Send-and-wait is timed against \`instant\`, whose exchange ends at once (main answers its reply with
 REPLY_SKIP, it skips the announce); the full loop is timed against \`research\` (2 ping-pong turns and an
 announce). Delivery runs from the client holding \`accepted\` to the \`timestamp\` the target object wrote

@@ -1,12 +1,17 @@
-// Starts and stops `wrangler dev` for the bench: loopback, error-level logs, its own fresh state dir,
-// offline (no Request.cf download, no telemetry), with the bench-only routes switched on.
+// Starts and stops `wrangler dev` for the bench: the bench's own Worker (worker.ts, with the baseline
+// routes, configured by wrangler.toml next to this file), loopback, error-level logs, its own fresh state
+// dir, offline (no Request.cf download, no telemetry).
 import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import path from "node:path";
+import { readDemoConfig } from "../demo-config.mjs";
 
 export const HOST = "127.0.0.1";
 export const ADMIN = "bench-admin-token";
 export const TOKENS = { main: "bench-main-token", research: "bench-research-token", ops: "bench-ops-token" };
+/** Every wrangler command of the bench (dev, D1 migrations, d1 execute) runs against this config. */
+const CONFIG = path.relative(process.cwd(), path.join(import.meta.dirname, "wrangler.toml"));
 const ENV = {
   ...process.env,
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
@@ -27,23 +32,27 @@ export function freePort() {
   });
 }
 
-/** Runs wrangler to completion (migrations, d1 execute); throws with its output on failure. */
+/** Runs wrangler on the bench config to completion (migrations, d1 execute); throws with its output. */
 export function wrangler(args) {
-  const result = spawnSync("wrangler", args, { env: ENV, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync("wrangler", [...args, "-c", CONFIG], {
+    env: ENV,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (result.status !== 0)
     throw new Error(`wrangler ${args.slice(0, 3).join(" ")} failed:\n${result.stderr}`);
   return result.stdout;
 }
 
 /**
- * wrangler.toml's local configuration (scripted agents main/research/ops, visibility "all"), plus the
- * `instant` agent of the send-and-wait round trip: it answers at once, and the exchange ends there —
- * main answers its reply with REPLY_SKIP and it skips the announce — so the round trip is measured
- * without a ping-pong running alongside it (the full loop is measured separately, against research).
+ * The demo configuration (scripts/demo-config.json: scripted agents main/research/ops, visibility
+ * "all"), plus the `instant` agent of the send-and-wait round trip: it answers at once, and the exchange
+ * ends there — main answers its reply with REPLY_SKIP and it skips the announce — so the round trip is
+ * measured without a ping-pong running alongside it (the full loop is measured separately, against
+ * research).
  */
 export function benchConfig() {
-  const toml = readFileSync("wrangler.toml", "utf8");
-  const config = JSON.parse(/SWITCHBOARD_CONFIG = '''([\s\S]*?)'''/.exec(toml)[1]);
+  const config = readDemoConfig();
   const main = config.agents.list.find((agent) => agent.id === "main");
   main.runtime.rules.unshift({ match: "instant-ack", reply: "REPLY_SKIP" });
   config.agents.list.push({
@@ -73,10 +82,11 @@ export async function startWorker(stateDir, extraArgs = []) {
     SWITCHBOARD_ADMIN_TOKEN: ADMIN,
     SWITCHBOARD_AGENT_TOKENS: JSON.stringify(TOKENS),
     SWITCHBOARD_SIGNING_KEY: "bench-signing-key",
-    SWITCHBOARD_BENCH: "1",
   };
   const args = [
     "dev",
+    "-c",
+    CONFIG,
     "--ip",
     HOST,
     "--port",

@@ -255,7 +255,7 @@ describe("rejected documents name the bad path", () => {
   });
 });
 
-describe("the local default configuration (wrangler.toml)", () => {
+describe("the demo configuration (scripts/demo-config.json)", () => {
   it("is valid and has the three demo agents", async () => {
     const { env } = await import("cloudflare:workers");
     const config = configOf(JSON.parse(env.LOCAL_DEFAULT_CONFIG ?? ""));

@@ -175,7 +175,7 @@ describe("agent tokens on the tool routes", () => {
   it("act as the agent's main session by default", async () => {
     // A unique mainKey gives this test its own main session without touching agent:research:main.
     const mainKey = fresh("home");
-    const config = JSON.parse(env.SWITCHBOARD_CONFIG);
+    const config = JSON.parse(env.SWITCHBOARD_CONFIG ?? "");
     config.session.mainKey = mainKey;
     const created = await fetchWithConfig(JSON.stringify(config), "POST", "/v1/sessions", {
       token: ADMIN,

@@ -554,7 +554,7 @@ describe("unknown routes", () => {
 
 /** The real app with another configuration document, the way a deploy with a bad secret would run. */
 async function fetchWithConfig(
-  config: string,
+  config: string | undefined,
   path: string,
   init: RequestInit & { token?: string } = {},
 ): Promise<{ status: number; json: any }> {

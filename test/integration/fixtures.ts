@@ -97,9 +97,9 @@ export function keysOf(result: { sessions: { key: string }[] }): string[] {
   return result.sessions.map((row) => row.key);
 }
 
-/** The Worker's configuration document (wrangler.toml's default), changed by `change`. */
+/** The Worker's configuration document in tests (test/setup/test-config.ts), changed by `change`. */
 export function configWith(change: (document: any) => void): SwitchboardConfig {
-  const document = JSON.parse(env.SWITCHBOARD_CONFIG);
+  const document = JSON.parse(env.SWITCHBOARD_CONFIG ?? "");
   change(document);
   const parsed = parseConfig(JSON.stringify(document));
   if (!parsed.ok) throw new Error(parsed.error);

@@ -1,0 +1,19 @@
+import { SessionObject } from "../../src/session/session-object";
+
+/**
+ * The session object with two bench baselines on top (scripts/bench/wrangler.toml binds SESSION to it):
+ * what the service's calls cost at the least, measured in the same object. Named `bench…` so they never
+ * override a method of SessionObject.
+ */
+export class BenchSessionObject extends SessionObject {
+  /** A bare RPC into the object: the floor under every call the Worker makes to a session. */
+  async benchPing(): Promise<string> {
+    return "pong";
+  }
+
+  /** The history page's row read (newest `limit` bodies), without the service's work around it. */
+  async benchHistoryRows(limit: number): Promise<number> {
+    const rows = this.ctx.storage.sql.exec("SELECT body FROM message ORDER BY seq DESC LIMIT ?", limit);
+    return rows.toArray().length;
+  }
+}

@@ -1,0 +1,11 @@
+// Bindings only the tests have (vitest.config.ts binds them), so the Worker's Env never lists them.
+// test/tsconfig.json includes this file; the root tsconfig.json (src/, scripts/) does not.
+declare namespace Cloudflare {
+  interface Env {
+    TEST_MIGRATIONS?: import("cloudflare:test").D1Migration[];
+    /** The local HTTP server of test/setup/fake-services.ts. */
+    FAKE_SERVICES_URL?: string;
+    /** The demo configuration (scripts/demo-config.json), as `npm start` serves it. */
+    LOCAL_DEFAULT_CONFIG?: string;
+  }
+}
