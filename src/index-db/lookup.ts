@@ -1,15 +1,15 @@
-/** The index fields needed to resolve and check a reference to a session. */
-export interface SessionRef {
-  sessionKey: string;
-  sessionId: string;
-  agentId: string;
-  spawnedBy?: string;
-  spawnDepth: number;
-  /** The derived `channel` field, chat type and send-policy override: what sends are checked against. */
-  channel: string;
-  chatType?: string;
-  sendPolicy?: "allow" | "deny";
-}
+import type { SessionRecord } from "../session/api";
+
+/**
+ * The index fields needed to resolve and check a reference to a session: a part of the session record,
+ * plus the derived `channel` that sends are checked against.
+ */
+export type SessionRef = Pick<
+  SessionRecord,
+  "sessionKey" | "sessionId" | "agentId" | "spawnedBy" | "spawnDepth" | "chatType" | "sendPolicy"
+> & { channel: string };
+
+const chatTypes: ReadonlySet<unknown> = new Set(["direct", "group", "channel"]);
 
 const REF_COLUMNS =
   "session_key, session_id, agent_id, spawned_by, spawn_depth, channel, chat_type, send_policy";
@@ -23,7 +23,7 @@ function toRef(row: Record<string, unknown> | null): SessionRef | undefined {
     ...(row.spawned_by ? { spawnedBy: String(row.spawned_by) } : {}),
     spawnDepth: Number(row.spawn_depth ?? 0),
     channel: String(row.channel ?? "unknown"),
-    ...(row.chat_type ? { chatType: String(row.chat_type) } : {}),
+    ...(chatTypes.has(row.chat_type) ? { chatType: row.chat_type as SessionRef["chatType"] } : {}),
     ...(row.send_policy === "allow" || row.send_policy === "deny" ? { sendPolicy: row.send_policy } : {}),
   };
 }
