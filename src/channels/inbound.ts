@@ -4,7 +4,15 @@ import { announceTargetFromKey, canonicalizeKeyInput, type KeyOptions } from "..
 import type { DeliveryContext } from "../session/api";
 import { MAX_MESSAGE_TEXT_BYTES, utf8Bytes } from "../transcript/message";
 
-const id = z.string().trim().min(1).max(200);
+// Ids are placed in session keys between `:` separators: one with a `:` of its own could name another
+// chat (`c:thread:x` would merge with chat `c`, thread `x`), so it is refused rather than guessed at.
+const id = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .refine((value) => !value.includes(":"), 'must not contain ":" (ids are separated by ":" in session keys)')
+  .refine((value) => !/\p{Cc}/u.test(value), "must not contain control characters");
 
 /** `POST /v1/channels/{channel}/messages` body (SPEC §8). */
 export const inboundMessageSchema = z.strictObject({
@@ -14,8 +22,10 @@ export const inboundMessageSchema = z.strictObject({
   threadId: z.union([id, z.number().int()]).optional(),
   senderId: id,
   accountId: id.optional(),
+  // Trimmed as everywhere: a text of only spaces is no message (chat.send refuses it too).
   text: z
     .string()
+    .trim()
     .min(1)
     .refine((text) => utf8Bytes(text) <= MAX_MESSAGE_TEXT_BYTES, {
       message: `text larger than ${MAX_MESSAGE_TEXT_BYTES} bytes`,

@@ -220,7 +220,13 @@ export const configSchema = z.strictObject({
         }),
     })
     .prefault({}),
-  channels: z.record(z.string(), channelSchema).default({}),
+  // A channel's name is a segment of session keys (`<channel>:group:<id>`): no `:` and no spaces.
+  channels: z
+    .record(
+      z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "channel names are lower-case letters, digits, _ and -"),
+      channelSchema,
+    )
+    .default({}),
 });
 
 export type SwitchboardConfig = z.infer<typeof configSchema>;

@@ -1,8 +1,10 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { authenticate, bearerToken } from "../auth/identity";
+import type { RunTokenClaims } from "../auth/run-token";
 import { loadConfig } from "../config/load";
 import { AppError } from "../errors";
+import { sessionApi } from "../session/client";
 
 /** Loads the validated configuration; an invalid document fails every request (SPEC §2). */
 export const requireConfig = createMiddleware<AppEnv>(async (c, next) => {
@@ -12,10 +14,26 @@ export const requireConfig = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/** A run token outlives its run by this much: the run's last calls (its result, a late tool call) still land. */
+export const RUN_TOKEN_GRACE_MS = 60_000;
+
+/**
+ * A run token acts only while its run lives (SPEC §3: it expires with the run, plus a grace period):
+ * its signature and `exp` are not enough once the run ended, was killed, or its session was deleted.
+ */
+async function runIsLive(env: Env, claims: RunTokenClaims): Promise<boolean> {
+  const run = await sessionApi(env.SESSION, claims.sessionKey).getRun(claims.runId);
+  if (!run.ok) return false;
+  const { endedAt } = run.value;
+  return endedAt === undefined || Date.now() <= endedAt + RUN_TOKEN_GRACE_MS;
+}
+
 /** Requires a valid bearer token; a missing or bad one is 401 with no detail (SPEC §3). */
 export const requireIdentity = createMiddleware<AppEnv>(async (c, next) => {
   const identity = await authenticate(c.env, bearerToken(c.req.header("Authorization")));
   if (!identity) throw new AppError("unauthorized", "unauthorized");
+  if (identity.kind === "run" && !(await runIsLive(c.env, identity.claims)))
+    throw new AppError("unauthorized", "unauthorized");
   c.set("identity", identity);
   await next();
 });

@@ -166,6 +166,8 @@ export interface InboundRecord {
   runId: string;
   /** Posted back to the chat (a command's confirmation). */
   answer?: string;
+  /** A `/send` command's new send policy (null: inherit), written with the message, in one transaction. */
+  sendPolicy?: "allow" | "deny" | null;
 }
 
 /** A webhook agent's result, posted after its 202. */
@@ -207,7 +209,9 @@ export interface SessionApi {
   /** The result of a deferred (webhook 202) run, posted later by the agent. */
   completeDeferredRun(runId: string, result: DeferredResult): Promise<Result<RunRecord>>;
   /** Records an inbound message that starts no run, with an optional answer posted back. */
-  recordInbound(inbound: InboundRecord): Promise<Result<{ duplicate: boolean }>>;
+  recordInbound(
+    inbound: InboundRecord,
+  ): Promise<Result<{ duplicate: boolean; sendPolicy?: "allow" | "deny" }>>;
   /** Stops this session's runs (subagents kill); `cascade` when an ancestor was killed. */
   kill(options?: { cascade?: boolean }): Promise<Result<{ stopped: number }>>;
   /** Restarts this session's work with a new message (subagents steer), rate-limited per controller. */

@@ -139,6 +139,21 @@ export const sessionMigrations: ReadonlyArray<{ id: string; sql: string }> = [
         SELECT archive_at FROM session WHERE archive_at IS NOT NULL AND deleted_at IS NULL;
     `,
   },
+  {
+    id: "0005_tool_calls",
+    sql: `
+      -- The result of each tool call of a run in flight, by its place in the run (call_index counts from 0
+      -- in each attempt): a run resumed after an eviction replays these instead of repeating the effect.
+      -- Removed with the run's end.
+      CREATE TABLE tool_call (
+        run_id TEXT NOT NULL,
+        call_index INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        result TEXT NOT NULL,
+        PRIMARY KEY (run_id, call_index)
+      );
+    `,
+  },
 ];
 
 /** Applies every migration this object has not applied yet. Synchronous: SQL in a DO is. */

@@ -10,6 +10,7 @@ import { addToOutbox } from "./outbox-store";
 import { addPostIfAllowed, announceTarget, sessionChannel } from "./posts";
 import { readRecord, type SessionRecord, type SpawnInfo, updateRecord } from "./record";
 import { markRunEnded, type RunRow } from "./run-store";
+import { clearToolCalls } from "./tool-calls";
 import { appendMessages, summaryChanges } from "./transcript";
 
 export interface RunEnding {
@@ -82,6 +83,7 @@ export function recordRunEnding(
     record.firstUserText !== undefined,
   );
   markRunEnded(sql, run.runId, { ...ending, endedAt: now });
+  clearToolCalls(sql, run.runId);
   updateRecord(sql, {
     status: sessionStatusOf[ending.status],
     endedAt: now,

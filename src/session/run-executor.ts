@@ -16,6 +16,7 @@ import { toolSpecs } from "../tools/specs";
 import { attachmentRefs } from "./attachments";
 import type { SessionRecord } from "./record";
 import type { RunRow } from "./run-store";
+import { recordedToolCall, recordToolCall } from "./tool-calls";
 import { runMessages } from "./transcript";
 
 /** How many earlier messages a runtime sees. */
@@ -77,6 +78,36 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * One tool call of a run, never repeated: a call made before (the run resumed after an eviction, or its
+ * model retried) answers its recorded result; a new one runs with an idempotency key of its own
+ * (`<runId>:<index>`: a spawn or send cut before its result was recorded is found again, not redone),
+ * and its result is recorded before the run goes on.
+ */
+async function callToolOnce(
+  context: ExecutionContext,
+  requester: Requester,
+  callIndex: number,
+  name: string,
+  args: unknown,
+): Promise<object> {
+  const { sql, run } = context;
+  const recorded = recordedToolCall(sql, run.runId, callIndex, name);
+  if (recorded) return recorded;
+  const tools = toolContext(context.env, context.config, requester, `${run.runId}:${callIndex}`);
+  let result: object;
+  // A failing tool is the model's problem to read about, not a reason to lose the run.
+  try {
+    const called = await executeToolCall(tools, name, args);
+    result = called.ok ? called.details : { status: "error", error: called.message };
+  } catch (cause) {
+    console.error(`run ${run.runId}: tool ${name} failed`, cause);
+    return { status: "error", error: `tool ${name} failed` };
+  }
+  recordToolCall(sql, run.runId, callIndex, name, result);
+  return result;
+}
+
 /** Runs one turn with the session's agent runtime, retrying transient failures a bounded number of times. */
 export async function executeRun(context: ExecutionContext): Promise<RunOutcome> {
   const { env, sql, config, record, run } = context;
@@ -87,7 +118,6 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
   if (!messages) return { kind: "failed", error: "the run's message is missing", retryable: false };
   const { trigger, history } = messages;
   const requester = runRequester(config, record, run, trigger.provenance?.hop ?? 0);
-  const tools = toolContext(env, config, requester);
   const granted = [...allowedTools(config, requester)].filter((name) => toolRegistry[name]);
   const runToken = env.SWITCHBOARD_SIGNING_KEY
     ? await mintRunToken(env.SWITCHBOARD_SIGNING_KEY, {
@@ -103,6 +133,8 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
   const agent = effectiveAgent(configured, record);
   const runtime = runtimeFor(agent);
   for (let attempt = 0; ; attempt++) {
+    // The n-th tool call of an attempt is the same call in every attempt and every resumption of the run.
+    let callIndex = 0;
     const outcome = await runtime({
       runId: run.runId,
       agent,
@@ -115,16 +147,7 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
       tools: toolSpecs(granted),
       runToken,
       signal: context.signal,
-      callTool: async (name, args) => {
-        // A failing tool is the model's problem to read about, not a reason to lose the run.
-        try {
-          const result = await executeToolCall(tools, name, args);
-          return result.ok ? result.details : { status: "error", error: result.message };
-        } catch (cause) {
-          console.error(`run ${run.runId}: tool ${name} failed`, cause);
-          return { status: "error", error: `tool ${name} failed` };
-        }
-      },
+      callTool: (name, args) => callToolOnce(context, requester, callIndex++, name, args),
       secret: (name) => readSecret(env, name),
       purposeKey: async (purpose) =>
         env.SWITCHBOARD_SIGNING_KEY ? deriveKey(env.SWITCHBOARD_SIGNING_KEY, purpose) : undefined,

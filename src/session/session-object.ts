@@ -208,11 +208,15 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     return { ok: true, value: { yielded: true } };
   }
 
-  async recordInbound(inbound: InboundRecord): Promise<Result<{ duplicate: boolean }>> {
+  /** A redelivered command changes nothing: only its first delivery set the policy. */
+  async recordInbound(
+    inbound: InboundRecord,
+  ): Promise<Result<{ duplicate: boolean; sendPolicy?: "allow" | "deny" }>> {
     const record = liveRecord(this.#sql);
     if (!record) return notFound();
     const duplicate = await this.#write(() => writeInbound(this.#sql, record, inbound, Date.now()));
-    return { ok: true, value: { duplicate } };
+    const sendPolicy = liveRecord(this.#sql)?.sendPolicy;
+    return { ok: true, value: { duplicate, ...(sendPolicy ? { sendPolicy } : {}) } };
   }
 
   async getRun(runId: string): Promise<Result<RunRecord>> {

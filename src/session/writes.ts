@@ -7,6 +7,7 @@ import { addIndexSync, addToOutbox, clearOutbox } from "./outbox-store";
 import { addPost, announceTarget } from "./posts";
 import { insertRecord, readRecord, type SessionRecord, updateRecord } from "./record";
 import { clearRuns, hasQueuedRuns, insertRun, runningRuns } from "./run-store";
+import { clearToolCalls } from "./tool-calls";
 import { appendMessages, clearTranscript, messageCounts, summaryChanges } from "./transcript";
 
 // The writes of the session object's RPC methods: each is called inside one transaction, with the
@@ -22,6 +23,7 @@ export function writeCreation(sql: SqlStorage, init: CreateSessionInit, now: num
   clearRuns(sql);
   clearAttachments(sql);
   clearSteers(sql);
+  clearToolCalls(sql);
   const { attachments, channel, parentSessionKey, spawnDepth, ...fields } = init;
   insertRecord(
     sql,
@@ -146,6 +148,7 @@ export function writeInbound(
     lastChannel: inbound.replyTo.channel,
     lastTo: inbound.replyTo.to,
     deliveryContext: inbound.replyTo,
+    ...(inbound.sendPolicy !== undefined ? { sendPolicy: inbound.sendPolicy } : {}),
     ...summaryChanges(appended),
   });
   // The owner's own command is answered even when sending is now off: it is the reply they asked for.

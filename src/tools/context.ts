@@ -10,9 +10,11 @@ export function toolContext(
   env: Pick<Env, "DB" | "SESSION" | "DELIVERIES">,
   config: SwitchboardConfig,
   requester: Requester,
+  callKey?: string,
 ): ToolContext {
   return {
     requester,
+    ...(callKey ? { callKey } : {}),
     config,
     keyOptions: keyOptionsOf(config),
     db: env.DB,

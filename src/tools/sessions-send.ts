@@ -8,6 +8,7 @@ import { resolveSendPolicy, sendPolicySubject } from "../policy/send-policy";
 import { checkSessionVisible } from "../policy/visibility";
 import type { ReplyFlow, RunRecord } from "../session/api";
 import { flooredNumber } from "./args";
+import { parseSessionReference } from "./resolve-session";
 import { resolveSendParties } from "./send-target";
 import { defineTool } from "./types";
 
@@ -70,27 +71,32 @@ export const sessionsSend = defineTool({
     if (!target.ok) return fail(target.status, target.error);
     const targetKey = target.session.sessionKey;
     const shownKey = displayKey(targetKey, keyOptions);
+    // A refusal names the key only to a caller who gave it: found by sessionId or label, the key of a
+    // session the caller may not see (a direct chat's key carries the peer's user id) stays hidden.
+    const reference =
+      params.sessionKey === undefined ? undefined : parseSessionReference(ctx, params.sessionKey);
+    const refusedKey = reference?.ok && reference.key === targetKey ? shownKey : undefined;
     const visible = checkSessionVisible(config, requester, target.session, "send");
-    if (!visible.ok) return fail(visible.status, visible.error, shownKey);
+    if (!visible.ok) return fail(visible.status, visible.error, refusedKey);
     const parsedTarget = parseSessionKey(targetKey, keyOptions);
     if (parsedTarget?.threadScoped) {
       return fail(
         "error",
         "Target is a thread-scoped session; send to the parent channel session key instead.",
-        shownKey,
+        refusedKey,
       );
     }
     const policy = resolveSendPolicy(
       config.session.sendPolicy,
       sendPolicySubject(target.session, target.session.channel, keyOptions),
     );
-    if (policy === "deny") return fail("error", "send blocked by session policy", shownKey);
+    if (policy === "deny") return fail("error", "send blocked by session policy", refusedKey);
     const timeoutSeconds = Math.max(0, params.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS);
     if (timeoutSeconds > 0 && targetKey === requester.sessionKey) {
       return fail(
         "error",
         "A session cannot send to itself and wait for the reply; use timeoutSeconds: 0.",
-        shownKey,
+        refusedKey,
       );
     }
     const hop = (requester.hop ?? 0) + 1;
@@ -98,14 +104,16 @@ export const sessionsSend = defineTool({
       return fail(
         "error",
         `Agent-to-agent hop limit reached (${MAX_SEND_HOPS} chained sends); not forwarding further.`,
-        shownKey,
+        refusedKey,
       );
     }
 
     const requesterChannel = (await requesterRow())?.channel ?? "unknown";
     const requesterShown = displayKey(requester.sessionKey, keyOptions);
-    const runId = params.idempotencyKey
-      ? await stableUuid("sessions_send", requester.sessionKey, params.idempotencyKey)
+    // A run's own tool call has a key of its own: resumed after an eviction, it finds its send again.
+    const idempotencyKey = params.idempotencyKey ?? ctx.callKey;
+    const runId = idempotencyKey
+      ? await stableUuid("sessions_send", requester.sessionKey, idempotencyKey)
       : crypto.randomUUID();
     const stepTimeoutMs = Math.min(timeoutSeconds > 0 ? timeoutSeconds * 1000 : MAX_STEP_MS, MAX_STEP_MS);
     const flow: ReplyFlow = {
@@ -121,9 +129,7 @@ export const sessionsSend = defineTool({
     };
     const turn = interSessionTurn({
       runId,
-      ...(params.idempotencyKey
-        ? { dedupeKey: `send:${requester.sessionKey}:${params.idempotencyKey}` }
-        : {}),
+      ...(idempotencyKey ? { dedupeKey: `send:${requester.sessionKey}:${idempotencyKey}` } : {}),
       text: params.message,
       from: { sessionKey: requester.sessionKey, channel: requesterChannel },
       header: { sessionKey: requesterShown, channel: requesterChannel, tool: "sessions_send" },
@@ -137,7 +143,7 @@ export const sessionsSend = defineTool({
 
     // A repeat of a keyed send returns the first send's result and sends nothing, even when it names
     // another target: its runId comes from the key, and two sessions must never share a runId.
-    const firstTarget = params.idempotencyKey ? await findRunSession(ctx.db, runId) : undefined;
+    const firstTarget = idempotencyKey ? await findRunSession(ctx.db, runId) : undefined;
     const runKey = firstTarget ?? targetKey;
     const runShown = displayKey(runKey, keyOptions);
     if (timeoutSeconds === 0) {

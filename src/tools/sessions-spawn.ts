@@ -79,7 +79,8 @@ export const sessionsSpawn = defineTool({
     }),
   async handler(ctx, params) {
     const { requester, config } = ctx;
-    const idempotencyKey = params.idempotencyKey;
+    // A run's own tool call has a key of its own: resumed after an eviction, it finds its spawn again.
+    const idempotencyKey = params.idempotencyKey ?? ctx.callKey;
     let repeat = false;
     // A repeat of an accepted spawn (its run is in the run index, which outlives a deleted child) is
     // answered as the first time and creates nothing, even once the child is gone.

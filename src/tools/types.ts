@@ -8,6 +8,11 @@ import type { SessionApi, TurnRequest } from "../session/api";
 /** What a tool handler may use: no HTTP, just the caller, the config and the storage bindings. */
 export interface ToolContext {
   requester: Requester;
+  /**
+   * A tool call made by a run: its idempotency key (`<runId>:<call index>`), so an effect (a spawn, a
+   * send) cut off before the run recorded its result is found again when the run resumes, not redone.
+   */
+  callKey?: string;
   config: SwitchboardConfig;
   keyOptions: KeyOptions;
   db: D1Database;

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { mintRunToken, type RunTokenClaims } from "../../src/auth/run-token";
 import { ADMIN, AGENT_TOKENS, call } from "../helpers";
+import { liveRun } from "../support/live-run";
 
 const SIGNING_KEY = "test-signing-key-0123456789abcdef";
 const enc = encodeURIComponent;
@@ -22,11 +23,11 @@ async function createSession(
   return created.json.key;
 }
 
-/** A run token for a session, valid for ten minutes unless told otherwise. */
-function runToken(claims: Partial<RunTokenClaims> & { sessionKey: string }): Promise<string> {
+/** A run token for a run in flight in a session, valid for ten minutes unless told otherwise. */
+async function runToken(claims: Partial<RunTokenClaims> & { sessionKey: string }): Promise<string> {
   return mintRunToken(SIGNING_KEY, {
     agentId: "main",
-    runId: crypto.randomUUID(),
+    runId: await liveRun(claims.sessionKey, claims.agentId ?? "main"),
     depth: 0,
     sandboxed: false,
     exp: Math.floor(Date.now() / 1000) + 600,

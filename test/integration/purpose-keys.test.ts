@@ -14,6 +14,7 @@ import {
   uid,
   webhookAgentSecret,
 } from "../runs/fixtures";
+import { liveRun } from "../support/live-run";
 
 /** A run token as an attacker holding `secret` would make it: the token format, HMAC'd with that secret. */
 async function forgeRunToken(secret: string, claims: RunTokenClaims): Promise<string> {
@@ -69,7 +70,10 @@ describe("one key per purpose (a third party's secret never mints run tokens)", 
     expect((await call("POST", "/v1/tools/session_status", { token: rootSigned, body: {} })).status).toBe(
       401,
     );
-    const genuine = await mintRunToken(SIGNING_KEY, claimsFor(own));
+    const genuine = await mintRunToken(SIGNING_KEY, {
+      ...claimsFor(own),
+      runId: await liveRun(own, "research"),
+    });
     const status = await call("POST", "/v1/tools/session_status", { token: genuine, body: {} });
     expect(status.status, status.text).toBe(200);
     expect(status.json).toMatchObject({ sessionKey: own });

@@ -5,6 +5,7 @@ import { expect, onTestFinished } from "vitest";
 import { mintRunToken } from "../../src/auth/run-token";
 import type { ToolName } from "../../src/config/schema";
 import { toolRegistry } from "../../src/tools/registry";
+import { liveRun } from "../support/live-run";
 
 export const MCP_URL = "http://switchboard.test/mcp";
 const SIGNING_KEY = "test-signing-key-0123456789abcdef";
@@ -42,12 +43,12 @@ export function registeredTools(): ToolName[] {
   return Object.keys(toolRegistry) as ToolName[];
 }
 
-/** A run token for a run of `sessionKey` at `depth`, valid for ten minutes. */
-export function runToken(agentId: string, sessionKey: string, depth: number): Promise<string> {
+/** A run token for a run in flight in `sessionKey` at `depth`, valid for ten minutes. */
+export async function runToken(agentId: string, sessionKey: string, depth: number): Promise<string> {
   return mintRunToken(SIGNING_KEY, {
     agentId,
     sessionKey,
-    runId: crypto.randomUUID(),
+    runId: await liveRun(sessionKey, agentId),
     depth,
     sandboxed: false,
     exp: Math.floor(Date.now() / 1000) + 600,

@@ -137,6 +137,13 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
         },
         { id: "model-429-rec", model: "fake-model", runtime: model("status-429/rec-model-429-rec") },
         { id: "model-slow-rec", model: "fake-model", runtime: model("slow/1500/rec-model-slow-rec") },
+        // Spawns a sub-agent (its task: the message), then takes 1.5 s to answer: a run to crash mid-way.
+        {
+          id: "model-spawn-slow",
+          model: "fake-model",
+          runtime: model("tools-slow/sessions_spawn/rec-model-spawn-slow"),
+          subagents: { allowAgents: ["*"] },
+        },
         {
           id: "hook-sync-rec",
           model: "webhook",

@@ -66,17 +66,19 @@ export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async
 
   const command = parseSendCommand(message.text);
   if (command && isChannelOwner(config, channel, message)) {
+    // The command and its policy change are one write: a cut can never leave the chat told one thing
+    // while the policy says another, and a redelivery (which changes nothing) cannot undo a later one.
     const recorded = unwrapResult(
-      await session.recordInbound({ ...inbound, answer: sendCommandConfirmation(command) }),
+      await session.recordInbound({
+        ...inbound,
+        answer: sendCommandConfirmation(command),
+        sendPolicy: command.policy,
+      }),
     );
-    // A redelivered command must not undo a later one: only its first delivery changes the policy.
-    const current = recorded.duplicate
-      ? row
-      : unwrapResult(await session.patch({ sendPolicy: command.policy }));
     return c.json({
       status: "command",
       sessionKey: row.key,
-      sendPolicy: current.sendPolicy ?? "inherit",
+      sendPolicy: recorded.sendPolicy ?? "inherit",
       duplicate: recorded.duplicate,
     });
   }
