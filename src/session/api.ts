@@ -180,6 +180,16 @@ export interface DeferredResult {
 export interface SessionApi {
   /** Creates the session; a live session under the same key is a conflict. */
   create(init: CreateSessionInit): Promise<Result<SessionRow>>;
+  /**
+   * Creates a sub-agent session with its forked transcript and its first turn, in one transaction, so a
+   * child never exists without its run. If it exists already (a repeated spawn), only the turn is added
+   * (a no-op when it is there).
+   */
+  createWithTurn(
+    init: CreateSessionInit,
+    turn: TurnRequest,
+    fork?: TranscriptMessage[],
+  ): Promise<Result<AcceptedTurn>>;
   /** The session, created first if it does not exist (channel inbound messages create their session). */
   ensure(init: CreateSessionInit): Promise<Result<SessionRow>>;
   /** The session as callers see it. */
@@ -190,10 +200,11 @@ export interface SessionApi {
   remove(): Promise<Result<{ deleted: true }>>;
   /** Imports messages as they are, in order; ids already stored are skipped (idempotent). */
   importMessages(messages: TranscriptMessage[]): Promise<Result<ImportReceipt>>;
-  /** A page of safe history (SPEC §5.2). */
-  history(request: HistoryRequest): Promise<Result<HistoryPage>>;
-  /** `history` after SPEC §4's visibility check against this session's own record. */
-  historyFor(viewer: HistoryViewer, request: HistoryRequest): Promise<Result<HistoryPage>>;
+  /**
+   * A page of safe history (SPEC §5.2); with a viewer, after SPEC §4's visibility check against this
+   * session's own record (a reference that can only be this key needs no index lookup first).
+   */
+  history(request: HistoryRequest, viewer?: HistoryViewer): Promise<Result<HistoryPage>>;
   /** The last `count` non-tool messages, made safe, for list rows. */
   recentMessages(count: number): Promise<TranscriptMessage[]>;
   /** A chunk of the exact JSONL export. */

@@ -1,5 +1,6 @@
 import type { AttachmentRef } from "../runtimes/types";
 import type { PreparedAttachment } from "../subagents/attachments";
+import type { Result } from "./api";
 
 /** UTF-8 attachments up to this size are handed to the runtime inline. */
 const INLINE_ATTACHMENT_BYTES = 16 * 1024;
@@ -23,14 +24,15 @@ export function insertAttachments(sql: SqlStorage, files: readonly PreparedAttac
 export function readAttachment(
   sql: SqlStorage,
   name: string,
-): { bytes: ArrayBuffer; mimeType?: string } | undefined {
+): Result<{ bytes: ArrayBuffer; mimeType?: string }> {
   const row = sql
     .exec<{ bytes: ArrayBuffer; mime_type: string | null }>(
       "SELECT bytes, mime_type FROM attachment WHERE name = ?",
       name,
     )
     .toArray()[0];
-  return row ? { bytes: row.bytes, ...(row.mime_type ? { mimeType: row.mime_type } : {}) } : undefined;
+  if (!row) return { ok: false, code: "not_found", message: `no attachment named "${name}"` };
+  return { ok: true, value: { bytes: row.bytes, ...(row.mime_type ? { mimeType: row.mime_type } : {}) } };
 }
 
 /** The session's attachments as runtimes see them. */

@@ -36,6 +36,7 @@ import {
   writeDeletion,
   writeImport,
   writeInbound,
+  writeSpawn,
   writeTurn,
   writeYieldNote,
 } from "./writes";
@@ -78,6 +79,17 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     return this.describe();
   }
 
+  async createWithTurn(
+    init: CreateSessionInit,
+    turn: TurnRequest,
+    fork: TranscriptMessage[] = [],
+  ): Promise<Result<AcceptedTurn>> {
+    if (liveRecord(this.#sql)) return this.enqueueTurn(turn);
+    const config = sessionConfig(this.env);
+    await this.#write(() => writeSpawn(this.#sql, { init, fork, turn }, config, Date.now()));
+    return { ok: true, value: { runId: turn.runId, status: "queued", duplicate: false } };
+  }
+
   async ensure(init: CreateSessionInit): Promise<Result<SessionRow>> {
     return liveRecord(this.#sql) ? this.describe() : this.create(init);
   }
@@ -110,17 +122,11 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     return { ok: true, value: await this.#write(() => writeImport(this.#sql, record, messages)) };
   }
 
-  async history(request: HistoryRequest): Promise<Result<HistoryPage>> {
-    if (!liveRecord(this.#sql)) return notFound();
-    return { ok: true, value: readHistoryPage(this.#sql, request) };
-  }
-
-  /** A reference that can only be this key needs no index lookup: the check uses this record. */
-  async historyFor(viewer: HistoryViewer, request: HistoryRequest): Promise<Result<HistoryPage>> {
+  async history(request: HistoryRequest, viewer?: HistoryViewer): Promise<Result<HistoryPage>> {
     const record = liveRecord(this.#sql);
     if (!record) return notFound();
-    const visible = checkSessionVisible(viewer.visibility, viewer.requester, record, "history");
-    if (!visible.ok) return { ok: false, code: "forbidden", message: visible.error };
+    const visible = viewer && checkSessionVisible(viewer.visibility, viewer.requester, record, "history");
+    if (visible && !visible.ok) return { ok: false, code: "forbidden", message: visible.error };
     return { ok: true, value: readHistoryPage(this.#sql, request) };
   }
 
@@ -162,11 +168,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   }
 
   async attachment(name: string): Promise<Result<{ bytes: ArrayBuffer; mimeType?: string }>> {
-    if (!liveRecord(this.#sql)) return notFound();
-    const file = readAttachment(this.#sql, name);
-    return file
-      ? { ok: true, value: file }
-      : { ok: false, code: "not_found", message: `no attachment named "${name}"` };
+    return liveRecord(this.#sql) ? readAttachment(this.#sql, name) : notFound();
   }
 
   /** A run killed with its ancestor (`cascade`) ends without a completion; otherwise it reports. */

@@ -41,6 +41,20 @@ export function writeCreation(sql: SqlStorage, init: CreateSessionInit, now: num
   addIndexSync(sql);
 }
 
+/** A sub-agent session with its forked transcript and its first turn: one write, never a child without its run. */
+export function writeSpawn(
+  sql: SqlStorage,
+  spawn: { init: CreateSessionInit; fork: TranscriptMessage[]; turn: TurnRequest },
+  config: SwitchboardConfig,
+  now: number,
+): void {
+  writeCreation(sql, spawn.init, now);
+  const created = readRecord(sql);
+  if (!created) throw new Error("the session record was not written");
+  if (spawn.fork.length > 0) writeImport(sql, created, spawn.fork);
+  writeTurn(sql, readRecord(sql) ?? created, config, spawn.turn, now);
+}
+
 /** Marks the session deleted (hidden at once) and owes the index the removal of its row. */
 export function writeDeletion(sql: SqlStorage, now: number): void {
   const record = readRecord(sql);

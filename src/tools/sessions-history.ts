@@ -37,7 +37,7 @@ export const sessionsHistory = defineTool({
       // Only this key can match: its object checks visibility against its own record and reads the
       // page in one call, with no index lookup first.
       const viewer = { requester: ctx.requester, visibility: visibilityConfigOf(ctx.config) };
-      page = await ctx.session(sessionKey).historyFor(viewer, request);
+      page = await ctx.session(sessionKey).history(request, viewer);
       if (!page.ok && page.code === "forbidden") return { status: "forbidden", error: page.message };
       if (!page.ok) {
         const missing = referenceNotFound(params.sessionKey);

@@ -3,10 +3,11 @@ import { subagentSettings } from "../config/agents";
 import { ancestorsOf } from "../index-db/lookup";
 import { findRunSession } from "../index-db/runs";
 import { stableUuid } from "../messaging/stable-id";
+import type { CreateSessionInit, TurnRequest } from "../session/api";
 import { attachmentSchema, prepareAttachments } from "../subagents/attachments";
 import { subagentTaskMessage } from "../subagents/task-message";
 import { flooredNumber } from "./args";
-import { forkTranscript } from "./fork-transcript";
+import { readTranscript } from "./read-transcript";
 import { checkSpawn } from "./spawn-checks";
 import { defineTool } from "./types";
 
@@ -127,8 +128,8 @@ export const sessionsSpawn = defineTool({
     };
 
     if (repeat) return accepted;
-    const child = ctx.session(childKey);
-    const created = await child.create({
+    const timeoutSeconds = params.runTimeoutSeconds ?? params.timeoutSeconds ?? settings.runTimeoutSeconds;
+    const init: CreateSessionInit = {
       sessionKey: childKey,
       agentId: plan.target.id,
       spawnedBy: requester.sessionKey,
@@ -147,13 +148,8 @@ export const sessionsSpawn = defineTool({
         cleanup: mode === "session" ? "keep" : (params.cleanup ?? "keep"),
         archiveAfterMinutes: targetSettings.archiveAfterMinutes,
       },
-    });
-    // A repeated idempotencyKey finds the child it created the first time; queueing its run again is a
-    // no-op (same runId), and completes a first call that stopped before it.
-    if (!created.ok && created.code !== "conflict") return { status: "error", error: created.message };
-    if (created.ok && params.context === "fork") await forkTranscript(ctx, requester.sessionKey, childKey);
-    const timeoutSeconds = params.runTimeoutSeconds ?? params.timeoutSeconds ?? settings.runTimeoutSeconds;
-    const queued = await child.enqueueTurn({
+    };
+    const task: TurnRequest = {
       runId,
       message: {
         text: subagentTaskMessage(params.task, {
@@ -164,7 +160,12 @@ export const sessionsSpawn = defineTool({
         provenance: { kind: "subagent_task", sourceSessionKey: requester.sessionKey },
       },
       ...(timeoutSeconds > 0 ? { timeoutMs: timeoutSeconds * 1000 } : {}),
-    });
+    };
+    const fork = params.context === "fork" ? await readTranscript(ctx, requester.sessionKey) : [];
+    // The child, its forked transcript and its first run in one call and one transaction: a cut can never
+    // leave a child without its run, holding a slot. A repeated idempotencyKey finds the child it created
+    // the first time, and adding its run again is a no-op (same runId).
+    const queued = await ctx.session(childKey).createWithTurn(init, task, fork);
     if (!queued.ok) return { status: "error", error: queued.message };
     return accepted;
   },

@@ -1,0 +1,80 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { SessionApi } from "../../src/session/api";
+import { toolContext } from "../../src/tools/context";
+import { executeToolCall } from "../../src/tools/invoke";
+import type { ToolContext } from "../../src/tools/types";
+import { requesterOf, workerConfig } from "../messaging/fixtures";
+import { createSession, uid } from "../runs/fixtures";
+
+/** A session stub whose process dies after `create` would have returned: any later call throws. */
+function cutAfterCreate(stub: SessionApi): SessionApi {
+  return new Proxy(stub, {
+    get(object, property) {
+      if (property === "enqueueTurn") return async () => Promise.reject(new Error("process killed"));
+      const value: unknown = Reflect.get(object, property);
+      // RPC stubs answer any property as a remote method (`bind` too): call through, never touch it.
+      return typeof value === "function" ? (...args: unknown[]) => Reflect.apply(value, object, args) : value;
+    },
+  });
+}
+
+/** The children a session spawned, from the index, with how many runs each has. */
+async function childrenWithRuns(requesterKey: string): Promise<{ key: string; runs: number }[]> {
+  const { results } = await env.DB.prepare("SELECT session_key FROM session_index WHERE spawned_by = ?")
+    .bind(requesterKey)
+    .all<{ session_key: string }>();
+  return Promise.all(
+    results.map(async ({ session_key: key }) => ({
+      key,
+      runs: await runInDurableObject(env.SESSION.getByName(key), (_instance, state) =>
+        Number(state.storage.sql.exec("SELECT COUNT(*) AS n FROM run").one().n),
+      ),
+    })),
+  );
+}
+
+describe("a spawn is one call to the child's object (issue 17, item 3)", () => {
+  it("a process killed right after the child is created never leaves a child without its run", async () => {
+    const key = (await createSession({ agentId: "main", key: `agent:main:atomic-${uid()}` })).key as string;
+    const base = toolContext(env, workerConfig(), requesterOf(key));
+    const ctx: ToolContext = {
+      ...base,
+      session: (sessionKey) =>
+        sessionKey === key ? base.session(sessionKey) : cutAfterCreate(base.session(sessionKey)),
+    };
+    const spawned = await executeToolCall(ctx, "sessions_spawn", { task: "count the widgets" });
+    expect(spawned).toMatchObject({ ok: true, details: { status: "accepted" } });
+    const children = await childrenWithRuns(key);
+    expect(children).toHaveLength(1);
+    expect(children[0]?.runs).toBe(1);
+  });
+
+  it("a forked child gets the transcript and its task in the same write", async () => {
+    const key = (await createSession({ agentId: "main", key: `agent:main:atomic-${uid()}` })).key as string;
+    await base(key).importMessages([
+      { id: "f1", role: "user", content: "remember the blue door", timestamp: 1_763_700_000_000 },
+    ]);
+    const spawned = await executeToolCall(
+      toolContext(env, workerConfig(), requesterOf(key)),
+      "sessions_spawn",
+      {
+        task: "which door?",
+        context: "fork",
+      },
+    );
+    if (!spawned.ok) throw new Error(spawned.message);
+    const childKey = String((spawned.details as { childSessionKey: string }).childSessionKey);
+    const bodies = await runInDurableObject(env.SESSION.getByName(childKey), (_instance, state) =>
+      state.storage.sql
+        .exec<{ id: string }>("SELECT id FROM message ORDER BY seq")
+        .toArray()
+        .map((row) => row.id),
+    );
+    expect(bodies[0]).toBe("f1");
+    expect(bodies).toHaveLength(2);
+  });
+});
+
+const base = (key: string) => toolContext(env, workerConfig(), requesterOf(key)).session(key);
