@@ -11,7 +11,7 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from "../../src/client";
-import { ADMIN, AGENT_TOKENS } from "../helpers";
+import { ADMIN, AGENT_TOKENS } from "../support/http";
 import { testClient, uid } from "./fixtures";
 
 /** The error a call rejects with (fails the test when it resolves). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ForbiddenError, NotFoundError } from "../../src/client";
-import { ADMIN, AGENT_TOKENS } from "../helpers";
+import { ADMIN, AGENT_TOKENS } from "../support/http";
 import { lastRoute, testClient, uid } from "./fixtures";
 
 const message = (id: string, role: string, content: string, timestamp: number) => ({

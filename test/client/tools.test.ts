@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isToolFailure } from "../../src/client";
-import { ADMIN, AGENT_TOKENS } from "../helpers";
 import { createSpawned } from "../integration/fixtures";
+import { ADMIN, AGENT_TOKENS } from "../support/http";
 import { lastRoute, testClient, uid } from "./fixtures";
 
 /** A requester session of `main` and a child it spawned (tree visibility lets it see and send there). */

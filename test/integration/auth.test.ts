@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { mintRunToken, type RunTokenClaims } from "../../src/auth/run-token";
-import { ADMIN, AGENT_TOKENS, call } from "../helpers";
+import { ADMIN, AGENT_TOKENS, call } from "../support/http";
 
 const SIGNING_KEY = "test-signing-key-0123456789abcdef";
 const enc = encodeURIComponent;

@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { ADMIN, AGENT_TOKENS, call } from "../helpers";
+import { ADMIN, AGENT_TOKENS, call } from "../support/http";
 
 const enc = encodeURIComponent;
 const MAX_BODY = 2 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../helpers";
+import { ADMIN, call } from "../support/http";
 import {
   createSession,
   exportJsonl,

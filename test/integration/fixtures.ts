@@ -7,7 +7,7 @@ import { sessionApi } from "../../src/session/client";
 import type { CreateSessionInit } from "../../src/session/session-object";
 import { toolContext } from "../../src/tools/context";
 import { executeToolCall } from "../../src/tools/invoke";
-import { ADMIN, call } from "../helpers";
+import { ADMIN, call } from "../support/http";
 
 /** A short unique suffix, so every test works on its own session keys. */
 export function uid(): string {

@@ -4,7 +4,6 @@ import { authenticate } from "../../src/auth/identity";
 import { deriveKey, type KeyPurpose } from "../../src/auth/purpose-keys";
 import { mintRunToken, type RunTokenClaims } from "../../src/auth/run-token";
 import { configSchema } from "../../src/config/schema";
-import { ADMIN, call } from "../helpers";
 import {
   channelSecret,
   createSession,
@@ -14,6 +13,7 @@ import {
   uid,
   webhookAgentSecret,
 } from "../runs/fixtures";
+import { ADMIN, call } from "../support/http";
 
 /** A run token as an attacker holding `secret` would make it: the token format, HMAC'd with that secret. */
 async function forgeRunToken(secret: string, claims: RunTokenClaims): Promise<string> {

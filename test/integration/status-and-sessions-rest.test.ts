@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, AGENT_TOKENS, call } from "../helpers";
+import { ADMIN, AGENT_TOKENS, call } from "../support/http";
 import {
   createSession,
   createSpawned,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SwitchboardConfig } from "../../src/config/schema";
-import { ADMIN, call } from "../helpers";
+import { ADMIN, call } from "../support/http";
 import { configWith, createSession, createSpawned, sessionPath, tool, toolWithConfig, uid } from "./fixtures";
 
 /**

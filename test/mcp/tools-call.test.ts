@@ -1,9 +1,9 @@
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { toolRegistry } from "../../src/tools/registry";
-import { AGENT_TOKENS } from "../helpers";
 import { createSession, createSpawned, importMessages, msg, tool, uid } from "../integration/fixtures";
 import { driveUntil, getRun, waitRun } from "../messaging/fixtures";
+import { AGENT_TOKENS } from "../support/http";
 import { connectMcp, detailsOf, listedNames, runToken } from "./client";
 
 /**

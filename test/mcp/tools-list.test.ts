@@ -4,8 +4,8 @@ import { profileTools } from "../../src/policy/tool-profiles";
 import { toolRegistry } from "../../src/tools/registry";
 import { toolJsonSchema } from "../../src/tools/specs";
 import { VERSION } from "../../src/version";
-import { ADMIN, AGENT_TOKENS } from "../helpers";
 import { uid } from "../integration/fixtures";
+import { ADMIN, AGENT_TOKENS } from "../support/http";
 import { connectMcp, listedNames, rawMcp, registeredAmong, runToken } from "./client";
 
 /** SPEC §5.4: what every sub-agent loses, and what a leaf (depth ≥ maxSpawnDepth) loses besides. */

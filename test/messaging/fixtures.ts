@@ -17,8 +17,8 @@ import { fromColumns } from "../../src/storage/columns";
 import { toolContext } from "../../src/tools/context";
 import { executeToolCall } from "../../src/tools/invoke";
 import type { ToolContext } from "../../src/tools/types";
-import { ADMIN, call } from "../helpers";
 import { configWith, createSession, createSpawned, exportJsonl, tool, uid } from "../integration/fixtures";
+import { ADMIN, call } from "../support/http";
 
 export {
   configWith,
@@ -153,7 +153,7 @@ export function send(requester: string, args: Record<string, unknown>): Promise<
   return tool("sessions_send", requester, args);
 }
 
-/** The Worker's own configuration (test/setup/test-config.ts), parsed. */
+/** The Worker's own configuration (test/support/test-config.ts), parsed. */
 export function workerConfig(): SwitchboardConfig {
   return configWith(() => {});
 }

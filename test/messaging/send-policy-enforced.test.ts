@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../helpers";
+import { ADMIN, call } from "../support/http";
 import {
   answerDeferred,
   capturingContext,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { signatureHeader, verifySignatureHeader } from "../../src/channels/signature";
-import { ADMIN, call } from "../helpers";
+import { ADMIN, call } from "../support/http";
 import {
   channelSecret,
   deliveries,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, AGENT_TOKENS, call } from "../helpers";
+import { ADMIN, AGENT_TOKENS, call } from "../support/http";
 import { createSession, getRun, pollRun, recorded, sendMessage, turns, uid, waitRun } from "./fixtures";
 
 /** Starts a hook-async-rec run in a new session; returns it once the webhook answered 202. */

@@ -3,9 +3,9 @@ import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { deriveKey } from "../../src/auth/purpose-keys";
 import { signatureHeader } from "../../src/channels/signature";
-import type { RecordedRequest } from "../fake-services";
-import { ADMIN, call } from "../helpers";
 import { exportJsonl, sessionPath } from "../integration/fixtures";
+import type { RecordedRequest } from "../support/fake-services";
+import { ADMIN, call } from "../support/http";
 
 export { createSession, createSpawned, sessionPath, tool, uid } from "../integration/fixtures";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../helpers";
+import { call } from "../support/http";
 import { createSession, drainAlarms, pollRun, recorded, sendMessage, tool, uid, waitRun } from "./fixtures";
 
 /** The session's own sessions_list row (requester = the session itself, so `tree` shows it). */

@@ -4,7 +4,7 @@ import { deriveKey } from "../../src/auth/purpose-keys";
 import { verifySignatureHeader } from "../../src/channels/signature";
 import type { RunOutcome } from "../../src/runtimes/types";
 import { runWebhook } from "../../src/runtimes/webhook";
-import { fakeServicesUrl, newRecording } from "../fake-services";
+import { fakeServicesUrl, newRecording } from "../support/fake-services";
 import { agentWith, LOOKUP_TOOL, runInput } from "./fixtures";
 
 /** Webhook secrets come from the Worker's own bindings, as in the run engine. */

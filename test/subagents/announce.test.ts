@@ -1,6 +1,6 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../helpers";
+import { ADMIN, call } from "../support/http";
 import {
   completionsAfter,
   completionsIn,

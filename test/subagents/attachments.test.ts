@@ -1,7 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../helpers";
 import { sendMessage } from "../runs/fixtures";
+import { ADMIN, call } from "../support/http";
 import {
   blocksOf,
   childKeyOf,
@@ -131,7 +131,7 @@ describe("sessions_spawn attachments", () => {
   });
 
   it("replaces the contents in every stored copy of a run's sessions_spawn call", async () => {
-    // The spawner's rule for "attach files" calls sessions_spawn with two files (test/setup/test-config.ts).
+    // The spawner's rule for "attach files" calls sessions_spawn with two files (test/support/test-config.ts).
     const r = await requester("spawner", "att-redact");
     await sendMessage(r, "attach files please");
     const [row] = await driveChildren(r);

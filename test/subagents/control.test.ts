@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../helpers";
+import { ADMIN, call } from "../support/http";
 import {
   answerDeferred,
   completionsAfter,

@@ -1,7 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { ADMIN, call } from "../helpers";
 import {
   createSession,
   createSpawned,
@@ -16,6 +15,7 @@ import {
   UUID,
   uid,
 } from "../messaging/fixtures";
+import { ADMIN, call } from "../support/http";
 
 export {
   answerDeferred,

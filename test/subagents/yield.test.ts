@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../helpers";
 import { sendMessage } from "../runs/fixtures";
+import { ADMIN, call } from "../support/http";
 import {
   answerDeferred,
   blocksOf,
@@ -47,7 +47,7 @@ describe("sessions_yield", () => {
   it("from inside a run: the run ends cleanly, the message is kept as hidden context, a completion starts a fresh turn", async () => {
     const r = await requester("spawner", "yield-run", true);
     const child = await spawnOk(r, { task: "long errand", agentId: "hook-async", label: "errand" });
-    // The spawner's rule for "yield now" calls sessions_yield (test/setup/test-config.ts).
+    // The spawner's rule for "yield now" calls sessions_yield (test/support/test-config.ts).
     const yieldRunId = await sendMessage(r, "yield now");
     await driveUntil(
       [r],

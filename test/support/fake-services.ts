@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 
-/** One request as test/setup/fake-services.ts received it. */
+/** One request as test/support/fake-services-server.ts received it. */
 export interface RecordedRequest {
   method: string;
   path: string;
