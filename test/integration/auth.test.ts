@@ -2,17 +2,16 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { mintRunToken, type RunTokenClaims } from "../../src/auth/run-token";
-import { ADMIN, AGENT_TOKENS, call } from "../support/http";
+import { mintRunToken } from "../../src/auth/run-token";
+import { ADMIN, AGENT_TOKENS, call, runToken } from "../support";
 
-const SIGNING_KEY = "test-signing-key-0123456789abcdef";
 const enc = encodeURIComponent;
 
 /** A fresh key suffix, so no two tests share a session. */
 const fresh = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
 
 /** Creates a session through the operator API and returns its canonical key. */
-async function createSession(
+async function createdKey(
   agentId: string,
   key: string,
   extra: Record<string, unknown> = {},
@@ -20,18 +19,6 @@ async function createSession(
   const created = await call("POST", "/v1/sessions", { token: ADMIN, body: { agentId, key, ...extra } });
   expect(created.status).toBe(201);
   return created.json.key;
-}
-
-/** A run token for a session, valid for ten minutes unless told otherwise. */
-function runToken(claims: Partial<RunTokenClaims> & { sessionKey: string }): Promise<string> {
-  return mintRunToken(SIGNING_KEY, {
-    agentId: "main",
-    runId: crypto.randomUUID(),
-    depth: 0,
-    sandboxed: false,
-    exp: Math.floor(Date.now() / 1000) + 600,
-    ...claims,
-  });
 }
 
 /** The real app under another configuration document (the Worker reads it from env). */
@@ -115,7 +102,7 @@ describe("operator token on the tool routes", () => {
   });
 
   it("may name it in the X-Switchboard-Session header", async () => {
-    const key = await createSession("main", fresh("cron:hdr"));
+    const key = await createdKey("main", fresh("cron:hdr"));
     const response = await call("POST", "/tools/invoke", {
       token: ADMIN,
       body: { tool: "session_status" },
@@ -140,7 +127,7 @@ describe("operator token on the tool routes", () => {
 
   it("accepts a legacy key with agentId, on both routes", async () => {
     const legacy = fresh("discord:group:auth");
-    const key = await createSession("research", legacy);
+    const key = await createdKey("research", legacy);
     expect(key).toBe(`agent:research:${legacy}`);
     const response = await invoke(ADMIN, { tool: "session_status", sessionKey: legacy, agentId: "research" });
     expect(response.status).toBe(200);
@@ -155,7 +142,7 @@ describe("operator token on the tool routes", () => {
   });
 
   it("rejects an agentId that contradicts the key", async () => {
-    const key = await createSession("main", fresh("cron:op"));
+    const key = await createdKey("main", fresh("cron:op"));
     const response = await invoke(ADMIN, { tool: "session_status", sessionKey: key, agentId: "research" });
     expect(response.status).toBe(400);
     expect(response.json.error).toEqual({
@@ -192,14 +179,14 @@ describe("agent tokens on the tool routes", () => {
   });
 
   it("may act as another session of the same agent", async () => {
-    const key = await createSession("main", fresh("cron:own"));
+    const key = await createdKey("main", fresh("cron:own"));
     const response = await invoke(AGENT_TOKENS.main, { tool: "session_status", sessionKey: key });
     expect(response.status).toBe(200);
     expect(response.json.result.details).toMatchObject({ ok: true, sessionKey: key });
   });
 
   it("may not act as another agent's session: 403 with the reason", async () => {
-    const key = await createSession("research", fresh("cron:theirs"));
+    const key = await createdKey("research", fresh("cron:theirs"));
     const response = await invoke(AGENT_TOKENS.main, { tool: "sessions_list", sessionKey: key });
     expect(response.status).toBe(403);
     expect(response.json).toEqual({
@@ -218,7 +205,7 @@ describe("agent tokens on the tool routes", () => {
 
 describe("run tokens", () => {
   it("act as their own session", async () => {
-    const key = await createSession("main", fresh("cron:run"));
+    const key = await createdKey("main", fresh("cron:run"));
     await call("POST", `/v1/sessions/${enc(key)}/transcript`, {
       token: ADMIN,
       body: { messages: [{ id: "m1", role: "user", content: "hello from the run", timestamp: Date.now() }] },
@@ -244,7 +231,7 @@ describe("run tokens", () => {
   });
 
   it("may not name another requester: 403 with the reason", async () => {
-    const key = await createSession("main", fresh("cron:run"));
+    const key = await createdKey("main", fresh("cron:run"));
     const token = await runToken({ sessionKey: key });
     const response = await invoke(token, { tool: "session_status", sessionKey: "agent:main:main" });
     expect(response.status).toBe(403);
@@ -258,7 +245,7 @@ describe("run tokens", () => {
   });
 
   it("are refused once expired: 401", async () => {
-    const key = await createSession("main", fresh("cron:run"));
+    const key = await createdKey("main", fresh("cron:run"));
     const token = await runToken({ sessionKey: key, exp: Math.floor(Date.now() / 1000) - 1 });
     const response = await call("POST", "/v1/tools/session_status", { token, body: {} });
     expect(response.status).toBe(401);
@@ -278,7 +265,7 @@ describe("run tokens", () => {
   });
 
   it("may not use the sessions API: 403", async () => {
-    const key = await createSession("main", fresh("cron:run"));
+    const key = await createdKey("main", fresh("cron:run"));
     const token = await runToken({ sessionKey: key });
     const requests: [string, string, unknown][] = [
       ["POST", "/v1/sessions", { agentId: "main" }],
@@ -297,15 +284,15 @@ describe("run tokens", () => {
   });
 
   it("carry depth, so a sub-agent run gets the sub-agent tool policy", async () => {
-    const key = await createSession("main", fresh("cron:run"));
+    const key = await createdKey("main", fresh("cron:run"));
     const token = await runToken({ sessionKey: key, depth: 1 });
     const response = await invoke(token, { tool: "sessions_list" });
     expect(response.status).toBe(404);
   });
 
   it("carry the sandbox flag, so a sandboxed run is clamped to tree", async () => {
-    const key = await createSession("main", fresh("cron:run"));
-    const sibling = await createSession("main", fresh("cron:sibling"));
+    const key = await createdKey("main", fresh("cron:run"));
+    const sibling = await createdKey("main", fresh("cron:sibling"));
     const unsandboxed = await runToken({ sessionKey: key });
     const sandboxed = await runToken({ sessionKey: key, sandboxed: true });
     // tree is the default visibility: a sibling is forbidden either way, with the same reason.
@@ -351,8 +338,8 @@ describe("the sessions API with agent tokens", () => {
   });
 
   it("reads, patches, imports into, exports and deletes only its own agent's sessions", async () => {
-    const mine = await createSession("research", fresh("cron:mine"));
-    const theirs = await createSession("main", fresh("cron:theirs"));
+    const mine = await createdKey("research", fresh("cron:mine"));
+    const theirs = await createdKey("main", fresh("cron:theirs"));
     const token = AGENT_TOKENS.research;
     const message = { id: "m1", role: "user", content: "hi", timestamp: Date.now() };
     const requests = (key: string): [string, string, unknown][] => [
@@ -379,7 +366,7 @@ describe("the sessions API with agent tokens", () => {
 
   it("reads a legacy key in a path as its own agent's", async () => {
     const legacy = fresh("cron:legacy");
-    await createSession("ops", legacy);
+    await createdKey("ops", legacy);
     const response = await call("GET", `/v1/sessions/${enc(legacy)}`, { token: AGENT_TOKENS.ops });
     expect(response.status).toBe(200);
     expect(response.json.key).toBe(`agent:ops:${legacy}`);
@@ -404,7 +391,7 @@ describe("tool availability", () => {
   });
 
   it("answers 404 for an operator acting as a session whose profile lacks the tool", async () => {
-    const key = await createSession("ops", fresh("cron:ops"));
+    const key = await createdKey("ops", fresh("cron:ops"));
     const response = await invoke(ADMIN, { tool: "agents_list", sessionKey: key });
     expect(response.status).toBe(404);
   });
@@ -460,7 +447,7 @@ describe("result shapes", () => {
   });
 
   it("answers forbidden results with HTTP 200 on both routes", async () => {
-    const target = await createSession("research", fresh("cron:private"));
+    const target = await createdKey("research", fresh("cron:private"));
     const response = await invoke(AGENT_TOKENS.main, {
       tool: "sessions_history",
       args: { sessionKey: target },

@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { ADMIN, AGENT_TOKENS, call } from "../support/http";
+import { ADMIN, AGENT_TOKENS, call } from "../support";
 
 const enc = encodeURIComponent;
 const MAX_BODY = 2 * 1024 * 1024;
@@ -11,7 +11,7 @@ const MAX_TEXT = 256 * 1024;
 /** A fresh session key, so no two tests share a session. */
 const freshKey = (agentId = "main") => `agent:${agentId}:cron:bad-${crypto.randomUUID().slice(0, 8)}`;
 
-async function createSession(key = freshKey()): Promise<string> {
+async function createFresh(key = freshKey()): Promise<string> {
   const created = await call("POST", "/v1/sessions", { token: ADMIN, body: { key } });
   expect(created.status).toBe(201);
   return key;
@@ -45,7 +45,7 @@ function expectInvokeError(response: { status: number; json: any }, status: numb
 
 describe("malformed JSON", () => {
   it("is a 400 invalid_json on every route that takes a body", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     for (const [method, path] of [
       ["POST", "/v1/sessions"],
       ["PATCH", `/v1/sessions/${enc(key)}`],
@@ -75,7 +75,7 @@ describe("malformed JSON", () => {
   });
 
   it("leaves the session untouched", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     await call("PATCH", `/v1/sessions/${enc(key)}`, { token: ADMIN, body: '{"label": "broken' });
     const row = await call("GET", `/v1/sessions/${enc(key)}`, { token: ADMIN });
     expect(row.json.label).toBeUndefined();
@@ -110,7 +110,7 @@ describe("wrong types name the field", () => {
     [{ thinkingLevel: 3 }, "thinkingLevel"],
     [{ thinkingLevel: "x".repeat(33) }, "thinkingLevel"],
   ])("patch %j → %s", async (body, field) => {
-    const key = await createSession();
+    const key = await createFresh();
     expectError(
       await call("PATCH", `/v1/sessions/${enc(key)}`, { token: ADMIN, body }),
       400,
@@ -132,13 +132,13 @@ describe("wrong types name the field", () => {
     [{ messages: [message("a", { provenance: { kind: "martian" } })] }, "messages.0.provenance.kind"],
     [{ messages: [message("a"), message("b", { runId: 7 })] }, "messages.1.runId"],
   ])("import %j → %s", async (body, field) => {
-    const key = await createSession();
+    const key = await createFresh();
     const response = await call("POST", `/v1/sessions/${enc(key)}/transcript`, { token: ADMIN, body });
     expectError(response, 400, new RegExp(`^${field.replaceAll(".", "\\.")}[.: ]`));
   });
 
   it("names the tool param on both tool routes", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     const rest = await call("POST", "/v1/tools/sessions_history", {
       token: AGENT_TOKENS.main,
       body: { sessionKey: key, limit: "5" },
@@ -213,7 +213,7 @@ describe("missing required fields", () => {
   });
 
   it("messages and their fields required on import", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     const path = `/v1/sessions/${enc(key)}/transcript`;
     expectError(await call("POST", path, { token: ADMIN, body: {} }), 400, /^messages required/);
     const { id: _id, ...noId } = message("a");
@@ -263,7 +263,7 @@ describe("unknown fields on closed bodies", () => {
   });
 
   it("are rejected on patch, naming the field", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     expectError(
       await call("PATCH", `/v1/sessions/${enc(key)}`, {
         token: ADMIN,
@@ -276,7 +276,7 @@ describe("unknown fields on closed bodies", () => {
   });
 
   it("are rejected on import, naming the field", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     expectError(
       await call("POST", `/v1/sessions/${enc(key)}/transcript`, {
         token: ADMIN,
@@ -288,7 +288,7 @@ describe("unknown fields on closed bodies", () => {
   });
 
   it("are kept on imported messages, which are open", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     const imported = message("a", { custom: { kept: true } });
     const response = await call("POST", `/v1/sessions/${enc(key)}/transcript`, {
       token: ADMIN,
@@ -302,7 +302,7 @@ describe("unknown fields on closed bodies", () => {
 
 describe("size limits", () => {
   it("answers 413 for a body over 2 MB on every route", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     const body = JSON.stringify({ label: "x".repeat(MAX_BODY) });
     for (const [method, path] of [
       ["POST", "/v1/sessions"],
@@ -324,7 +324,7 @@ describe("size limits", () => {
   });
 
   it("answers 413 for a streamed body over 2 MB without Content-Length", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
     let sent = 0;
     const stream = new ReadableStream<Uint8Array>({
@@ -347,7 +347,7 @@ describe("size limits", () => {
   });
 
   it("accepts a body just under 2 MB", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     // Trailing whitespace is valid JSON: the body is just under the limit.
     const body = JSON.stringify({ messages: [message("a")] }).padEnd(MAX_BODY - 16, " ");
     const response = await call("POST", `/v1/sessions/${enc(key)}/transcript`, { token: ADMIN, body });
@@ -367,7 +367,7 @@ describe("size limits", () => {
       400,
       /^displayName: /,
     );
-    const key = await createSession();
+    const key = await createFresh();
     expectError(
       await call("PATCH", `/v1/sessions/${enc(key)}`, { token: ADMIN, body: { label: longLabel } }),
       400,
@@ -382,7 +382,7 @@ describe("size limits", () => {
   });
 
   it("limits message text to 256 KiB, as string content and as a text block", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     const path = `/v1/sessions/${enc(key)}/transcript`;
     const tooLong = "t".repeat(MAX_TEXT + 1);
     expectError(
@@ -416,7 +416,7 @@ describe("size limits", () => {
   });
 
   it("limits a transcript row to 1 MiB", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     const blocks = Array.from({ length: 5 }, () => ({ type: "text", text: "r".repeat(250_000) }));
     const response = await call("POST", `/v1/sessions/${enc(key)}/transcript`, {
       token: ADMIN,
@@ -434,7 +434,7 @@ describe("size limits", () => {
 
 describe("invalid messages", () => {
   it("rejects an unknown role, naming it", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     const response = await call("POST", `/v1/sessions/${enc(key)}/transcript`, {
       token: ADMIN,
       body: { messages: [message("a", { role: "bot" })] },
@@ -443,7 +443,7 @@ describe("invalid messages", () => {
   });
 
   it("rejects an empty messages array", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     const response = await call("POST", `/v1/sessions/${enc(key)}/transcript`, {
       token: ADMIN,
       body: { messages: [] },
@@ -452,7 +452,7 @@ describe("invalid messages", () => {
   });
 
   it("writes nothing of a batch whose third message is invalid", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     const path = `/v1/sessions/${enc(key)}/transcript`;
     const first = await call("POST", path, { token: ADMIN, body: { messages: [message("existing")] } });
     expect(first.json).toEqual({ imported: 1, skipped: 0, totalMessages: 1 });
@@ -490,7 +490,7 @@ describe("invalid messages", () => {
   });
 
   it("writes nothing of a batch whose third message is over the row limit", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     const huge = Array.from({ length: 5 }, () => ({ type: "text", text: "h".repeat(250_000) }));
     const response = await call("POST", `/v1/sessions/${enc(key)}/transcript`, {
       token: ADMIN,

@@ -1,8 +1,9 @@
 import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../support/http";
 import {
+  ADMIN,
+  call,
   createSession,
   exportJsonl,
   importMessages,
@@ -10,11 +11,10 @@ import {
   keysOf,
   msg,
   sessionPath,
+  stub,
   tool,
   uid,
-} from "./fixtures";
-
-const stub = (key: string) => env.SESSION.getByName(key);
+} from "../support";
 
 /** Makes every D1 access to the session index fail, as an outage would, until `restore`. */
 async function takeIndexOffline(): Promise<{ restore: () => Promise<void> }> {

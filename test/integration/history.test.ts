@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, AGENT_TOKENS, call } from "../support/http";
 import {
+  ADMIN,
+  AGENT_TOKENS,
+  call,
   createSession,
   createSpawned,
   exportJsonl,
@@ -9,7 +11,7 @@ import {
   msg,
   tool,
   uid,
-} from "./fixtures";
+} from "../support";
 
 const MAX_BYTES = 81_920;
 const encoder = new TextEncoder();

@@ -1,19 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../support/http";
 import {
+  ADMIN,
+  call,
   callTool,
   createSession,
   createSpawned,
   importMessages,
   keysOf,
   msg,
-  seedIndexRows,
   tool,
+  UUID,
   uid,
-} from "./fixtures";
+} from "../support";
+import { seedIndexRows } from "./fixtures";
 
 const MINUTE = 60_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A requester key and a helper that creates sessions it spawned (visible to it under `tree`). */
 function tree(agentId = "main") {

@@ -5,6 +5,8 @@ import { deriveKey, type KeyPurpose } from "../../src/auth/purpose-keys";
 import { mintRunToken, type RunTokenClaims } from "../../src/auth/run-token";
 import { configSchema } from "../../src/config/schema";
 import {
+  ADMIN,
+  call,
   channelSecret,
   createSession,
   inbound,
@@ -12,8 +14,7 @@ import {
   SIGNING_KEY,
   uid,
   webhookAgentSecret,
-} from "../runs/fixtures";
-import { ADMIN, call } from "../support/http";
+} from "../support";
 
 /** A run token as an attacker holding `secret` would make it: the token format, HMAC'd with that secret. */
 async function forgeRunToken(secret: string, claims: RunTokenClaims): Promise<string> {

@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { SwitchboardConfig } from "../../src/config/schema";
-import { ADMIN, call } from "../support/http";
-import { configWith, createSession, createSpawned, sessionPath, tool, toolWithConfig, uid } from "./fixtures";
+import {
+  ADMIN,
+  call,
+  createSession,
+  createSpawned,
+  sessionPath,
+  tool,
+  toolWithConfig,
+  uid,
+  workerConfigWith,
+} from "../support";
 
 /**
  * One small world per test: a main-agent requester with a child and a grandchild, a sibling it did not
@@ -39,7 +48,7 @@ const withConfig =
     toolWithConfig(config, name, requester, args);
 
 const visibility = (level: string) =>
-  configWith((document) => {
+  workerConfigWith((document) => {
     document.tools.sessions.visibility = level;
   });
 
@@ -115,7 +124,7 @@ describe("visibility levels", () => {
     );
 
     const disabled = withConfig(
-      configWith((document) => {
+      workerConfigWith((document) => {
         document.tools.sessions.visibility = "all";
         document.tools.agentToAgent.enabled = false;
       }),
@@ -132,7 +141,7 @@ describe("visibility levels", () => {
 
     const allowList = (allow: string[]) =>
       withConfig(
-        configWith((document) => {
+        workerConfigWith((document) => {
           document.tools.sessions.visibility = "all";
           document.tools.agentToAgent.allow = allow;
         }),
@@ -165,7 +174,7 @@ describe("sandboxed requesters (ops is sandboxed)", () => {
   }
   const liftedClamp = (level: string) =>
     withConfig(
-      configWith((document) => {
+      workerConfigWith((document) => {
         document.tools.sessions.visibility = level;
         document.agents.defaults.sandbox = { sessionToolsVisibility: "all" };
       }),

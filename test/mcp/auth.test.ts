@@ -2,8 +2,7 @@ import { exports } from "cloudflare:workers";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { mintRunToken } from "../../src/auth/run-token";
-import { uid } from "../integration/fixtures";
-import { ADMIN, AGENT_TOKENS } from "../support/http";
+import { ADMIN, AGENT_TOKENS, uid } from "../support";
 import { connectMcp, MCP_URL, rawMcp } from "./client";
 
 const INITIALIZE = {

@@ -2,12 +2,11 @@ import { exports } from "cloudflare:workers";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, onTestFinished } from "vitest";
-import { mintRunToken } from "../../src/auth/run-token";
 import type { ToolName } from "../../src/config/schema";
 import { toolRegistry } from "../../src/tools/registry";
+import { BASE_URL } from "../support";
 
-export const MCP_URL = "http://switchboard.test/mcp";
-const SIGNING_KEY = "test-signing-key-0123456789abcdef";
+export const MCP_URL = `${BASE_URL}/mcp`;
 
 /**
  * The official MCP client, connected (initialize + initialized) to the Worker's `/mcp` over its real
@@ -40,18 +39,6 @@ export function registeredAmong(names: readonly string[]): string[] {
 /** Every tool the registry serves right now. */
 export function registeredTools(): ToolName[] {
   return Object.keys(toolRegistry) as ToolName[];
-}
-
-/** A run token for a run of `sessionKey` at `depth`, valid for ten minutes. */
-export function runToken(agentId: string, sessionKey: string, depth: number): Promise<string> {
-  return mintRunToken(SIGNING_KEY, {
-    agentId,
-    sessionKey,
-    runId: crypto.randomUUID(),
-    depth,
-    sandboxed: false,
-    exp: Math.floor(Date.now() / 1000) + 600,
-  });
 }
 
 /**

@@ -1,10 +1,20 @@
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { toolRegistry } from "../../src/tools/registry";
-import { createSession, createSpawned, importMessages, msg, tool, uid } from "../integration/fixtures";
-import { driveUntil, getRun, waitRun } from "../messaging/fixtures";
-import { AGENT_TOKENS } from "../support/http";
-import { connectMcp, detailsOf, listedNames, runToken } from "./client";
+import {
+  AGENT_TOKENS,
+  createSession,
+  createSpawned,
+  driveUntil,
+  findRun,
+  importMessages,
+  msg,
+  runToken,
+  tool,
+  uid,
+  waitRun,
+} from "../support";
+import { connectMcp, detailsOf, listedNames } from "./client";
 
 /**
  * A main-agent requester with a child it spawned (holding two messages) and a sibling it did not
@@ -72,7 +82,7 @@ describe("MCP tools/call", () => {
       sessionKey: keys.child,
       delivery: { status: "pending", mode: "announce" },
     });
-    await driveUntil([keys.child], () => getRun(sent.runId), "the MCP send to arrive");
+    await driveUntil([keys.child], () => findRun(sent.runId), "the MCP send to arrive");
     expect(await waitRun(sent.runId)).toMatchObject({ status: "ok", reply: "Got it: hello over mcp" });
   });
 
@@ -157,7 +167,9 @@ describe("MCP tools/call", () => {
       message: expect.stringContaining("Tool not available: agents_list"),
     });
 
-    const leaf = await connectMcp(await runToken("main", `agent:main:subagent:mcp-${uid()}`, 1));
+    const leaf = await connectMcp(
+      await runToken({ agentId: "main", sessionKey: `agent:main:subagent:mcp-${uid()}`, depth: 1 }),
+    );
     await expect(leaf.callTool({ name: "sessions_list", arguments: {} })).rejects.toMatchObject({
       code: ErrorCode.InvalidParams,
       message: expect.stringContaining("Tool not available: sessions_list"),

@@ -1,21 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { signatureHeader, verifySignatureHeader } from "../../src/channels/signature";
-import { ADMIN, call } from "../support/http";
 import {
   channelSecret,
+  delivered,
   deliveries,
   getRun,
+  getSession,
   inbound,
   postInbound,
-  sessionPath,
   transcript,
   turns,
   uid,
-  waitForDeliveries,
   waitRun,
-} from "./fixtures";
-
-const getSession = (key: string) => call("GET", sessionPath(key), { token: ADMIN });
+} from "../support";
 
 describe("inbound channel message → session, run, reply delivered to the channel", () => {
   it("a direct message creates the session with its delivery context, runs, and posts the signed reply", async () => {
@@ -57,7 +54,7 @@ describe("inbound channel message → session, run, reply delivered to the chann
       runId,
     });
 
-    const [post, ...more] = await waitForDeliveries(key, 1);
+    const [post, ...more] = await delivered(key, 1);
     expect(more).toEqual([]);
     if (!post) throw new Error("reply not delivered");
     expect(post.json).toEqual({
@@ -138,7 +135,7 @@ describe("inbound channel message → session, run, reply delivered to the chann
       const reply = entry.key.startsWith("agent:research") ? `Findings: hi ${index}` : `Got it: hi ${index}`;
       expect(await waitRun(runId)).toMatchObject({ status: "ok", reply });
     }
-    const posts = await Promise.all(cases.map((entry) => waitForDeliveries(entry.key, 1)));
+    const posts = await Promise.all(cases.map((entry) => delivered(entry.key, 1)));
     expect(posts.map((list) => list.map((post) => post.json))).toEqual(
       cases.map((entry, index) => [
         {
@@ -174,7 +171,7 @@ describe("inbound channel message → session, run, reply delivered to the chann
       ["user", "once"],
       ["assistant", "Got it: once"],
     ]);
-    expect((await waitForDeliveries(key, 1)).map((post) => post.json.text)).toEqual(["Got it: once"]);
+    expect((await delivered(key, 1)).map((post) => post.json.text)).toEqual(["Got it: once"]);
   });
 
   it("a channel whose send policy denies it records the message and runs nothing (discord channel rule)", async () => {

@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, AGENT_TOKENS, call } from "../support/http";
-import { createSession, getRun, pollRun, recorded, sendMessage, turns, uid, waitRun } from "./fixtures";
+import {
+  ADMIN,
+  AGENT_TOKENS,
+  call,
+  createSession,
+  getRun,
+  pollRun,
+  recorded,
+  sendMessage,
+  turns,
+  uid,
+  waitRun,
+} from "../support";
 
 /** Starts a hook-async-rec run in a new session; returns it once the webhook answered 202. */
 async function deferredRun(label: string) {

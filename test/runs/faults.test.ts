@@ -2,8 +2,9 @@ import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sessionApi } from "../../src/session/client";
-import { ADMIN, call } from "../support/http";
 import {
+  ADMIN,
+  call,
   createSession,
   getRun,
   pollRun,
@@ -14,7 +15,7 @@ import {
   turns,
   uid,
   waitRun,
-} from "./fixtures";
+} from "../support";
 
 const modelError = (status: number) =>
   `model API answered HTTP ${status}: {"error":{"message":"fake model status ${status}"}}`;

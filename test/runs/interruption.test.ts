@@ -1,6 +1,6 @@
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createSession, getRun, pollRun, recorded, sendMessage, turns, uid, waitRun } from "./fixtures";
+import { createSession, getRun, pollRun, recorded, sendMessage, turns, uid, waitRun } from "../support";
 
 /*
  * evictDurableObject cannot interrupt a run: workerd drains the in-flight alarm first (test/runs/faults.test.ts).

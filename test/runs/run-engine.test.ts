@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, AGENT_TOKENS, call } from "../support/http";
-import { createSession, getRun, sendMessage, sessionPath, transcript, turns, uid, waitRun } from "./fixtures";
+import {
+  ADMIN,
+  AGENT_TOKENS,
+  call,
+  createSession,
+  getRun,
+  sendMessage,
+  sessionPath,
+  transcript,
+  turns,
+  uid,
+  waitRun,
+} from "../support";
 
 describe("POST /v1/sessions/{key}/messages (chat.send)", () => {
   it("accepts with 202 {runId, status: accepted}; the run ends ok with usage, reply and timestamps", async () => {
@@ -36,7 +47,7 @@ describe("POST /v1/sessions/{key}/messages (chat.send)", () => {
     expect(run.startedAt).toBeLessThanOrEqual(run.endedAt);
     expect(run.endedAt).toBeLessThanOrEqual(Date.now());
     const messages = await transcript(key);
-    expect(Math.abs(messages[0].timestamp - run.createdAt)).toBeLessThanOrEqual(1);
+    expect(Math.abs(Number(messages[0]?.timestamp) - run.createdAt)).toBeLessThanOrEqual(1);
     expect(messages).toEqual([
       {
         id: `in:${runId}`,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { verifySignatureHeader } from "../../src/channels/signature";
-import { ADMIN, call } from "../support/http";
 import {
+  ADMIN,
+  call,
   createSession,
   createSpawned,
   getRun,
@@ -12,7 +13,7 @@ import {
   uid,
   waitRun,
   webhookAgentSecret,
-} from "./fixtures";
+} from "../support";
 
 /** What the coding profile grants, as this build serves it (sorted, as runs offer them). */
 // SPEC §5.9's coding profile, sorted as the run offers them.
@@ -29,7 +30,7 @@ const CODING_TOOLS = [
 const MESSAGING_TOOLS = ["session_status", "sessions_history", "sessions_list", "sessions_send"];
 
 /** The recorded model requests whose first user message is `text` (tests use unique texts). */
-async function modelRequests(agentId: string, text: string) {
+async function userTurnRequests(agentId: string, text: string) {
   const all = await recorded(agentId);
   return all.filter((request) =>
     request.json?.messages?.some((message: any) => message.role === "user" && message.content === text),
@@ -59,7 +60,7 @@ describe("openai runtime through the Worker (model-tools-rec: coding profile)", 
     const result = await waitRun(runId);
     expect(result.status).toBe("ok");
 
-    const requests = await modelRequests("model-tools-rec", text);
+    const requests = await userTurnRequests("model-tools-rec", text);
     expect(requests).toHaveLength(2);
     for (const request of requests) {
       expect(request.json.model).toBe("fake-model");
@@ -78,7 +79,7 @@ describe("openai runtime through the Worker (model-tools-rec: coding profile)", 
     const messages = await transcript(key);
     expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
     const [, call1, toolResult, answer] = messages;
-    expect(call1.content).toEqual([
+    expect(call1?.content).toEqual([
       { type: "toolCall", id: "call_1", name: "sessions_list", arguments: { search: u } },
     ]);
     expect(toolResult).toMatchObject({ toolCallId: "call_1", toolName: "sessions_list", runId });
@@ -86,8 +87,8 @@ describe("openai runtime through the Worker (model-tools-rec: coding profile)", 
     // Visibility of the run's own session: itself and its child, never the sibling or another agent's.
     expect(listed.count).toBe(2);
     expect(listed.sessions.map((row: any) => row.key).sort()).toEqual([child, key].sort());
-    expect(answer.content).toBe(`tool said: ${JSON.stringify(listed)}`);
-    expect(result.reply).toBe(answer.content);
+    expect(answer?.content).toBe(`tool said: ${JSON.stringify(listed)}`);
+    expect(result.reply).toBe(answer?.content);
     // Two model rounds of 10 + 5 tokens each.
     expect((await getRun(runId)).usage).toEqual({ input: 20, output: 10, total: 30 });
   });
@@ -101,7 +102,7 @@ describe("openai runtime with the messaging profile (model-tools-msg)", () => {
     const text = `which agents? ${u}`;
     const runId = await sendMessage(key, text);
     expect((await waitRun(runId)).status).toBe("ok");
-    const requests = await modelRequests("model-tools-msg", text);
+    const requests = await userTurnRequests("model-tools-msg", text);
     expect(requests).toHaveLength(2);
     expect(requests[0]?.json.tools.map((tool: any) => tool.function.name)).toEqual(MESSAGING_TOOLS);
     const messages = await transcript(key);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../support/http";
-import { createSession, drainAlarms, pollRun, recorded, sendMessage, tool, uid, waitRun } from "./fixtures";
+import { call, createSession, drive, pollRun, recorded, sendMessage, tool, uid, waitRun } from "../support";
 
 /** The session's own sessions_list row (requester = the session itself, so `tree` shows it). */
 async function listRow(key: string): Promise<any> {
@@ -25,7 +24,7 @@ describe("session_status and sessions_list after runs", () => {
     await waitRun(first);
     const second = await sendMessage(key, "hello there");
     const ended = await waitRun(second);
-    await drainAlarms(key);
+    await drive([key]);
 
     const row = await listRow(key);
     expect(row).toMatchObject({
@@ -58,7 +57,7 @@ describe("session_status and sessions_list after runs", () => {
     }
     expect(row).toMatchObject({ status: "running", startedAt: run.startedAt });
     await waitRun(runId);
-    await drainAlarms(key);
+    await drive([key]);
     expect((await listRow(key)).status).toBe("done");
   });
 
@@ -67,7 +66,7 @@ describe("session_status and sessions_list after runs", () => {
     await createSession({ agentId: "hook-async-rec", key });
     const runId = await sendMessage(key, "long job");
     const run = await pollRun(runId, (current) => current.deferred === true);
-    await drainAlarms(key);
+    await drive([key]);
     expect(await listRow(key)).toMatchObject({ status: "running", startedAt: run.startedAt });
     expect(await statusCard(key)).toContain("Run: active");
 
@@ -77,7 +76,7 @@ describe("session_status and sessions_list after runs", () => {
       body: { text: "finished", usage: { input: 100, output: 1200 } },
     });
     expect(result.json.status).toBe("ok");
-    await drainAlarms(key);
+    await drive([key]);
     expect(await listRow(key)).toMatchObject({
       status: "done",
       inputTokens: 100,
@@ -94,7 +93,7 @@ describe("session_status and sessions_list after runs", () => {
     const key = `agent:model-malformed:stat-${uid()}`;
     await createSession({ agentId: "model-malformed", key });
     await waitRun(await sendMessage(key, "break"));
-    await drainAlarms(key);
+    await drive([key]);
     expect(await listRow(key)).toMatchObject({ status: "failed", abortedLastRun: false });
     expect(await statusCard(key)).toContain("Run: idle");
   });

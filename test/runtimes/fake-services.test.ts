@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { fakeServicesUrl, newRecording } from "../support/fake-services";
+import { fakeServicesUrl, newRecording } from "../support";
 
 describe("fake services (test/support/fake-services-server.ts)", () => {
   it("is bound as a loopback URL", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_TOOL_ROUNDS, runOpenAi } from "../../src/runtimes/openai";
 import type { RunOutcome } from "../../src/runtimes/types";
-import { fakeServicesUrl, newRecording } from "../support/fake-services";
+import { fakeServicesUrl, newRecording } from "../support";
 import { agentWith, LOOKUP_TOOL, runInput } from "./fixtures";
 
 /** An openai agent whose model API is the fake server's `scenario`, recorded. */

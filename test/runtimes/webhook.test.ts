@@ -4,12 +4,11 @@ import { deriveKey } from "../../src/auth/purpose-keys";
 import { verifySignatureHeader } from "../../src/channels/signature";
 import type { RunOutcome } from "../../src/runtimes/types";
 import { runWebhook } from "../../src/runtimes/webhook";
-import { fakeServicesUrl, newRecording } from "../support/fake-services";
+import { fakeServicesUrl, newRecording, SIGNING_KEY } from "../support";
 import { agentWith, LOOKUP_TOOL, runInput } from "./fixtures";
 
 /** Webhook secrets come from the Worker's own bindings, as in the run engine. */
 const bindings = env as unknown as Record<string, string>;
-const SIGNING_KEY = env.SWITCHBOARD_SIGNING_KEY ?? "";
 
 /** A webhook agent whose URL is the fake server's `scenario`, recorded; `query` ends the URL. */
 function hookAgent(scenario: string, options: { secretEnv?: string; query?: string } = {}) {

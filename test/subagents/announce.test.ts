@@ -1,27 +1,30 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../support/http";
+import {
+  ADMIN,
+  call,
+  deliveries,
+  driveUntil,
+  expectOnlyPosts,
+  sessionPath,
+  storedRuns,
+  stub,
+  tool,
+  transcript,
+} from "../support";
 import {
   completionsAfter,
   completionsIn,
-  deliveries,
-  driveUntil,
   expectedCompletion,
-  expectOnlyPosts,
   indexedChildren,
   requester,
   runOf,
-  sessionPath,
   sessionStatus,
   settleAll,
   spawnOk,
-  storedRuns,
-  stub,
   subagents,
   TASK_HEADER,
   textOf,
-  tool,
-  transcript,
 } from "./fixtures";
 
 describe("spawn → child run → one completion → the requester's update on its channel", () => {

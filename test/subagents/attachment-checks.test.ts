@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { configWith, expectRefused, requester, spawn, toolWithConfig } from "./fixtures";
+import { toolWithConfig, workerConfigWith } from "../support";
+import { expectRefused, requester, spawn } from "./fixtures";
 
 describe("sessions_spawn attachment checks (limits: 3 files, 64 bytes each, 128 in all)", () => {
   const file = (name: string, content: string, encoding?: "utf8" | "base64") => ({
@@ -10,7 +11,7 @@ describe("sessions_spawn attachment checks (limits: 3 files, 64 bytes each, 128 
 
   it("disabled attachments are an error naming the setting", async () => {
     const r = await requester("main", "att-off");
-    const config = configWith((document) => {
+    const config = workerConfigWith((document) => {
       document.tools.sessions_spawn.attachments.enabled = false;
     });
     expect(
@@ -71,7 +72,7 @@ describe("sessions_spawn attachment checks (limits: 3 files, 64 bytes each, 128 
 
   it("at most 50 files whatever the configuration says", async () => {
     const r = await requester("main", "att-50");
-    const config = configWith((document) => {
+    const config = workerConfigWith((document) => {
       Object.assign(document.tools.sessions_spawn.attachments, { maxFiles: 100, maxTotalBytes: 10_000 });
     });
     const many = Array.from({ length: 51 }, (_, i) => file(`f${i}`, "x"));

@@ -1,24 +1,27 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { sendMessage } from "../runs/fixtures";
-import { ADMIN, call } from "../support/http";
 import {
-  blocksOf,
-  childKeyOf,
-  completionsAfter,
+  ADMIN,
+  call,
   driveUntil,
-  indexedChildren,
   modelRequests,
-  requester,
+  sendMessage,
   sessionPath,
-  settleAll,
-  sha256Hex,
-  spawn,
-  spawnOk,
   tool,
   transcript,
   uid,
   webhookPosts,
+} from "../support";
+import {
+  blocksOf,
+  childKeyOf,
+  completionsAfter,
+  indexedChildren,
+  requester,
+  settleAll,
+  sha256Hex,
+  spawn,
+  spawnOk,
 } from "./fixtures";
 
 const encoder = new TextEncoder();

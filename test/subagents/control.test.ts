@@ -1,8 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../support/http";
+import { ADMIN, answerDeferred, call, webhookPosts } from "../support";
 import {
-  answerDeferred,
   completionsAfter,
   requester,
   runningChild,
@@ -11,7 +10,6 @@ import {
   spawnOk,
   statusOf,
   subagents,
-  webhookPosts,
 } from "./fixtures";
 
 describe("subagents list", () => {

@@ -3,21 +3,24 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
   answerDeferred,
-  completionsAfter,
-  completionsIn,
   driveUntil,
   evict,
-  expectedCompletion,
   expectOnlyPosts,
   outboxSize,
+  runAlarms,
+  storedRuns,
+  stub,
+  transcript,
+} from "../support";
+import {
+  completionsAfter,
+  completionsIn,
+  expectedCompletion,
   requester,
   runOf,
   settleAll,
   spawnOk,
-  storedRuns,
-  stub,
   textOf,
-  transcript,
 } from "./fixtures";
 
 /** What a fault-injected requester saw: every call, and how many of them failed. */
@@ -118,10 +121,7 @@ describe("the completion announce is exactly-once under faults", () => {
       await expectedCompletion(child, runId, "flaky", "completed successfully", "the result"),
     );
     // Nothing more arrives, however often the alarms run.
-    for (let round = 0; round < 3; round++) {
-      await runDurableObjectAlarm(stub(child));
-      await runDurableObjectAlarm(stub(r));
-    }
+    await runAlarms([child, r], 3);
     expect(await completionsIn(r)).toHaveLength(1);
     expect(faults.calls).toBe(3);
     await expectOnlyPosts(r, [`Update: ${textOf(completion)}`]);

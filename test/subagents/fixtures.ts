@@ -1,45 +1,19 @@
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import {
   createSession,
   createSpawned,
   driveUntil,
+  getSession,
+  outboxSize,
   type StoredMessage,
   session,
-  sessionPath,
   storedRuns,
-  stub,
   tool,
   transcript,
   UUID,
   uid,
-} from "../messaging/fixtures";
-import { ADMIN, call } from "../support/http";
-
-export {
-  answerDeferred,
-  configWith,
-  createSession,
-  createSpawned,
-  deliveries,
-  driveUntil,
-  evict,
-  expectOnlyPosts,
-  getRun,
-  type StoredMessage,
-  session,
-  sessionPath,
-  storedRuns,
-  stub,
-  tool,
-  toolWithConfig,
-  transcript,
-  turns,
-  UUID,
-  uid,
-  workerConfig,
-} from "../messaging/fixtures";
+} from "../support";
 
 /** `agent:<agent>:subagent:<uuid>`: the key of a spawned child. */
 export const childKeyOf = (agentId: string) =>
@@ -103,13 +77,6 @@ export async function settled(key: string): Promise<boolean> {
   const runs = await storedRuns(key);
   if (runs.some((run) => run.status === "queued" || run.status === "running")) return false;
   return (await outboxSize(key)) === 0;
-}
-
-/** Pending entries of a session object's outbox. */
-export function outboxSize(key: string): Promise<number> {
-  return runInDurableObject(stub(key), (_instance, state) =>
-    Number(state.storage.sql.exec("SELECT COUNT(*) AS n FROM outbox").one().n),
-  );
 }
 
 /** Drives the sessions' alarms until each of them is settled (no open run, empty outbox). */
@@ -186,22 +153,6 @@ export async function indexedChildren(key: string): Promise<Record<string, unkno
   return results;
 }
 
-/** The webhook posts a recorded agent (`rec-<id>`) received for one session, oldest first. */
-export async function webhookPosts(recordId: string, sessionKey: string): Promise<any[]> {
-  const response = await fetch(`${env.FAKE_SERVICES_URL}/recorded/${encodeURIComponent(recordId)}`);
-  expect(response.status).toBe(200);
-  const all = (await response.json()) as { json: any }[];
-  return all.map((post) => post.json).filter((json) => json?.sessionKey === sessionKey);
-}
-
-/** The model requests a recorded openai agent received for one run (its first user message names the task). */
-export async function modelRequests(recordId: string, marker: string): Promise<any[]> {
-  const response = await fetch(`${env.FAKE_SERVICES_URL}/recorded/${encodeURIComponent(recordId)}`);
-  expect(response.status).toBe(200);
-  const all = (await response.json()) as { json: any }[];
-  return all.map((post) => post.json).filter((json) => JSON.stringify(json?.messages ?? []).includes(marker));
-}
-
 /** The hex SHA-256 of some bytes, computed here, independently of the service. */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
@@ -210,7 +161,7 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
 
 /** `GET /v1/sessions/{key}` as the operator: the status only. */
 export async function sessionStatus(key: string): Promise<number> {
-  return (await call("GET", sessionPath(key), { token: ADMIN })).status;
+  return (await getSession(key)).status;
 }
 
 /** A failed spawn is exactly `{ status, error }` and leaves no child behind. */

@@ -1,22 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../support/http";
 import {
+  ADMIN,
   answerDeferred,
-  completionsAfter,
-  completionsIn,
-  configWith,
+  call,
   driveUntil,
-  expectedCompletion,
   expectOnlyPosts,
-  indexedChildren,
-  requester,
   sessionPath,
-  spawnOk,
   storedRuns,
-  TASK_HEADER,
-  textOf,
   toolWithConfig,
   transcript,
+  workerConfigWith,
+} from "../support";
+import {
+  completionsAfter,
+  completionsIn,
+  expectedCompletion,
+  indexedChildren,
+  requester,
+  spawnOk,
+  TASK_HEADER,
+  textOf,
 } from "./fixtures";
 
 describe("depth-2 orchestration (boss and worker, maxSpawnDepth 2)", () => {
@@ -78,7 +81,7 @@ describe("depth-2 orchestration (boss and worker, maxSpawnDepth 2)", () => {
     const { child: middle } = await spawnOk(top, { task: "stand by", agentId: "boss", label: "middle" });
     await completionsAfter(top, [top, middle]);
     // The middle (depth 1 of 2) spawns a grandchild that waits for its result (hook-async).
-    const config = configWith((document) => {
+    const config = workerConfigWith((document) => {
       const boss = document.agents.list.find((agent: any) => agent.id === "boss");
       boss.subagents.allowAgents = ["hook-async"];
     });

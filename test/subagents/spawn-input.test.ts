@@ -1,18 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../support/http";
-import {
-  childKeyOf,
-  indexedChildren,
-  NOTE,
-  requester,
-  settleAll,
-  spawn,
-  storedRuns,
-  stub,
-  UUID,
-  uid,
-} from "./fixtures";
+import { ADMIN, call, storedRuns, stub, UUID, uid } from "../support";
+import { childKeyOf, indexedChildren, NOTE, requester, settleAll, spawn } from "./fixtures";
 
 const DELIVERY =
   "not a spawn option: a sub-agent reports back to you; use sessions_send for channel delivery";

@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../support/http";
-import {
-  configWith,
-  modelRequests,
-  requester,
-  runOf,
-  settleAll,
-  spawnOk,
-  toolWithConfig,
-  uid,
-  webhookPosts,
-} from "./fixtures";
+import { call, modelRequests, toolWithConfig, uid, webhookPosts, workerConfigWith } from "../support";
+import { requester, runOf, settleAll, spawnOk } from "./fixtures";
 
 const CODING = [
   "sessions_list",
@@ -92,7 +82,7 @@ describe("the sub-agent tool policy, applied to runs (SPEC §5.4)", () => {
     const boss = await spawnOk(r, { task: "boss", agentId: "boss-rec" });
     await settleAll([leaf.child, boss.child, r]);
     const policy = (tools: Record<string, unknown>) =>
-      configWith((document) => {
+      workerConfigWith((document) => {
         document.tools.subagents = { tools };
       });
     // alsoAllow gives a leaf back a tool of its profile...

@@ -1,26 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { sendMessage } from "../runs/fixtures";
-import { ADMIN, call } from "../support/http";
 import {
+  ADMIN,
   answerDeferred,
-  blocksOf,
-  completionsAfter,
-  completionsIn,
-  configWith,
+  call,
   driveUntil,
-  expectedCompletion,
   expectOnlyPosts,
-  requester,
-  runOf,
+  sendMessage,
   session,
-  settleAll,
-  spawnOk,
   storedRuns,
-  textOf,
   tool,
   toolWithConfig,
   transcript,
   webhookPosts,
+  workerConfigWith,
+} from "../support";
+import {
+  blocksOf,
+  completionsAfter,
+  completionsIn,
+  expectedCompletion,
+  requester,
+  runOf,
+  settleAll,
+  spawnOk,
+  textOf,
 } from "./fixtures";
 
 const invoke = (token: string, toolName: string, args: Record<string, unknown> = {}) =>
@@ -147,7 +150,7 @@ describe("sessions_yield in a sub-agent", () => {
       "the 202",
     );
     // The middle spawns a worker of its own (as an orchestrator, maxSpawnDepth 2), then yields.
-    const config = configWith((document) => {
+    const config = workerConfigWith((document) => {
       const agent = document.agents.list.find((each: any) => each.id === "hook-async-rec");
       agent.subagents = { maxSpawnDepth: 2 };
     });
