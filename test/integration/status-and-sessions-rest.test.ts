@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   ADMIN,
   AGENT_TOKENS,
+  type ApiError,
   call,
   createSession,
   createSpawned,
@@ -11,13 +12,16 @@ import {
   jsonlBytes,
   keysOf,
   msg,
+  type SessionRow,
   sessionPath,
   tool,
   UUID,
   uid,
 } from "../support";
 
-const patch = (key: string, body: unknown) => call("PATCH", sessionPath(key), { token: ADMIN, body });
+/** `PATCH /v1/sessions/{key}`; `Body` is the answer expected (the row, or ApiError). */
+const patch = <Body = SessionRow>(key: string, body: unknown) =>
+  call<Body>("PATCH", sessionPath(key), { token: ADMIN, body });
 const exportText = async (key: string) => {
   const exported = await exportJsonl(key);
   return { status: exported.status, text: new TextDecoder().decode(exported.bytes) };
@@ -62,7 +66,7 @@ describe("session_status", () => {
     expect(set).toMatchObject({ ok: true, sessionKey: key, changedModel: true });
     expect(set.statusText).toContain("Model: scripted/research (session override)");
     expect((await getSession(key)).json.model).toBe("scripted/research");
-    expect((await tool("sessions_list", key)).sessions[0].model).toBe("scripted/research");
+    expect((await tool("sessions_list", key)).sessions[0]?.model).toBe("scripted/research");
 
     const unknown = await tool("session_status", key, { model: "gpt-imaginary" });
     expect(unknown).toEqual({
@@ -76,7 +80,7 @@ describe("session_status", () => {
     expect(cleared.statusText).toContain("Model: scripted/echo\n");
     expect(cleared.statusText).not.toContain("override");
     expect((await getSession(key)).json.model).toBe("scripted/echo");
-    expect((await tool("sessions_list", key)).sessions[0].model).toBe("scripted/echo");
+    expect((await tool("sessions_list", key)).sessions[0]?.model).toBe("scripted/echo");
   });
 
   it("applies visibility: another tree or another agent is forbidden, a missing session an error", async () => {
@@ -130,7 +134,7 @@ describe("REST sessions", () => {
       derivedTitle: "REST chat",
       deliveryContext: { channel: "discord", to: "channel:1", threadId: 42 },
     });
-    const again = await call("POST", "/v1/sessions", {
+    const again = await call<ApiError>("POST", "/v1/sessions", {
       token: ADMIN,
       body: { agentId: "main", key: `agent:main:discord:group:rest-${u}` },
     });
@@ -164,7 +168,7 @@ describe("REST sessions", () => {
     const got = await getSession(created.key);
     expect(got.status).toBe(200);
     expect(got.json).toEqual(created);
-    const missing = await getSession(`agent:main:missing-${u}`);
+    const missing = await getSession<ApiError>(`agent:main:missing-${u}`);
     expect(missing.status).toBe(404);
     expect(missing.json.error.code).toBe("not_found");
   });
@@ -180,7 +184,7 @@ describe("REST sessions", () => {
       thinkingLevel: "low",
     };
     for (const [field, value] of Object.entries(changes)) {
-      const patched = await patch(key, { [field]: value });
+      const patched = await patch<Record<string, unknown>>(key, { [field]: value });
       expect(patched.status, field).toBe(200);
       expect(patched.json[field], field).toBe(value);
     }
@@ -188,7 +192,7 @@ describe("REST sessions", () => {
     expect(row).toMatchObject(changes);
     expect((await getSession(key)).json).toMatchObject(changes);
 
-    const badModel = await patch(key, { model: "nope/model" });
+    const badModel = await patch<ApiError>(key, { model: "nope/model" });
     expect(badModel.status).toBe(400);
     expect(badModel.json.error.message).toMatch(/^model: /);
     expect((await getSession(key)).json.model).toBe("scripted/ops");
@@ -208,7 +212,7 @@ describe("REST sessions", () => {
     const listed = (await tool("sessions_list", key)).sessions[0];
     expect(listed).not.toHaveProperty("label");
     expect(listed).not.toHaveProperty("sendPolicy");
-    expect(listed.model).toBe("scripted/echo");
+    expect(listed?.model).toBe("scripted/echo");
     expect((await tool("sessions_list", key, { label: "new label" })).count).toBe(0);
     expect((await patch(`agent:main:missing-${uid()}`, { label: "x" })).status).toBe(404);
   });

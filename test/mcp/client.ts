@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { expect, onTestFinished } from "vitest";
 import type { ToolName } from "../../src/config/schema";
 import { toolRegistry } from "../../src/tools/registry";
-import { BASE_URL } from "../support";
+import { BASE_URL, type ToolResults } from "../support";
 
 export const MCP_URL = `${BASE_URL}/mcp`;
 
@@ -44,17 +44,34 @@ export function registeredTools(): ToolName[] {
 /**
  * A `tools/call` result's details: the JSON of its one text block, which must equal `details` and
  * `structuredContent` (SPEC §5.0 envelope), with `isError` exactly on `error`/`forbidden` results.
+ * `Name` is the tool that was called, for the details' type.
  */
-export function detailsOf(result: Record<string, unknown>): any {
+export function detailsOf<Name extends keyof ToolResults = keyof ToolResults>(
+  result: Record<string, unknown>,
+): ToolResults[Name] {
   const content = result.content as { type: string; text: string }[];
   expect(content).toHaveLength(1);
   expect(content[0]?.type).toBe("text");
-  const details = JSON.parse(content[0]?.text ?? "");
+  const details: ToolResults[Name] = JSON.parse(content[0]?.text ?? "");
   expect(result.details).toEqual(details);
   expect(result.structuredContent).toEqual(details);
   const failed = details.status === "error" || details.status === "forbidden";
   expect(result.isError === true, JSON.stringify(details)).toBe(failed);
   return details;
+}
+
+/** A JSON-RPC success as `/mcp` sends it to a raw client. */
+export interface JsonRpcResult<Result> {
+  jsonrpc: "2.0";
+  id: number | string;
+  result: Result;
+}
+
+/** A JSON-RPC error as `/mcp` sends it to a raw client. */
+export interface JsonRpcError {
+  jsonrpc: "2.0";
+  id: number | string | null;
+  error: { code: number; message: string };
 }
 
 /** A raw JSON-RPC POST to `/mcp`, as a client without the SDK would send it. */

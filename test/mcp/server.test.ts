@@ -8,7 +8,7 @@ import { createMcpServer } from "../../src/mcp/server";
 import type { Requester } from "../../src/policy/requester";
 import { profileTools } from "../../src/policy/tool-profiles";
 import { toolContext } from "../../src/tools/context";
-import { uid, workerConfigWith } from "../support";
+import { agentIn, uid, workerConfigWith } from "../support";
 import { listedNames, registeredAmong } from "./client";
 
 /**
@@ -44,9 +44,8 @@ const subagent = (agentId: string, depth: number): Requester => ({
 describe("MCP tools/list follows the tool policy", () => {
   it("alsoAllow adds a tool back to the messaging profile, and it can be called", async () => {
     const config = workerConfigWith((document) => {
-      document.agents.list.find((agent: { id: string }) => agent.id === "ops").tools.alsoAllow = [
-        "agents_list",
-      ];
+      const ops = agentIn(document, "ops");
+      ops.tools = { ...ops.tools, alsoAllow: ["agents_list"] };
     });
     const client = await clientFor(config, topLevel("ops"));
     expect(await listedNames(client)).toEqual(registeredAmong([...profileTools.messaging, "agents_list"]));

@@ -57,15 +57,17 @@ describe("MCP tools/call", () => {
       expect(withoutClock(details), name).toEqual(withoutClock(await tool(name, keys.requester, args)));
     }
 
-    const list = detailsOf(await client.callTool({ name: "sessions_list", arguments: { search: u } }));
+    const list = detailsOf<"sessions_list">(
+      await client.callTool({ name: "sessions_list", arguments: { search: u } }),
+    );
     expect(list.sessions.map((row: { key: string }) => row.key).sort()).toEqual(
       [keys.requester, keys.child].sort(),
     );
-    const history = detailsOf(
+    const history = detailsOf<"sessions_history">(
       await client.callTool({ name: "sessions_history", arguments: { session_key: keys.child } }),
     );
     expect(history.messages.map((message: { id: string }) => message.id)).toEqual(["q1", "a1"]);
-    const agents = detailsOf(await client.callTool({ name: "agents_list", arguments: {} }));
+    const agents = detailsOf<"agents_list">(await client.callTool({ name: "agents_list", arguments: {} }));
     expect(agents.agents.map((agent: { id: string }) => agent.id)).toEqual(["main", "research", "ops"]);
   });
 
@@ -75,7 +77,7 @@ describe("MCP tools/call", () => {
       name: "sessions_send",
       arguments: { sessionKey: keys.child, message: "hello over mcp", timeoutSeconds: 0 },
     });
-    const sent = detailsOf(result);
+    const sent = detailsOf<"sessions_send">(result);
     expect(sent).toEqual({
       runId: expect.any(String),
       status: "accepted",
@@ -90,7 +92,7 @@ describe("MCP tools/call", () => {
     "the sub-agent tools: spawn, then subagents lists the child; yield outside a run is an error",
     async () => {
       const { keys, client } = await world();
-      const spawned = detailsOf(
+      const spawned = detailsOf<"sessions_spawn">(
         await client.callTool({ name: "sessions_spawn", arguments: { task: "summarize over mcp" } }),
       );
       expect(spawned).toMatchObject({

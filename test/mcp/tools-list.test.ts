@@ -5,7 +5,7 @@ import { toolRegistry } from "../../src/tools/registry";
 import { toolJsonSchema } from "../../src/tools/specs";
 import { VERSION } from "../../src/version";
 import { ADMIN, AGENT_TOKENS, runToken, uid } from "../support";
-import { connectMcp, listedNames, rawMcp, registeredAmong } from "./client";
+import { connectMcp, type JsonRpcResult, listedNames, rawMcp, registeredAmong } from "./client";
 
 /** SPEC §5.4: what every sub-agent loses, and what a leaf (depth ≥ maxSpawnDepth) loses besides. */
 const SUBAGENT_DENIED = ["sessions_send", "session_status", "agents_list"];
@@ -87,11 +87,13 @@ describe("MCP initialize and tools/list", () => {
     expect(init.status).toBe(200);
     expect(init.headers.get("Mcp-Session-Id")).toBeNull();
     expect(init.headers.get("Content-Type")).toContain("application/json");
-    expect((await init.json<any>()).result.protocolVersion).toBe("2025-06-18");
+    expect((await init.json<JsonRpcResult<{ protocolVersion: string }>>()).result.protocolVersion).toBe(
+      "2025-06-18",
+    );
 
     const list = await rawMcp(AGENT_TOKENS.ops, { jsonrpc: "2.0", id: 2, method: "tools/list" });
     expect(list.status).toBe(200);
-    const body = await list.json<any>();
+    const body = await list.json<JsonRpcResult<{ tools: { name: string }[] }>>();
     expect(body.result.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(
       registeredAmong(profileTools.messaging),
     );

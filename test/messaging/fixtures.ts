@@ -12,7 +12,7 @@ import {
 
 /** A failed send: exactly `{ runId, status, error, sessionKey? }`, with a fresh runId no run carries. */
 export async function expectFailure(
-  result: any,
+  result: { runId?: string },
   expected: { status: "error" | "forbidden"; error: string; sessionKey?: string },
 ): Promise<void> {
   expect(result).toEqual({ runId: expect.stringMatching(UUID), ...expected });

@@ -5,6 +5,7 @@ import { verifySignatureHeader } from "../../src/channels/signature";
 import { agentToAgentContext } from "../../src/messaging/a2a-context";
 import { withInterSessionHeader } from "../../src/messaging/inter-session";
 import {
+  type ChannelPost,
   createSession,
   createSpawned,
   delivered,
@@ -34,7 +35,7 @@ const announceText = (requester: string, request: string, first: string, latest:
   `Original request (from ${requester}):\n${request}\n\nFirst reply:\n${first}\n\nLatest reply:\n${latest}`;
 
 /** The post's body fields, after checking it is signed with the service's key over its exact bytes. */
-async function signedBody(post: RecordedRequest | undefined): Promise<Record<string, unknown>> {
+async function signedBody(post: RecordedRequest<ChannelPost> | undefined): Promise<ChannelPost> {
   if (!post) throw new Error("no post");
   expect(post.headers["x-switchboard-signature"]).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
   expect(

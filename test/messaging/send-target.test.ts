@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { SwitchboardConfig } from "../../src/config/schema";
 import { withInterSessionHeader } from "../../src/messaging/inter-session";
 import type { ToolContext } from "../../src/tools/types";
 import {
@@ -141,7 +142,7 @@ describe("sessions_send: target selection", () => {
       });
     }
 
-    const allVisible = (change: (document: any) => void = () => {}) =>
+    const allVisible = (change: (document: SwitchboardConfig) => void = () => {}) =>
       workerConfigWith((document) => {
         document.tools.sessions.visibility = "all";
         change(document);

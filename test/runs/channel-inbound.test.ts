@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { signatureHeader, verifySignatureHeader } from "../../src/channels/signature";
 import {
+  type ApiError,
   channelSecret,
   delivered,
   deliveries,
@@ -236,7 +237,7 @@ describe("inbound authentication and validation", () => {
 
   it("answers 404 for an unknown channel and 400 naming the field for a bad body", async () => {
     const { body, key } = fresh();
-    const unknown = await postInbound("carrier-pigeon", body);
+    const unknown = await postInbound<ApiError>("carrier-pigeon", body);
     expect(unknown.status).toBe(404);
     expect(unknown.json.error.message).toContain('unknown channel "carrier-pigeon"');
     const bad: [Record<string, unknown> | string, RegExp][] = [
@@ -250,7 +251,7 @@ describe("inbound authentication and validation", () => {
       ["not json", /not valid JSON/],
     ];
     for (const [payload, message] of bad) {
-      const answer = await postInbound("telegram", payload);
+      const answer = await postInbound<ApiError>("telegram", payload);
       expect(answer.status, JSON.stringify(payload)).toBe(400);
       expect(answer.json.error.message).toMatch(message);
     }

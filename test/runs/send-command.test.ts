@@ -7,10 +7,10 @@ import {
   getSession,
   pollRun,
   postInbound,
-  recorded,
   turns,
   uid,
   waitRun,
+  webhookCalls,
 } from "../support";
 
 const OFF = "Sending is off for this chat.";
@@ -165,7 +165,7 @@ describe("/send off|on|inherit from a channel owner (SPEC §6)", () => {
     await pollRun(runId, (run) => run.deferred === true);
     expect((await say("owner-1", "/send off")).json.sendPolicy).toBe("deny");
 
-    const post = (await recorded("hook-async-rec")).find((request) => request.json?.runId === runId);
+    const post = (await webhookCalls("hook-async-rec")).find((request) => request.json?.runId === runId);
     const result = await call("POST", `/v1/runs/${runId}/result`, {
       token: post?.json.runToken,
       body: { text: "late answer" },

@@ -1,11 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { call, createSession, drive, pollRun, recorded, sendMessage, tool, uid, waitRun } from "../support";
+import {
+  call,
+  createSession,
+  drive,
+  pollRun,
+  type RunWaitResult,
+  type SessionRow,
+  sendMessage,
+  tool,
+  uid,
+  waitRun,
+  webhookCalls,
+} from "../support";
 
 /** The session's own sessions_list row (requester = the session itself, so `tree` shows it). */
-async function listRow(key: string): Promise<any> {
+async function listRow(key: string): Promise<SessionRow> {
   const listed = await tool("sessions_list", key, { search: key });
-  expect(listed.sessions.map((row: any) => row.key)).toEqual([key]);
-  return listed.sessions[0];
+  expect(listed.sessions.map((row) => row.key)).toEqual([key]);
+  const [row] = listed.sessions;
+  if (!row) throw new Error(`${key} is not listed`);
+  return row;
 }
 
 const statusCard = async (key: string): Promise<string> => (await tool("session_status", key)).statusText;
@@ -70,8 +84,8 @@ describe("session_status and sessions_list after runs", () => {
     expect(await listRow(key)).toMatchObject({ status: "running", startedAt: run.startedAt });
     expect(await statusCard(key)).toContain("Run: active");
 
-    const post = (await recorded("hook-async-rec")).find((request) => request.json?.runId === runId);
-    const result = await call("POST", `/v1/runs/${runId}/result`, {
+    const post = (await webhookCalls("hook-async-rec")).find((request) => request.json?.runId === runId);
+    const result = await call<RunWaitResult>("POST", `/v1/runs/${runId}/result`, {
       token: post?.json.runToken,
       body: { text: "finished", usage: { input: 100, output: 1200 } },
     });

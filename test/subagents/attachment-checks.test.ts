@@ -101,7 +101,7 @@ describe("sessions_spawn attachment checks (limits: 3 files, 64 bytes each, 128 
       );
     }
     const good = await spawn(r, { task: "t", attachments: [file("x.bin", "QUJDRA==", "base64")] });
-    expect(good.attachments.files).toEqual([{ name: "x.bin", bytes: 4, sha256: expect.any(String) }]);
+    expect(good.attachments?.files).toEqual([{ name: "x.bin", bytes: 4, sha256: expect.any(String) }]);
   });
 
   it("unsafe names are errors: separators, NUL, control characters, . and ..", async () => {
@@ -118,7 +118,7 @@ describe("sessions_spawn attachment checks (limits: 3 files, 64 bytes each, 128 
       task: "t",
       attachments: [file(".hidden", "x"), file("résumé v2.txt", "y")],
     });
-    expect(fine.attachments.files.map((each: any) => each.name)).toEqual([".hidden", "résumé v2.txt"]);
+    expect(fine.attachments?.files.map((each) => each.name)).toEqual([".hidden", "résumé v2.txt"]);
   });
 
   it("duplicate names are an error", async () => {

@@ -47,11 +47,13 @@ async function failDeliveries(child: string, failures: number, afterDelivering =
             const value = Reflect.get(object, property);
             return typeof value === "function" ? value.bind(object) : value;
           }
+          // The stub's own method, called as the wrapper was: same receiver, same arguments.
+          const deliver = (args: unknown[]) => Reflect.apply(Reflect.get(object, property), object, args);
           return async (...args: unknown[]) => {
             faults.calls++;
-            if (faults.failed >= failures) return (object as any).deliverCompletion(...args);
+            if (faults.failed >= failures) return deliver(args);
             faults.failed++;
-            if (afterDelivering) await (object as any).deliverCompletion(...args);
+            if (afterDelivering) await deliver(args);
             throw new Error("requester unavailable");
           };
         },

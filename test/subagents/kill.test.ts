@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { storedRuns, toolWithConfig, workerConfigWith } from "../support";
+import { agentIn, storedRuns, toolWithConfig, workerConfigWith } from "../support";
 import {
   completionsAfter,
   completionsIn,
@@ -99,8 +99,7 @@ describe("subagents kill", () => {
     const middle = await runningChild(top, "middle");
     // The middle child spawns a grandchild of its own (hook-async as an orchestrator: maxSpawnDepth 2).
     const config = workerConfigWith((document) => {
-      const hook = document.agents.list.find((agent: any) => agent.id === "hook-async");
-      hook.subagents = { maxSpawnDepth: 2 };
+      agentIn(document, "hook-async").subagents = { maxSpawnDepth: 2 };
     });
     const spawned = await toolWithConfig(config, "sessions_spawn", middle.child, {
       task: "deep job",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   ADMIN,
+  agentIn,
   answerDeferred,
   call,
   driveUntil,
@@ -82,8 +83,8 @@ describe("depth-2 orchestration (boss and worker, maxSpawnDepth 2)", () => {
     await completionsAfter(top, [top, middle]);
     // The middle (depth 1 of 2) spawns a grandchild that waits for its result (hook-async).
     const config = workerConfigWith((document) => {
-      const boss = document.agents.list.find((agent: any) => agent.id === "boss");
-      boss.subagents.allowAgents = ["hook-async"];
+      const boss = agentIn(document, "boss");
+      boss.subagents = { ...boss.subagents, allowAgents: ["hook-async"] };
     });
     const spawned = await toolWithConfig(config, "sessions_spawn", middle, {
       task: "long errand",

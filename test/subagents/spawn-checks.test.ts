@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   ADMIN,
+  type ApiError,
+  agentIn,
   answerDeferred,
   call,
   toolWithConfig,
@@ -84,7 +86,7 @@ describe("sessions_spawn checks, each in SPEC §5.4 order with its status", () =
     const parent = await requester("main", "chk-depth");
     const leaf = await childAt("main", parent, 1);
     // Over HTTP the leaf is not even offered the tool (SPEC §5.4 tool policy)...
-    const http = await call("POST", "/v1/tools/sessions_spawn", {
+    const http = await call<ApiError>("POST", "/v1/tools/sessions_spawn", {
       token: ADMIN,
       body: { task: "t" },
       headers: { "X-Switchboard-Session": leaf },
@@ -204,8 +206,7 @@ describe("sessions_spawn checks, each in SPEC §5.4 order with its status", () =
     const upper = await spawn(r, { task: "t", agentId: "RESEARCH" });
     expect(upper.childSessionKey).toMatch(childKeyOf("research"));
     const config = workerConfigWith((document) => {
-      const main = document.agents.list.find((agent: any) => agent.id === "main");
-      main.subagents = { allowAgents: ["Research", " OPS "] };
+      agentIn(document, "main").subagents = { allowAgents: ["Research", " OPS "] };
     });
     const fromConfig = await toolWithConfig(config, "sessions_spawn", r, { task: "t", agentId: "ops" });
     expect(fromConfig.childSessionKey).toMatch(childKeyOf("ops"));

@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
   ADMIN,
+  agentIn,
   answerDeferred,
   call,
   driveUntil,
   expectOnlyPosts,
+  type Invoked,
+  nth,
   sendMessage,
   session,
   storedRuns,
@@ -15,10 +18,10 @@ import {
   workerConfigWith,
 } from "../support";
 import {
-  blocksOf,
   completionsAfter,
   completionsIn,
   expectedCompletion,
+  firstBlockText,
   requester,
   runOf,
   settleAll,
@@ -26,8 +29,9 @@ import {
   textOf,
 } from "./fixtures";
 
+/** `POST /tools/invoke` with a run token; answered with the tool's result. */
 const invoke = (token: string, toolName: string, args: Record<string, unknown> = {}) =>
-  call("POST", "/tools/invoke", { token, body: { tool: toolName, args } });
+  call<Invoked>("POST", "/tools/invoke", { token, body: { tool: toolName, args } });
 
 describe("sessions_yield", () => {
   it("is an error without a current run: an operator call, or a run token whose run has ended", async () => {
@@ -39,7 +43,7 @@ describe("sessions_yield", () => {
     const key = await requester("hook-sync-rec", "yield-ended");
     const runId = await sendMessage(key, "hello");
     await settleAll([key]);
-    const [post] = await webhookPosts("hook-sync-rec", key);
+    const post = nth(await webhookPosts("hook-sync-rec", key), 0);
     expect(post.runId).toBe(runId);
     const late = await invoke(post.runToken, "sessions_yield");
     expect(late.status).toBe(200);
@@ -69,7 +73,7 @@ describe("sessions_yield", () => {
       runId: yieldRunId,
       provenance: { kind: "system" },
     });
-    expect(JSON.parse(blocksOf(messages[3])[0].text)).toEqual({
+    expect(JSON.parse(firstBlockText(messages[3]))).toEqual({
       status: "yielded",
       message: "waiting for my sub-agent",
     });
@@ -151,8 +155,7 @@ describe("sessions_yield in a sub-agent", () => {
     );
     // The middle spawns a worker of its own (as an orchestrator, maxSpawnDepth 2), then yields.
     const config = workerConfigWith((document) => {
-      const agent = document.agents.list.find((each: any) => each.id === "hook-async-rec");
-      agent.subagents = { maxSpawnDepth: 2 };
+      agentIn(document, "hook-async-rec").subagents = { maxSpawnDepth: 2 };
     });
     const worker = await toolWithConfig(config, "sessions_spawn", middle.child, {
       task: "deep work",

@@ -6,18 +6,29 @@ import { driveUntil } from "./drive";
 import { deliveries } from "./fake-services";
 import { BASE_URL, type HttpResult, readResult } from "./http";
 import { session } from "./sessions";
+import type { Loose } from "./wire";
+
+/** What `POST /v1/channels/{channel}/messages` answers when it takes a message (src/routes/v1/channels.ts). */
+export type InboundAnswer = Loose<
+  | { status: "accepted"; runId: string; sessionKey: string; duplicate: boolean }
+  | { status: "blocked"; sessionKey: string; error: string }
+  | { status: "command"; sessionKey: string; sendPolicy: string; duplicate: boolean }
+>;
 
 /** An inbound channel message body (SPEC §8): a direct "hello" from `someone` unless told otherwise. */
 export function inbound(fields: Record<string, unknown>): Record<string, unknown> {
   return { chatType: "direct", senderId: "someone", text: "hello", ...fields };
 }
 
-/** `POST /v1/channels/{channel}/messages`, signed with the channel's secret at `unixSeconds` (default now). */
-export async function postInbound(
+/**
+ * `POST /v1/channels/{channel}/messages`, signed with the channel's secret at `unixSeconds` (default now).
+ * `Body` is what the caller expects back: an `InboundAnswer` unless told (ApiError for a refusal).
+ */
+export async function postInbound<Body = InboundAnswer>(
   channel: string,
   body: Record<string, unknown> | string,
   options: { unixSeconds?: number; secret?: string; signature?: string } = {},
-): Promise<HttpResult> {
+): Promise<HttpResult<Body>> {
   const raw = typeof body === "string" ? body : JSON.stringify(body);
   const signature =
     options.signature ??
@@ -27,7 +38,7 @@ export async function postInbound(
     headers: { "Content-Type": "application/json", "X-Switchboard-Signature": signature },
     body: raw,
   });
-  return readResult(response);
+  return readResult<Body>(response);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { parseConfig } from "../../src/config/load";
-import type { SwitchboardConfig } from "../../src/config/schema";
+import type { AgentConfig, SwitchboardConfig } from "../../src/config/schema";
 import type { Requester } from "../../src/policy/requester";
 
 /** A validated configuration built from a (partial) document, defaults filled in; throws if it is invalid. */
@@ -10,16 +10,23 @@ export function configFrom(document: Record<string, unknown> = {}): SwitchboardC
   return result.config;
 }
 
-/** The Worker's own configuration document (test-config.ts, bound as SWITCHBOARD_CONFIG), changed by `change`, parsed. */
-export function workerConfigWith(change: (document: any) => void): SwitchboardConfig {
-  const document = JSON.parse(env.SWITCHBOARD_CONFIG);
-  change(document);
-  return configFrom(document);
+/** The Worker's own configuration (test-config.ts, bound as SWITCHBOARD_CONFIG), parsed. */
+export function workerConfig(): SwitchboardConfig {
+  return configFrom(JSON.parse(env.SWITCHBOARD_CONFIG));
 }
 
-/** The Worker's own configuration (test-config.ts), parsed. */
-export function workerConfig(): SwitchboardConfig {
-  return workerConfigWith(() => {});
+/** The Worker's own configuration (a fresh parse) changed by `change`, then validated again. */
+export function workerConfigWith(change: (config: SwitchboardConfig) => void): SwitchboardConfig {
+  const config = workerConfig();
+  change(config);
+  return configFrom(config);
+}
+
+/** The agent `id` of a configuration, to change it in a `workerConfigWith` callback; throws if absent. */
+export function agentIn(config: SwitchboardConfig, id: string): AgentConfig {
+  const agent = config.agents.list.find((each) => each.id === id);
+  if (!agent) throw new Error(`no agent ${id} in the configuration`);
+  return agent;
 }
 
 /** Three agents, like the local default: `main`, `research`, and a sandboxed `ops`. */

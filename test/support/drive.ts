@@ -56,7 +56,7 @@ export async function drive(keys: string[]): Promise<void> {
   );
 }
 
-/** True if any of the sessions has an alarm set for now or earlier. */
+/** True if one of the sessions has an alarm set for now or earlier. */
 async function alarmsDue(keys: string[]): Promise<boolean> {
   for (const key of keys) {
     const due = await runInDurableObject(stub(key), (_instance, state) => state.storage.getAlarm());

@@ -10,6 +10,8 @@ export * from "./drive";
 export * from "./fake-services";
 export * from "./http";
 export * from "./ids";
+export * from "./lists";
 export * from "./runs";
 export * from "./sessions";
 export * from "./tools";
+export * from "./wire";

@@ -7,6 +7,7 @@ import { fromColumns } from "../../src/storage/columns";
 import { ADMIN } from "./auth";
 import { BASE_URL, call, type HttpResult, sessionPath } from "./http";
 import { UUID } from "./ids";
+import type { ImportReceipt, SessionRow } from "./wire";
 
 /** The session object of a key, for the `cloudflare:test` helpers. */
 export const stub = (key: string) => env.SESSION.getByName(key);
@@ -15,8 +16,8 @@ export const stub = (key: string) => env.SESSION.getByName(key);
 export const session = (key: string) => sessionApi(env.SESSION, key);
 
 /** `POST /v1/sessions` as the operator; expects 201 and returns the row. */
-export async function createSession(body: Record<string, unknown>): Promise<any> {
-  const created = await call("POST", "/v1/sessions", { token: ADMIN, body });
+export async function createSession(body: Record<string, unknown>): Promise<SessionRow> {
+  const created = await call<SessionRow>("POST", "/v1/sessions", { token: ADMIN, body });
   expect(created.status, created.text).toBe(201);
   return created.json;
 }
@@ -25,15 +26,15 @@ export async function createSession(body: Record<string, unknown>): Promise<any>
  * Creates a session through its Durable Object's own `create` RPC: the only way to set `spawnedBy`
  * before `sessions_spawn` exists. It is the real object, so the index row is written as usual.
  */
-export async function createSpawned(init: CreateSessionInit): Promise<any> {
+export async function createSpawned(init: CreateSessionInit): Promise<SessionRow> {
   const created = await session(init.sessionKey).create(init);
   if (!created.ok) throw new Error(`create ${init.sessionKey}: ${created.message}`);
   return created.value;
 }
 
-/** `GET /v1/sessions/{key}` as the operator: the response as it is, whatever its status. */
-export function getSession(key: string): Promise<HttpResult> {
-  return call("GET", sessionPath(key), { token: ADMIN });
+/** `GET /v1/sessions/{key}` as the operator: the response as it is; `Body` is ApiError when expecting one. */
+export function getSession<Body = SessionRow>(key: string): Promise<HttpResult<Body>> {
+  return call<Body>("GET", sessionPath(key), { token: ADMIN });
 }
 
 /** The session row as its object describes it (with its sessionId). */
@@ -62,8 +63,11 @@ export function msg(
 }
 
 /** `POST /v1/sessions/{key}/transcript`; expects 200 and returns the receipt. */
-export async function importMessages(key: string, messages: unknown[]): Promise<any> {
-  const imported = await call("POST", sessionPath(key, "/transcript"), { token: ADMIN, body: { messages } });
+export async function importMessages(key: string, messages: unknown[]): Promise<ImportReceipt> {
+  const imported = await call<ImportReceipt>("POST", sessionPath(key, "/transcript"), {
+    token: ADMIN,
+    body: { messages },
+  });
   expect(imported.status, imported.text).toBe(200);
   return imported.json;
 }
@@ -95,6 +99,9 @@ export interface StoredMessage {
   timestamp: number;
   provenance?: Record<string, unknown>;
   runId?: string;
+  /** On tool results. */
+  toolCallId?: string;
+  toolName?: string;
 }
 
 /** Every stored message of a session, oldest first (the operator's exact JSONL export); expects 200. */
@@ -119,7 +126,7 @@ export async function sendMessage(
   text: string,
   options: { idempotencyKey?: string; token?: string } = {},
 ): Promise<string> {
-  const sent = await call("POST", sessionPath(key, "/messages"), {
+  const sent = await call<{ runId: string }>("POST", sessionPath(key, "/messages"), {
     token: options.token ?? ADMIN,
     body: { text, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) },
   });
