@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { testConfig } from "./test/setup/test-config";
+import { testConfig } from "./test/support/test-config";
 
 /** A port nothing listens on right now, for test/setup/fake-services.ts. */
 function freePort(): Promise<number> {
@@ -57,8 +57,8 @@ export default defineConfig(async () => {
       maxWorkers: 2,
       // A bound for a stuck test, not a timing assertion: slow fakes and queue batches need seconds.
       testTimeout: 20_000,
-      globalSetup: ["./test/setup/fake-services.ts"],
-      setupFiles: ["./test/setup/apply-migrations.ts"],
+      globalSetup: ["./test/support/fake-services-server.ts"],
+      setupFiles: ["./test/support/apply-migrations.ts"],
       include: ["test/**/*.test.ts"],
     },
   };

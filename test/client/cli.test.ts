@@ -1,9 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { CliIo } from "../../src/cli/io";
 import { runCli } from "../../src/cli/main";
-import { ADMIN, AGENT_TOKENS } from "../helpers";
-import { channelSecret, inbound, postInbound, SIGNING_KEY, webhookAgentSecret } from "../runs/fixtures";
-import { recordingFetch, uid } from "./fixtures";
+import {
+  ADMIN,
+  AGENT_TOKENS,
+  channelSecret,
+  inbound,
+  postInbound,
+  SIGNING_KEY,
+  uid,
+  webhookAgentSecret,
+} from "../support";
+import { recordingFetch } from "./fixtures";
 
 /** Runs the CLI against the Worker with in-memory files; returns its exit code and output. */
 async function cli(

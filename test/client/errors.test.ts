@@ -11,8 +11,8 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from "../../src/client";
-import { ADMIN, AGENT_TOKENS } from "../helpers";
-import { testClient, uid } from "./fixtures";
+import { ADMIN, AGENT_TOKENS, uid } from "../support";
+import { testClient } from "./fixtures";
 
 /** The error a call rejects with (fails the test when it resolves). */
 async function failure(call: Promise<unknown>): Promise<SwitchboardError> {

@@ -1,5 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { type ClientOptions, type FetchLike, SwitchboardClient } from "../../src/client";
+import { BASE_URL } from "../support";
 
 /** One request as the Worker received it from the client. */
 export interface Recorded {
@@ -32,7 +33,7 @@ export function recordingFetch(): { fetch: FetchLike; requests: Recorded[] } {
 export function testClient(options: ClientOptions = {}): { client: SwitchboardClient; requests: Recorded[] } {
   const { fetch, requests } = recordingFetch();
   return {
-    client: new SwitchboardClient({ baseUrl: "http://switchboard.test", fetch, ...options }),
+    client: new SwitchboardClient({ baseUrl: BASE_URL, fetch, ...options }),
     requests,
   };
 }
@@ -42,6 +43,3 @@ export function lastRoute(requests: Recorded[]): string {
   const last = requests.at(-1);
   return last ? `${last.method} ${last.path}` : "(none)";
 }
-
-/** A short unique suffix, so no two tests share a session. */
-export const uid = () => crypto.randomUUID().slice(0, 8);

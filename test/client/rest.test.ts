@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ForbiddenError, NotFoundError } from "../../src/client";
-import { ADMIN, AGENT_TOKENS } from "../helpers";
-import { lastRoute, testClient, uid } from "./fixtures";
+import { ADMIN, AGENT_TOKENS, uid } from "../support";
+import { lastRoute, testClient } from "./fixtures";
 
 const message = (id: string, role: string, content: string, timestamp: number) => ({
   id,

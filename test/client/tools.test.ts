@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isToolFailure } from "../../src/client";
-import { ADMIN, AGENT_TOKENS } from "../helpers";
-import { createSpawned } from "../integration/fixtures";
-import { lastRoute, testClient, uid } from "./fixtures";
+import { ADMIN, AGENT_TOKENS, createSpawned, uid } from "../support";
+import { lastRoute, testClient } from "./fixtures";
 
 /** A requester session of `main` and a child it spawned (tree visibility lets it see and send there). */
 async function requesterAndChild() {

@@ -2,46 +2,46 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { mintRunToken, type RunTokenClaims } from "../../src/auth/run-token";
-import { ADMIN, AGENT_TOKENS, call } from "../helpers";
-import { liveRun } from "../support/live-run";
+import { mintRunToken } from "../../src/auth/run-token";
+import {
+  ADMIN,
+  AGENT_TOKENS,
+  type AnyError,
+  type ApiError,
+  call,
+  type Invoked,
+  type InvokeError,
+  runToken,
+  type SessionRow,
+  type ToolResults,
+} from "../support";
 
-const SIGNING_KEY = "test-signing-key-0123456789abcdef";
 const enc = encodeURIComponent;
 
 /** A fresh key suffix, so no two tests share a session. */
 const fresh = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
 
 /** Creates a session through the operator API and returns its canonical key. */
-async function createSession(
+async function createdKey(
   agentId: string,
   key: string,
   extra: Record<string, unknown> = {},
 ): Promise<string> {
-  const created = await call("POST", "/v1/sessions", { token: ADMIN, body: { agentId, key, ...extra } });
+  const created = await call<SessionRow>("POST", "/v1/sessions", {
+    token: ADMIN,
+    body: { agentId, key, ...extra },
+  });
   expect(created.status).toBe(201);
   return created.json.key;
 }
 
-/** A run token for a run in flight in a session, valid for ten minutes unless told otherwise. */
-async function runToken(claims: Partial<RunTokenClaims> & { sessionKey: string }): Promise<string> {
-  return mintRunToken(SIGNING_KEY, {
-    agentId: "main",
-    runId: await liveRun(claims.sessionKey, claims.agentId ?? "main"),
-    depth: 0,
-    sandboxed: false,
-    exp: Math.floor(Date.now() / 1000) + 600,
-    ...claims,
-  });
-}
-
 /** The real app under another configuration document (the Worker reads it from env). */
-async function fetchWithConfig(
+async function fetchWithConfig<Body>(
   config: string,
   method: string,
   path: string,
   options: { token: string; body: unknown },
-): Promise<{ status: number; json: any }> {
+): Promise<{ status: number; json: Body }> {
   const ctx = createExecutionContext();
   const request = new Request(`http://switchboard.test${path}`, {
     method,
@@ -50,10 +50,12 @@ async function fetchWithConfig(
   });
   const response = await app.fetch(request, { ...env, SWITCHBOARD_CONFIG: config }, ctx);
   await waitOnExecutionContext(ctx);
-  return { status: response.status, json: await response.json() };
+  return { status: response.status, json: await response.json<Body>() };
 }
 
-const invoke = (token: string | undefined, body: unknown) => call("POST", "/tools/invoke", { token, body });
+/** `POST /tools/invoke`; `Body` is the answer expected (`Invoked<tool>` or `InvokeError`). */
+const invoke = <Body = Invoked>(token: string | undefined, body: unknown) =>
+  call<Body>("POST", "/tools/invoke", { token, body });
 
 describe("missing or bad credentials", () => {
   const routes: [string, string, unknown][] = [
@@ -64,7 +66,7 @@ describe("missing or bad credentials", () => {
   ];
 
   it.each(routes)("%s %s without a token is 401 with no detail", async (method, path, body) => {
-    const response = await call(method, path, { body });
+    const response = await call<AnyError>(method, path, { body });
     expect(response.status).toBe(401);
     expect(response.json.error).toEqual(
       path === "/tools/invoke"
@@ -105,19 +107,19 @@ describe("missing or bad credentials", () => {
 
 describe("operator token on the tool routes", () => {
   it("must name the requester session", async () => {
-    const response = await invoke(ADMIN, { tool: "sessions_list", args: {} });
+    const response = await invoke<InvokeError>(ADMIN, { tool: "sessions_list", args: {} });
     expect(response.status).toBe(400);
     expect(response.json.ok).toBe(false);
     expect(response.json.error.type).toBe("bad_request");
     expect(response.json.error.message).toMatch(/^sessionKey required/);
-    const rest = await call("POST", "/v1/tools/sessions_list", { token: ADMIN, body: {} });
+    const rest = await call<ApiError>("POST", "/v1/tools/sessions_list", { token: ADMIN, body: {} });
     expect(rest.status).toBe(400);
     expect(rest.json.error.message).toMatch(/^sessionKey required/);
   });
 
   it("may name it in the X-Switchboard-Session header", async () => {
-    const key = await createSession("main", fresh("cron:hdr"));
-    const response = await call("POST", "/tools/invoke", {
+    const key = await createdKey("main", fresh("cron:hdr"));
+    const response = await call<Invoked<"session_status">>("POST", "/tools/invoke", {
       token: ADMIN,
       body: { tool: "session_status" },
       headers: { "X-Switchboard-Session": key },
@@ -127,10 +129,13 @@ describe("operator token on the tool routes", () => {
   });
 
   it("rejects a legacy key without agentId", async () => {
-    const response = await invoke(ADMIN, { tool: "sessions_list", sessionKey: "discord:group:dev" });
+    const response = await invoke<InvokeError>(ADMIN, {
+      tool: "sessions_list",
+      sessionKey: "discord:group:dev",
+    });
     expect(response.status).toBe(400);
     expect(response.json.error.message).toContain("agentId");
-    const rest = await call("POST", "/v1/tools/sessions_list", {
+    const rest = await call<ApiError>("POST", "/v1/tools/sessions_list", {
       token: ADMIN,
       body: {},
       headers: { "X-Switchboard-Session": "main" },
@@ -141,7 +146,7 @@ describe("operator token on the tool routes", () => {
 
   it("accepts a legacy key with agentId, on both routes", async () => {
     const legacy = fresh("discord:group:auth");
-    const key = await createSession("research", legacy);
+    const key = await createdKey("research", legacy);
     expect(key).toBe(`agent:research:${legacy}`);
     const response = await invoke(ADMIN, { tool: "session_status", sessionKey: legacy, agentId: "research" });
     expect(response.status).toBe(200);
@@ -156,8 +161,12 @@ describe("operator token on the tool routes", () => {
   });
 
   it("rejects an agentId that contradicts the key", async () => {
-    const key = await createSession("main", fresh("cron:op"));
-    const response = await invoke(ADMIN, { tool: "session_status", sessionKey: key, agentId: "research" });
+    const key = await createdKey("main", fresh("cron:op"));
+    const response = await invoke<InvokeError>(ADMIN, {
+      tool: "session_status",
+      sessionKey: key,
+      agentId: "research",
+    });
     expect(response.status).toBe(400);
     expect(response.json.error).toEqual({
       type: "bad_request",
@@ -166,7 +175,10 @@ describe("operator token on the tool routes", () => {
   });
 
   it("may not act as an unconfigured agent", async () => {
-    const response = await invoke(ADMIN, { tool: "sessions_list", sessionKey: "agent:ghost:main" });
+    const response = await invoke<InvokeError>(ADMIN, {
+      tool: "sessions_list",
+      sessionKey: "agent:ghost:main",
+    });
     expect(response.status).toBe(403);
     expect(response.json.error.message).toContain("ghost");
   });
@@ -176,38 +188,43 @@ describe("agent tokens on the tool routes", () => {
   it("act as the agent's main session by default", async () => {
     // A unique mainKey gives this test its own main session without touching agent:research:main.
     const mainKey = fresh("home");
-    const config = JSON.parse(env.SWITCHBOARD_CONFIG ?? "");
+    const config = JSON.parse(env.SWITCHBOARD_CONFIG ?? "{}");
     config.session.mainKey = mainKey;
-    const created = await fetchWithConfig(JSON.stringify(config), "POST", "/v1/sessions", {
+    const created = await fetchWithConfig<SessionRow>(JSON.stringify(config), "POST", "/v1/sessions", {
       token: ADMIN,
       body: { agentId: "research", key: "main" },
     });
     expect(created.status).toBe(201);
     expect(created.json.key).toBe(`agent:research:${mainKey}`);
-    const status = await fetchWithConfig(JSON.stringify(config), "POST", "/v1/tools/session_status", {
-      token: AGENT_TOKENS.research,
-      body: {},
-    });
+    const status = await fetchWithConfig<unknown>(
+      JSON.stringify(config),
+      "POST",
+      "/v1/tools/session_status",
+      {
+        token: AGENT_TOKENS.research,
+        body: {},
+      },
+    );
     expect(status.status).toBe(200);
     expect(status.json).toMatchObject({ ok: true, sessionKey: `agent:research:${mainKey}` });
   });
 
   it("may act as another session of the same agent", async () => {
-    const key = await createSession("main", fresh("cron:own"));
+    const key = await createdKey("main", fresh("cron:own"));
     const response = await invoke(AGENT_TOKENS.main, { tool: "session_status", sessionKey: key });
     expect(response.status).toBe(200);
     expect(response.json.result.details).toMatchObject({ ok: true, sessionKey: key });
   });
 
   it("may not act as another agent's session: 403 with the reason", async () => {
-    const key = await createSession("research", fresh("cron:theirs"));
+    const key = await createdKey("research", fresh("cron:theirs"));
     const response = await invoke(AGENT_TOKENS.main, { tool: "sessions_list", sessionKey: key });
     expect(response.status).toBe(403);
     expect(response.json).toEqual({
       ok: false,
       error: { type: "forbidden", message: expect.stringContaining('agent token for "main"') },
     });
-    const rest = await call("POST", "/v1/tools/sessions_list", {
+    const rest = await call<ApiError>("POST", "/v1/tools/sessions_list", {
       token: AGENT_TOKENS.main,
       body: {},
       headers: { "X-Switchboard-Session": key },
@@ -219,13 +236,13 @@ describe("agent tokens on the tool routes", () => {
 
 describe("run tokens", () => {
   it("act as their own session", async () => {
-    const key = await createSession("main", fresh("cron:run"));
+    const key = await createdKey("main", fresh("cron:run"));
     await call("POST", `/v1/sessions/${enc(key)}/transcript`, {
       token: ADMIN,
       body: { messages: [{ id: "m1", role: "user", content: "hello from the run", timestamp: Date.now() }] },
     });
     const token = await runToken({ sessionKey: key });
-    const history = await call("POST", "/v1/tools/sessions_history", {
+    const history = await call<ToolResults["sessions_history"]>("POST", "/v1/tools/sessions_history", {
       token,
       body: { sessionKey: "current" },
     });
@@ -245,9 +262,12 @@ describe("run tokens", () => {
   });
 
   it("may not name another requester: 403 with the reason", async () => {
-    const key = await createSession("main", fresh("cron:run"));
+    const key = await createdKey("main", fresh("cron:run"));
     const token = await runToken({ sessionKey: key });
-    const response = await invoke(token, { tool: "session_status", sessionKey: "agent:main:main" });
+    const response = await invoke<InvokeError>(token, {
+      tool: "session_status",
+      sessionKey: "agent:main:main",
+    });
     expect(response.status).toBe(403);
     expect(response.json.error).toEqual({ type: "forbidden", message: expect.stringContaining("run token") });
     const rest = await call("POST", "/v1/tools/session_status", {
@@ -259,7 +279,7 @@ describe("run tokens", () => {
   });
 
   it("are refused once expired: 401", async () => {
-    const key = await createSession("main", fresh("cron:run"));
+    const key = await createdKey("main", fresh("cron:run"));
     const token = await runToken({ sessionKey: key, exp: Math.floor(Date.now() / 1000) - 1 });
     const response = await call("POST", "/v1/tools/session_status", { token, body: {} });
     expect(response.status).toBe(401);
@@ -279,7 +299,7 @@ describe("run tokens", () => {
   });
 
   it("may not use the sessions API: 403", async () => {
-    const key = await createSession("main", fresh("cron:run"));
+    const key = await createdKey("main", fresh("cron:run"));
     const token = await runToken({ sessionKey: key });
     const requests: [string, string, unknown][] = [
       ["POST", "/v1/sessions", { agentId: "main" }],
@@ -289,7 +309,7 @@ describe("run tokens", () => {
       ["GET", `/v1/sessions/${enc(key)}/transcript.jsonl`, undefined],
     ];
     for (const [method, path, body] of requests) {
-      const response = await call(method, path, { token, body });
+      const response = await call<ApiError>(method, path, { token, body });
       expect(response.status, `${method} ${path}`).toBe(403);
       expect(response.json.error.code).toBe("forbidden");
       expect(response.json.error.message).toContain("run token");
@@ -298,15 +318,15 @@ describe("run tokens", () => {
   });
 
   it("carry depth, so a sub-agent run gets the sub-agent tool policy", async () => {
-    const key = await createSession("main", fresh("cron:run"));
+    const key = await createdKey("main", fresh("cron:run"));
     const token = await runToken({ sessionKey: key, depth: 1 });
     const response = await invoke(token, { tool: "sessions_list" });
     expect(response.status).toBe(404);
   });
 
   it("carry the sandbox flag, so a sandboxed run is clamped to tree", async () => {
-    const key = await createSession("main", fresh("cron:run"));
-    const sibling = await createSession("main", fresh("cron:sibling"));
+    const key = await createdKey("main", fresh("cron:run"));
+    const sibling = await createdKey("main", fresh("cron:sibling"));
     const unsandboxed = await runToken({ sessionKey: key });
     const sandboxed = await runToken({ sessionKey: key, sandboxed: true });
     // tree is the default visibility: a sibling is forbidden either way, with the same reason.
@@ -327,7 +347,10 @@ describe("the sessions API with agent tokens", () => {
     });
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({ key: `agent:research:${legacy}`, agentId: "research" });
-    const implicit = await call("POST", "/v1/sessions", { token: AGENT_TOKENS.research, body: {} });
+    const implicit = await call<SessionRow>("POST", "/v1/sessions", {
+      token: AGENT_TOKENS.research,
+      body: {},
+    });
     expect(implicit.status).toBe(201);
     expect(implicit.json.agentId).toBe("research");
     const named = await call("POST", "/v1/sessions", {
@@ -338,22 +361,25 @@ describe("the sessions API with agent tokens", () => {
   });
 
   it("may not create another agent's session", async () => {
-    const byAgentId = await call("POST", "/v1/sessions", {
+    const byAgentId = await call<ApiError>("POST", "/v1/sessions", {
       token: AGENT_TOKENS.research,
       body: { agentId: "main", key: fresh("cron:theirs") },
     });
     expect(byAgentId.status).toBe(403);
     expect(byAgentId.json.error.message).toContain('"research"');
     const key = `agent:main:${fresh("cron:theirs")}`;
-    const byKey = await call("POST", "/v1/sessions", { token: AGENT_TOKENS.research, body: { key } });
+    const byKey = await call<ApiError>("POST", "/v1/sessions", {
+      token: AGENT_TOKENS.research,
+      body: { key },
+    });
     expect(byKey.status).toBe(403);
     expect(byKey.json.error.code).toBe("forbidden");
     expect((await call("GET", `/v1/sessions/${enc(key)}`, { token: ADMIN })).status).toBe(404);
   });
 
   it("reads, patches, imports into, exports and deletes only its own agent's sessions", async () => {
-    const mine = await createSession("research", fresh("cron:mine"));
-    const theirs = await createSession("main", fresh("cron:theirs"));
+    const mine = await createdKey("research", fresh("cron:mine"));
+    const theirs = await createdKey("main", fresh("cron:theirs"));
     const token = AGENT_TOKENS.research;
     const message = { id: "m1", role: "user", content: "hi", timestamp: Date.now() };
     const requests = (key: string): [string, string, unknown][] => [
@@ -363,7 +389,7 @@ describe("the sessions API with agent tokens", () => {
       ["GET", `/v1/sessions/${enc(key)}/transcript.jsonl`, undefined],
     ];
     for (const [method, path, body] of requests(theirs)) {
-      const response = await call(method, path, { token, body });
+      const response = await call<ApiError>(method, path, { token, body });
       expect(response.status, `${method} ${path}`).toBe(403);
       expect(response.json.error.message).toContain('"research"');
     }
@@ -380,8 +406,10 @@ describe("the sessions API with agent tokens", () => {
 
   it("reads a legacy key in a path as its own agent's", async () => {
     const legacy = fresh("cron:legacy");
-    await createSession("ops", legacy);
-    const response = await call("GET", `/v1/sessions/${enc(legacy)}`, { token: AGENT_TOKENS.ops });
+    await createdKey("ops", legacy);
+    const response = await call<SessionRow>("GET", `/v1/sessions/${enc(legacy)}`, {
+      token: AGENT_TOKENS.ops,
+    });
     expect(response.status).toBe(200);
     expect(response.json.key).toBe(`agent:ops:${legacy}`);
   });
@@ -395,7 +423,7 @@ describe("tool availability", () => {
       ok: false,
       error: { type: "tool_not_found", message: expect.stringContaining("agents_list") },
     });
-    const rest = await call("POST", "/v1/tools/agents_list", { token: AGENT_TOKENS.ops, body: {} });
+    const rest = await call<ApiError>("POST", "/v1/tools/agents_list", { token: AGENT_TOKENS.ops, body: {} });
     expect(rest.status).toBe(404);
     expect(rest.json.error).toEqual({
       code: "tool_not_found",
@@ -405,7 +433,7 @@ describe("tool availability", () => {
   });
 
   it("answers 404 for an operator acting as a session whose profile lacks the tool", async () => {
-    const key = await createSession("ops", fresh("cron:ops"));
+    const key = await createdKey("ops", fresh("cron:ops"));
     const response = await invoke(ADMIN, { tool: "agents_list", sessionKey: key });
     expect(response.status).toBe(404);
   });
@@ -418,14 +446,14 @@ describe("tool availability", () => {
       error: { type: "tool_not_found", message: expect.stringContaining("sessions_teleport") },
     });
     for (const name of ["sessions_teleport", "__proto__", "constructor", "toString"]) {
-      const rest = await call("POST", `/v1/tools/${name}`, { token: AGENT_TOKENS.main, body: {} });
+      const rest = await call<ApiError>("POST", `/v1/tools/${name}`, { token: AGENT_TOKENS.main, body: {} });
       expect(rest.status, name).toBe(404);
       expect(rest.json.error.code, name).toBe("tool_not_found");
     }
   });
 
   it("accepts `name` as well as `tool` on /tools/invoke", async () => {
-    const response = await invoke(AGENT_TOKENS.main, { name: "agents_list" });
+    const response = await invoke<Invoked<"agents_list">>(AGENT_TOKENS.main, { name: "agents_list" });
     expect(response.status).toBe(200);
     expect(response.json.result.details.requester).toBe("main");
   });
@@ -433,14 +461,17 @@ describe("tool availability", () => {
 
 describe("result shapes", () => {
   it("wraps details in the /tools/invoke envelope", async () => {
-    const response = await invoke(AGENT_TOKENS.main, { tool: "agents_list", args: {} });
+    const response = await invoke<Invoked<"agents_list">>(AGENT_TOKENS.main, {
+      tool: "agents_list",
+      args: {},
+    });
     expect(response.status).toBe(200);
     expect(Object.keys(response.json).sort()).toEqual(["ok", "result"]);
     expect(response.json.ok).toBe(true);
     const { content, details } = response.json.result;
     expect(Object.keys(response.json.result).sort()).toEqual(["content", "details"]);
     expect(content).toEqual([{ type: "text", text: expect.any(String) }]);
-    expect(JSON.parse(content[0].text)).toEqual(details);
+    expect(JSON.parse(content[0]?.text ?? "")).toEqual(details);
     expect(details.agents.map((agent: { id: string }) => agent.id)).toEqual(["main", "research", "ops"]);
   });
 
@@ -461,7 +492,7 @@ describe("result shapes", () => {
   });
 
   it("answers forbidden results with HTTP 200 on both routes", async () => {
-    const target = await createSession("research", fresh("cron:private"));
+    const target = await createdKey("research", fresh("cron:private"));
     const response = await invoke(AGENT_TOKENS.main, {
       tool: "sessions_history",
       args: { sessionKey: target },
@@ -491,7 +522,7 @@ describe("result shapes", () => {
       status: "error",
       error: expect.stringContaining(missing),
     });
-    const rest = await call("POST", "/v1/tools/session_status", {
+    const rest = await call<ToolResults["session_status"]>("POST", "/v1/tools/session_status", {
       token: AGENT_TOKENS.main,
       body: { sessionKey: missing },
     });

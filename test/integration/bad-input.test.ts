@@ -2,7 +2,18 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { ADMIN, AGENT_TOKENS, call } from "../helpers";
+import {
+  ADMIN,
+  AGENT_TOKENS,
+  type AnyError,
+  type ApiError,
+  call,
+  type HttpResult,
+  type ImportReceipt,
+  type InvokeError,
+  type SessionRow,
+  type ToolResults,
+} from "../support";
 
 const enc = encodeURIComponent;
 const MAX_BODY = 2 * 1024 * 1024;
@@ -11,7 +22,7 @@ const MAX_TEXT = 256 * 1024;
 /** A fresh session key, so no two tests share a session. */
 const freshKey = (agentId = "main") => `agent:${agentId}:cron:bad-${crypto.randomUUID().slice(0, 8)}`;
 
-async function createSession(key = freshKey()): Promise<string> {
+async function createFresh(key = freshKey()): Promise<string> {
   const created = await call("POST", "/v1/sessions", { token: ADMIN, body: { key } });
   expect(created.status).toBe(201);
   return key;
@@ -26,7 +37,7 @@ const message = (id: string, extra: Record<string, unknown> = {}) => ({
 });
 
 /** Asserts a 4xx REST error whose message names the field. */
-function expectError(response: { status: number; json: any }, status: number, field: string | RegExp) {
+function expectError(response: HttpResult<ApiError>, status: number, field: string | RegExp) {
   expect(response.status).toBe(status);
   expect(Object.keys(response.json)).toEqual(["error"]);
   expect(typeof response.json.error.code).toBe("string");
@@ -35,7 +46,7 @@ function expectError(response: { status: number; json: any }, status: number, fi
 }
 
 /** Asserts a /tools/invoke error envelope whose message names the field. */
-function expectInvokeError(response: { status: number; json: any }, status: number, field: string | RegExp) {
+function expectInvokeError(response: HttpResult<InvokeError>, status: number, field: string | RegExp) {
   expect(response.status).toBe(status);
   expect(response.json.ok).toBe(false);
   expect(Object.keys(response.json.error).sort()).toEqual(["message", "type"]);
@@ -45,14 +56,17 @@ function expectInvokeError(response: { status: number; json: any }, status: numb
 
 describe("malformed JSON", () => {
   it("is a 400 invalid_json on every route that takes a body", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     for (const [method, path] of [
       ["POST", "/v1/sessions"],
       ["PATCH", `/v1/sessions/${enc(key)}`],
       ["POST", `/v1/sessions/${enc(key)}/transcript`],
       ["POST", "/v1/tools/sessions_list"],
     ] as const) {
-      const response = await call(method, path, { token: AGENT_TOKENS.main, body: '{"label": "x",' });
+      const response = await call<ApiError>(method, path, {
+        token: AGENT_TOKENS.main,
+        body: '{"label": "x",',
+      });
       expect(response.status, `${method} ${path}`).toBe(400);
       expect(response.json.error).toEqual({ code: "invalid_json", message: expect.stringContaining("JSON") });
     }
@@ -75,9 +89,9 @@ describe("malformed JSON", () => {
   });
 
   it("leaves the session untouched", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     await call("PATCH", `/v1/sessions/${enc(key)}`, { token: ADMIN, body: '{"label": "broken' });
-    const row = await call("GET", `/v1/sessions/${enc(key)}`, { token: ADMIN });
+    const row = await call<SessionRow>("GET", `/v1/sessions/${enc(key)}`, { token: ADMIN });
     expect(row.json.label).toBeUndefined();
   });
 });
@@ -110,7 +124,7 @@ describe("wrong types name the field", () => {
     [{ thinkingLevel: 3 }, "thinkingLevel"],
     [{ thinkingLevel: "x".repeat(33) }, "thinkingLevel"],
   ])("patch %j → %s", async (body, field) => {
-    const key = await createSession();
+    const key = await createFresh();
     expectError(
       await call("PATCH", `/v1/sessions/${enc(key)}`, { token: ADMIN, body }),
       400,
@@ -132,24 +146,27 @@ describe("wrong types name the field", () => {
     [{ messages: [message("a", { provenance: { kind: "martian" } })] }, "messages.0.provenance.kind"],
     [{ messages: [message("a"), message("b", { runId: 7 })] }, "messages.1.runId"],
   ])("import %j → %s", async (body, field) => {
-    const key = await createSession();
-    const response = await call("POST", `/v1/sessions/${enc(key)}/transcript`, { token: ADMIN, body });
+    const key = await createFresh();
+    const response = await call<ApiError>("POST", `/v1/sessions/${enc(key)}/transcript`, {
+      token: ADMIN,
+      body,
+    });
     expectError(response, 400, new RegExp(`^${field.replaceAll(".", "\\.")}[.: ]`));
   });
 
   it("names the tool param on both tool routes", async () => {
-    const key = await createSession();
-    const rest = await call("POST", "/v1/tools/sessions_history", {
+    const key = await createFresh();
+    const rest = await call<ApiError>("POST", "/v1/tools/sessions_history", {
       token: AGENT_TOKENS.main,
       body: { sessionKey: key, limit: "5" },
     });
     expectError(rest, 400, /^limit: /);
-    const invoke = await call("POST", "/tools/invoke", {
+    const invoke = await call<InvokeError>("POST", "/tools/invoke", {
       token: AGENT_TOKENS.main,
       body: { tool: "sessions_list", args: { kinds: "main" } },
     });
     expectInvokeError(invoke, 400, /^kinds: /);
-    const includeTools = await call("POST", "/tools/invoke", {
+    const includeTools = await call<InvokeError>("POST", "/tools/invoke", {
       token: AGENT_TOKENS.main,
       body: { tool: "sessions_history", args: { session_key: key, include_tools: "yes" } },
     });
@@ -183,7 +200,7 @@ describe("missing required fields", () => {
     const rest = await call("POST", "/v1/tools/sessions_history", { token: AGENT_TOKENS.main, body: {} });
     expect(rest.status).toBe(400);
     expect(rest.json).toEqual({ error: { code: "bad_request", message: "sessionKey required" } });
-    const blank = await call("POST", "/v1/tools/sessions_history", {
+    const blank = await call<ApiError>("POST", "/v1/tools/sessions_history", {
       token: AGENT_TOKENS.main,
       body: { session_key: "  " },
     });
@@ -203,7 +220,7 @@ describe("missing required fields", () => {
     const response = await call("POST", "/tools/invoke", { token: AGENT_TOKENS.main, body: { args: {} } });
     expect(response.status).toBe(400);
     expect(response.json).toEqual({ ok: false, error: { type: "bad_request", message: "tool required" } });
-    const empty = await call("POST", "/tools/invoke", { token: AGENT_TOKENS.main });
+    const empty = await call<InvokeError>("POST", "/tools/invoke", { token: AGENT_TOKENS.main });
     expect(empty.json.error.message).toBe("tool required");
   });
 
@@ -213,7 +230,7 @@ describe("missing required fields", () => {
   });
 
   it("messages and their fields required on import", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     const path = `/v1/sessions/${enc(key)}/transcript`;
     expectError(await call("POST", path, { token: ADMIN, body: {} }), 400, /^messages required/);
     const { id: _id, ...noId } = message("a");
@@ -263,7 +280,7 @@ describe("unknown fields on closed bodies", () => {
   });
 
   it("are rejected on patch, naming the field", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     expectError(
       await call("PATCH", `/v1/sessions/${enc(key)}`, {
         token: ADMIN,
@@ -272,11 +289,13 @@ describe("unknown fields on closed bodies", () => {
       400,
       "unknown field spawnedBy",
     );
-    expect((await call("GET", `/v1/sessions/${enc(key)}`, { token: ADMIN })).json.label).toBeUndefined();
+    expect(
+      (await call<SessionRow>("GET", `/v1/sessions/${enc(key)}`, { token: ADMIN })).json.label,
+    ).toBeUndefined();
   });
 
   it("are rejected on import, naming the field", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     expectError(
       await call("POST", `/v1/sessions/${enc(key)}/transcript`, {
         token: ADMIN,
@@ -288,7 +307,7 @@ describe("unknown fields on closed bodies", () => {
   });
 
   it("are kept on imported messages, which are open", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     const imported = message("a", { custom: { kept: true } });
     const response = await call("POST", `/v1/sessions/${enc(key)}/transcript`, {
       token: ADMIN,
@@ -302,7 +321,7 @@ describe("unknown fields on closed bodies", () => {
 
 describe("size limits", () => {
   it("answers 413 for a body over 2 MB on every route", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     const body = JSON.stringify({ label: "x".repeat(MAX_BODY) });
     for (const [method, path] of [
       ["POST", "/v1/sessions"],
@@ -310,7 +329,7 @@ describe("size limits", () => {
       ["POST", `/v1/sessions/${enc(key)}/transcript`],
       ["POST", "/v1/tools/sessions_list"],
     ] as const) {
-      const response = await call(method, path, { token: ADMIN, body });
+      const response = await call<ApiError>(method, path, { token: ADMIN, body });
       expect(response.status, `${method} ${path}`).toBe(413);
       expect(response.json.error.code).toBe("payload_too_large");
       expect(response.json.error.message).toContain("body");
@@ -324,7 +343,7 @@ describe("size limits", () => {
   });
 
   it("answers 413 for a streamed body over 2 MB without Content-Length", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
     let sent = 0;
     const stream = new ReadableStream<Uint8Array>({
@@ -347,10 +366,13 @@ describe("size limits", () => {
   });
 
   it("accepts a body just under 2 MB", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     // Trailing whitespace is valid JSON: the body is just under the limit.
     const body = JSON.stringify({ messages: [message("a")] }).padEnd(MAX_BODY - 16, " ");
-    const response = await call("POST", `/v1/sessions/${enc(key)}/transcript`, { token: ADMIN, body });
+    const response = await call<ImportReceipt>("POST", `/v1/sessions/${enc(key)}/transcript`, {
+      token: ADMIN,
+      body,
+    });
     expect(response.status).toBe(200);
     expect(response.json.imported).toBe(1);
   });
@@ -367,13 +389,13 @@ describe("size limits", () => {
       400,
       /^displayName: /,
     );
-    const key = await createSession();
+    const key = await createFresh();
     expectError(
       await call("PATCH", `/v1/sessions/${enc(key)}`, { token: ADMIN, body: { label: longLabel } }),
       400,
       /^label: /,
     );
-    const atLimit = await call("PATCH", `/v1/sessions/${enc(key)}`, {
+    const atLimit = await call<SessionRow>("PATCH", `/v1/sessions/${enc(key)}`, {
       token: ADMIN,
       body: { label: "l".repeat(512) },
     });
@@ -382,7 +404,7 @@ describe("size limits", () => {
   });
 
   it("limits message text to 256 KiB, as string content and as a text block", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     const path = `/v1/sessions/${enc(key)}/transcript`;
     const tooLong = "t".repeat(MAX_TEXT + 1);
     expectError(
@@ -416,14 +438,14 @@ describe("size limits", () => {
   });
 
   it("limits a transcript row to 1 MiB", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     const blocks = Array.from({ length: 5 }, () => ({ type: "text", text: "r".repeat(250_000) }));
-    const response = await call("POST", `/v1/sessions/${enc(key)}/transcript`, {
+    const response = await call<ApiError>("POST", `/v1/sessions/${enc(key)}/transcript`, {
       token: ADMIN,
       body: { messages: [message("a"), message("big", { content: blocks })] },
     });
     expectError(response, 400, /^messages\.1: .*1048576 bytes/);
-    const total = await call("POST", "/v1/tools/sessions_history", {
+    const total = await call<ToolResults["sessions_history"]>("POST", "/v1/tools/sessions_history", {
       token: ADMIN,
       body: { sessionKey: key },
       headers: { "X-Switchboard-Session": key },
@@ -434,8 +456,8 @@ describe("size limits", () => {
 
 describe("invalid messages", () => {
   it("rejects an unknown role, naming it", async () => {
-    const key = await createSession();
-    const response = await call("POST", `/v1/sessions/${enc(key)}/transcript`, {
+    const key = await createFresh();
+    const response = await call<ApiError>("POST", `/v1/sessions/${enc(key)}/transcript`, {
       token: ADMIN,
       body: { messages: [message("a", { role: "bot" })] },
     });
@@ -443,8 +465,8 @@ describe("invalid messages", () => {
   });
 
   it("rejects an empty messages array", async () => {
-    const key = await createSession();
-    const response = await call("POST", `/v1/sessions/${enc(key)}/transcript`, {
+    const key = await createFresh();
+    const response = await call<ApiError>("POST", `/v1/sessions/${enc(key)}/transcript`, {
       token: ADMIN,
       body: { messages: [] },
     });
@@ -452,18 +474,18 @@ describe("invalid messages", () => {
   });
 
   it("writes nothing of a batch whose third message is invalid", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     const path = `/v1/sessions/${enc(key)}/transcript`;
     const first = await call("POST", path, { token: ADMIN, body: { messages: [message("existing")] } });
     expect(first.json).toEqual({ imported: 1, skipped: 0, totalMessages: 1 });
-    const before = await call("GET", `/v1/sessions/${enc(key)}`, { token: ADMIN });
+    const before = await call<SessionRow>("GET", `/v1/sessions/${enc(key)}`, { token: ADMIN });
     const batch = [
       message("n1"),
       message("n2", { role: "assistant" }),
       message("n3", { role: "narrator" }),
       message("n4"),
     ];
-    const rejected = await call("POST", path, { token: ADMIN, body: { messages: batch } });
+    const rejected = await call<ApiError>("POST", path, { token: ADMIN, body: { messages: batch } });
     expectError(rejected, 400, /^messages\.2\.role: /);
 
     const exported = await call("GET", `/v1/sessions/${enc(key)}/transcript.jsonl`, { token: ADMIN });
@@ -473,14 +495,14 @@ describe("invalid messages", () => {
         .split("\n")
         .map((line) => JSON.parse(line).id),
     ).toEqual(["existing"]);
-    const own = await call("POST", "/v1/tools/sessions_history", {
+    const own = await call<ToolResults["sessions_history"]>("POST", "/v1/tools/sessions_history", {
       token: AGENT_TOKENS.main,
       body: { sessionKey: "current" },
       headers: { "X-Switchboard-Session": key },
     });
     expect(own.json.totalMessages).toBe(1);
     expect(own.json.messages.map((m: { id: string }) => m.id)).toEqual(["existing"]);
-    const after = await call("GET", `/v1/sessions/${enc(key)}`, { token: ADMIN });
+    const after = await call<SessionRow>("GET", `/v1/sessions/${enc(key)}`, { token: ADMIN });
     expect(after.json.updatedAt).toBe(before.json.updatedAt);
 
     // The same batch, fixed, imports all four: the rejection left no trace that would skip them.
@@ -490,9 +512,9 @@ describe("invalid messages", () => {
   });
 
   it("writes nothing of a batch whose third message is over the row limit", async () => {
-    const key = await createSession();
+    const key = await createFresh();
     const huge = Array.from({ length: 5 }, () => ({ type: "text", text: "h".repeat(250_000) }));
-    const response = await call("POST", `/v1/sessions/${enc(key)}/transcript`, {
+    const response = await call<ApiError>("POST", `/v1/sessions/${enc(key)}/transcript`, {
       token: ADMIN,
       body: { messages: [message("a"), message("b"), message("c", { content: huge })] },
     });
@@ -515,7 +537,7 @@ describe("unknown routes", () => {
       ["POST", `/v1/sessions/${enc(freshKey())}/nope`],
       ["GET", "/tools/invoke"],
     ] as const) {
-      const response = await call(method, path, { token: ADMIN });
+      const response = await call<ApiError>(method, path, { token: ADMIN });
       expect(response.status, `${method} ${path}`).toBe(404);
       expect(response.json.error.code).toBe("not_found");
     }
@@ -530,7 +552,7 @@ describe("unknown routes", () => {
       ["POST", `/v1/sessions/${enc(key)}/transcript`, { messages: [message("a")] }],
       ["GET", `/v1/sessions/${enc(key)}/transcript.jsonl`, undefined],
     ] as const) {
-      const response = await call(method, path, { token: ADMIN, body });
+      const response = await call<ApiError>(method, path, { token: ADMIN, body });
       expect(response.status, `${method} ${path}`).toBe(404);
       expect(response.json.error.code).toBe("not_found");
     }
@@ -557,7 +579,7 @@ async function fetchWithConfig(
   config: string | undefined,
   path: string,
   init: RequestInit & { token?: string } = {},
-): Promise<{ status: number; json: any }> {
+): Promise<{ status: number; json: AnyError }> {
   const headers = new Headers(init.headers);
   if (init.token) headers.set("Authorization", `Bearer ${init.token}`);
   const ctx = createExecutionContext();
@@ -567,7 +589,7 @@ async function fetchWithConfig(
     ctx,
   );
   await waitOnExecutionContext(ctx);
-  return { status: response.status, json: await response.json() };
+  return { status: response.status, json: await response.json<AnyError>() };
 }
 
 describe("invalid configuration", () => {

@@ -3,11 +3,14 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { mintRunToken } from "../../src/auth/run-token";
 import { sessionApi } from "../../src/session/client";
-import { ADMIN, AGENT_TOKENS, call } from "../helpers";
 import {
+  ADMIN,
+  AGENT_TOKENS,
+  call,
   createSession,
   inbound,
   postInbound,
+  type SessionRow,
   SIGNING_KEY,
   sendMessage,
   sessionPath,
@@ -15,7 +18,8 @@ import {
   turns,
   uid,
   waitRun,
-} from "../runs/fixtures";
+} from "../support";
+import type { ApiError } from "../support/wire";
 
 /** A run token for a run of a session, valid (by its own `exp`) for ten more minutes. */
 const tokenFor = (sessionKey: string, runId: string) =>
@@ -32,7 +36,7 @@ const statusWith = (token: string) => call("POST", "/v1/tools/session_status", {
 
 describe("run tokens act only while their run lives (issue 17, item 6)", () => {
   it("works during the run's grace after its end, then is a 401", async () => {
-    const key = (await createSession({ agentId: "main", key: `agent:main:tok-${uid()}` })).key as string;
+    const key = (await createSession({ agentId: "main", key: `agent:main:tok-${uid()}` })).key;
     const runId = await sendMessage(key, "ping");
     expect(await waitRun(runId)).toMatchObject({ status: "ok" });
     const token = await tokenFor(key, runId);
@@ -47,7 +51,7 @@ describe("run tokens act only while their run lives (issue 17, item 6)", () => {
   });
 
   it("is a 401 once its session is deleted, and for a run that never existed", async () => {
-    const key = (await createSession({ agentId: "main", key: `agent:main:tok-${uid()}` })).key as string;
+    const key = (await createSession({ agentId: "main", key: `agent:main:tok-${uid()}` })).key;
     const runId = await sendMessage(key, "ping");
     await waitRun(runId);
     const token = await tokenFor(key, runId);
@@ -92,7 +96,10 @@ describe("channel ids cannot merge chats (issue 17, item 10)", () => {
     ["accountId", { chatType: "group", chatId: "c", senderId: "s", accountId: "a:1" }],
   ])("a %s with ':' is a 400 naming it, and nothing is written", async (field, fields) => {
     const u = uid();
-    const posted = await postInbound("telegram", inbound({ ...fields, text: "hi", messageId: `m-${u}` }));
+    const posted = await postInbound<ApiError>(
+      "telegram",
+      inbound({ ...fields, text: "hi", messageId: `m-${u}` }),
+    );
     expect(posted.status).toBe(400);
     expect(posted.json.error.message).toContain(field);
     expect(posted.json.error.message).toContain('":"');
@@ -149,7 +156,7 @@ describe("an owner's /send command is one write (issue 17, item 11)", () => {
       sendPolicy: "deny",
     });
     expect(recorded).toEqual({ ok: true, value: { duplicate: false, sendPolicy: "deny" } });
-    expect((await call("GET", sessionPath(key), { token: ADMIN })).json.sendPolicy).toBe("deny");
+    expect((await call<SessionRow>("GET", sessionPath(key), { token: ADMIN })).json.sendPolicy).toBe("deny");
 
     // The redelivery of the same post (the bridge retried after the cut) is a duplicate and keeps the policy.
     const again = await postInbound(
@@ -163,14 +170,14 @@ describe("an owner's /send command is one write (issue 17, item 11)", () => {
       }),
     );
     expect(again.json).toEqual({ status: "command", sessionKey: key, sendPolicy: "deny", duplicate: true });
-    expect((await call("GET", sessionPath(key), { token: ADMIN })).json.sendPolicy).toBe("deny");
+    expect((await call<SessionRow>("GET", sessionPath(key), { token: ADMIN })).json.sendPolicy).toBe("deny");
   });
 });
 
 describe("channel text is trimmed as everywhere (issue 17, item 12)", () => {
   it("a text of only spaces is a 400 naming text, and starts no run", async () => {
     const u = uid();
-    const posted = await postInbound(
+    const posted = await postInbound<ApiError>(
       "telegram",
       inbound({
         chatType: "direct",

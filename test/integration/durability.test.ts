@@ -1,20 +1,22 @@
 import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../helpers";
 import {
+  ADMIN,
+  call,
   createSession,
   exportJsonl,
+  getSession,
   importMessages,
   jsonlBytes,
   keysOf,
   msg,
+  type SessionRow,
   sessionPath,
+  stub,
   tool,
   uid,
-} from "./fixtures";
-
-const stub = (key: string) => env.SESSION.getByName(key);
+} from "../support";
 
 /** Makes every D1 access to the session index fail, as an outage would, until `restore`. */
 async function takeIndexOffline(): Promise<{ restore: () => Promise<void> }> {
@@ -29,11 +31,11 @@ async function takeIndexOffline(): Promise<{ restore: () => Promise<void> }> {
   };
 }
 
-/** Runs `during` with the index offline, and always brings it back. */
-async function withIndexOffline(during: () => Promise<void>): Promise<void> {
+/** Runs `during` with the index offline, and always brings it back; returns what `during` returns. */
+async function withIndexOffline<T>(during: () => Promise<T>): Promise<T> {
   const outage = await takeIndexOffline();
   try {
-    await during();
+    return await during();
   } finally {
     await outage.restore();
   }
@@ -99,12 +101,15 @@ describe("index outbox", () => {
     const key = `agent:main:outbox-${u}`;
     await createSession({ agentId: "main", key, label: `before-${u}` });
     await withIndexOffline(async () => {
-      const patched = await call("PATCH", sessionPath(key), { token: ADMIN, body: { label: `after-${u}` } });
+      const patched = await call<SessionRow>("PATCH", sessionPath(key), {
+        token: ADMIN,
+        body: { label: `after-${u}` },
+      });
       // The session object accepted the change; only its index update is owed.
       expect(patched.status).toBe(200);
       expect(patched.json.label).toBe(`after-${u}`);
     });
-    expect((await call("GET", sessionPath(key), { token: ADMIN })).json.label).toBe(`after-${u}`);
+    expect((await getSession(key)).json.label).toBe(`after-${u}`);
     expect(await listKeys(key, { label: `after-${u}` })).toEqual([]);
     expect(await listKeys(key, { label: `before-${u}` })).toEqual([key]);
 
@@ -143,17 +148,14 @@ describe("index outbox", () => {
         updatedAt: expect.any(Number),
       }),
     ]);
-    expect(listed.sessions[0].updatedAt).toBeLessThan(Date.now() - 50_000);
+    expect(listed.sessions[0]?.updatedAt).toBeLessThan(Date.now() - 50_000);
     expect(await runDurableObjectAlarm(stub(key))).toBe(false);
   });
 
   it("a session created during an outage becomes findable once its index row is delivered", async () => {
     const u = uid();
     const requester = `agent:main:outbox3-${u}`;
-    let created: any;
-    await withIndexOffline(async () => {
-      created = await createSession({ agentId: "main", key: requester });
-    });
+    const created = await withIndexOffline(() => createSession({ agentId: "main", key: requester }));
     await importMessages(requester, [msg("m1", "user", "hello", Date.now())]);
     // The import's own index write succeeded, carrying the creation with it.
     expect(await listKeys(requester)).toEqual([requester]);

@@ -1,15 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, AGENT_TOKENS, call } from "../helpers";
 import {
+  ADMIN,
+  AGENT_TOKENS,
+  call,
   createSession,
   createSpawned,
   exportJsonl,
   importMessages,
   jsonlBytes,
   msg,
+  type ToolResults,
   tool,
   uid,
-} from "./fixtures";
+} from "../support";
 
 const MAX_BYTES = 81_920;
 const encoder = new TextEncoder();
@@ -95,7 +98,7 @@ describe("sessions_history paging", () => {
     const key = await sessionWith(messages);
     const byDefault = await history(key);
     expect(byDefault.messages).toHaveLength(200);
-    expect(byDefault.messages[0].id).toBe("m805");
+    expect(byDefault.messages[0]?.id).toBe("m805");
     expect(byDefault).toMatchObject({
       hasMore: true,
       nextOffset: 200,
@@ -104,7 +107,7 @@ describe("sessions_history paging", () => {
     });
     const most = await history(key, { limit: 5000 });
     expect(most.messages).toHaveLength(1000);
-    expect(most.messages[0].id).toBe("m5");
+    expect(most.messages[0]?.id).toBe("m5");
     expect(most).toMatchObject({ hasMore: true, nextOffset: 1000, droppedMessages: false });
   });
 });
@@ -184,14 +187,18 @@ describe("sessions_history made safe", () => {
       msg("exactly4000", "user", "w".repeat(4000), now + 4),
     ]);
     const page = (offset: number) => history(key, { limit: 1, offset });
-    const flags = (result: any) => [result.truncated, result.contentTruncated, result.contentRedacted];
+    const flags = (result: ToolResults["sessions_history"]) => [
+      result.truncated,
+      result.contentTruncated,
+      result.contentRedacted,
+    ];
     expect(flags(await page(0))).toEqual([false, false, false]);
     expect(flags(await page(1))).toEqual([false, false, false]);
     expect(flags(await page(2))).toEqual([true, true, false]);
     expect(flags(await page(3))).toEqual([true, true, false]);
     const redacted = await page(4);
     expect(flags(redacted)).toEqual([false, false, true]);
-    expect(redacted.messages[0].content).toBe("token=abcdef…wxyz");
+    expect(redacted.messages[0]?.content).toBe("token=abcdef…wxyz");
   });
 });
 
@@ -299,7 +306,7 @@ describe("sessions_history lookup", () => {
     // `main` is the requester agent's main session: visible to itself, not to another tree.
     await createSession({ agentId: "main", key: "main" });
     await importMessages("agent:main:main", [msg("main-1", "user", "main chat", Date.now())]);
-    const asMain = await call("POST", "/v1/tools/sessions_history", {
+    const asMain = await call<ToolResults["sessions_history"]>("POST", "/v1/tools/sessions_history", {
       token: AGENT_TOKENS.main,
       body: { sessionKey: "main" },
     });

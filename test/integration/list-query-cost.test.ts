@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { type ListCursor, type ListQuery, listSessions, listStatement } from "../../src/index-db/list";
-import { type SeedRow, seedIndexRows, uid } from "./fixtures";
+import { uid } from "../support";
+import { type SeedRow, seedIndexRows } from "./fixtures";
 
 const MINUTE = 60_000;
 

@@ -1,19 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../helpers";
 import {
+  ADMIN,
+  type ApiError,
+  call,
   callTool,
   createSession,
   createSpawned,
   importMessages,
   keysOf,
   msg,
-  seedIndexRows,
+  type SessionRow,
   tool,
+  UUID,
   uid,
-} from "./fixtures";
+} from "../support";
+import { seedIndexRows } from "./fixtures";
 
 const MINUTE = 60_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A requester key and a helper that creates sessions it spawned (visible to it under `tree`). */
 function tree(agentId = "main") {
@@ -50,7 +53,7 @@ describe("sessions_list rows and order", () => {
     expect(result.count).toBe(4);
     expect(result.nextCursor).toBeUndefined();
     const [, own, groupRow, cronRow] = result.sessions;
-    expect(own.updatedAt).toBe(now - 5 * MINUTE);
+    expect(own?.updatedAt).toBe(now - 5 * MINUTE);
     expect(groupRow).toEqual({
       key: `agent:main:discord:group:dev-${u}`,
       agentId: "main",
@@ -92,7 +95,7 @@ describe("sessions_list filters", () => {
     const other = await child(`api:${u}`);
     const kindOf = async (kinds: unknown) => {
       const result = await list(requester, { kinds });
-      return result.sessions.map((row: any) => `${row.kind}:${row.key}`).sort();
+      return result.sessions.map((row) => `${row.kind}:${row.key}`).sort();
     };
     const all = [
       `main:${requester}`,
@@ -125,11 +128,11 @@ describe("sessions_list filters", () => {
     );
     const byDefault = await list(requester);
     expect(byDefault.count).toBe(50);
-    expect(byDefault.sessions[0].key).toBe(`${requester}-c204`);
+    expect(byDefault.sessions[0]?.key).toBe(`${requester}-c204`);
     expect(byDefault.nextCursor).toEqual(expect.any(String));
     const clamped = await list(requester, { limit: 1000 });
     expect(clamped.count).toBe(200);
-    expect(clamped.sessions.at(-1).key).toBe(`${requester}-c005`);
+    expect(clamped.sessions.at(-1)?.key).toBe(`${requester}-c005`);
     expect(clamped.nextCursor).toEqual(expect.any(String));
     expect((await list(requester, { limit: 2.9 })).count).toBe(2);
     expect((await list(requester, { limit: 0 })).count).toBe(1);
@@ -273,22 +276,23 @@ describe("sessions_list derived titles and previews", () => {
       ["no-user", {}, [msg("a", "assistant", "only the assistant spoke", now)], undefined],
       ["empty", {}, [], undefined],
     ];
-    const created = new Map<string, any>();
+    const created = new Map<string, SessionRow>();
     for (const [name, init, messages] of cases) {
       const row = await child(`api:${name}-${u}`, init);
       created.set(row.key, row);
       if (messages.length > 0) await importMessages(row.key, messages);
     }
     const result = await list(requester, { includeDerivedTitles: true });
-    const titles = new Map(result.sessions.map((row: any) => [row.key, row.derivedTitle]));
+    const titles = new Map(result.sessions.map((row) => [row.key, row.derivedTitle]));
     for (const [name, , , expected] of cases) {
       const key = `agent:main:api:${name}-${u}`;
       const row = created.get(key);
-      const fallback = `${row.sessionId.slice(0, 8)} (${new Date(row.createdAt).toISOString().slice(0, 10)})`;
+      if (!row) throw new Error(`${key} was not created`);
+      const fallback = `${row.sessionId.slice(0, 8)} (${new Date(Number(row.createdAt)).toISOString().slice(0, 10)})`;
       expect(titles.get(key), name).toBe(expected ?? fallback);
     }
     const without = await list(requester);
-    expect(without.sessions.some((row: any) => "derivedTitle" in row)).toBe(false);
+    expect(without.sessions.some((row) => "derivedTitle" in row)).toBe(false);
   });
 
   it("lastMessagePreview: the newest user/assistant message with text, made safe", async () => {
@@ -307,7 +311,7 @@ describe("sessions_list derived titles and previews", () => {
     ]);
     await importMessages(long.key, [msg("1", "user", `${"word ".repeat(60)}end`, now)]);
     const result = await list(requester, { includeLastMessage: true });
-    const previews = new Map(result.sessions.map((row: any) => [row.key, row.lastMessagePreview]));
+    const previews = new Map(result.sessions.map((row) => [row.key, row.lastMessagePreview]));
     expect(previews.get(chat.key)).toBe("The key is sk-123…1234 ok");
     expect(previews.has(quiet.key)).toBe(true);
     expect(previews.get(quiet.key)).toBeUndefined();
@@ -315,10 +319,10 @@ describe("sessions_list derived titles and previews", () => {
     // A later import of only tool messages leaves the preview alone.
     await importMessages(chat.key, [msg("6", "tool", "more tool output", now)]);
     const again = await list(requester, { includeLastMessage: true });
-    expect(again.sessions.find((row: any) => row.key === chat.key).lastMessagePreview).toBe(
+    expect(again.sessions.find((row) => row.key === chat.key)?.lastMessagePreview).toBe(
       "The key is sk-123…1234 ok",
     );
-    expect((await list(requester)).sessions.some((row: any) => "lastMessagePreview" in row)).toBe(false);
+    expect((await list(requester)).sessions.some((row) => "lastMessagePreview" in row)).toBe(false);
   });
 
   it("messageLimit: the last N messages of each row, tool messages removed, made safe; 0–20", async () => {
@@ -334,15 +338,18 @@ describe("sessions_list derived titles and previews", () => {
       msg("m5", "user", "token ghp_abcdefghijklmnopqrstuvwxyz0123456789", now - 2),
       msg("m6", "assistant", "done", now - 1, { usage: { input: 1, output: 2 } }),
     ]);
+    // Each row's `messages` are transcript messages, made safe.
     const rows = async (messageLimit: number) =>
-      (await list(requester, { messageLimit })).sessions.find((row: any) => row.key === chat.key);
-    expect((await rows(3)).messages).toEqual([
+      (await list(requester, { messageLimit })).sessions.find((row) => row.key === chat.key) as
+        | (Omit<SessionRow, "messages"> & { messages?: { id: string }[] })
+        | undefined;
+    expect((await rows(3))?.messages).toEqual([
       { id: "m2", role: "assistant", content: "Before  after", timestamp: now - 5 },
       { id: "m5", role: "user", content: "token ghp_ab…6789", timestamp: now - 2 },
       { id: "m6", role: "assistant", content: "done", timestamp: now - 1 },
     ]);
-    expect((await rows(25)).messages.map((m: any) => m.id)).toEqual(["m1", "m2", "m5", "m6"]);
-    expect((await rows(1.9)).messages.map((m: any) => m.id)).toEqual(["m6"]);
+    expect((await rows(25))?.messages?.map((m) => m.id)).toEqual(["m1", "m2", "m5", "m6"]);
+    expect((await rows(1.9))?.messages?.map((m) => m.id)).toEqual(["m6"]);
     expect(await rows(0)).not.toHaveProperty("messages");
     expect(await rows(-1)).not.toHaveProperty("messages");
   });
@@ -401,7 +408,7 @@ describe("sessions_list cursor paging", () => {
     const notJson = btoa("not json").replaceAll("=", "");
     const wrongShape = btoa(JSON.stringify({ u: "x" })).replaceAll("=", "");
     for (const cursor of ["%%%", notJson, wrongShape]) {
-      const response = await callTool("sessions_list", requester, { cursor });
+      const response = await callTool<ApiError>("sessions_list", requester, { cursor });
       expect(response.status).toBe(400);
       expect(response.json.error.code).toBe("bad_request");
       expect(response.json.error.message).toMatch(/^cursor: invalid cursor/);

@@ -4,17 +4,18 @@ import { authenticate } from "../../src/auth/identity";
 import { deriveKey, type KeyPurpose } from "../../src/auth/purpose-keys";
 import { mintRunToken, type RunTokenClaims } from "../../src/auth/run-token";
 import { configSchema } from "../../src/config/schema";
-import { ADMIN, call } from "../helpers";
 import {
+  ADMIN,
+  call,
   channelSecret,
   createSession,
   inbound,
+  liveRun,
   postInbound,
   SIGNING_KEY,
   uid,
   webhookAgentSecret,
-} from "../runs/fixtures";
-import { liveRun } from "../support/live-run";
+} from "../support";
 
 /** A run token as an attacker holding `secret` would make it: the token format, HMAC'd with that secret. */
 async function forgeRunToken(secret: string, claims: RunTokenClaims): Promise<string> {
@@ -70,6 +71,7 @@ describe("one key per purpose (a third party's secret never mints run tokens)", 
     expect((await call("POST", "/v1/tools/session_status", { token: rootSigned, body: {} })).status).toBe(
       401,
     );
+    // A run token acts only while its run lives: this one is for a run in flight.
     const genuine = await mintRunToken(SIGNING_KEY, {
       ...claimsFor(own),
       runId: await liveRun(own, "research"),

@@ -1,22 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, AGENT_TOKENS, call } from "../helpers";
 import {
+  ADMIN,
+  AGENT_TOKENS,
+  type ApiError,
+  call,
   createSession,
   createSpawned,
   exportJsonl,
+  getSession,
   importMessages,
   jsonlBytes,
   keysOf,
   msg,
+  type SessionRow,
   sessionPath,
   tool,
+  UUID,
   uid,
-} from "./fixtures";
+} from "../support";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-const get = (key: string) => call("GET", sessionPath(key), { token: ADMIN });
-const patch = (key: string, body: unknown) => call("PATCH", sessionPath(key), { token: ADMIN, body });
+/** `PATCH /v1/sessions/{key}`; `Body` is the answer expected (the row, or ApiError). */
+const patch = <Body = SessionRow>(key: string, body: unknown) =>
+  call<Body>("PATCH", sessionPath(key), { token: ADMIN, body });
 const exportText = async (key: string) => {
   const exported = await exportJsonl(key);
   return { status: exported.status, text: new TextDecoder().decode(exported.bytes) };
@@ -60,22 +65,22 @@ describe("session_status", () => {
     const set = await tool("session_status", key, { model: "scripted/research" });
     expect(set).toMatchObject({ ok: true, sessionKey: key, changedModel: true });
     expect(set.statusText).toContain("Model: scripted/research (session override)");
-    expect((await get(key)).json.model).toBe("scripted/research");
-    expect((await tool("sessions_list", key)).sessions[0].model).toBe("scripted/research");
+    expect((await getSession(key)).json.model).toBe("scripted/research");
+    expect((await tool("sessions_list", key)).sessions[0]?.model).toBe("scripted/research");
 
     const unknown = await tool("session_status", key, { model: "gpt-imaginary" });
     expect(unknown).toEqual({
       status: "error",
       error: expect.stringContaining('Unknown model "gpt-imaginary"'),
     });
-    expect((await get(key)).json.model).toBe("scripted/research");
+    expect((await getSession(key)).json.model).toBe("scripted/research");
 
     const cleared = await tool("session_status", key, { model: "default" });
     expect(cleared.changedModel).toBe(true);
     expect(cleared.statusText).toContain("Model: scripted/echo\n");
     expect(cleared.statusText).not.toContain("override");
-    expect((await get(key)).json.model).toBe("scripted/echo");
-    expect((await tool("sessions_list", key)).sessions[0].model).toBe("scripted/echo");
+    expect((await getSession(key)).json.model).toBe("scripted/echo");
+    expect((await tool("sessions_list", key)).sessions[0]?.model).toBe("scripted/echo");
   });
 
   it("applies visibility: another tree or another agent is forbidden, a missing session an error", async () => {
@@ -94,7 +99,7 @@ describe("session_status", () => {
     expect(await tool("session_status", key, { sessionKey: sibling, model: "scripted/ops" })).toMatchObject({
       status: "forbidden",
     });
-    expect((await get(sibling)).json.model).toBe("scripted/echo");
+    expect((await getSession(sibling)).json.model).toBe("scripted/echo");
     const crossAgent = await tool("session_status", key, { sessionKey: `agent:research:other-${u}` });
     expect(crossAgent.status).toBe("forbidden");
     expect(crossAgent.error).toContain("tools.agentToAgent.enabled=true");
@@ -129,13 +134,13 @@ describe("REST sessions", () => {
       derivedTitle: "REST chat",
       deliveryContext: { channel: "discord", to: "channel:1", threadId: 42 },
     });
-    const again = await call("POST", "/v1/sessions", {
+    const again = await call<ApiError>("POST", "/v1/sessions", {
       token: ADMIN,
       body: { agentId: "main", key: `agent:main:discord:group:rest-${u}` },
     });
     expect(again.status).toBe(409);
     expect(again.json.error.code).toBe("conflict");
-    expect((await get(created.key)).json.sessionId).toBe(created.sessionId);
+    expect((await getSession(created.key)).json.sessionId).toBe(created.sessionId);
 
     const generated = await createSession({ agentId: "research" });
     expect(generated.key).toMatch(/^agent:research:api:[0-9a-f-]{36}$/);
@@ -160,10 +165,10 @@ describe("REST sessions", () => {
   it("gets a session by URL-encoded key; unknown is 404", async () => {
     const u = uid();
     const created = await createSession({ agentId: "main", key: `agent:main:slack:channel:c-${u}:thread:9` });
-    const got = await get(created.key);
+    const got = await getSession(created.key);
     expect(got.status).toBe(200);
     expect(got.json).toEqual(created);
-    const missing = await get(`agent:main:missing-${u}`);
+    const missing = await getSession<ApiError>(`agent:main:missing-${u}`);
     expect(missing.status).toBe(404);
     expect(missing.json.error.code).toBe("not_found");
   });
@@ -179,18 +184,18 @@ describe("REST sessions", () => {
       thinkingLevel: "low",
     };
     for (const [field, value] of Object.entries(changes)) {
-      const patched = await patch(key, { [field]: value });
+      const patched = await patch<Record<string, unknown>>(key, { [field]: value });
       expect(patched.status, field).toBe(200);
       expect(patched.json[field], field).toBe(value);
     }
     const row = (await tool("sessions_list", key, { label: "new label" })).sessions[0];
     expect(row).toMatchObject(changes);
-    expect((await get(key)).json).toMatchObject(changes);
+    expect((await getSession(key)).json).toMatchObject(changes);
 
-    const badModel = await patch(key, { model: "nope/model" });
+    const badModel = await patch<ApiError>(key, { model: "nope/model" });
     expect(badModel.status).toBe(400);
     expect(badModel.json.error.message).toMatch(/^model: /);
-    expect((await get(key)).json.model).toBe("scripted/ops");
+    expect((await getSession(key)).json.model).toBe("scripted/ops");
 
     const cleared = await patch(key, {
       label: null,
@@ -207,7 +212,7 @@ describe("REST sessions", () => {
     const listed = (await tool("sessions_list", key)).sessions[0];
     expect(listed).not.toHaveProperty("label");
     expect(listed).not.toHaveProperty("sendPolicy");
-    expect(listed.model).toBe("scripted/echo");
+    expect(listed?.model).toBe("scripted/echo");
     expect((await tool("sessions_list", key, { label: "new label" })).count).toBe(0);
     expect((await patch(`agent:main:missing-${uid()}`, { label: "x" })).status).toBe(404);
   });
@@ -223,7 +228,7 @@ describe("REST sessions", () => {
     const deleted = await call("DELETE", sessionPath(key), { token: ADMIN });
     expect(deleted.status).toBe(200);
     expect(deleted.json).toEqual({ deleted: true });
-    expect((await get(key)).status).toBe(404);
+    expect((await getSession(key)).status).toBe(404);
     expect((await exportText(key)).status).toBe(404);
     expect((await call("DELETE", sessionPath(key), { token: ADMIN })).status).toBe(404);
     expect((await tool("sessions_list", parent)).count).toBe(0);

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { SwitchboardConfig } from "../../src/config/schema";
-import { ADMIN, call } from "../helpers";
-import { configWith, createSession, createSpawned, sessionPath, tool, toolWithConfig, uid } from "./fixtures";
+import {
+  createSession,
+  createSpawned,
+  getSession,
+  type ResultOf,
+  tool,
+  toolWithConfig,
+  uid,
+  workerConfigWith,
+} from "../support";
 
 /**
  * One small world per test: a main-agent requester with a child and a grandchild, a sibling it did not
@@ -30,7 +38,12 @@ async function world() {
 }
 
 type Keys = Awaited<ReturnType<typeof world>>["keys"];
-type Run = (name: string, requester: string, args?: Record<string, unknown>) => Promise<any>;
+/** Runs a tool for a requester: over HTTP, or through the tool layer with another configuration. */
+type Run = <Name extends string>(
+  name: Name,
+  requester: string,
+  args?: Record<string, unknown>,
+) => Promise<ResultOf<Name>>;
 
 const overHttp: Run = (name, requester, args) => tool(name, requester, args);
 const withConfig =
@@ -38,15 +51,16 @@ const withConfig =
   (name, requester, args) =>
     toolWithConfig(config, name, requester, args);
 
+/** The Worker's configuration with `tools.sessions.visibility` set to `level` as written (the parse lowercases it). */
 const visibility = (level: string) =>
-  configWith((document) => {
-    document.tools.sessions.visibility = level;
+  workerConfigWith((document) => {
+    Object.assign(document.tools.sessions, { visibility: level });
   });
 
 /** The sorted keys a requester lists within this world. */
 async function listed(run: Run, requester: string, u: string, args: Record<string, unknown> = {}) {
   const result = await run("sessions_list", requester, { search: u, ...args });
-  return result.sessions.map((row: { key: string }) => row.key).sort();
+  return result.sessions.map((row) => row.key).sort();
 }
 
 /** `ok` when history of the target can be read; else the result's status and error. */
@@ -115,7 +129,7 @@ describe("visibility levels", () => {
     );
 
     const disabled = withConfig(
-      configWith((document) => {
+      workerConfigWith((document) => {
         document.tools.sessions.visibility = "all";
         document.tools.agentToAgent.enabled = false;
       }),
@@ -132,7 +146,7 @@ describe("visibility levels", () => {
 
     const allowList = (allow: string[]) =>
       withConfig(
-        configWith((document) => {
+        workerConfigWith((document) => {
           document.tools.sessions.visibility = "all";
           document.tools.agentToAgent.allow = allow;
         }),
@@ -160,13 +174,13 @@ describe("sandboxed requesters (ops is sandboxed)", () => {
       agentId: "ops",
       spawnedBy: all.opsRequester,
     });
-    const sibling = await call("GET", sessionPath(keys.ops), { token: ADMIN });
-    return { u, keys: all, childId: child.sessionId as string, siblingId: sibling.json.sessionId as string };
+    const sibling = await getSession(keys.ops);
+    return { u, keys: all, childId: child.sessionId, siblingId: sibling.json.sessionId };
   }
   const liftedClamp = (level: string) =>
     withConfig(
-      configWith((document) => {
-        document.tools.sessions.visibility = level;
+      workerConfigWith((document) => {
+        Object.assign(document.tools.sessions, { visibility: level });
         document.agents.defaults.sandbox = { sessionToolsVisibility: "all" };
       }),
     );
@@ -202,7 +216,7 @@ describe("sandboxed requesters (ops is sandboxed)", () => {
     // By key the sibling is found, and refused by visibility instead.
     expect(await historyOf(overHttp, keys.opsRequester, keys.ops)).toMatch(/^forbidden: /);
     // A requester that is not sandboxed finds a session by id even outside its tree (then refused).
-    const mainSibling = await call("GET", sessionPath(keys.sibling), { token: ADMIN });
+    const mainSibling = await getSession(keys.sibling);
     expect(await historyOf(overHttp, keys.requester, mainSibling.json.sessionId)).toContain(
       "tools.sessions.visibility=tree",
     );

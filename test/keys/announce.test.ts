@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { announceTargetFromKey } from "../../src/keys";
-import { defaults, globalScope, UUID } from "./options";
+import { defaults, globalScope, SAMPLE_UUID } from "./options";
 
 const targetOf = (key: string) => announceTargetFromKey(key, defaults);
 
@@ -80,9 +80,9 @@ describe("keys without an announce target", () => {
   it.each([
     "agent:main:main",
     "agent:main:cron:daily",
-    `agent:main:hook:${UUID}`,
+    `agent:main:hook:${SAMPLE_UUID}`,
     "agent:main:node-mac",
-    `agent:ops:subagent:${UUID}`,
+    `agent:ops:subagent:${SAMPLE_UUID}`,
     "agent:main:random-slug",
     "discord:group:dev",
     "not a key",

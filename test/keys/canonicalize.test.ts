@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalizeKeyInput } from "../../src/keys";
-import { customMain, defaults, globalScope, UUID } from "./options";
+import { customMain, defaults, globalScope, SAMPLE_UUID } from "./options";
 
 const keyOf = (input: string, options = defaults, requester = "main") => {
   const result = canonicalizeKeyInput(input, requester, options);
@@ -41,10 +41,10 @@ describe("legacy unprefixed shapes belong to the requester", () => {
     ["telegram:direct:42", "agent:ops:telegram:direct:42"],
     ["telegram:dm:42", "agent:ops:telegram:dm:42"],
     ["cron:job-1", "agent:ops:cron:job-1"],
-    [`hook:${UUID}`, `agent:ops:hook:${UUID}`],
+    [`hook:${SAMPLE_UUID}`, `agent:ops:hook:${SAMPLE_UUID}`],
     ["node-mac", "agent:ops:node-mac"],
     ["node:mac", "agent:ops:node:mac"],
-    [`subagent:${UUID}`, `agent:ops:subagent:${UUID}`],
+    [`subagent:${SAMPLE_UUID}`, `agent:ops:subagent:${SAMPLE_UUID}`],
     ["random-slug", "agent:ops:random-slug"],
   ])("%s", (input, expected) => {
     expect(keyOf(input, defaults, "ops")).toBe(expected);
@@ -67,8 +67,8 @@ describe("canonical input", () => {
   });
 
   it("keeps a cross-agent sub-agent key", () => {
-    expect(keyOf(`agent:ops:subagent:${UUID}:subagent:${UUID}`)).toBe(
-      `agent:ops:subagent:${UUID}:subagent:${UUID}`,
+    expect(keyOf(`agent:ops:subagent:${SAMPLE_UUID}:subagent:${SAMPLE_UUID}`)).toBe(
+      `agent:ops:subagent:${SAMPLE_UUID}:subagent:${SAMPLE_UUID}`,
     );
   });
 
@@ -148,7 +148,7 @@ describe("global scope", () => {
   it("leaves group, cron and sub-agent keys alone", () => {
     expect(keyOf("discord:group:dev", globalScope, "ops")).toBe("agent:ops:discord:group:dev");
     expect(keyOf("cron:daily", globalScope, "ops")).toBe("agent:ops:cron:daily");
-    expect(keyOf(`subagent:${UUID}`, globalScope, "ops")).toBe(`agent:ops:subagent:${UUID}`);
+    expect(keyOf(`subagent:${SAMPLE_UUID}`, globalScope, "ops")).toBe(`agent:ops:subagent:${SAMPLE_UUID}`);
   });
 
   it("keeps direct chats separate in per-sender scope", () => {

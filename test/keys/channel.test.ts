@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { deriveChannel, type ParsedSessionKey, parseSessionKey } from "../../src/keys";
-import { defaults, UUID } from "./options";
+import { defaults, SAMPLE_UUID } from "./options";
 
 function parsed(key: string): ParsedSessionKey {
   const result = parseSessionKey(key, defaults);
@@ -12,7 +12,7 @@ describe("deriveChannel (SPEC §5.1 order)", () => {
   it.each([
     "agent:main:cron:daily",
     "agent:main:cron:daily:run:r1",
-    `agent:main:hook:${UUID}`,
+    `agent:main:hook:${SAMPLE_UUID}`,
     "agent:main:node-mac",
   ])("%s is internal even with a recorded channel", (key) => {
     expect(deriveChannel(parsed(key), { channel: "discord", lastChannel: "slack" })).toBe("internal");
@@ -48,7 +48,7 @@ describe("deriveChannel (SPEC §5.1 order)", () => {
 
   it("is unknown when nothing tells", () => {
     expect(deriveChannel(parsed("agent:main:main"), {})).toBe("unknown");
-    expect(deriveChannel(parsed(`agent:ops:subagent:${UUID}`), { channel: null })).toBe("unknown");
+    expect(deriveChannel(parsed(`agent:ops:subagent:${SAMPLE_UUID}`), { channel: null })).toBe("unknown");
   });
 
   it("uses lastChannel for a main session", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyKind, parseSessionKey } from "../../src/keys";
-import { customMain, defaults, globalScope, UUID } from "./options";
+import { customMain, defaults, globalScope, SAMPLE_UUID } from "./options";
 
 // One test per row of the SPEC §1 table, through the full key.
 describe("SPEC §1 kinds table", () => {
@@ -35,7 +35,7 @@ describe("SPEC §1 kinds table", () => {
   });
 
   it("agent:main:hook:<uuid> is hook", () => {
-    expect(kindOf(`agent:main:hook:${UUID}`)).toBe("hook");
+    expect(kindOf(`agent:main:hook:${SAMPLE_UUID}`)).toBe("hook");
   });
 
   it("agent:main:node-mac is node", () => {
@@ -47,11 +47,11 @@ describe("SPEC §1 kinds table", () => {
   });
 
   it("agent:ops:subagent:<uuid> is other", () => {
-    expect(kindOf(`agent:ops:subagent:${UUID}`)).toBe("other");
+    expect(kindOf(`agent:ops:subagent:${SAMPLE_UUID}`)).toBe("other");
   });
 
   it("a nested sub-agent key is other", () => {
-    expect(kindOf(`agent:ops:subagent:${UUID}:subagent:${UUID}`)).toBe("other");
+    expect(kindOf(`agent:ops:subagent:${SAMPLE_UUID}:subagent:${SAMPLE_UUID}`)).toBe("other");
   });
 
   it("anything else is other", () => {

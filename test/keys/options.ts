@@ -10,4 +10,4 @@ export const customMain: KeyOptions = { mainKey: "home", scope: "per-sender" };
 export const globalScope: KeyOptions = { mainKey: "main", scope: "global" };
 
 /** A sessionId-shaped value for hook and sub-agent keys. */
-export const UUID = "5f0c2a9e-8b1d-4c3e-9f7a-1234567890ab";
+export const SAMPLE_UUID = "5f0c2a9e-8b1d-4c3e-9f7a-1234567890ab";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseSessionKey } from "../../src/keys";
-import { defaults, globalScope, UUID } from "./options";
+import { defaults, globalScope, SAMPLE_UUID } from "./options";
 
 describe("parseSessionKey", () => {
   it("parses a main key with every flag off", () => {
@@ -150,15 +150,15 @@ describe("cron runs, sub-agents and reserved keys", () => {
   });
 
   it("flags a sub-agent key", () => {
-    expect(parseSessionKey(`agent:ops:subagent:${UUID}`, defaults)?.isSubagent).toBe(true);
+    expect(parseSessionKey(`agent:ops:subagent:${SAMPLE_UUID}`, defaults)?.isSubagent).toBe(true);
   });
 
   it("flags a nested sub-agent key", () => {
-    const parsed = parseSessionKey(`agent:ops:subagent:${UUID}:subagent:${UUID}`, defaults);
+    const parsed = parseSessionKey(`agent:ops:subagent:${SAMPLE_UUID}:subagent:${SAMPLE_UUID}`, defaults);
     expect(parsed).toMatchObject({
       isSubagent: true,
       kind: "other",
-      rest: `subagent:${UUID}:subagent:${UUID}`,
+      rest: `subagent:${SAMPLE_UUID}:subagent:${SAMPLE_UUID}`,
     });
   });
 

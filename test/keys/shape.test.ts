@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isUuidLike, looksLikeSessionKey } from "../../src/keys";
-import { customMain, UUID } from "./options";
+import { customMain, SAMPLE_UUID } from "./options";
 
 describe("looksLikeSessionKey", () => {
   it.each([
@@ -15,10 +15,10 @@ describe("looksLikeSessionKey", () => {
     "telegram:group:-100123:topic:99",
     "cron:job-1",
     "cron:daily:run:r1",
-    `hook:${UUID}`,
+    `hook:${SAMPLE_UUID}`,
     "node-mac",
     "node:mac",
-    `subagent:${UUID}`,
+    `subagent:${SAMPLE_UUID}`,
   ])("accepts %s", (input) => {
     expect(looksLikeSessionKey(input)).toBe(true);
   });
@@ -26,7 +26,7 @@ describe("looksLikeSessionKey", () => {
   it.each([
     "",
     "random-slug",
-    UUID,
+    SAMPLE_UUID,
     "agent:main",
     "agent:bad id:main",
     "global",
@@ -45,18 +45,18 @@ describe("looksLikeSessionKey", () => {
 
 describe("isUuidLike", () => {
   it("accepts a lower-case UUID", () => {
-    expect(isUuidLike(UUID)).toBe(true);
+    expect(isUuidLike(SAMPLE_UUID)).toBe(true);
   });
 
   it("accepts an upper-case UUID with surrounding spaces", () => {
-    expect(isUuidLike(`  ${UUID.toUpperCase()} `)).toBe(true);
+    expect(isUuidLike(`  ${SAMPLE_UUID.toUpperCase()} `)).toBe(true);
   });
 
   it.each([
     "random-slug",
-    `${UUID}0`,
-    UUID.replaceAll("-", ""),
-    `hook:${UUID}`,
+    `${SAMPLE_UUID}0`,
+    SAMPLE_UUID.replaceAll("-", ""),
+    `hook:${SAMPLE_UUID}`,
     "5f0c2a9e-8b1d-4c3e-9f7a-12345678zzzz",
   ])("rejects %s", (input) => {
     expect(isUuidLike(input)).toBe(false);

@@ -2,9 +2,8 @@ import { exports } from "cloudflare:workers";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { mintRunToken } from "../../src/auth/run-token";
-import { ADMIN, AGENT_TOKENS } from "../helpers";
-import { uid } from "../integration/fixtures";
-import { connectMcp, MCP_URL, rawMcp } from "./client";
+import { ADMIN, AGENT_TOKENS, uid } from "../support";
+import { connectMcp, type JsonRpcError, MCP_URL, rawMcp } from "./client";
 
 const INITIALIZE = {
   jsonrpc: "2.0",
@@ -68,7 +67,7 @@ describe("MCP auth", () => {
       });
       expect(response.status, method).toBe(405);
       expect(response.headers.get("Allow")).toBe("POST");
-      expect((await response.json<any>()).error.code).toBe(-32000);
+      expect((await response.json<JsonRpcError>()).error.code).toBe(-32000);
     }
   });
 

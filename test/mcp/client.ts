@@ -2,13 +2,11 @@ import { exports } from "cloudflare:workers";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, onTestFinished } from "vitest";
-import { mintRunToken } from "../../src/auth/run-token";
 import type { ToolName } from "../../src/config/schema";
 import { toolRegistry } from "../../src/tools/registry";
-import { liveRun } from "../support/live-run";
+import { BASE_URL, type ToolResults } from "../support";
 
-export const MCP_URL = "http://switchboard.test/mcp";
-const SIGNING_KEY = "test-signing-key-0123456789abcdef";
+export const MCP_URL = `${BASE_URL}/mcp`;
 
 /**
  * The official MCP client, connected (initialize + initialized) to the Worker's `/mcp` over its real
@@ -43,32 +41,37 @@ export function registeredTools(): ToolName[] {
   return Object.keys(toolRegistry) as ToolName[];
 }
 
-/** A run token for a run in flight in `sessionKey` at `depth`, valid for ten minutes. */
-export async function runToken(agentId: string, sessionKey: string, depth: number): Promise<string> {
-  return mintRunToken(SIGNING_KEY, {
-    agentId,
-    sessionKey,
-    runId: await liveRun(sessionKey, agentId),
-    depth,
-    sandboxed: false,
-    exp: Math.floor(Date.now() / 1000) + 600,
-  });
-}
-
 /**
  * A `tools/call` result's details: the JSON of its one text block, which must equal `details` and
  * `structuredContent` (SPEC §5.0 envelope), with `isError` exactly on `error`/`forbidden` results.
+ * `Name` is the tool that was called, for the details' type.
  */
-export function detailsOf(result: Record<string, unknown>): any {
+export function detailsOf<Name extends keyof ToolResults = keyof ToolResults>(
+  result: Record<string, unknown>,
+): ToolResults[Name] {
   const content = result.content as { type: string; text: string }[];
   expect(content).toHaveLength(1);
   expect(content[0]?.type).toBe("text");
-  const details = JSON.parse(content[0]?.text ?? "");
+  const details: ToolResults[Name] = JSON.parse(content[0]?.text ?? "");
   expect(result.details).toEqual(details);
   expect(result.structuredContent).toEqual(details);
   const failed = details.status === "error" || details.status === "forbidden";
   expect(result.isError === true, JSON.stringify(details)).toBe(failed);
   return details;
+}
+
+/** A JSON-RPC success as `/mcp` sends it to a raw client. */
+export interface JsonRpcResult<Result> {
+  jsonrpc: "2.0";
+  id: number | string;
+  result: Result;
+}
+
+/** A JSON-RPC error as `/mcp` sends it to a raw client. */
+export interface JsonRpcError {
+  jsonrpc: "2.0";
+  id: number | string | null;
+  error: { code: number; message: string };
 }
 
 /** A raw JSON-RPC POST to `/mcp`, as a client without the SDK would send it. */

@@ -8,7 +8,7 @@ import { createMcpServer } from "../../src/mcp/server";
 import type { Requester } from "../../src/policy/requester";
 import { profileTools } from "../../src/policy/tool-profiles";
 import { toolContext } from "../../src/tools/context";
-import { configWith, uid } from "../integration/fixtures";
+import { agentIn, uid, workerConfigWith } from "../support";
 import { listedNames, registeredAmong } from "./client";
 
 /**
@@ -43,10 +43,9 @@ const subagent = (agentId: string, depth: number): Requester => ({
 
 describe("MCP tools/list follows the tool policy", () => {
   it("alsoAllow adds a tool back to the messaging profile, and it can be called", async () => {
-    const config = configWith((document) => {
-      document.agents.list.find((agent: { id: string }) => agent.id === "ops").tools.alsoAllow = [
-        "agents_list",
-      ];
+    const config = workerConfigWith((document) => {
+      const ops = agentIn(document, "ops");
+      ops.tools = { ...ops.tools, alsoAllow: ["agents_list"] };
     });
     const client = await clientFor(config, topLevel("ops"));
     expect(await listedNames(client)).toEqual(registeredAmong([...profileTools.messaging, "agents_list"]));
@@ -56,7 +55,7 @@ describe("MCP tools/list follows the tool policy", () => {
   });
 
   it("with maxSpawnDepth 2 a depth-1 orchestrator keeps list and history, never send or status", async () => {
-    const config = configWith((document) => {
+    const config = workerConfigWith((document) => {
       document.agents.defaults.subagents.maxSpawnDepth = 2;
     });
     const names = await listedNames(await clientFor(config, subagent("main", 1)));
@@ -66,7 +65,7 @@ describe("MCP tools/list follows the tool policy", () => {
   });
 
   it("tools.subagents.tools.deny wins over the profile", async () => {
-    const config = configWith((document) => {
+    const config = workerConfigWith((document) => {
       document.agents.defaults.subagents.maxSpawnDepth = 2;
       document.tools.subagents = { tools: { deny: ["sessions_history"] } };
     });
@@ -84,7 +83,7 @@ describe("MCP errors stay sanitized", () => {
       },
     } as unknown as D1Database;
     const client = await clientFor(
-      configWith(() => {}),
+      workerConfigWith(() => {}),
       topLevel("main"),
       { ...env, DB: failingDb },
     );

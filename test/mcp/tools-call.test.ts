@@ -1,10 +1,20 @@
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { toolRegistry } from "../../src/tools/registry";
-import { AGENT_TOKENS } from "../helpers";
-import { createSession, createSpawned, importMessages, msg, tool, uid } from "../integration/fixtures";
-import { driveUntil, getRun, waitRun } from "../messaging/fixtures";
-import { connectMcp, detailsOf, listedNames, runToken } from "./client";
+import {
+  AGENT_TOKENS,
+  createSession,
+  createSpawned,
+  driveUntil,
+  findRun,
+  importMessages,
+  msg,
+  runToken,
+  tool,
+  uid,
+  waitRun,
+} from "../support";
+import { connectMcp, detailsOf, listedNames } from "./client";
 
 /**
  * A main-agent requester with a child it spawned (holding two messages) and a sibling it did not
@@ -47,15 +57,17 @@ describe("MCP tools/call", () => {
       expect(withoutClock(details), name).toEqual(withoutClock(await tool(name, keys.requester, args)));
     }
 
-    const list = detailsOf(await client.callTool({ name: "sessions_list", arguments: { search: u } }));
+    const list = detailsOf<"sessions_list">(
+      await client.callTool({ name: "sessions_list", arguments: { search: u } }),
+    );
     expect(list.sessions.map((row: { key: string }) => row.key).sort()).toEqual(
       [keys.requester, keys.child].sort(),
     );
-    const history = detailsOf(
+    const history = detailsOf<"sessions_history">(
       await client.callTool({ name: "sessions_history", arguments: { session_key: keys.child } }),
     );
     expect(history.messages.map((message: { id: string }) => message.id)).toEqual(["q1", "a1"]);
-    const agents = detailsOf(await client.callTool({ name: "agents_list", arguments: {} }));
+    const agents = detailsOf<"agents_list">(await client.callTool({ name: "agents_list", arguments: {} }));
     expect(agents.agents.map((agent: { id: string }) => agent.id)).toEqual(["main", "research", "ops"]);
   });
 
@@ -65,14 +77,14 @@ describe("MCP tools/call", () => {
       name: "sessions_send",
       arguments: { sessionKey: keys.child, message: "hello over mcp", timeoutSeconds: 0 },
     });
-    const sent = detailsOf(result);
+    const sent = detailsOf<"sessions_send">(result);
     expect(sent).toEqual({
       runId: expect.any(String),
       status: "accepted",
       sessionKey: keys.child,
       delivery: { status: "pending", mode: "announce" },
     });
-    await driveUntil([keys.child], () => getRun(sent.runId), "the MCP send to arrive");
+    await driveUntil([keys.child], () => findRun(sent.runId), "the MCP send to arrive");
     expect(await waitRun(sent.runId)).toMatchObject({ status: "ok", reply: "Got it: hello over mcp" });
   });
 
@@ -80,7 +92,7 @@ describe("MCP tools/call", () => {
     "the sub-agent tools: spawn, then subagents lists the child; yield outside a run is an error",
     async () => {
       const { keys, client } = await world();
-      const spawned = detailsOf(
+      const spawned = detailsOf<"sessions_spawn">(
         await client.callTool({ name: "sessions_spawn", arguments: { task: "summarize over mcp" } }),
       );
       expect(spawned).toMatchObject({
@@ -157,7 +169,9 @@ describe("MCP tools/call", () => {
       message: expect.stringContaining("Tool not available: agents_list"),
     });
 
-    const leaf = await connectMcp(await runToken("main", `agent:main:subagent:mcp-${uid()}`, 1));
+    const leaf = await connectMcp(
+      await runToken({ agentId: "main", sessionKey: `agent:main:subagent:mcp-${uid()}`, depth: 1 }),
+    );
     await expect(leaf.callTool({ name: "sessions_list", arguments: {} })).rejects.toMatchObject({
       code: ErrorCode.InvalidParams,
       message: expect.stringContaining("Tool not available: sessions_list"),

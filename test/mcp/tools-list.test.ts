@@ -4,9 +4,8 @@ import { profileTools } from "../../src/policy/tool-profiles";
 import { toolRegistry } from "../../src/tools/registry";
 import { toolJsonSchema } from "../../src/tools/specs";
 import { VERSION } from "../../src/version";
-import { ADMIN, AGENT_TOKENS } from "../helpers";
-import { uid } from "../integration/fixtures";
-import { connectMcp, listedNames, rawMcp, registeredAmong, runToken } from "./client";
+import { ADMIN, AGENT_TOKENS, runToken, uid } from "../support";
+import { connectMcp, type JsonRpcResult, listedNames, rawMcp, registeredAmong } from "./client";
 
 /** SPEC §5.4: what every sub-agent loses, and what a leaf (depth ≥ maxSpawnDepth) loses besides. */
 const SUBAGENT_DENIED = ["sessions_send", "session_status", "agents_list"];
@@ -54,14 +53,20 @@ describe("MCP initialize and tools/list", () => {
 
   it("a depth-1 sub-agent run token (a leaf at maxSpawnDepth 1) keeps no session tools", async () => {
     const child = `agent:main:subagent:mcp-${uid()}`;
-    const names = await listedNames(await connectMcp(await runToken("main", child, 1)));
+    const names = await listedNames(
+      await connectMcp(await runToken({ agentId: "main", sessionKey: child, depth: 1 })),
+    );
     const denied = [...SUBAGENT_DENIED, ...LEAF_DENIED];
     expect(names).toEqual(registeredAmong(profileTools.coding.filter((name) => !denied.includes(name))));
     for (const name of denied) expect(names).not.toContain(name);
   });
 
   it("a top-level run token lists what its agent's profile grants", async () => {
-    const names = await listedNames(await connectMcp(await runToken("ops", `agent:ops:mcp-run-${uid()}`, 0)));
+    const names = await listedNames(
+      await connectMcp(
+        await runToken({ agentId: "ops", sessionKey: `agent:ops:mcp-run-${uid()}`, depth: 0 }),
+      ),
+    );
     expect(names).toEqual(registeredAmong(profileTools.messaging));
   });
 
@@ -82,11 +87,13 @@ describe("MCP initialize and tools/list", () => {
     expect(init.status).toBe(200);
     expect(init.headers.get("Mcp-Session-Id")).toBeNull();
     expect(init.headers.get("Content-Type")).toContain("application/json");
-    expect((await init.json<any>()).result.protocolVersion).toBe("2025-06-18");
+    expect((await init.json<JsonRpcResult<{ protocolVersion: string }>>()).result.protocolVersion).toBe(
+      "2025-06-18",
+    );
 
     const list = await rawMcp(AGENT_TOKENS.ops, { jsonrpc: "2.0", id: 2, method: "tools/list" });
     expect(list.status).toBe(200);
-    const body = await list.json<any>();
+    const body = await list.json<JsonRpcResult<{ tools: { name: string }[] }>>();
     expect(body.result.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(
       registeredAmong(profileTools.messaging),
     );

@@ -7,15 +7,15 @@ import {
   createSpawned,
   deliverBatch,
   driveUntil,
-  getRun,
-  requesterOf,
+  findRun,
+  requesterFor,
   send,
   sendWith,
   storedRuns,
   transcript,
   uid,
   waitRun,
-} from "./fixtures";
+} from "../support";
 
 const ACCEPTED = { status: "accepted", delivery: { status: "pending", mode: "announce" } };
 
@@ -38,7 +38,7 @@ describe("sessions_send fire-and-forget (timeoutSeconds: 0)", () => {
     const { requester, target } = await pair("ff");
     const result = await send(requester, { sessionKey: target, message: "fire one", timeoutSeconds: 0 });
     expect(result).toEqual({ runId: expect.any(String), ...ACCEPTED, sessionKey: target });
-    await driveUntil([target], () => getRun(result.runId), "the queued send to arrive");
+    await driveUntil([target], () => findRun(result.runId), "the queued send to arrive");
     expect(await waitRun(result.runId)).toMatchObject({ status: "ok", reply: "relay got: fire one" });
     const [request] = await copiesOf(target, "fire one");
     expect(request).toMatchObject({
@@ -62,7 +62,7 @@ describe("sessions_send fire-and-forget (timeoutSeconds: 0)", () => {
 
   it("puts exactly the turn on the queue; redelivering it three times adds one message and one run", async () => {
     const { requester, target } = await pair("redeliver");
-    const { ctx, queued } = capturingContext(requesterOf(requester));
+    const { ctx, queued } = capturingContext(requesterFor(requester));
     const result = await sendWith(ctx, { sessionKey: target, message: "exactly once", timeoutSeconds: 0 });
     expect(result).toEqual({ runId: expect.any(String), ...ACCEPTED, sessionKey: target });
     expect(queued).toHaveLength(1);
@@ -116,7 +116,7 @@ describe("sessions_send fire-and-forget (timeoutSeconds: 0)", () => {
   it("idempotencyKey: the repeat has the same runId and the same queue body; it lands once", async () => {
     const { u, requester, target } = await pair("ffidem");
     const args = { sessionKey: target, message: "keyed", timeoutSeconds: 0, idempotencyKey: `k-${u}` };
-    const { ctx, queued } = capturingContext(requesterOf(requester));
+    const { ctx, queued } = capturingContext(requesterFor(requester));
     const first = await sendWith(ctx, args);
     expect(await sendWith(ctx, args)).toEqual(first);
     expect(queued).toHaveLength(2);
@@ -134,7 +134,7 @@ describe("sessions_send fire-and-forget (timeoutSeconds: 0)", () => {
 
   it("the consumer dead-letters (and acks) a send whose target is gone, and a body it cannot parse", async () => {
     const { requester, target } = await pair("dead");
-    const { ctx, queued } = capturingContext(requesterOf(requester));
+    const { ctx, queued } = capturingContext(requesterFor(requester));
     await sendWith(ctx, { sessionKey: target, message: "too late", timeoutSeconds: 0 });
     const [body] = queued;
     const gone = { ...(body as object), targetKey: `agent:relay:gone-${uid()}` };

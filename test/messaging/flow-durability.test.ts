@@ -1,4 +1,3 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { withInterSessionHeader } from "../../src/messaging/inter-session";
 import {
@@ -9,12 +8,12 @@ import {
   driveUntil,
   evict,
   expectOnlyPosts,
+  runAlarms,
   send,
   storedRuns,
-  stub,
   turns,
   uid,
-} from "./fixtures";
+} from "../support";
 
 const header = (from: string, channel: string, text: string) =>
   withInterSessionHeader(text, { sessionKey: from, channel, tool: "sessions_send" });
@@ -33,7 +32,7 @@ async function pair(agentId: string, prefix: string) {
 
 async function evictBoth(keys: string[]): Promise<void> {
   for (const key of keys) await evict(key);
-  for (const key of keys) await runDurableObjectAlarm(stub(key));
+  await runAlarms(keys);
 }
 
 describe("the reply-back flow survives eviction", () => {

@@ -12,12 +12,13 @@ import {
   driveUntil,
   expectOnlyPosts,
   getRun,
+  type RecordedRequest,
   send,
   storedRuns,
   transcript,
   turns,
   uid,
-} from "./fixtures";
+} from "../support";
 
 const header = (from: string, channel: string, text: string) =>
   withInterSessionHeader(text, { sessionKey: from, channel, tool: "sessions_send" });
@@ -34,7 +35,7 @@ const announceText = (requester: string, request: string, first: string, latest:
   `Original request (from ${requester}):\n${request}\n\nFirst reply:\n${first}\n\nLatest reply:\n${latest}`;
 
 /** The post's body fields, after checking it is signed with the service's key over its exact bytes. */
-async function signedBody(post: ChannelPost | undefined): Promise<Record<string, unknown>> {
+async function signedBody(post: RecordedRequest<ChannelPost> | undefined): Promise<ChannelPost> {
   if (!post) throw new Error("no post");
   expect(post.headers["x-switchboard-signature"]).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
   expect(
@@ -79,7 +80,7 @@ describe("reply-back loop and announce (maxPingPongTurns 2)", () => {
       timeoutSeconds: 5,
     });
     expect(result).toMatchObject({ status: "ok", reply: "relay got: status of the build?" });
-    const posts = await delivered(target, [requester, target]);
+    const posts = await delivered(target, 1, [requester, target]);
     await settledRuns([requester, target], 4);
 
     // The requester took turn 1 (a reply to the target's answer); nothing else.
@@ -210,7 +211,7 @@ describe("reply-back loop and announce (maxPingPongTurns 2)", () => {
     await createSession({ agentId: "relay", key });
     const result = await send(key, { sessionKey: "current", message: "note to self", timeoutSeconds: 0 });
     expect(result).toMatchObject({ status: "accepted", sessionKey: key });
-    const posts = await delivered(key, [key]);
+    const posts = await delivered(key, 1, [key]);
     await settledRuns([key], 2);
     const announceRequest = announceText(
       key,
@@ -246,7 +247,7 @@ describe("reply-back loop and announce (maxPingPongTurns 2)", () => {
       deliveryContext: { channel: "telegram", to: chatId, threadId: "99" },
     });
     await send(requester, { sessionKey: target, message: "topic news", timeoutSeconds: 5 });
-    const posts = await delivered(target, [requester, target]);
+    const posts = await delivered(target, 1, [requester, target]);
     expect(posts).toHaveLength(1);
     const body = await signedBody(posts[0]);
     expect(body).toMatchObject({ channel: "telegram", to: chatId, threadId: "99", sessionKey: target });

@@ -4,15 +4,13 @@ import {
   createSession,
   createSpawned,
   describeSession,
-  expectFailure,
-  expectUntouched,
-  family,
-  requesterOf,
+  requesterFor,
   send,
   sendWith,
   transcript,
   UUID,
-} from "./fixtures";
+} from "../support";
+import { expectFailure, expectUntouched, family } from "./fixtures";
 
 // SPEC §5.3 check order, part 2: visibility, thread-scoped target, (send policy: send-policy-enforced),
 // synchronous self-send, and our hop limit.
@@ -66,7 +64,7 @@ describe("sessions_send: visibility, thread targets, self-send, hops", () => {
     const error = "Target is a thread-scoped session; send to the parent channel session key instead.";
     for (const key of [discordThread, telegramTopic, deniedThread]) {
       for (const timeoutSeconds of [0, 5]) {
-        const { ctx, queued } = capturingContext(requesterOf(requester));
+        const { ctx, queued } = capturingContext(requesterFor(requester));
         await expectFailure(await sendWith(ctx, { sessionKey: key, message: "hi", timeoutSeconds }), {
           status: "error",
           error,
@@ -97,7 +95,7 @@ describe("sessions_send: visibility, thread targets, self-send, hops", () => {
     }
     await expectUntouched(requester);
 
-    const { ctx, queued } = capturingContext(requesterOf(requester));
+    const { ctx, queued } = capturingContext(requesterFor(requester));
     const accepted = await sendWith(ctx, {
       sessionKey: "current",
       message: "note to self",
@@ -114,7 +112,7 @@ describe("sessions_send: visibility, thread targets, self-send, hops", () => {
 
   it("the hop limit stops a chain of sends (A→B→C→A) and the hop travels in the provenance", async () => {
     const { requester, child } = await family("hops");
-    const second = await sendWith(capturingContext(requesterOf(requester, { hop: 1 })).ctx, {
+    const second = await sendWith(capturingContext(requesterFor(requester, { hop: 1 })).ctx, {
       sessionKey: child,
       message: "forwarded once",
       timeoutSeconds: 5,
@@ -129,7 +127,7 @@ describe("sessions_send: visibility, thread targets, self-send, hops", () => {
       hop: 2,
     });
 
-    const { ctx, queued } = capturingContext(requesterOf(requester, { hop: 2 }));
+    const { ctx, queued } = capturingContext(requesterFor(requester, { hop: 2 }));
     for (const timeoutSeconds of [0, 5]) {
       await expectFailure(await sendWith(ctx, { sessionKey: child, message: "again", timeoutSeconds }), {
         status: "error",

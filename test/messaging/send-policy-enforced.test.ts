@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../helpers";
 import {
+  ADMIN,
   answerDeferred,
+  call,
   capturingContext,
   createSession,
   createSpawned,
   expectOnlyPosts,
-  requesterOf,
+  requesterFor,
   send,
   sendWith,
   sessionPath,
@@ -15,14 +16,14 @@ import {
   turns,
   UUID,
   uid,
-} from "./fixtures";
+} from "../support";
 
 const BLOCKED = "send blocked by session policy";
 
 /** The result of a send that the policy blocks, in both modes; nothing reaches the target or the queue. */
 async function expectBlocked(requester: string, target: string): Promise<void> {
   for (const timeoutSeconds of [0, 5]) {
-    const { ctx, queued } = capturingContext(requesterOf(requester));
+    const { ctx, queued } = capturingContext(requesterFor(requester));
     expect(await sendWith(ctx, { sessionKey: target, message: "hello", timeoutSeconds })).toEqual({
       runId: expect.stringMatching(UUID),
       status: "error",

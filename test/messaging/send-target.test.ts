@@ -1,15 +1,12 @@
 import { describe, expect, it } from "vitest";
+import type { SwitchboardConfig } from "../../src/config/schema";
 import { withInterSessionHeader } from "../../src/messaging/inter-session";
 import type { ToolContext } from "../../src/tools/types";
 import {
-  configWith,
   createSession,
   createSpawned,
   describeSession,
-  expectFailure,
-  expectUntouched,
-  family,
-  requesterOf,
+  requesterFor,
   send,
   sendWith,
   toolWithConfig,
@@ -17,7 +14,9 @@ import {
   UUID,
   uid,
   workerConfig,
-} from "./fixtures";
+  workerConfigWith,
+} from "../support";
+import { expectFailure, expectUntouched, family } from "./fixtures";
 
 // SPEC §5.3 check order, part 1: which target (both/neither, label lookup, reference resolution).
 // Part 2, from visibility on, is send-gates.test.ts.
@@ -36,7 +35,7 @@ function trappedContext(requesterKey: string): { ctx: ToolContext; touched: stri
     );
   const config = workerConfig();
   const ctx: ToolContext = {
-    requester: requesterOf(requesterKey),
+    requester: requesterFor(requesterKey),
     config,
     keyOptions: { mainKey: config.session.mainKey, scope: config.session.scope },
     db: trap("db") as unknown as D1Database,
@@ -143,8 +142,8 @@ describe("sessions_send: target selection", () => {
       });
     }
 
-    const allVisible = (change: (document: any) => void = () => {}) =>
-      configWith((document) => {
+    const allVisible = (change: (document: SwitchboardConfig) => void = () => {}) =>
+      workerConfigWith((document) => {
         document.tools.sessions.visibility = "all";
         change(document);
       });

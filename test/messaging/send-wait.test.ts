@@ -1,14 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { stableUuid } from "../../src/messaging/stable-id";
-import { importMessages } from "../integration/fixtures";
 import {
   answerDeferred,
   capturingContext,
   createSession,
   createSpawned,
   driveUntil,
+  findRun,
   getRun,
-  requesterOf,
+  importMessages,
+  requesterFor,
   send,
   sendWith,
   session,
@@ -16,7 +17,7 @@ import {
   transcript,
   uid,
   waitRun,
-} from "./fixtures";
+} from "../support";
 
 const DELIVERY = { status: "pending", mode: "announce" };
 
@@ -87,7 +88,7 @@ describe("sessions_send with a wait (timeoutSeconds > 0)", () => {
     });
     await driveUntil(
       [target],
-      async () => ((await getRun(runId))?.deferred ? true : undefined),
+      async () => ((await findRun(runId))?.deferred ? true : undefined),
       "deferred run",
     );
     const completed = await session(target).completeDeferredRun(runId, { text: "" });
@@ -169,7 +170,7 @@ describe("sessions_send with a wait (timeoutSeconds > 0)", () => {
     // Fire-and-forget repeats, to the same or another target: the first send's answer, nothing queued.
     const otherTarget = `agent:relay:idem-t2-${u}`;
     await createSpawned({ sessionKey: otherTarget, agentId: "relay", spawnedBy: requester });
-    const { ctx, queued } = capturingContext(requesterOf(requester));
+    const { ctx, queued } = capturingContext(requesterFor(requester));
     for (const sessionKey of [target, otherTarget]) {
       expect(await sendWith(ctx, { ...args, sessionKey, timeoutSeconds: 0 })).toEqual({
         runId: first.runId,

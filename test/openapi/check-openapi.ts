@@ -1,41 +1,58 @@
+/** A JSON object, or an array, as the checker walks it. */
+type JsonNode = Record<string, unknown>;
+
+const isNode = (value: unknown): value is JsonNode => typeof value === "object" && value !== null;
+
+/** The value as an object to read fields of; `{}` when it is not one. */
+const node = (value: unknown): JsonNode => (isNode(value) ? value : {});
+
+/** The value as a list; `[]` when it is not one. */
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+const TYPES = ["string", "number", "integer", "boolean", "object", "array", "null"];
+
 /** A focused structural check of an OpenAPI 3.1 document: returns every problem found, or none. */
-export function openApiProblems(doc: any): string[] {
+export function openApiProblems(doc: unknown): string[] {
   const problems: string[] = [];
   const problem = (message: string) => problems.push(message);
-  if (typeof doc?.openapi !== "string" || !/^3\.1\.\d+$/.test(doc.openapi)) problem("openapi is not 3.1.x");
-  if (typeof doc?.info?.title !== "string" || typeof doc?.info?.version !== "string")
+  const root = node(doc);
+  const info = node(root.info);
+  if (typeof root.openapi !== "string" || !/^3\.1\.\d+$/.test(root.openapi)) problem("openapi is not 3.1.x");
+  if (typeof info.title !== "string" || typeof info.version !== "string")
     problem("info needs title and version");
-  if (typeof doc?.paths !== "object" || Object.keys(doc.paths ?? {}).length === 0) problem("no paths");
-  const schemes = doc?.components?.securitySchemes ?? {};
-  const tags = new Set((doc?.tags ?? []).map((tag: any) => tag.name));
-  const operationIds = new Set<string>();
-  for (const [path, item] of Object.entries<any>(doc?.paths ?? {})) {
+  if (typeof root.paths !== "object" || Object.keys(root.paths ?? {}).length === 0) problem("no paths");
+  const schemes = node(node(root.components).securitySchemes);
+  const tags = new Set(list(root.tags).map((tag) => node(tag).name));
+  const operationIds = new Set<unknown>();
+  for (const [path, item] of Object.entries(node(root.paths))) {
     if (!path.startsWith("/")) problem(`path ${path} does not start with /`);
     const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
-    for (const [method, operation] of Object.entries<any>(item)) {
+    for (const [method, value] of Object.entries(node(item))) {
+      const operation = node(value);
       const where = `${method.toUpperCase()} ${path}`;
-      if (!["get", "put", "post", "delete", "options", "head", "patch", "trace"].includes(method)) {
+      if (!METHODS.includes(method)) {
         problem(`${where}: not an HTTP method`);
         continue;
       }
       if (!operation.operationId || operationIds.has(operation.operationId))
         problem(`${where}: operationId missing or repeated`);
       operationIds.add(operation.operationId);
-      for (const tag of operation.tags ?? []) if (!tags.has(tag)) problem(`${where}: undeclared tag ${tag}`);
-      const responses = Object.entries<any>(operation.responses ?? {});
+      for (const tag of list(operation.tags)) if (!tags.has(tag)) problem(`${where}: undeclared tag ${tag}`);
+      const responses = Object.entries(node(operation.responses));
       if (responses.length === 0) problem(`${where}: no responses`);
       for (const [status, response] of responses) {
         if (!/^[1-5]\d\d$|^default$/.test(status)) problem(`${where}: bad status ${status}`);
-        if (!response.$ref && typeof response.description !== "string")
+        if (!node(response).$ref && typeof node(response).description !== "string")
           problem(`${where} ${status}: response without description`);
       }
-      for (const requirement of operation.security ?? doc.security ?? [])
-        for (const name of Object.keys(requirement))
+      for (const requirement of list(operation.security ?? root.security))
+        for (const name of Object.keys(node(requirement)))
           if (!schemes[name]) problem(`${where}: unknown security scheme ${name}`);
-      const parameters: any[] = operation.parameters ?? [];
+      const parameters = list(operation.parameters).map(node);
       for (const parameter of parameters) {
         if (
-          !["path", "query", "header", "cookie"].includes(parameter.in) ||
+          !["path", "query", "header", "cookie"].includes(String(parameter.in)) ||
           typeof parameter.name !== "string"
         )
           problem(`${where}: bad parameter ${JSON.stringify(parameter)}`);
@@ -47,9 +64,9 @@ export function openApiProblems(doc: any): string[] {
         if (!inPath.some((parameter) => parameter.name === name && parameter.required === true))
           problem(`${where}: path parameter ${name} not declared as required`);
       for (const parameter of inPath)
-        if (!templated.includes(parameter.name))
+        if (!templated.includes(String(parameter.name)))
           problem(`${where}: path parameter ${parameter.name} not in path`);
-      if (operation.requestBody && Object.keys(operation.requestBody.content ?? {}).length === 0)
+      if (operation.requestBody && Object.keys(node(node(operation.requestBody).content)).length === 0)
         problem(`${where}: request body without content`);
     }
   }
@@ -57,15 +74,14 @@ export function openApiProblems(doc: any): string[] {
     if (typeof value.$ref === "string" && resolvePointer(doc, value.$ref) === undefined)
       problem(`${pointer}: $ref ${value.$ref} does not resolve`);
     const type = value.type;
-    const types = ["string", "number", "integer", "boolean", "object", "array", "null"];
-    if (pointer.includes("schema") && typeof type === "string" && !types.includes(type))
+    if (pointer.includes("schema") && typeof type === "string" && !TYPES.includes(type))
       problem(`${pointer}: bad JSON Schema type ${type}`);
   });
   return problems;
 }
 
-function walk(value: unknown, pointer: string, visit: (value: any, pointer: string) => void): void {
-  if (typeof value !== "object" || value === null) return;
+function walk(value: unknown, pointer: string, visit: (value: JsonNode, pointer: string) => void): void {
+  if (!isNode(value)) return;
   if (!Array.isArray(value)) visit(value, pointer);
   for (const [key, item] of Object.entries(value)) walk(item, `${pointer}/${key}`, visit);
 }
@@ -73,9 +89,16 @@ function walk(value: unknown, pointer: string, visit: (value: any, pointer: stri
 /** Resolves a local JSON pointer (`#/components/schemas/Error`), or undefined. */
 export function resolvePointer(doc: unknown, ref: string): unknown {
   if (!ref.startsWith("#/")) return undefined;
-  return ref
-    .slice(2)
-    .split("/")
-    .map((part) => decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~"))
-    .reduce<any>((node, key) => (node && typeof node === "object" ? node[key] : undefined), doc);
+  return at(
+    doc,
+    ...ref
+      .slice(2)
+      .split("/")
+      .map((part) => decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~")),
+  );
+}
+
+/** The value at a path of keys in plain JSON (`at(doc, "paths", "/healthz", "get")`), or undefined. */
+export function at(value: unknown, ...path: string[]): unknown {
+  return path.reduce<unknown>((current, key) => (isNode(current) ? current[key] : undefined), value);
 }

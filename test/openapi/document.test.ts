@@ -4,10 +4,18 @@ import { errorStatus } from "../../src/errors";
 import type { waitResultSchema } from "../../src/openapi/components";
 import { buildOpenApiDocument } from "../../src/openapi/document";
 import { hoistDefs, zodJsonSchema } from "../../src/openapi/json-schema";
+import type { JsonSchema, OpenApiDocument, OpenApiOperation } from "../../src/openapi/types";
 import type { waitResult } from "../../src/routes/v1/run-view";
-import { openApiProblems, resolvePointer } from "./check-openapi";
+import { at, openApiProblems, resolvePointer } from "./check-openapi";
 
-const doc = buildOpenApiDocument() as any;
+const doc = buildOpenApiDocument();
+
+/** The operation at `method path` of a document; fails the test if it has none. */
+function operation(document: OpenApiDocument, path: string, method: "get" | "post"): OpenApiOperation {
+  const found = document.paths[path]?.[method];
+  if (!found) throw new Error(`no ${method} ${path} in the document`);
+  return found;
+}
 
 describe("the OpenAPI document", () => {
   it("is a structurally valid OpenAPI 3.1 document", () => {
@@ -21,10 +29,10 @@ describe("the OpenAPI document", () => {
   it("the structural check catches broken documents", () => {
     const broken = structuredClone(doc);
     broken.openapi = "3.0.3";
-    broken.paths["/v1/sessions"].post.responses = {};
-    broken.paths["/v1/runs/{runId}"].get.parameters = [];
-    broken.paths["/v1/sessions/{key}"].get.responses["404"] = { $ref: "#/components/responses/Nope" };
-    broken.paths["/healthz"].get.security = [{ nope: [] }];
+    operation(broken, "/v1/sessions", "post").responses = {};
+    operation(broken, "/v1/runs/{runId}", "get").parameters = [];
+    operation(broken, "/v1/sessions/{key}", "get").responses["404"] = { $ref: "#/components/responses/Nope" };
+    operation(broken, "/healthz", "get").security = [{ nope: [] }];
     expect(openApiProblems(broken)).toEqual(
       expect.arrayContaining([
         "openapi is not 3.1.x",
@@ -43,47 +51,53 @@ describe("the OpenAPI document", () => {
       in: "header",
       name: "X-Switchboard-Signature",
     });
-    expect(doc.paths["/v1/sessions"].post.security).toEqual([{ bearerAuth: [] }]);
-    expect(doc.paths["/v1/channels/{channel}/messages"].post.security).toEqual([{ channelSignature: [] }]);
+    expect(doc.paths["/v1/sessions"]?.post?.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.paths["/v1/channels/{channel}/messages"]?.post?.security).toEqual([{ channelSignature: [] }]);
     for (const path of ["/healthz", "/openapi.json", "/docs"])
-      expect(doc.paths[path].get.security).toEqual([]);
+      expect(doc.paths[path]?.get?.security).toEqual([]);
   });
 
   it("models errors with the codes of src/errors.ts, and /tools/invoke's own error shape", () => {
     const codes = Object.keys(errorStatus);
-    expect(doc.components.schemas.Error.properties.error.properties.code.enum).toEqual(codes);
-    expect(doc.components.schemas.InvokeError.properties.error.properties.type.enum).toEqual(codes);
-    const invoke400 = resolvePointer(doc, doc.paths["/tools/invoke"].post.responses["400"].$ref) as any;
-    expect(invoke400.content["application/json"].example).toEqual({
+    expect(at(doc.components.schemas.Error, "properties", "error", "properties", "code", "enum")).toEqual(
+      codes,
+    );
+    expect(
+      at(doc.components.schemas.InvokeError, "properties", "error", "properties", "type", "enum"),
+    ).toEqual(codes);
+    const invoke400 = resolvePointer(doc, String(doc.paths["/tools/invoke"]?.post?.responses["400"]?.$ref));
+    expect(at(invoke400, "content", "application/json", "example")).toEqual({
       ok: false,
       error: { type: "bad_request", message: expect.any(String) },
     });
-    const rest404 = resolvePointer(doc, doc.paths["/v1/sessions/{key}"].get.responses["404"].$ref) as any;
-    expect(rest404.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
+    const rest404 = resolvePointer(doc, String(doc.paths["/v1/sessions/{key}"]?.get?.responses["404"]?.$ref));
+    expect(at(rest404, "content", "application/json", "schema")).toEqual({
+      $ref: "#/components/schemas/Error",
+    });
     // Each status lists the codes that map to it.
-    expect(rest404.description).toContain("`not_found`");
-    expect(rest404.description).toContain("`tool_not_found`");
+    expect(at(rest404, "description")).toContain("`not_found`");
+    expect(at(rest404, "description")).toContain("`tool_not_found`");
   });
 
   it("shows the real shape of imported transcript messages, not the opaque validator", () => {
-    const items = doc.components.schemas.ImportTranscriptRequest.properties.messages.items;
-    expect(items.required).toEqual(expect.arrayContaining(["id", "role", "content", "timestamp"]));
-    expect(items.properties.role.enum).toContain("assistant");
+    const items = at(doc.components.schemas.ImportTranscriptRequest, "properties", "messages", "items");
+    expect(at(items, "required")).toEqual(expect.arrayContaining(["id", "role", "content", "timestamp"]));
+    expect(at(items, "properties", "role", "enum")).toContain("assistant");
   });
 
   it("has examples for every request body and success response", () => {
-    for (const [path, item] of Object.entries<any>(doc.paths)) {
-      for (const [method, operation] of Object.entries<any>(item)) {
-        const body = operation.requestBody?.content["application/json"];
-        if (body) expect(body.example, `${method} ${path} body`).toBeDefined();
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const body = at(operation.requestBody, "content", "application/json");
+        if (body) expect(at(body, "example"), `${method} ${path} body`).toBeDefined();
         // JSON answers show an example; files, pages and this document itself need none.
-        const json = Object.entries<any>(operation.responses).filter(
-          ([, r]) => r.content?.["application/json"],
+        const json = Object.entries(operation.responses).filter(([, r]) =>
+          at(r, "content", "application/json"),
         );
         for (const [status, response] of json) {
-          const media = response.content["application/json"];
+          const media = at(response, "content", "application/json");
           if (path === "/openapi.json") continue;
-          expect(media.example ?? media.examples, `${method} ${path} ${status}`).toBeDefined();
+          expect(at(media, "example") ?? at(media, "examples"), `${method} ${path} ${status}`).toBeDefined();
         }
       }
     }
@@ -98,7 +112,7 @@ describe("the OpenAPI document", () => {
     });
     const json = zodJsonSchema(z.object({ tree: node, other: node }), "input");
     expect(json.$defs).toBeDefined();
-    const schemas: Record<string, any> = {};
+    const schemas: Record<string, JsonSchema> = {};
     schemas.Tree = hoistDefs("Tree", json, schemas);
     const hoisted = {
       openapi: "3.1.1",

@@ -5,7 +5,7 @@ import { app } from "../../src/app";
 import { openApiDocument } from "../../src/openapi/document";
 import { SCALAR_SCRIPT_URL } from "../../src/routes/docs";
 import { toolRegistry } from "../../src/tools/registry";
-import { call } from "../helpers";
+import { call } from "../support";
 
 describe("GET /openapi.json", () => {
   it("serves the document without a token", async () => {

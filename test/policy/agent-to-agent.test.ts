@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkAgentToAgent, matchesAgentGlobs, reachableAgents } from "../../src/policy/agent-to-agent";
-import { toolsConfig } from "./fixtures";
+import { toolsConfig } from "../support";
 
 describe("matchesAgentGlobs", () => {
   it("matches anything with * or an empty list", () => {

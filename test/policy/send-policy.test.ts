@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { SendPolicyConfig } from "../../src/config/schema";
 import { resolveSendPolicy } from "../../src/policy/send-policy";
-import { configWith } from "./fixtures";
+import { configFrom } from "../support";
 
 /** A send policy as the config schema produces it. */
 function policyOf(sendPolicy: Record<string, unknown>): SendPolicyConfig {
-  const policy = configWith({ session: { sendPolicy } }).session.sendPolicy;
+  const policy = configFrom({ session: { sendPolicy } }).session.sendPolicy;
   if (!policy) throw new Error("sendPolicy missing");
   return policy;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { agentToolPolicy } from "../../src/config/agents";
 import { toolNames } from "../../src/config/schema";
 import { allowedTools, applySubagentPolicy, profileToolSet } from "../../src/policy/tool-profiles";
-import { configWith, requesterOf } from "./fixtures";
+import { configFrom, requesterWith } from "../support";
 
 const sorted = (tools: Iterable<string>) => [...tools].sort();
 
@@ -52,7 +52,7 @@ describe("profiles (SPEC §5.9)", () => {
 
 describe("agentToolPolicy", () => {
   it("takes the agent's profile over tools.profile and merges both alsoAllow lists", () => {
-    const config = configWith({
+    const config = configFrom({
       tools: { profile: "minimal", alsoAllow: ["sessions_list"] },
       agents: {
         list: [{ id: "main" }, { id: "ops", tools: { profile: "messaging", alsoAllow: ["subagents"] } }],
@@ -68,12 +68,12 @@ describe("agentToolPolicy", () => {
 
 describe("allowedTools for top-level sessions", () => {
   it("is the agent's profile plus alsoAllow", () => {
-    const config = configWith({
+    const config = configFrom({
       tools: { alsoAllow: ["agents_list"] },
       agents: { list: [{ id: "main" }, { id: "ops", tools: { profile: "messaging" } }] },
     });
-    expect(sorted(allowedTools(config, requesterOf()))).toEqual(SESSION_TOOLS);
-    expect(sorted(allowedTools(config, requesterOf({ agentId: "ops" })))).toEqual([
+    expect(sorted(allowedTools(config, requesterWith()))).toEqual(SESSION_TOOLS);
+    expect(sorted(allowedTools(config, requesterWith({ agentId: "ops" })))).toEqual([
       "agents_list",
       "session_status",
       "sessions_history",
@@ -83,8 +83,8 @@ describe("allowedTools for top-level sessions", () => {
   });
 
   it("ignores tools.subagents.tools", () => {
-    const config = configWith({ tools: { subagents: { tools: { deny: ["sessions_list"] } } } });
-    expect(allowedTools(config, requesterOf()).has("sessions_list")).toBe(true);
+    const config = configFrom({ tools: { subagents: { tools: { deny: ["sessions_list"] } } } });
+    expect(allowedTools(config, requesterWith()).has("sessions_list")).toBe(true);
   });
 });
 
@@ -162,14 +162,14 @@ describe("sub-agent tool policy (SPEC §5.4)", () => {
 });
 
 describe("allowedTools for sub-agents", () => {
-  const child = requesterOf({ sessionKey: "agent:main:subagent:c1", depth: 1, isSubagent: true });
+  const child = requesterWith({ sessionKey: "agent:main:subagent:c1", depth: 1, isSubagent: true });
 
   it("gives a depth-1 child no session tools but yield by default", () => {
-    expect(sorted(allowedTools(configWith({}), child))).toEqual(["sessions_yield"]);
+    expect(sorted(allowedTools(configFrom({}), child))).toEqual(["sessions_yield"]);
   });
 
   it("gives a depth-1 orchestrator spawn, subagents, list and history with maxSpawnDepth 2", () => {
-    const config = configWith({ agents: { defaults: { subagents: { maxSpawnDepth: 2 } } } });
+    const config = configFrom({ agents: { defaults: { subagents: { maxSpawnDepth: 2 } } } });
     expect(sorted(allowedTools(config, child))).toEqual([
       "sessions_history",
       "sessions_list",
@@ -181,12 +181,12 @@ describe("allowedTools for sub-agents", () => {
   });
 
   it("uses the agent's own maxSpawnDepth", () => {
-    const config = configWith({ agents: { list: [{ id: "main", subagents: { maxSpawnDepth: 2 } }] } });
+    const config = configFrom({ agents: { list: [{ id: "main", subagents: { maxSpawnDepth: 2 } }] } });
     expect(allowedTools(config, child).has("sessions_spawn")).toBe(true);
   });
 
   it("applies tools.subagents.tools, deny winning", () => {
-    const config = configWith({
+    const config = configFrom({
       tools: {
         subagents: {
           tools: { alsoAllow: ["sessions_list", "sessions_history"], deny: ["sessions_history"] },

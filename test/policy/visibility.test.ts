@@ -5,12 +5,12 @@ import {
   isRestrictedToSpawned,
   visibleScope,
 } from "../../src/policy/visibility";
-import { requesterOf, toolsConfig } from "./fixtures";
+import { requesterWith, toolsConfig } from "../support";
 
 const visibilityConfig = (visibility: string, extra: Record<string, unknown> = {}) =>
   toolsConfig({ sessions: { visibility }, ...extra });
 
-const main = requesterOf();
+const main = requesterWith();
 const own = { sessionKey: "agent:main:main", agentId: "main" };
 const child = { sessionKey: "agent:main:subagent:c1", agentId: "main", spawnedBy: "agent:main:main" };
 const grandchild = {
@@ -48,7 +48,7 @@ describe("checkSessionVisible: tree", () => {
     const check = checkSessionVisible(config, main, grandchild, "history");
     expect(check).toMatchObject({ ok: false, status: "forbidden" });
     expect(errorOf(check)).toContain("tools.sessions.visibility=tree");
-    const parent = requesterOf({ sessionKey: child.sessionKey, depth: 1, isSubagent: true });
+    const parent = requesterWith({ sessionKey: child.sessionKey, depth: 1, isSubagent: true });
     expect(checkSessionVisible(config, parent, grandchild, "history")).toEqual({ ok: true });
   });
 
@@ -60,7 +60,7 @@ describe("checkSessionVisible: tree", () => {
   });
 
   it("hides the parent from a child", () => {
-    const asChild = requesterOf({ sessionKey: child.sessionKey, depth: 1, isSubagent: true });
+    const asChild = requesterWith({ sessionKey: child.sessionKey, depth: 1, isSubagent: true });
     expect(checkSessionVisible(config, asChild, own, "history").ok).toBe(false);
   });
 });
@@ -112,7 +112,7 @@ describe("checkSessionVisible: all and cross-agent", () => {
 });
 
 describe("sandbox clamp", () => {
-  const sandboxed = requesterOf({ agentId: "ops", sandboxed: true });
+  const sandboxed = requesterWith({ agentId: "ops", sandboxed: true });
 
   it("clamps agent and all to tree for a sandboxed requester in spawned mode", () => {
     expect(effectiveVisibility(visibilityConfig("all"), sandboxed)).toBe("tree");
@@ -139,7 +139,7 @@ describe("sandbox clamp", () => {
     const check = checkSessionVisible(config, sandboxed, opsSibling, "history");
     expect(errorOf(check)).toContain("tools.sessions.visibility=tree");
     expect(checkSessionVisible(config, sandboxed, otherAgent, "history").ok).toBe(false);
-    expect(checkSessionVisible(config, requesterOf({ agentId: "ops" }), otherAgent, "history")).toEqual({
+    expect(checkSessionVisible(config, requesterWith({ agentId: "ops" }), otherAgent, "history")).toEqual({
       ok: true,
     });
   });
@@ -149,16 +149,16 @@ describe("isRestrictedToSpawned", () => {
   const config = visibilityConfig("all");
 
   it("is true for a sandboxed top-level requester in spawned mode", () => {
-    expect(isRestrictedToSpawned(config, requesterOf({ sandboxed: true }))).toBe(true);
+    expect(isRestrictedToSpawned(config, requesterWith({ sandboxed: true }))).toBe(true);
   });
 
   it("is false for sub-agents, unsandboxed requesters and sessionToolsVisibility=all", () => {
-    expect(isRestrictedToSpawned(config, requesterOf({ sandboxed: true, isSubagent: true, depth: 1 }))).toBe(
-      false,
-    );
-    expect(isRestrictedToSpawned(config, requesterOf())).toBe(false);
+    expect(
+      isRestrictedToSpawned(config, requesterWith({ sandboxed: true, isSubagent: true, depth: 1 })),
+    ).toBe(false);
+    expect(isRestrictedToSpawned(config, requesterWith())).toBe(false);
     const allMode = toolsConfig({}, { defaults: { sandbox: { sessionToolsVisibility: "all" } } });
-    expect(isRestrictedToSpawned(allMode, requesterOf({ sandboxed: true }))).toBe(false);
+    expect(isRestrictedToSpawned(allMode, requesterWith({ sandboxed: true }))).toBe(false);
   });
 });
 
@@ -198,7 +198,7 @@ describe("visibleScope", () => {
   });
 
   it("uses the clamped level", () => {
-    const sandboxed = requesterOf({ agentId: "ops", sandboxed: true });
+    const sandboxed = requesterWith({ agentId: "ops", sandboxed: true });
     expect(visibleScope(visibilityConfig("all"), sandboxed)).toEqual({
       type: "tree",
       sessionKey: "agent:ops:main",

@@ -1,21 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { signatureHeader, verifySignatureHeader } from "../../src/channels/signature";
-import { ADMIN, call } from "../helpers";
 import {
+  type ApiError,
   channelSecret,
+  delivered,
   deliveries,
   getRun,
+  getSession,
   inbound,
   postInbound,
-  sessionPath,
   transcript,
   turns,
   uid,
-  waitForDeliveries,
   waitRun,
-} from "./fixtures";
-
-const getSession = (key: string) => call("GET", sessionPath(key), { token: ADMIN });
+} from "../support";
 
 describe("inbound channel message → session, run, reply delivered to the channel", () => {
   it("a direct message creates the session with its delivery context, runs, and posts the signed reply", async () => {
@@ -57,7 +55,7 @@ describe("inbound channel message → session, run, reply delivered to the chann
       runId,
     });
 
-    const [post, ...more] = await waitForDeliveries(key, 1);
+    const [post, ...more] = await delivered(key, 1);
     expect(more).toEqual([]);
     if (!post) throw new Error("reply not delivered");
     expect(post.json).toEqual({
@@ -138,7 +136,7 @@ describe("inbound channel message → session, run, reply delivered to the chann
       const reply = entry.key.startsWith("agent:research") ? `Findings: hi ${index}` : `Got it: hi ${index}`;
       expect(await waitRun(runId)).toMatchObject({ status: "ok", reply });
     }
-    const posts = await Promise.all(cases.map((entry) => waitForDeliveries(entry.key, 1)));
+    const posts = await Promise.all(cases.map((entry) => delivered(entry.key, 1)));
     expect(posts.map((list) => list.map((post) => post.json))).toEqual(
       cases.map((entry, index) => [
         {
@@ -174,7 +172,7 @@ describe("inbound channel message → session, run, reply delivered to the chann
       ["user", "once"],
       ["assistant", "Got it: once"],
     ]);
-    expect((await waitForDeliveries(key, 1)).map((post) => post.json.text)).toEqual(["Got it: once"]);
+    expect((await delivered(key, 1)).map((post) => post.json.text)).toEqual(["Got it: once"]);
   });
 
   it("a channel whose send policy denies it records the message and runs nothing (discord channel rule)", async () => {
@@ -239,7 +237,7 @@ describe("inbound authentication and validation", () => {
 
   it("answers 404 for an unknown channel and 400 naming the field for a bad body", async () => {
     const { body, key } = fresh();
-    const unknown = await postInbound("carrier-pigeon", body);
+    const unknown = await postInbound<ApiError>("carrier-pigeon", body);
     expect(unknown.status).toBe(404);
     expect(unknown.json.error.message).toContain('unknown channel "carrier-pigeon"');
     const bad: [Record<string, unknown> | string, RegExp][] = [
@@ -253,7 +251,7 @@ describe("inbound authentication and validation", () => {
       ["not json", /not valid JSON/],
     ];
     for (const [payload, message] of bad) {
-      const answer = await postInbound("telegram", payload);
+      const answer = await postInbound<ApiError>("telegram", payload);
       expect(answer.status, JSON.stringify(payload)).toBe(400);
       expect(answer.json.error.message).toMatch(message);
     }

@@ -1,6 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, AGENT_TOKENS, call } from "../helpers";
-import { createSession, getRun, pollRun, recorded, sendMessage, turns, uid, waitRun } from "./fixtures";
+import {
+  ADMIN,
+  AGENT_TOKENS,
+  type ApiError,
+  call,
+  createSession,
+  getRun,
+  pollRun,
+  type RunRecord,
+  type RunWaitResult,
+  sendMessage,
+  turns,
+  uid,
+  waitRun,
+  webhookCalls,
+} from "../support";
 
 /** Starts a hook-async-rec run in a new session; returns it once the webhook answered 202. */
 async function deferredRun(label: string) {
@@ -8,13 +22,14 @@ async function deferredRun(label: string) {
   await createSession({ agentId: "hook-async-rec", key });
   const runId = await sendMessage(key, `async job ${label}`);
   const run = await pollRun(runId, (current) => current.deferred === true);
-  const post = (await recorded("hook-async-rec")).find((request) => request.json?.runId === runId);
+  const post = (await webhookCalls("hook-async-rec")).find((request) => request.json?.runId === runId);
   if (!post) throw new Error(`no webhook post for ${runId}`);
-  return { key, runId, run, runToken: post.json.runToken as string };
+  return { key, runId, run, runToken: post.json.runToken };
 }
 
-const postResult = (runId: string, token: string, body: unknown = { text: "done" }) =>
-  call("POST", `/v1/runs/${runId}/result`, { token, body });
+/** `POST /v1/runs/{runId}/result`, as a webhook agent posts it; `Body` is the answer expected. */
+const postResult = <Body = RunWaitResult>(runId: string, token: string, body: unknown = { text: "done" }) =>
+  call<Body>("POST", `/v1/runs/${runId}/result`, { token, body });
 
 describe("webhook runtime, deferred answer (hook-async-rec: 202, then POST /v1/runs/{runId}/result)", () => {
   it("stays running until its own run token posts the result; waiting again after a timeout works", async () => {
@@ -40,7 +55,7 @@ describe("webhook runtime, deferred answer (hook-async-rec: 202, then POST /v1/r
     expect((await postResult(a.runId, ADMIN)).status).toBe(403);
     expect((await postResult(a.runId, AGENT_TOKENS.main)).status).toBe(403);
     expect((await postResult(a.runId, "not-a-token")).status).toBe(401);
-    const bad = await postResult(a.runId, a.runToken, { usage: { input: 1 } });
+    const bad = await postResult<ApiError>(a.runId, a.runToken, { usage: { input: 1 } });
     expect(bad.status).toBe(400);
     expect(bad.json.error.message).toMatch(/^text/);
     expect((await getRun(a.runId)).status).toBe("running");
@@ -92,14 +107,15 @@ describe("who may read and wait on a run (/v1/runs)", () => {
     await createSession({ agentId: "main", key: mainKey });
     const mainRun = await sendMessage(mainKey, "ping");
 
-    const get = (runId: string, token?: string) => call("GET", `/v1/runs/${runId}`, token ? { token } : {});
+    const get = <Body = RunRecord>(runId: string, token?: string) =>
+      call<Body>("GET", `/v1/runs/${runId}`, token ? { token } : {});
     const wait = (runId: string, token: string) =>
-      call("POST", `/v1/runs/${runId}/wait`, { token, body: { timeoutMs: 0 } });
+      call<RunWaitResult>("POST", `/v1/runs/${runId}/wait`, { token, body: { timeoutMs: 0 } });
 
     expect((await get(a.runId, ADMIN)).status).toBe(200);
     expect((await get(a.runId, a.runToken)).json).toMatchObject({ runId: a.runId, sessionKey: a.key });
     expect((await wait(a.runId, a.runToken)).json).toMatchObject({ status: "timeout", runStatus: "running" });
-    const foreign = await get(b.runId, a.runToken);
+    const foreign = await get<ApiError>(b.runId, a.runToken);
     expect(foreign.status).toBe(403);
     expect(foreign.json.error.message).toBe("a run token reaches only its own run");
     expect((await wait(b.runId, a.runToken)).status).toBe(403);
@@ -107,7 +123,7 @@ describe("who may read and wait on a run (/v1/runs)", () => {
 
     expect((await get(mainRun, AGENT_TOKENS.main)).status).toBe(200);
     expect((await wait(mainRun, AGENT_TOKENS.main)).json.status).toMatch(/^(ok|timeout)$/);
-    const otherAgent = await get(a.runId, AGENT_TOKENS.main);
+    const otherAgent = await get<ApiError>(a.runId, AGENT_TOKENS.main);
     expect(otherAgent.status).toBe(403);
     expect(otherAgent.json.error.message).toBe('an agent token for "main" reaches only that agent\'s runs');
     expect((await get(mainRun, AGENT_TOKENS.research)).status).toBe(403);

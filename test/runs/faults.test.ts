@@ -2,27 +2,29 @@ import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sessionApi } from "../../src/session/client";
-import { ADMIN, call } from "../helpers";
 import {
+  ADMIN,
+  call,
   createSession,
+  ended,
   getRun,
+  modelCalls,
   pollRun,
-  recorded,
   sendMessage,
   sessionPath,
   stub,
   turns,
   uid,
   waitRun,
-} from "./fixtures";
+} from "../support";
 
 const modelError = (status: number) =>
   `model API answered HTTP ${status}: {"error":{"message":"fake model status ${status}"}}`;
 
 /** The model requests a recorded agent got for one message text. */
 async function requestsFor(agentId: string, text: string) {
-  return (await recorded(agentId)).filter((request) =>
-    request.json?.messages?.some((message: any) => message.content === text),
+  return (await modelCalls(agentId)).filter((request) =>
+    request.json?.messages?.some((message) => message.content === text),
   );
 }
 
@@ -101,7 +103,7 @@ describe("runtime faults end the run as error, after bounded retries recorded on
       runStatus: "timeout",
       error: "run timed out after 1s",
     });
-    const run = await getRun(runId);
+    const run = ended(await getRun(runId));
     expect(run).toMatchObject({ status: "timeout", attempts: 1, retries: [] });
     // Ended by the timeout (1 s), not by the model's 3 s answer.
     expect(run.endedAt - run.startedAt).toBeGreaterThanOrEqual(1000);

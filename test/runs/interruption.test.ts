@@ -1,6 +1,16 @@
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createSession, getRun, pollRun, recorded, sendMessage, turns, uid, waitRun } from "./fixtures";
+import {
+  createSession,
+  ended,
+  getRun,
+  modelCalls,
+  pollRun,
+  sendMessage,
+  turns,
+  uid,
+  waitRun,
+} from "../support";
 
 /*
  * evictDurableObject cannot interrupt a run: workerd drains the in-flight alarm first (test/runs/faults.test.ts).
@@ -12,16 +22,16 @@ import { createSession, getRun, pollRun, recorded, sendMessage, turns, uid, wait
 const text = (label: string) => `${label} ${uid()}`;
 
 /** The model calls model-slow-rec got for one message text. */
-async function modelCalls(message: string) {
-  return (await recorded("model-slow-rec")).filter((request) =>
-    request.json?.messages?.some((entry: any) => entry.content === message),
+async function modelCallsWith(message: string) {
+  return (await modelCalls("model-slow-rec")).filter((request) =>
+    request.json?.messages?.some((entry) => entry.content === message),
   );
 }
 
 /** Aborts the objects while the run's `attempt`-th model call is outstanding (the model got it). */
 async function abortDuringAttempt(runId: string, message: string, attempt: number): Promise<void> {
   await pollRun(runId, (run) => run.status === "running" && run.attempts === attempt);
-  for (let tries = 0; (await modelCalls(message)).length < attempt; tries++) {
+  for (let tries = 0; (await modelCallsWith(message)).length < attempt; tries++) {
     if (tries > 200) throw new Error(`model call ${attempt} never arrived`);
     await scheduler.wait(5);
   }
@@ -49,7 +59,7 @@ describe("a run interrupted in the middle of its model call", () => {
       ["user", message],
       ["assistant", message],
     ]);
-    expect(await modelCalls(message)).toHaveLength(2);
+    expect(await modelCallsWith(message)).toHaveLength(2);
   });
 
   it("ends as error after three interrupted attempts, never stuck running, with no reply written", async () => {
@@ -69,7 +79,7 @@ describe("a run interrupted in the middle of its model call", () => {
       retries: ["interrupted by a restart; run again", "interrupted by a restart; run again"],
     });
     expect(await turns(key)).toEqual([["user", message]]);
-    expect(await modelCalls(message)).toHaveLength(3);
+    expect(await modelCallsWith(message)).toHaveLength(3);
     // The session is free again: the next message runs normally.
     const next = text("afterwards");
     const nextRun = await sendMessage(key, next);
@@ -87,7 +97,7 @@ describe("a run interrupted in the middle of its model call", () => {
     await abortDuringAttempt(firstRun, first, 1);
     expect((await waitRun(firstRun)).reply).toBe(first);
     expect((await waitRun(secondRun)).reply).toBe(second);
-    const [one, two] = [await getRun(firstRun), await getRun(secondRun)];
+    const [one, two] = [ended(await getRun(firstRun)), ended(await getRun(secondRun))];
     expect(one.attempts).toBe(2);
     expect(two.attempts).toBe(1);
     expect(two.startedAt).toBeGreaterThanOrEqual(one.endedAt);

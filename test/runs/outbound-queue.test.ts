@@ -1,12 +1,8 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { verifySignatureHeader } from "../../src/channels/signature";
-import worker from "../../src/index";
 import type { OutboundMessage } from "../../src/queue/messages";
-import { channelSecret, deliveries, uid } from "./fixtures";
-
-const QUEUE = "switchboard-deliveries";
+import { channelSecret, deliverBatch, deliveries, uid } from "../support";
 
 function outbound(channel: string, fields: Partial<OutboundMessage> = {}): OutboundMessage {
   const runId = crypto.randomUUID();
@@ -20,42 +16,6 @@ function outbound(channel: string, fields: Partial<OutboundMessage> = {}): Outbo
     idempotencyKey: `${runId}:reply`,
     ...fields,
   };
-}
-
-/**
- * Hands one batch to the Worker's queue handler, as the Queues runtime would, and returns what it acked
- * and retried. getQueueResult does not keep retry delays, so each message's retry options are noted too.
- */
-async function deliverBatch(
-  messages: { id: string; body: unknown; attempts: number }[],
-  bindings: Env = env,
-) {
-  const batch = createMessageBatch(
-    QUEUE,
-    messages.map((message) => ({ ...message, timestamp: Date.now() })),
-  );
-  const delays: Record<string, number | undefined> = {};
-  const observed: MessageBatch = {
-    queue: batch.queue,
-    metadata: batch.metadata,
-    messages: batch.messages.map((message) => ({
-      id: message.id,
-      timestamp: message.timestamp,
-      body: message.body,
-      attempts: message.attempts,
-      ack: () => message.ack(),
-      retry: (options?: QueueRetryOptions) => {
-        delays[message.id] = options?.delaySeconds;
-        message.retry(options);
-      },
-    })),
-    ackAll: () => batch.ackAll(),
-    retryAll: (options?: QueueRetryOptions) => batch.retryAll(options),
-  };
-  const ctx = createExecutionContext();
-  // The handler takes no ExecutionContext; getQueueResult still wants one to wait on.
-  await worker.queue(observed, bindings);
-  return { ...(await getQueueResult(batch, ctx)), delays };
 }
 
 /** The Worker's bindings with DEAD_LETTERS replaced by a recorder: the DLQ has no consumer to read. */

@@ -1,6 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, AGENT_TOKENS, call } from "../helpers";
-import { createSession, getRun, sendMessage, sessionPath, transcript, turns, uid, waitRun } from "./fixtures";
+import {
+  ADMIN,
+  AGENT_TOKENS,
+  type ApiError,
+  call,
+  createSession,
+  ended,
+  getRun,
+  sendMessage,
+  sessionPath,
+  transcript,
+  turns,
+  uid,
+  waitRun,
+} from "../support";
 
 describe("POST /v1/sessions/{key}/messages (chat.send)", () => {
   it("accepts with 202 {runId, status: accepted}; the run ends ok with usage, reply and timestamps", async () => {
@@ -16,7 +29,7 @@ describe("POST /v1/sessions/{key}/messages (chat.send)", () => {
       startedAt: expect.any(Number),
       endedAt: expect.any(Number),
     });
-    const run = await getRun(runId);
+    const run = ended(await getRun(runId));
     // Scripted usage: ceil(chars / 4) each way.
     expect(run).toEqual({
       runId,
@@ -36,7 +49,7 @@ describe("POST /v1/sessions/{key}/messages (chat.send)", () => {
     expect(run.startedAt).toBeLessThanOrEqual(run.endedAt);
     expect(run.endedAt).toBeLessThanOrEqual(Date.now());
     const messages = await transcript(key);
-    expect(Math.abs(messages[0].timestamp - run.createdAt)).toBeLessThanOrEqual(1);
+    expect(Math.abs(Number(messages[0]?.timestamp) - run.createdAt)).toBeLessThanOrEqual(1);
     expect(messages).toEqual([
       {
         id: `in:${runId}`,
@@ -79,10 +92,13 @@ describe("POST /v1/sessions/{key}/messages (chat.send)", () => {
     expect(notFound.status).toBe(404);
     const key = `agent:main:badmsg-${uid()}`;
     await createSession({ agentId: "main", key });
-    const empty = await call("POST", sessionPath(key, "/messages"), { token: ADMIN, body: { text: " " } });
+    const empty = await call<ApiError>("POST", sessionPath(key, "/messages"), {
+      token: ADMIN,
+      body: { text: " " },
+    });
     expect(empty.status).toBe(400);
     expect(empty.json.error.message).toMatch(/^text/);
-    const extra = await call("POST", sessionPath(key, "/messages"), {
+    const extra = await call<ApiError>("POST", sessionPath(key, "/messages"), {
       token: ADMIN,
       body: { text: "x", runId: "mine" },
     });
@@ -122,7 +138,7 @@ describe("one run at a time, in arrival order", () => {
       ["ok", "second"],
       ["ok", "third"],
     ]);
-    const runs = await Promise.all(runIds.map(getRun));
+    const runs = await Promise.all(runIds.map(async (runId) => ended(await getRun(runId))));
     for (const [index, run] of runs.entries()) {
       expect(run.attempts).toBe(1);
       const previous = runs[index - 1];
@@ -173,7 +189,10 @@ describe("POST /v1/runs/{runId}/wait", () => {
     await createSession({ agentId: "main", key });
     const runId = await sendMessage(key, "ping");
     for (const timeoutMs of [-1, 1.5, "10", 600_001]) {
-      const bad = await call("POST", `/v1/runs/${runId}/wait`, { token: ADMIN, body: { timeoutMs } });
+      const bad = await call<ApiError>("POST", `/v1/runs/${runId}/wait`, {
+        token: ADMIN,
+        body: { timeoutMs },
+      });
       expect(bad.status, JSON.stringify(timeoutMs)).toBe(400);
       expect(bad.json.error.message).toMatch(/^timeoutMs/);
     }

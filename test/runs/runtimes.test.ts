@@ -1,18 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { verifySignatureHeader } from "../../src/channels/signature";
-import { ADMIN, call } from "../helpers";
 import {
+  ADMIN,
+  call,
   createSession,
   createSpawned,
   getRun,
-  recorded,
+  type Invoked,
+  modelCalls,
   sendMessage,
   toolResultJson,
   transcript,
   uid,
   waitRun,
   webhookAgentSecret,
-} from "./fixtures";
+  webhookCalls,
+} from "../support";
 
 /** What the coding profile grants, as this build serves it (sorted, as runs offer them). */
 // SPEC §5.9's coding profile, sorted as the run offers them.
@@ -29,10 +32,10 @@ const CODING_TOOLS = [
 const MESSAGING_TOOLS = ["session_status", "sessions_history", "sessions_list", "sessions_send"];
 
 /** The recorded model requests whose first user message is `text` (tests use unique texts). */
-async function modelRequests(agentId: string, text: string) {
-  const all = await recorded(agentId);
+async function userTurnRequests(agentId: string, text: string) {
+  const all = await modelCalls(agentId);
   return all.filter((request) =>
-    request.json?.messages?.some((message: any) => message.role === "user" && message.content === text),
+    request.json?.messages?.some((message) => message.role === "user" && message.content === text),
   );
 }
 
@@ -59,35 +62,31 @@ describe("openai runtime through the Worker (model-tools-rec: coding profile)", 
     const result = await waitRun(runId);
     expect(result.status).toBe("ok");
 
-    const requests = await modelRequests("model-tools-rec", text);
+    const requests = await userTurnRequests("model-tools-rec", text);
     expect(requests).toHaveLength(2);
     for (const request of requests) {
       expect(request.json.model).toBe("fake-model");
-      expect(request.json.tools.map((tool: any) => tool.function.name)).toEqual(CODING_TOOLS);
-      expect(request.json.tools.every((tool: any) => tool.type === "function")).toBe(true);
+      expect(request.json.tools?.map((tool) => tool.function.name)).toEqual(CODING_TOOLS);
+      expect(request.json.tools?.every((tool) => tool.type === "function")).toBe(true);
     }
-    const listSpec = requests[0]?.json.tools.find((tool: any) => tool.function.name === "sessions_list");
-    expect(listSpec.function.parameters).toMatchObject({ type: "object", properties: { search: {} } });
+    const listSpec = requests[0]?.json.tools?.find((tool) => tool.function.name === "sessions_list");
+    expect(listSpec?.function.parameters).toMatchObject({ type: "object", properties: { search: {} } });
     expect(requests[0]?.json.messages).toEqual([{ role: "user", content: text }]);
-    expect(requests[1]?.json.messages.map((message: any) => message.role)).toEqual([
-      "user",
-      "assistant",
-      "tool",
-    ]);
+    expect(requests[1]?.json.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
 
     const messages = await transcript(key);
     expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
     const [, call1, toolResult, answer] = messages;
-    expect(call1.content).toEqual([
+    expect(call1?.content).toEqual([
       { type: "toolCall", id: "call_1", name: "sessions_list", arguments: { search: u } },
     ]);
     expect(toolResult).toMatchObject({ toolCallId: "call_1", toolName: "sessions_list", runId });
-    const listed = toolResultJson(toolResult);
+    const listed = toolResultJson(toolResult, "sessions_list");
     // Visibility of the run's own session: itself and its child, never the sibling or another agent's.
     expect(listed.count).toBe(2);
-    expect(listed.sessions.map((row: any) => row.key).sort()).toEqual([child, key].sort());
-    expect(answer.content).toBe(`tool said: ${JSON.stringify(listed)}`);
-    expect(result.reply).toBe(answer.content);
+    expect(listed.sessions.map((row) => row.key).sort()).toEqual([child, key].sort());
+    expect(answer?.content).toBe(`tool said: ${JSON.stringify(listed)}`);
+    expect(result.reply).toBe(answer?.content);
     // Two model rounds of 10 + 5 tokens each.
     expect((await getRun(runId)).usage).toEqual({ input: 20, output: 10, total: 30 });
   });
@@ -101,9 +100,9 @@ describe("openai runtime with the messaging profile (model-tools-msg)", () => {
     const text = `which agents? ${u}`;
     const runId = await sendMessage(key, text);
     expect((await waitRun(runId)).status).toBe("ok");
-    const requests = await modelRequests("model-tools-msg", text);
+    const requests = await userTurnRequests("model-tools-msg", text);
     expect(requests).toHaveLength(2);
-    expect(requests[0]?.json.tools.map((tool: any) => tool.function.name)).toEqual(MESSAGING_TOOLS);
+    expect(requests[0]?.json.tools?.map((tool) => tool.function.name)).toEqual(MESSAGING_TOOLS);
     const messages = await transcript(key);
     const refused = { status: "error", error: "Tool not available: agents_list" };
     expect(
@@ -131,7 +130,7 @@ describe("webhook runtime, synchronous answer (hook-sync-rec)", () => {
     expect(await waitRun(runId)).toMatchObject({ status: "ok", reply: `webhook got: hello hook ${u}` });
     expect((await getRun(runId)).usage).toEqual({ input: 4, output: 2, total: 6 });
 
-    const posts = (await recorded("hook-sync-rec")).filter((post) => post.json?.sessionKey === key);
+    const posts = (await webhookCalls("hook-sync-rec")).filter((post) => post.json?.sessionKey === key);
     expect(posts).toHaveLength(1);
     const post = posts[0];
     if (!post) throw new Error("no webhook post");
@@ -163,7 +162,7 @@ describe("webhook runtime, synchronous answer (hook-sync-rec)", () => {
       tools: expect.any(Array),
       runToken: expect.stringMatching(/\S{20,}/),
     });
-    expect(post.json.tools.map((tool: any) => tool.name)).toEqual(CODING_TOOLS);
+    expect(post.json.tools.map((tool) => tool.name)).toEqual(CODING_TOOLS);
     expect(post.json.tools[0]).toEqual({
       name: "agents_list",
       description: expect.any(String),
@@ -171,16 +170,19 @@ describe("webhook runtime, synchronous answer (hook-sync-rec)", () => {
     });
 
     const runToken: string = post.json.runToken;
-    const status = await call("POST", "/tools/invoke", { token: runToken, body: { tool: "session_status" } });
+    const status = await call<Invoked<"session_status">>("POST", "/tools/invoke", {
+      token: runToken,
+      body: { tool: "session_status" },
+    });
     expect(status.status, status.text).toBe(200);
     expect(status.json.result.details).toMatchObject({ ok: true, sessionKey: key });
-    const own = await call("POST", "/tools/invoke", {
+    const own = await call<Invoked<"sessions_list">>("POST", "/tools/invoke", {
       token: runToken,
       body: { tool: "sessions_list", args: { search: u }, sessionKey: key },
     });
     expect(own.status).toBe(200);
     // As that session, under `tree`: only itself, not its sibling.
-    expect(own.json.result.details.sessions.map((row: any) => row.key)).toEqual([key]);
+    expect(own.json.result.details.sessions.map((row) => row.key)).toEqual([key]);
     for (const named of [{ sessionKey: other }, { sessionKey: "main" }]) {
       const refused = await call("POST", "/tools/invoke", {
         token: runToken,
@@ -202,8 +204,8 @@ describe("webhook runtime, synchronous answer (hook-sync-rec)", () => {
     // The same history grows: a second run sees the first exchange.
     const second = await sendMessage(key, "again", { token: ADMIN });
     expect((await waitRun(second)).reply).toBe("webhook got: again");
-    const secondPost = (await recorded("hook-sync-rec")).find((p) => p.json?.runId === second);
-    expect(secondPost?.json.history.map((m: any) => [m.role, m.content])).toEqual([
+    const secondPost = (await webhookCalls("hook-sync-rec")).find((p) => p.json?.runId === second);
+    expect(secondPost?.json.history.map((m) => [m.role, m.content])).toEqual([
       ["user", `hello hook ${u}`],
       ["assistant", `webhook got: hello hook ${u}`],
     ]);

@@ -1,22 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../helpers";
 import {
+  ADMIN,
+  call,
+  delivered,
   getRun,
+  getSession,
   pollRun,
   postInbound,
-  recorded,
-  sessionPath,
   turns,
   uid,
-  waitForDeliveries,
   waitRun,
-} from "./fixtures";
+  webhookCalls,
+} from "../support";
 
 const OFF = "Sending is off for this chat.";
 const ON = "Sending is on for this chat.";
 const INHERIT = "This chat now follows the default send policy.";
 
-const getSession = async (key: string) => (await call("GET", sessionPath(key), { token: ADMIN })).json;
+/** The session row over REST, as the operator sees it. */
+const sessionRow = async (key: string) => (await getSession(key)).json;
 
 /** A chat to post into: each call is a new message with a fresh messageId. */
 function chat(channel: string, fields: Record<string, unknown>) {
@@ -33,8 +35,8 @@ describe("/send off|on|inherit from a channel owner (SPEC §6)", () => {
     const off = await say("owner-1", "/send off");
     expect(off.status).toBe(200);
     expect(off.json).toEqual({ status: "command", sessionKey: key, sendPolicy: "deny", duplicate: false });
-    expect((await getSession(key)).sendPolicy).toBe("deny");
-    const [confirmation] = await waitForDeliveries(key, 1);
+    expect((await sessionRow(key)).sendPolicy).toBe("deny");
+    const [confirmation] = await delivered(key, 1);
     expect(confirmation?.json).toEqual({
       channel: "discord",
       to: `group:ops${u}`,
@@ -61,12 +63,12 @@ describe("/send off|on|inherit from a channel owner (SPEC §6)", () => {
       sendPolicy: "inherit",
       duplicate: false,
     });
-    expect((await getSession(key)).sendPolicy).toBeUndefined();
+    expect((await sessionRow(key)).sendPolicy).toBeUndefined();
     const accepted = await say("member-2", "ping");
     expect(accepted.json).toMatchObject({ status: "accepted", duplicate: false });
     expect((await waitRun(accepted.json.runId)).reply).toBe("pong");
 
-    const posts = await waitForDeliveries(key, 3);
+    const posts = await delivered(key, 3);
     // The blocked ping was never run, so the only pong is the later run's.
     expect(posts.map((post) => [post.json.text, post.json.runId === accepted.json.runId]).sort()).toEqual(
       [
@@ -98,14 +100,14 @@ describe("/send off|on|inherit from a channel owner (SPEC §6)", () => {
     const replay = await postInbound("discord", off);
     expect(replay.status).toBe(200);
     expect(replay.json).toEqual({ status: "command", sessionKey: key, sendPolicy: "allow", duplicate: true });
-    expect((await getSession(key)).sendPolicy).toBe("allow");
+    expect((await sessionRow(key)).sendPolicy).toBe("allow");
     expect(await turns(key)).toEqual([
       ["user", "/send off"],
       ["assistant", OFF],
       ["user", "/send on"],
       ["assistant", ON],
     ]);
-    expect((await waitForDeliveries(key, 2)).map((post) => post.json.text).sort()).toEqual([OFF, ON].sort());
+    expect((await delivered(key, 2)).map((post) => post.json.text).sort()).toEqual([OFF, ON].sort());
   });
 
   it("from a non-owner in a group, /send off is an ordinary message", async () => {
@@ -115,8 +117,8 @@ describe("/send off|on|inherit from a channel owner (SPEC §6)", () => {
     expect(posted.status).toBe(202);
     expect(posted.json).toMatchObject({ status: "accepted", sessionKey: key });
     expect((await waitRun(posted.json.runId)).reply).toBe("Got it: /send off");
-    expect((await getSession(key)).sendPolicy).toBeUndefined();
-    expect((await waitForDeliveries(key, 1)).map((post) => post.json.text)).toEqual(["Got it: /send off"]);
+    expect((await sessionRow(key)).sendPolicy).toBeUndefined();
+    expect((await delivered(key, 1)).map((post) => post.json.text)).toEqual(["Got it: /send off"]);
   });
 
   it("any direct-chat peer owns its chat: /send off then /send on", async () => {
@@ -136,7 +138,7 @@ describe("/send off|on|inherit from a channel owner (SPEC §6)", () => {
     });
     const accepted = await say(`peer${u}`, "hello again");
     expect((await waitRun(accepted.json.runId)).reply).toBe("Got it: hello again");
-    expect((await waitForDeliveries(key, 3)).map((post) => post.json.text).sort()).toEqual(
+    expect((await delivered(key, 3)).map((post) => post.json.text).sort()).toEqual(
       [OFF, ON, "Got it: hello again"].sort(),
     );
   });
@@ -150,9 +152,7 @@ describe("/send off|on|inherit from a channel owner (SPEC §6)", () => {
     const accepted = await say("reader", "ping");
     expect(accepted.json.status).toBe("accepted");
     expect((await waitRun(accepted.json.runId)).reply).toBe("pong");
-    expect((await waitForDeliveries(key, 2)).map((post) => post.json.text).sort()).toEqual(
-      [ON, "pong"].sort(),
-    );
+    expect((await delivered(key, 2)).map((post) => post.json.text).sort()).toEqual([ON, "pong"].sort());
   });
 
   it("a reply of a run that ends after /send off is not delivered (policy checked at delivery)", async () => {
@@ -165,7 +165,7 @@ describe("/send off|on|inherit from a channel owner (SPEC §6)", () => {
     await pollRun(runId, (run) => run.deferred === true);
     expect((await say("owner-1", "/send off")).json.sendPolicy).toBe("deny");
 
-    const post = (await recorded("hook-async-rec")).find((request) => request.json?.runId === runId);
+    const post = (await webhookCalls("hook-async-rec")).find((request) => request.json?.runId === runId);
     const result = await call("POST", `/v1/runs/${runId}/result`, {
       token: post?.json.runToken,
       body: { text: "late answer" },
@@ -174,7 +174,7 @@ describe("/send off|on|inherit from a channel owner (SPEC §6)", () => {
     expect((await getRun(runId)).status).toBe("ok");
     // Turned back on afterwards: only the two confirmations were ever posted, never the late answer.
     expect((await say("owner-1", "/send inherit")).json.status).toBe("command");
-    const posts = await waitForDeliveries(key, 2);
+    const posts = await delivered(key, 2);
     expect(posts.map((delivery) => delivery.json.text).sort()).toEqual([INHERIT, OFF].sort());
     expect(await turns(key)).toEqual([
       ["user", "slow question"],

@@ -1,12 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../helpers";
-import { createSession, drainAlarms, pollRun, recorded, sendMessage, tool, uid, waitRun } from "./fixtures";
+import {
+  call,
+  createSession,
+  drive,
+  pollRun,
+  type RunWaitResult,
+  type SessionRow,
+  sendMessage,
+  tool,
+  uid,
+  waitRun,
+  webhookCalls,
+} from "../support";
 
 /** The session's own sessions_list row (requester = the session itself, so `tree` shows it). */
-async function listRow(key: string): Promise<any> {
+async function listRow(key: string): Promise<SessionRow> {
   const listed = await tool("sessions_list", key, { search: key });
-  expect(listed.sessions.map((row: any) => row.key)).toEqual([key]);
-  return listed.sessions[0];
+  expect(listed.sessions.map((row) => row.key)).toEqual([key]);
+  const [row] = listed.sessions;
+  if (!row) throw new Error(`${key} is not listed`);
+  return row;
 }
 
 const statusCard = async (key: string): Promise<string> => (await tool("session_status", key)).statusText;
@@ -25,7 +38,7 @@ describe("session_status and sessions_list after runs", () => {
     await waitRun(first);
     const second = await sendMessage(key, "hello there");
     const ended = await waitRun(second);
-    await drainAlarms(key);
+    await drive([key]);
 
     const row = await listRow(key);
     expect(row).toMatchObject({
@@ -58,7 +71,7 @@ describe("session_status and sessions_list after runs", () => {
     }
     expect(row).toMatchObject({ status: "running", startedAt: run.startedAt });
     await waitRun(runId);
-    await drainAlarms(key);
+    await drive([key]);
     expect((await listRow(key)).status).toBe("done");
   });
 
@@ -67,17 +80,17 @@ describe("session_status and sessions_list after runs", () => {
     await createSession({ agentId: "hook-async-rec", key });
     const runId = await sendMessage(key, "long job");
     const run = await pollRun(runId, (current) => current.deferred === true);
-    await drainAlarms(key);
+    await drive([key]);
     expect(await listRow(key)).toMatchObject({ status: "running", startedAt: run.startedAt });
     expect(await statusCard(key)).toContain("Run: active");
 
-    const post = (await recorded("hook-async-rec")).find((request) => request.json?.runId === runId);
-    const result = await call("POST", `/v1/runs/${runId}/result`, {
+    const post = (await webhookCalls("hook-async-rec")).find((request) => request.json?.runId === runId);
+    const result = await call<RunWaitResult>("POST", `/v1/runs/${runId}/result`, {
       token: post?.json.runToken,
       body: { text: "finished", usage: { input: 100, output: 1200 } },
     });
     expect(result.json.status).toBe("ok");
-    await drainAlarms(key);
+    await drive([key]);
     expect(await listRow(key)).toMatchObject({
       status: "done",
       inputTokens: 100,
@@ -94,7 +107,7 @@ describe("session_status and sessions_list after runs", () => {
     const key = `agent:model-malformed:stat-${uid()}`;
     await createSession({ agentId: "model-malformed", key });
     await waitRun(await sendMessage(key, "break"));
-    await drainAlarms(key);
+    await drive([key]);
     expect(await listRow(key)).toMatchObject({ status: "failed", abortedLastRun: false });
     expect(await statusCard(key)).toContain("Run: idle");
   });

@@ -1,7 +1,7 @@
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createSession, getRun, pollRun, recorded, sendMessage, stub, uid, waitRun } from "./fixtures";
+import { createSession, getRun, pollRun, recorded, sendMessage, stub, uid, waitRun } from "../support";
 
 /*
  * A run resumed after a crash replays its recorded tool calls instead of repeating their effects (issue 17,
@@ -13,7 +13,7 @@ import { createSession, getRun, pollRun, recorded, sendMessage, stub, uid, waitR
 /** The model calls model-spawn-slow got for one task. */
 async function modelCalls(task: string) {
   return (await recorded("model-spawn-slow")).filter((request) =>
-    JSON.stringify(request.json?.messages ?? []).includes(task),
+    JSON.stringify(request.json).includes(task),
   );
 }
 

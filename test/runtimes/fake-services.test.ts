@@ -1,9 +1,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { fakeServicesUrl, newRecording } from "../fake-services";
+import { fakeServicesUrl, newRecording } from "../support";
 
-describe("fake services (test/setup/fake-services.ts)", () => {
+describe("fake services (test/support/fake-services-server.ts)", () => {
   it("is bound as a loopback URL", () => {
     expect(env.FAKE_SERVICES_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { MAX_TOOL_ROUNDS, runOpenAi } from "../../src/runtimes/openai";
 import type { RunOutcome } from "../../src/runtimes/types";
-import { fakeServicesUrl, newRecording } from "../fake-services";
+import { fakeServicesUrl, type ModelRequest, newRecording } from "../support";
 import { agentWith, LOOKUP_TOOL, runInput } from "./fixtures";
 
 /** An openai agent whose model API is the fake server's `scenario`, recorded. */
 function modelAgent(scenario: string, options: { apiKeyEnv?: string } = {}) {
-  const recording = newRecording();
+  const recording = newRecording<ModelRequest>();
   const agent = agentWith({
     type: "openai",
     baseUrl: `${fakeServicesUrl()}/openai/${scenario}/${recording.segment}`,

@@ -4,16 +4,15 @@ import { deriveKey } from "../../src/auth/purpose-keys";
 import { verifySignatureHeader } from "../../src/channels/signature";
 import type { RunOutcome } from "../../src/runtimes/types";
 import { runWebhook } from "../../src/runtimes/webhook";
-import { fakeServicesUrl, newRecording } from "../fake-services";
+import { fakeServicesUrl, newRecording, SIGNING_KEY, type WebhookPost } from "../support";
 import { agentWith, LOOKUP_TOOL, runInput } from "./fixtures";
 
 /** Webhook secrets come from the Worker's own bindings, as in the run engine. */
 const bindings = env as unknown as Record<string, string>;
-const SIGNING_KEY = env.SWITCHBOARD_SIGNING_KEY ?? "";
 
 /** A webhook agent whose URL is the fake server's `scenario`, recorded; `query` ends the URL. */
 function hookAgent(scenario: string, options: { secretEnv?: string; query?: string } = {}) {
-  const recording = newRecording();
+  const recording = newRecording<WebhookPost>();
   const url = `${fakeServicesUrl()}/webhook/${scenario}/${recording.segment}${options.query ?? ""}`;
   const agent = agentWith({
     type: "webhook",

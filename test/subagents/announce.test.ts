@@ -1,27 +1,31 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../helpers";
+import {
+  ADMIN,
+  call,
+  deliveries,
+  driveUntil,
+  ended,
+  expectOnlyPosts,
+  sessionPath,
+  storedRuns,
+  stub,
+  tool,
+  transcript,
+} from "../support";
 import {
   completionsAfter,
   completionsIn,
-  deliveries,
-  driveUntil,
   expectedCompletion,
-  expectOnlyPosts,
   indexedChildren,
   requester,
   runOf,
-  sessionPath,
   sessionStatus,
   settleAll,
   spawnOk,
-  storedRuns,
-  stub,
   subagents,
   TASK_HEADER,
   textOf,
-  tool,
-  transcript,
 } from "./fixtures";
 
 describe("spawn → child run → one completion → the requester's update on its channel", () => {
@@ -140,7 +144,7 @@ describe("spawn → child run → one completion → the requester's update on i
     });
     const [completion, ...more] = await completionsAfter(r, [r, child]);
     expect(more).toEqual([]);
-    const run = await runOf(child, runId);
+    const run = ended(await runOf(child, runId));
     expect(run).toMatchObject({ status: "timeout", error: "run timed out after 1s" });
     expect(run.endedAt - run.startedAt).toBeGreaterThanOrEqual(1000);
     expect(run.endedAt - run.startedAt).toBeLessThan(3000);
@@ -180,7 +184,7 @@ describe("spawn → child run → one completion → the requester's update on i
     const { child } = await spawnOk(r, { task: "file it away", label: "archivist" });
     await completionsAfter(r, [r, child]);
     const listed = await tool("sessions_list", r, {});
-    expect(listed.sessions.map((row: any) => row.key)).toContain(child);
+    expect(listed.sessions.map((row) => row.key)).toContain(child);
 
     // Due 60 minutes (the default) after the run ended.
     const { archiveAt, endedAt } = await runInDurableObject(stub(child), (_instance, state) =>
@@ -196,7 +200,7 @@ describe("spawn → child run → one completion → the requester's update on i
     );
     // Not yet due: the alarm leaves it listed.
     await runDurableObjectAlarm(stub(child));
-    expect((await tool("sessions_list", r, {})).sessions.map((row: any) => row.key)).toContain(child);
+    expect((await tool("sessions_list", r, {})).sessions.map((row) => row.key)).toContain(child);
 
     // Make it due, and run the (still pending, re-armed) alarm now: no sleeping. Like every write to the
     // record, it moves the version (the object's kept copy of the record is checked against it).
@@ -207,17 +211,17 @@ describe("spawn → child run → one completion → the requester's update on i
     await settleAll([child]);
 
     const after = await tool("sessions_list", r, {});
-    expect(after.sessions.map((row: any) => row.key)).not.toContain(child);
+    expect(after.sessions.map((row) => row.key)).not.toContain(child);
     const withArchived = await tool("sessions_list", r, { includeArchived: true });
-    const row = withArchived.sessions.find((each: any) => each.key === child);
+    const row = withArchived.sessions.find((each) => each.key === child);
     expect(row).toMatchObject({ key: child, label: "archivist", archived: true, spawnedBy: r });
     // Still readable by key.
     expect(await sessionStatus(child)).toBe(200);
     const history = await tool("sessions_history", r, { sessionKey: child });
-    expect(history.messages.map((message: any) => message.role)).toEqual(["user", "assistant"]);
+    expect(history.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
     // subagents still shows it among the recent ones.
     const listing = await subagents(r, { action: "list" });
-    expect(listing.recent.map((item: any) => item.sessionKey)).toEqual([child]);
+    expect(listing.recent.map((item) => item.sessionKey)).toEqual([child]);
   });
 
   it("a boss child's archive delay is its agent's own archiveAfterMinutes (5)", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { configWith, expectRefused, requester, spawn, toolWithConfig } from "./fixtures";
+import { toolWithConfig, workerConfigWith } from "../support";
+import { expectRefused, requester, spawn } from "./fixtures";
 
 describe("sessions_spawn attachment checks (limits: 3 files, 64 bytes each, 128 in all)", () => {
   const file = (name: string, content: string, encoding?: "utf8" | "base64") => ({
@@ -10,7 +11,7 @@ describe("sessions_spawn attachment checks (limits: 3 files, 64 bytes each, 128 
 
   it("disabled attachments are an error naming the setting", async () => {
     const r = await requester("main", "att-off");
-    const config = configWith((document) => {
+    const config = workerConfigWith((document) => {
       document.tools.sessions_spawn.attachments.enabled = false;
     });
     expect(
@@ -71,7 +72,7 @@ describe("sessions_spawn attachment checks (limits: 3 files, 64 bytes each, 128 
 
   it("at most 50 files whatever the configuration says", async () => {
     const r = await requester("main", "att-50");
-    const config = configWith((document) => {
+    const config = workerConfigWith((document) => {
       Object.assign(document.tools.sessions_spawn.attachments, { maxFiles: 100, maxTotalBytes: 10_000 });
     });
     const many = Array.from({ length: 51 }, (_, i) => file(`f${i}`, "x"));
@@ -100,7 +101,7 @@ describe("sessions_spawn attachment checks (limits: 3 files, 64 bytes each, 128 
       );
     }
     const good = await spawn(r, { task: "t", attachments: [file("x.bin", "QUJDRA==", "base64")] });
-    expect(good.attachments.files).toEqual([{ name: "x.bin", bytes: 4, sha256: expect.any(String) }]);
+    expect(good.attachments?.files).toEqual([{ name: "x.bin", bytes: 4, sha256: expect.any(String) }]);
   });
 
   it("unsafe names are errors: separators, NUL, control characters, . and ..", async () => {
@@ -117,7 +118,7 @@ describe("sessions_spawn attachment checks (limits: 3 files, 64 bytes each, 128 
       task: "t",
       attachments: [file(".hidden", "x"), file("résumé v2.txt", "y")],
     });
-    expect(fine.attachments.files.map((each: any) => each.name)).toEqual([".hidden", "résumé v2.txt"]);
+    expect(fine.attachments?.files.map((each) => each.name)).toEqual([".hidden", "résumé v2.txt"]);
   });
 
   it("duplicate names are an error", async () => {

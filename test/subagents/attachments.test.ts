@@ -1,24 +1,30 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../helpers";
-import { sendMessage } from "../runs/fixtures";
 import {
-  blocksOf,
-  childKeyOf,
-  completionsAfter,
+  ADMIN,
+  call,
   driveUntil,
-  indexedChildren,
   modelRequests,
-  requester,
+  nth,
+  sendMessage,
   sessionPath,
-  settleAll,
-  sha256Hex,
-  spawn,
-  spawnOk,
   tool,
   transcript,
   uid,
   webhookPosts,
+} from "../support";
+import {
+  type Block,
+  blocksOf,
+  childKeyOf,
+  completionsAfter,
+  firstBlockText,
+  indexedChildren,
+  requester,
+  settleAll,
+  sha256Hex,
+  spawn,
+  spawnOk,
 } from "./fixtures";
 
 const encoder = new TextEncoder();
@@ -64,7 +70,7 @@ describe("sessions_spawn attachments", () => {
 
     // The webhook agent is handed references (no contents) and its run token.
     await settleAll([child, r]);
-    const [post] = await webhookPosts("hook-sync-rec", child);
+    const post = nth(await webhookPosts("hook-sync-rec", child), 0);
     const path = (name: string) => `/v1/sessions/${encodeURIComponent(child)}/attachments/${name}`;
     expect(post.attachments).toEqual([
       { name: "blob.bin", size: 5, sha256: await sha256Hex(binary), path: path("blob.bin") },
@@ -94,7 +100,7 @@ describe("sessions_spawn attachments", () => {
     // Another session's run token cannot read them.
     const other = await spawnOk(r, { task: "another", agentId: "hook-sync-rec" });
     await settleAll([other.child, r]);
-    const [otherPost] = await webhookPosts("hook-sync-rec", other.child);
+    const otherPost = nth(await webhookPosts("hook-sync-rec", other.child), 0);
     expect((await fetchAttachment(child, "notes.txt", otherPost.runToken)).status).toBe(403);
   });
 
@@ -123,7 +129,7 @@ describe("sessions_spawn attachments", () => {
       attachments: [{ name: "facts.md", content: "the sky is green" }],
     });
     await settleAll([child, r]);
-    const [first] = await modelRequests("model-tools-rec", marker);
+    const first = nth(await modelRequests("model-tools-rec", marker), 0);
     expect(first.messages).toContainEqual({
       role: "system",
       content: "Attached file facts.md:\nthe sky is green",
@@ -131,7 +137,7 @@ describe("sessions_spawn attachments", () => {
   });
 
   it("replaces the contents in every stored copy of a run's sessions_spawn call", async () => {
-    // The spawner's rule for "attach files" calls sessions_spawn with two files (test/setup/test-config.ts).
+    // The spawner's rule for "attach files" calls sessions_spawn with two files (test/support/test-config.ts).
     const r = await requester("spawner", "att-redact");
     await sendMessage(r, "attach files please");
     const [row] = await driveChildren(r);
@@ -144,7 +150,7 @@ describe("sessions_spawn attachments", () => {
     expect(everything).not.toContain("TOP-SECRET-NOTES");
     expect(everything).not.toContain("AAECAw==");
     const call = exported.find(
-      (message) => Array.isArray(message.content) && (message.content as any[])[0]?.type === "toolCall",
+      (message) => Array.isArray(message.content) && (message.content as Block[])[0]?.type === "toolCall",
     );
     expect(blocksOf(call)[0]).toMatchObject({
       type: "toolCall",
@@ -160,7 +166,7 @@ describe("sessions_spawn attachments", () => {
     });
     // The tool result kept is the receipt: names, sizes and hashes only.
     const resultMessage = exported.find((message) => message.role === "toolResult");
-    const receipt = JSON.parse(blocksOf(resultMessage)[0].text);
+    const receipt = JSON.parse(firstBlockText(resultMessage));
     expect(receipt).toMatchObject({
       status: "accepted",
       childSessionKey: child,

@@ -1,18 +1,6 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { sendMessage } from "../runs/fixtures";
-import {
-  answerDeferred,
-  completionsAfter,
-  driveUntil,
-  indexedChildren,
-  requester,
-  runOf,
-  spawnOk,
-  storedRuns,
-  stub,
-  transcript,
-} from "./fixtures";
+import { answerDeferred, driveUntil, runAlarms, sendMessage, storedRuns, transcript } from "../support";
+import { completionsAfter, indexedChildren, requester, runOf, spawnOk } from "./fixtures";
 
 /** Waits until the run is waiting for its webhook agent (the `capped` agent answers 202). */
 function running(key: string, runId: string) {
@@ -35,10 +23,7 @@ describe("maxConcurrent (the capped agent allows 1 sub-agent run in flight)", ()
     const r2 = await requester("spawner", "cap-other");
     const third = await spawnOk(r2, { task: "third job", agentId: "capped", label: "third" });
     // However often their alarms run, they stay queued with their task recorded.
-    for (let round = 0; round < 5; round++) {
-      await runDurableObjectAlarm(stub(second.child));
-      await runDurableObjectAlarm(stub(third.child));
-    }
+    await runAlarms([second.child, third.child], 5);
     expect((await storedRuns(second.child)).map((run) => run.status)).toEqual(["queued"]);
     expect((await storedRuns(third.child)).map((run) => run.status)).toEqual(["queued"]);
     expect((await transcript(second.child)).map((message) => message.role)).toEqual(["user"]);
@@ -67,7 +52,7 @@ describe("maxConcurrent (the capped agent allows 1 sub-agent run in flight)", ()
       "a waiting child to start",
     );
     if (!next || !after) throw new Error("unreachable");
-    for (let round = 0; round < 3; round++) await runDurableObjectAlarm(stub(after.child));
+    await runAlarms([after.child], 3);
     expect((await storedRuns(after.child)).map((run) => run.status)).toEqual(["queued"]);
     await answerDeferred(next.child, "next done", [next.child]);
     await answerDeferred(after.child, "after done", [after.child]);

@@ -1,8 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../helpers";
+import { ADMIN, answerDeferred, call, ended, nth, webhookPosts } from "../support";
 import {
-  answerDeferred,
   completionsAfter,
   requester,
   runningChild,
@@ -11,7 +10,6 @@ import {
   spawnOk,
   statusOf,
   subagents,
-  webhookPosts,
 } from "./fixtures";
 
 describe("subagents list", () => {
@@ -22,7 +20,8 @@ describe("subagents list", () => {
     await completionsAfter(r, [r, beta.child]);
 
     const listing = await subagents(r, {});
-    const betaRun = await runOf(beta.child, beta.runId);
+    const betaRun = ended(await runOf(beta.child, beta.runId));
+    if (!betaRun.usage) throw new Error("beta's run has no usage");
     const alphaRun = await runOf(alpha.child, alpha.runId);
     expect(listing).toEqual({
       status: "ok",
@@ -69,7 +68,7 @@ describe("subagents list", () => {
       .bind(Date.now() - 120 * 60_000, beta.child)
       .run();
     expect((await subagents(r, {})).recent).toEqual([]);
-    expect((await subagents(r, { recentMinutes: 121 })).recent.map((each: any) => each.sessionKey)).toEqual([
+    expect((await subagents(r, { recentMinutes: 121 })).recent.map((each) => each.sessionKey)).toEqual([
       beta.child,
     ]);
     expect((await subagents(r, { recentMinutes: 99_999 })).recent).toHaveLength(1);
@@ -117,7 +116,7 @@ describe("leaves control nothing", () => {
     const r = await requester("spawner", "ctl-leaf");
     const { child } = await spawnOk(r, { task: "leaf work", agentId: "hook-sync-rec" });
     await settleAll([child, r]);
-    const [post] = await webhookPosts("hook-sync-rec", child);
+    const post = nth(await webhookPosts("hook-sync-rec", child), 0);
     for (const name of ["subagents", "sessions_spawn"]) {
       const invoked = await call("POST", "/tools/invoke", {
         token: post.runToken,

@@ -4,21 +4,24 @@ import { describe, expect, it } from "vitest";
 import type { TurnRequest } from "../../src/session/api";
 import {
   answerDeferred,
-  completionsAfter,
-  completionsIn,
   driveUntil,
   evict,
-  expectedCompletion,
   expectOnlyPosts,
   outboxSize,
+  runAlarms,
+  storedRuns,
+  stub,
+  transcript,
+} from "../support";
+import {
+  completionsAfter,
+  completionsIn,
+  expectedCompletion,
   requester,
   runOf,
   settleAll,
   spawnOk,
-  storedRuns,
-  stub,
   textOf,
-  transcript,
 } from "./fixtures";
 
 /** What a fault-injected requester saw: every call, and how many of them failed. */
@@ -45,12 +48,15 @@ async function failDeliveries(child: string, failures: number, afterDelivering =
             const value = Reflect.get(object, property);
             return typeof value === "function" ? value.bind(object) : value;
           }
-          return async (request: TurnRequest) => {
-            if (!request.dedupeKey?.startsWith("completion:")) return object.enqueueTurn(request);
+          // The stub's own method, called as the wrapper was: same receiver, same arguments.
+          const deliver = (args: unknown[]) => Reflect.apply(Reflect.get(object, property), object, args);
+          return async (...args: unknown[]) => {
+            const [request] = args as [TurnRequest];
+            if (!request.dedupeKey?.startsWith("completion:")) return deliver(args);
             faults.calls++;
-            if (faults.failed >= failures) return object.enqueueTurn(request);
+            if (faults.failed >= failures) return deliver(args);
             faults.failed++;
-            if (afterDelivering) await object.enqueueTurn(request);
+            if (afterDelivering) await deliver(args);
             throw new Error("requester unavailable");
           };
         },
@@ -120,10 +126,7 @@ describe("the completion announce is exactly-once under faults", () => {
       await expectedCompletion(child, runId, "flaky", "completed successfully", "the result"),
     );
     // Nothing more arrives, however often the alarms run.
-    for (let round = 0; round < 3; round++) {
-      await runDurableObjectAlarm(stub(child));
-      await runDurableObjectAlarm(stub(r));
-    }
+    await runAlarms([child, r], 3);
     expect(await completionsIn(r)).toHaveLength(1);
     expect(faults.calls).toBe(3);
     await expectOnlyPosts(r, [`Update: ${textOf(completion)}`]);

@@ -1,45 +1,25 @@
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { ADMIN, call } from "../helpers";
+import type { ContentBlock } from "../../src/transcript/message";
 import {
   createSession,
   createSpawned,
   driveUntil,
+  getSession,
+  type Loose,
+  outboxSize,
+  type RefusableWithStatus,
+  type RunRecord,
   type StoredMessage,
+  type SubagentsResult,
   session,
-  sessionPath,
   storedRuns,
-  stub,
+  type ToolResults,
   tool,
   transcript,
   UUID,
   uid,
-} from "../messaging/fixtures";
-
-export {
-  answerDeferred,
-  configWith,
-  createSession,
-  createSpawned,
-  deliveries,
-  driveUntil,
-  evict,
-  expectOnlyPosts,
-  getRun,
-  type StoredMessage,
-  session,
-  sessionPath,
-  storedRuns,
-  stub,
-  tool,
-  toolWithConfig,
-  transcript,
-  turns,
-  UUID,
-  uid,
-  workerConfig,
-} from "../messaging/fixtures";
+} from "../support";
 
 /** `agent:<agent>:subagent:<uuid>`: the key of a spawned child. */
 export const childKeyOf = (agentId: string) =>
@@ -62,7 +42,10 @@ export async function requester(agentId: string, prefix: string, channel = false
 }
 
 /** sessions_spawn over HTTP as the operator acting for `requesterKey`. */
-export function spawn(requesterKey: string, args: Record<string, unknown>): Promise<any> {
+export function spawn(
+  requesterKey: string,
+  args: Record<string, unknown>,
+): Promise<ToolResults["sessions_spawn"]> {
   return tool("sessions_spawn", requesterKey, args);
 }
 
@@ -70,14 +53,31 @@ export function spawn(requesterKey: string, args: Record<string, unknown>): Prom
 export async function spawnOk(
   requesterKey: string,
   args: Record<string, unknown>,
-): Promise<{ child: string; runId: string; result: any }> {
+): Promise<{ child: string; runId: string; result: ToolResults["sessions_spawn"] }> {
   const result = await spawn(requesterKey, args);
   expect(result, JSON.stringify(result)).toMatchObject({ status: "accepted" });
   return { child: result.childSessionKey, runId: result.runId, result };
 }
 
-/** `subagents` over HTTP as the operator acting for `requesterKey`. */
-export function subagents(requesterKey: string, args: Record<string, unknown>): Promise<any> {
+/** One `subagents` action's result, read as its success shape (a refusal sets only `status` and `error`). */
+type SubagentsOutcome<Action> = RefusableWithStatus<Extract<SubagentsResult, Action>> & { action?: string };
+
+/** `subagents` over HTTP as the operator acting for `requesterKey`, typed by its action (`list` if none). */
+export function subagents(
+  requesterKey: string,
+  args: { action: "kill" } & Record<string, unknown>,
+): Promise<SubagentsOutcome<{ action: "kill" }>>;
+export function subagents(
+  requesterKey: string,
+  args: { action: "steer" } & Record<string, unknown>,
+): Promise<
+  SubagentsOutcome<{ mode: "restart" }> & { status: "rate_limited" | "accepted" | "error" | "forbidden" }
+>;
+export function subagents(
+  requesterKey: string,
+  args: Record<string, unknown>,
+): Promise<SubagentsOutcome<{ action: "list" }>>;
+export function subagents(requesterKey: string, args: Record<string, unknown>): Promise<unknown> {
   return tool("subagents", requesterKey, args);
 }
 
@@ -92,10 +92,20 @@ export function textOf(message: StoredMessage | undefined): string {
   return message?.content as string;
 }
 
+/** A content block of a stored message (a text, a tool call...), read as the union of their fields. */
+export type Block = Loose<ContentBlock>;
+
 /** The content blocks of a stored message whose content is a block list (tool calls, tool results). */
-export function blocksOf(message: StoredMessage | undefined): any[] {
+export function blocksOf(message: StoredMessage | undefined): Block[] {
   expect(Array.isArray(message?.content)).toBe(true);
-  return message?.content as any[];
+  return message?.content as Block[];
+}
+
+/** The text of the first block of a stored message's block list (a tool result's JSON). */
+export function firstBlockText(message: StoredMessage | undefined): string {
+  const text = blocksOf(message)[0]?.text;
+  if (typeof text !== "string") throw new Error(`no text block first: ${JSON.stringify(message)}`);
+  return text;
 }
 
 /** True once a session has no queued or running run and nothing left in its outbox. */
@@ -103,13 +113,6 @@ export async function settled(key: string): Promise<boolean> {
   const runs = await storedRuns(key);
   if (runs.some((run) => run.status === "queued" || run.status === "running")) return false;
   return (await outboxSize(key)) === 0;
-}
-
-/** Pending entries of a session object's outbox. */
-export function outboxSize(key: string): Promise<number> {
-  return runInDurableObject(stub(key), (_instance, state) =>
-    Number(state.storage.sql.exec("SELECT COUNT(*) AS n FROM outbox").one().n),
-  );
 }
 
 /** Drives the sessions' alarms until each of them is settled (no open run, empty outbox). */
@@ -139,15 +142,15 @@ export async function completionsAfter(key: string, drive: string[], count = 1):
 }
 
 /** A run of a session, read from its object (the operator's run view, without the run index). */
-export async function runOf(key: string, runId: string): Promise<any> {
+export async function runOf(key: string, runId: string): Promise<RunRecord> {
   const found = await session(key).getRun(runId);
   if (!found.ok) throw new Error(`no run ${runId} on ${key}`);
   return found.value;
 }
 
 /** `runtime <dur> • tokens <total> (in <in> / out <out>)`, computed from a run record (SPEC §5.4). */
-export function expectedStats(run: { startedAt: number; endedAt: number; usage?: any }): string {
-  const seconds = Math.round((run.endedAt - run.startedAt) / 1000);
+export function expectedStats(run: Pick<RunRecord, "startedAt" | "endedAt" | "usage">): string {
+  const seconds = Math.round((Number(run.endedAt) - Number(run.startedAt)) / 1000);
   const usage = run.usage ?? { input: 0, output: 0, total: 0 };
   return `runtime ${seconds}s • tokens ${usage.total} (in ${usage.input} / out ${usage.output})`;
 }
@@ -186,22 +189,6 @@ export async function indexedChildren(key: string): Promise<Record<string, unkno
   return results;
 }
 
-/** The webhook posts a recorded agent (`rec-<id>`) received for one session, oldest first. */
-export async function webhookPosts(recordId: string, sessionKey: string): Promise<any[]> {
-  const response = await fetch(`${env.FAKE_SERVICES_URL}/recorded/${encodeURIComponent(recordId)}`);
-  expect(response.status).toBe(200);
-  const all = (await response.json()) as { json: any }[];
-  return all.map((post) => post.json).filter((json) => json?.sessionKey === sessionKey);
-}
-
-/** The model requests a recorded openai agent received for one run (its first user message names the task). */
-export async function modelRequests(recordId: string, marker: string): Promise<any[]> {
-  const response = await fetch(`${env.FAKE_SERVICES_URL}/recorded/${encodeURIComponent(recordId)}`);
-  expect(response.status).toBe(200);
-  const all = (await response.json()) as { json: any }[];
-  return all.map((post) => post.json).filter((json) => JSON.stringify(json?.messages ?? []).includes(marker));
-}
-
 /** The hex SHA-256 of some bytes, computed here, independently of the service. */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
@@ -210,13 +197,13 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
 
 /** `GET /v1/sessions/{key}` as the operator: the status only. */
 export async function sessionStatus(key: string): Promise<number> {
-  return (await call("GET", sessionPath(key), { token: ADMIN })).status;
+  return (await getSession(key)).status;
 }
 
 /** A failed spawn is exactly `{ status, error }` and leaves no child behind. */
 export async function expectRefused(
   requesterKey: string,
-  result: any,
+  result: unknown,
   status: "error" | "forbidden",
   error: string,
 ) {

@@ -1,17 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { agentIn, storedRuns, toolWithConfig, workerConfigWith } from "../support";
 import {
   completionsAfter,
   completionsIn,
-  configWith,
   expectedCompletion,
   requester,
   runningChild,
   spawnOk,
   statusOf,
-  storedRuns,
   subagents,
   textOf,
-  toolWithConfig,
   waitDeferred,
 } from "./fixtures";
 
@@ -100,9 +98,8 @@ describe("subagents kill", () => {
     const top = await requester("spawner", "ctl-cascade");
     const middle = await runningChild(top, "middle");
     // The middle child spawns a grandchild of its own (hook-async as an orchestrator: maxSpawnDepth 2).
-    const config = configWith((document) => {
-      const hook = document.agents.list.find((agent: any) => agent.id === "hook-async");
-      hook.subagents = { maxSpawnDepth: 2 };
+    const config = workerConfigWith((document) => {
+      agentIn(document, "hook-async").subagents = { maxSpawnDepth: 2 };
     });
     const spawned = await toolWithConfig(config, "sessions_spawn", middle.child, {
       task: "deep job",

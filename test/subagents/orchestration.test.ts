@@ -1,22 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../helpers";
 import {
+  ADMIN,
+  agentIn,
   answerDeferred,
-  completionsAfter,
-  completionsIn,
-  configWith,
+  call,
   driveUntil,
-  expectedCompletion,
   expectOnlyPosts,
-  indexedChildren,
-  requester,
   sessionPath,
-  spawnOk,
   storedRuns,
-  TASK_HEADER,
-  textOf,
   toolWithConfig,
   transcript,
+  workerConfigWith,
+} from "../support";
+import {
+  completionsAfter,
+  completionsIn,
+  expectedCompletion,
+  indexedChildren,
+  requester,
+  spawnOk,
+  TASK_HEADER,
+  textOf,
 } from "./fixtures";
 
 describe("depth-2 orchestration (boss and worker, maxSpawnDepth 2)", () => {
@@ -78,9 +82,9 @@ describe("depth-2 orchestration (boss and worker, maxSpawnDepth 2)", () => {
     const { child: middle } = await spawnOk(top, { task: "stand by", agentId: "boss", label: "middle" });
     await completionsAfter(top, [top, middle]);
     // The middle (depth 1 of 2) spawns a grandchild that waits for its result (hook-async).
-    const config = configWith((document) => {
-      const boss = document.agents.list.find((agent: any) => agent.id === "boss");
-      boss.subagents.allowAgents = ["hook-async"];
+    const config = workerConfigWith((document) => {
+      const boss = agentIn(document, "boss");
+      boss.subagents = { ...boss.subagents, allowAgents: ["hook-async"] };
     });
     const spawned = await toolWithConfig(config, "sessions_spawn", middle, {
       task: "long errand",

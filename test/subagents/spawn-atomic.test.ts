@@ -5,8 +5,7 @@ import type { SessionApi } from "../../src/session/api";
 import { toolContext } from "../../src/tools/context";
 import { executeToolCall } from "../../src/tools/invoke";
 import type { ToolContext } from "../../src/tools/types";
-import { requesterOf, workerConfig } from "../messaging/fixtures";
-import { createSession, uid } from "../runs/fixtures";
+import { createSession, requesterFor, uid, workerConfig } from "../support";
 
 /** A session stub whose process dies after `create` would have returned: any later call throws. */
 function cutAfterCreate(stub: SessionApi): SessionApi {
@@ -37,8 +36,8 @@ async function childrenWithRuns(requesterKey: string): Promise<{ key: string; ru
 
 describe("a spawn is one call to the child's object (issue 17, item 3)", () => {
   it("a process killed right after the child is created never leaves a child without its run", async () => {
-    const key = (await createSession({ agentId: "main", key: `agent:main:atomic-${uid()}` })).key as string;
-    const base = toolContext(env, workerConfig(), requesterOf(key));
+    const key = (await createSession({ agentId: "main", key: `agent:main:atomic-${uid()}` })).key;
+    const base = toolContext(env, workerConfig(), requesterFor(key));
     const ctx: ToolContext = {
       ...base,
       session: (sessionKey) =>
@@ -52,12 +51,12 @@ describe("a spawn is one call to the child's object (issue 17, item 3)", () => {
   });
 
   it("a forked child gets the transcript and its task in the same write", async () => {
-    const key = (await createSession({ agentId: "main", key: `agent:main:atomic-${uid()}` })).key as string;
+    const key = (await createSession({ agentId: "main", key: `agent:main:atomic-${uid()}` })).key;
     await base(key).importMessages([
       { id: "f1", role: "user", content: "remember the blue door", timestamp: 1_763_700_000_000 },
     ]);
     const spawned = await executeToolCall(
-      toolContext(env, workerConfig(), requesterOf(key)),
+      toolContext(env, workerConfig(), requesterFor(key)),
       "sessions_spawn",
       {
         task: "which door?",
@@ -77,4 +76,4 @@ describe("a spawn is one call to the child's object (issue 17, item 3)", () => {
   });
 });
 
-const base = (key: string) => toolContext(env, workerConfig(), requesterOf(key)).session(key);
+const base = (key: string) => toolContext(env, workerConfig(), requesterFor(key)).session(key);

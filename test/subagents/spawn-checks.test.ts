@@ -1,10 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../helpers";
 import {
+  ADMIN,
+  type ApiError,
+  agentIn,
   answerDeferred,
+  call,
+  toolWithConfig,
+  UUID,
+  workerConfig,
+  workerConfigWith,
+} from "../support";
+import {
   childAt,
   childKeyOf,
-  configWith,
   expectRefused,
   indexedChildren,
   NOTE,
@@ -12,9 +20,6 @@ import {
   settleAll,
   spawn,
   spawnOk,
-  toolWithConfig,
-  UUID,
-  workerConfig,
 } from "./fixtures";
 
 const INVALID_AGENT = (id: string) => `Invalid agentId "${id}": use [a-z0-9][a-z0-9_-]{0,63}.`;
@@ -68,7 +73,7 @@ describe("sessions_spawn checks, each in SPEC §5.4 order with its status", () =
     // A depth-1 child that may call the tool (alsoAllow) but is at maxSpawnDepth 1: the mode error comes first.
     const parent = await requester("main", "chk-mode-p");
     const leaf = await childAt("main", parent, 1);
-    const config = configWith((document) => {
+    const config = workerConfigWith((document) => {
       document.tools.subagents = { tools: { alsoAllow: ["sessions_spawn"] } };
     });
     expect(await toolWithConfig(config, "sessions_spawn", leaf, { task: "t", mode: "session" })).toEqual({
@@ -81,7 +86,7 @@ describe("sessions_spawn checks, each in SPEC §5.4 order with its status", () =
     const parent = await requester("main", "chk-depth");
     const leaf = await childAt("main", parent, 1);
     // Over HTTP the leaf is not even offered the tool (SPEC §5.4 tool policy)...
-    const http = await call("POST", "/v1/tools/sessions_spawn", {
+    const http = await call<ApiError>("POST", "/v1/tools/sessions_spawn", {
       token: ADMIN,
       body: { task: "t" },
       headers: { "X-Switchboard-Session": leaf },
@@ -92,7 +97,7 @@ describe("sessions_spawn checks, each in SPEC §5.4 order with its status", () =
       message: "Tool not available: sessions_spawn",
     });
     // ...and when a policy gives it back, the depth check refuses, before the children check.
-    const config = configWith((document) => {
+    const config = workerConfigWith((document) => {
       document.tools.subagents = { tools: { alsoAllow: ["sessions_spawn"] } };
       document.agents.defaults.subagents.maxChildrenPerAgent = 1;
     });
@@ -121,7 +126,7 @@ describe("sessions_spawn checks, each in SPEC §5.4 order with its status", () =
   it("4. active children at maxChildrenPerAgent are forbidden, before requireAgentId", async () => {
     const r = await requester("main", "chk-children");
     await childAt("research", r, 1);
-    const config = configWith((document) => {
+    const config = workerConfigWith((document) => {
       document.agents.defaults.subagents.maxChildrenPerAgent = 1;
       document.agents.defaults.subagents.requireAgentId = true;
     });
@@ -155,7 +160,7 @@ describe("sessions_spawn checks, each in SPEC §5.4 order with its status", () =
 
   it("5. requireAgentId without agentId is forbidden; with it the spawn goes on", async () => {
     const r = await requester("main", "chk-require");
-    const config = configWith((document) => {
+    const config = workerConfigWith((document) => {
       document.agents.defaults.subagents.requireAgentId = true;
     });
     expect(await toolWithConfig(config, "sessions_spawn", r, { task: "t" })).toEqual({
@@ -200,9 +205,8 @@ describe("sessions_spawn checks, each in SPEC §5.4 order with its status", () =
     const r = await requester("main", "chk-allow-case");
     const upper = await spawn(r, { task: "t", agentId: "RESEARCH" });
     expect(upper.childSessionKey).toMatch(childKeyOf("research"));
-    const config = configWith((document) => {
-      const main = document.agents.list.find((agent: any) => agent.id === "main");
-      main.subagents = { allowAgents: ["Research", " OPS "] };
+    const config = workerConfigWith((document) => {
+      agentIn(document, "main").subagents = { allowAgents: ["Research", " OPS "] };
     });
     const fromConfig = await toolWithConfig(config, "sessions_spawn", r, { task: "t", agentId: "ops" });
     expect(fromConfig.childSessionKey).toMatch(childKeyOf("ops"));

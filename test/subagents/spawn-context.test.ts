@@ -1,21 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../helpers";
 import {
+  ADMIN,
   answerDeferred,
-  completionsAfter,
-  configWith,
+  call,
   driveUntil,
-  indexedChildren,
-  requester,
   sessionPath,
-  sessionStatus,
-  settleAll,
-  spawn,
-  spawnOk,
   storedRuns,
   toolWithConfig,
   transcript,
   uid,
+  workerConfigWith,
+} from "../support";
+import {
+  completionsAfter,
+  indexedChildren,
+  requester,
+  sessionStatus,
+  settleAll,
+  spawn,
+  spawnOk,
 } from "./fixtures";
 
 describe("sessions_spawn context and idempotency", () => {
@@ -101,7 +104,7 @@ describe("sessions_spawn idempotency across the child's lifetime", () => {
 
   it("a repeat is answered as the first time even when the first spawn took the last child slot", async () => {
     const r = await requester("spawner", "idem-cap");
-    const config = configWith((document) => {
+    const config = workerConfigWith((document) => {
       document.agents.defaults.subagents.maxChildrenPerAgent = 1;
     });
     const args = { task: "hold the slot", agentId: "hook-async", idempotencyKey: `cap-${uid()}` };

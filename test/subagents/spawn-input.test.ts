@@ -1,25 +1,15 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../helpers";
-import {
-  childKeyOf,
-  indexedChildren,
-  NOTE,
-  requester,
-  settleAll,
-  spawn,
-  storedRuns,
-  stub,
-  UUID,
-  uid,
-} from "./fixtures";
+import { ADMIN, type ApiError, call, storedRuns, stub, UUID, uid } from "../support";
+import { childKeyOf, indexedChildren, NOTE, requester, settleAll, spawn } from "./fixtures";
 
 const DELIVERY =
   "not a spawn option: a sub-agent reports back to you; use sessions_send for channel delivery";
 
 describe("sessions_spawn input errors", () => {
+  /** A sessions_spawn the route refuses before the tool runs (400). */
   const post = (body: unknown, requesterKey: string) =>
-    call("POST", "/v1/tools/sessions_spawn", {
+    call<ApiError>("POST", "/v1/tools/sessions_spawn", {
       token: ADMIN,
       body,
       headers: { "X-Switchboard-Session": requesterKey },

@@ -1,19 +1,15 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { answerDeferred, storedRuns, stub, transcript, UUID } from "../support";
 import {
-  answerDeferred,
   completionsAfter,
   expectedCompletion,
   requester,
   runningChild,
   runOf,
   statusOf,
-  storedRuns,
-  stub,
   subagents,
   textOf,
-  transcript,
-  UUID,
   waitDeferred,
 } from "./fixtures";
 

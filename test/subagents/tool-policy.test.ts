@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../helpers";
 import {
-  configWith,
+  call,
+  type Invoked,
+  type InvokeError,
   modelRequests,
-  requester,
-  runOf,
-  settleAll,
-  spawnOk,
+  nth,
   toolWithConfig,
   uid,
   webhookPosts,
-} from "./fixtures";
+  workerConfigWith,
+} from "../support";
+import { requester, runOf, settleAll, spawnOk } from "./fixtures";
 
 const CODING = [
   "sessions_list",
@@ -23,16 +23,17 @@ const CODING = [
   "session_status",
 ];
 
-const invoke = (token: string, tool: string, args: Record<string, unknown> = {}) =>
-  call("POST", "/tools/invoke", { token, body: { tool, args } });
+/** `POST /tools/invoke` with a run token; `Body` is the answer expected (`Invoked<tool>` or `InvokeError`). */
+const invoke = <Body = Invoked>(token: string, tool: string, args: Record<string, unknown> = {}) =>
+  call<Body>("POST", "/tools/invoke", { token, body: { tool, args } });
 
 describe("the sub-agent tool policy, applied to runs (SPEC §5.4)", () => {
   it("a default child (maxSpawnDepth 1, a leaf) is offered no session tools but sessions_yield", async () => {
     const r = await requester("spawner", "pol-leaf");
     const { child } = await spawnOk(r, { task: "leaf work", agentId: "hook-sync-rec" });
     await settleAll([child, r]);
-    const [post] = await webhookPosts("hook-sync-rec", child);
-    expect(post.tools.map((tool: any) => tool.name)).toEqual(["sessions_yield"]);
+    const post = nth(await webhookPosts("hook-sync-rec", child), 0);
+    expect(post.tools.map((tool) => tool.name)).toEqual(["sessions_yield"]);
     // The same agent at the top level gets its whole profile.
     const top = await requester("hook-sync-rec", "pol-top");
     await call("POST", `/v1/sessions/${encodeURIComponent(top)}/messages`, {
@@ -40,8 +41,8 @@ describe("the sub-agent tool policy, applied to runs (SPEC §5.4)", () => {
       body: { text: "hello" },
     });
     await settleAll([top]);
-    const [topPost] = await webhookPosts("hook-sync-rec", top);
-    expect(topPost.tools.map((tool: any) => tool.name).sort()).toEqual([...CODING].sort());
+    const topPost = nth(await webhookPosts("hook-sync-rec", top), 0);
+    expect(topPost.tools.map((tool) => tool.name).sort()).toEqual([...CODING].sort());
     // What the child is not offered, its run token cannot call either.
     for (const name of CODING.filter((each) => each !== "sessions_yield")) {
       expect((await invoke(post.runToken, name)).status, name).toBe(404);
@@ -53,11 +54,15 @@ describe("the sub-agent tool policy, applied to runs (SPEC §5.4)", () => {
     const marker = `policy-${uid()}`;
     const { child, runId } = await spawnOk(r, { task: marker, agentId: "model-tools-rec" });
     await settleAll([child, r]);
-    const [first, second] = await modelRequests("model-tools-rec", marker);
-    expect(first.tools.map((tool: any) => tool.function.name)).toEqual(["sessions_yield"]);
+    const requests = await modelRequests("model-tools-rec", marker);
+    const [first, second] = [nth(requests, 0), nth(requests, 1)];
+    expect(first.tools?.map((tool) => tool.function.name)).toEqual(["sessions_yield"]);
     // The fake model asks for sessions_list anyway (its scenario); the run's tool loop refuses it.
-    const toolMessage = second.messages.find((message: any) => message.role === "tool");
-    expect(JSON.parse(toolMessage.content)).toEqual({
+    const toolMessage = nth(
+      second.messages.filter((message) => message.role === "tool"),
+      0,
+    );
+    expect(JSON.parse(toolMessage.content ?? "")).toEqual({
       status: "error",
       error: "Tool not available: sessions_list",
     });
@@ -68,8 +73,8 @@ describe("the sub-agent tool policy, applied to runs (SPEC §5.4)", () => {
     const r = await requester("spawner", "pol-boss");
     const { child } = await spawnOk(r, { task: "orchestrate", agentId: "boss-rec" });
     await settleAll([child, r]);
-    const [post] = await webhookPosts("boss-rec", child);
-    expect(post.tools.map((tool: any) => tool.name).sort()).toEqual([
+    const post = nth(await webhookPosts("boss-rec", child), 0);
+    expect(post.tools.map((tool) => tool.name).sort()).toEqual([
       "sessions_history",
       "sessions_list",
       "sessions_spawn",
@@ -77,11 +82,11 @@ describe("the sub-agent tool policy, applied to runs (SPEC §5.4)", () => {
       "subagents",
     ]);
     for (const name of ["sessions_send", "session_status", "agents_list"]) {
-      const refused = await invoke(post.runToken, name);
+      const refused = await invoke<InvokeError>(post.runToken, name);
       expect(refused.status, name).toBe(404);
       expect(refused.json.error).toEqual({ type: "tool_not_found", message: `Tool not available: ${name}` });
     }
-    const listed = await invoke(post.runToken, "subagents");
+    const listed = await invoke<Invoked<"subagents">>(post.runToken, "subagents");
     expect(listed.status).toBe(200);
     expect(listed.json.result.details).toMatchObject({ status: "ok", requesterSessionKey: child, total: 0 });
   });
@@ -92,7 +97,7 @@ describe("the sub-agent tool policy, applied to runs (SPEC §5.4)", () => {
     const boss = await spawnOk(r, { task: "boss", agentId: "boss-rec" });
     await settleAll([leaf.child, boss.child, r]);
     const policy = (tools: Record<string, unknown>) =>
-      configWith((document) => {
+      workerConfigWith((document) => {
         document.tools.subagents = { tools };
       });
     // alsoAllow gives a leaf back a tool of its profile...

@@ -1,30 +1,37 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../helpers";
-import { sendMessage } from "../runs/fixtures";
 import {
+  ADMIN,
+  agentIn,
   answerDeferred,
-  blocksOf,
-  completionsAfter,
-  completionsIn,
-  configWith,
+  call,
   driveUntil,
-  expectedCompletion,
   expectOnlyPosts,
-  requester,
-  runOf,
+  type Invoked,
+  nth,
+  sendMessage,
   session,
-  settleAll,
-  spawnOk,
   storedRuns,
-  textOf,
   tool,
   toolWithConfig,
   transcript,
   webhookPosts,
+  workerConfigWith,
+} from "../support";
+import {
+  completionsAfter,
+  completionsIn,
+  expectedCompletion,
+  firstBlockText,
+  requester,
+  runOf,
+  settleAll,
+  spawnOk,
+  textOf,
 } from "./fixtures";
 
+/** `POST /tools/invoke` with a run token; answered with the tool's result. */
 const invoke = (token: string, toolName: string, args: Record<string, unknown> = {}) =>
-  call("POST", "/tools/invoke", { token, body: { tool: toolName, args } });
+  call<Invoked>("POST", "/tools/invoke", { token, body: { tool: toolName, args } });
 
 describe("sessions_yield", () => {
   it("is an error without a current run: an operator call, or a run token whose run has ended", async () => {
@@ -36,7 +43,7 @@ describe("sessions_yield", () => {
     const key = await requester("hook-sync-rec", "yield-ended");
     const runId = await sendMessage(key, "hello");
     await settleAll([key]);
-    const [post] = await webhookPosts("hook-sync-rec", key);
+    const post = nth(await webhookPosts("hook-sync-rec", key), 0);
     expect(post.runId).toBe(runId);
     const late = await invoke(post.runToken, "sessions_yield");
     expect(late.status).toBe(200);
@@ -47,7 +54,7 @@ describe("sessions_yield", () => {
   it("from inside a run: the run ends cleanly, the message is kept as hidden context, a completion starts a fresh turn", async () => {
     const r = await requester("spawner", "yield-run", true);
     const child = await spawnOk(r, { task: "long errand", agentId: "hook-async", label: "errand" });
-    // The spawner's rule for "yield now" calls sessions_yield (test/setup/test-config.ts).
+    // The spawner's rule for "yield now" calls sessions_yield (test/support/test-config.ts).
     const yieldRunId = await sendMessage(r, "yield now");
     await driveUntil(
       [r],
@@ -66,7 +73,7 @@ describe("sessions_yield", () => {
       runId: yieldRunId,
       provenance: { kind: "system" },
     });
-    expect(JSON.parse(blocksOf(messages[3])[0].text)).toEqual({
+    expect(JSON.parse(firstBlockText(messages[3]))).toEqual({
       status: "yielded",
       message: "waiting for my sub-agent",
     });
@@ -147,9 +154,8 @@ describe("sessions_yield in a sub-agent", () => {
       "the 202",
     );
     // The middle spawns a worker of its own (as an orchestrator, maxSpawnDepth 2), then yields.
-    const config = configWith((document) => {
-      const agent = document.agents.list.find((each: any) => each.id === "hook-async-rec");
-      agent.subagents = { maxSpawnDepth: 2 };
+    const config = workerConfigWith((document) => {
+      agentIn(document, "hook-async-rec").subagents = { maxSpawnDepth: 2 };
     });
     const worker = await toolWithConfig(config, "sessions_spawn", middle.child, {
       task: "deep work",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isToolAllowed, prepareToolCall, toolEnvelope } from "../../src/tools/invoke";
-import { configWith, requesterOf } from "../policy/fixtures";
+import { configFrom, requesterWith } from "../support";
 
 const paramsOf = (name: string, args: unknown) => {
   const prepared = prepareToolCall(name, args);
@@ -75,12 +75,16 @@ describe("prepareToolCall", () => {
 
 describe("isToolAllowed", () => {
   it("follows the requester's profile", () => {
-    const config = configWith({
+    const config = configFrom({
       agents: { list: [{ id: "main" }, { id: "ops", tools: { profile: "messaging" } }] },
     });
-    expect(isToolAllowed({ config, requester: requesterOf() }, "agents_list")).toBe(true);
-    expect(isToolAllowed({ config, requester: requesterOf({ agentId: "ops" }) }, "agents_list")).toBe(false);
-    expect(isToolAllowed({ config, requester: requesterOf({ agentId: "ops" }) }, "sessions_list")).toBe(true);
+    expect(isToolAllowed({ config, requester: requesterWith() }, "agents_list")).toBe(true);
+    expect(isToolAllowed({ config, requester: requesterWith({ agentId: "ops" }) }, "agents_list")).toBe(
+      false,
+    );
+    expect(isToolAllowed({ config, requester: requesterWith({ agentId: "ops" }) }, "sessions_list")).toBe(
+      true,
+    );
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The configuration the Worker runs with in tests (vitest.config.ts binds it as SWITCHBOARD_CONFIG):
  * the three demo agents with the SPEC's default visibility (`tree`), plus agents and channels that
- * talk to the fake services of test/setup/fake-services.ts. Node-side: read by vitest.config.ts only.
+ * talk to the fake services of test/support/fake-services-server.ts. Node-side: read by vitest.config.ts only.
  */
 export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
   const model = (scenario: string) => ({

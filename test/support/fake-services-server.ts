@@ -47,12 +47,31 @@ function derivedSecret(label: string): string {
   return Buffer.from(bits).toString("base64url");
 }
 
-type Json = Record<string, any>;
+/** A JSON object as received; its fields are unknown until read. */
+type Json = { [key: string]: unknown };
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The value as an object to read fields of; `{}` when it is not one. */
+const objectOf = (value: unknown): Json => (isObject(value) ? value : {});
+
+/** The value as a list of objects; `[]` when it is not a list. */
+const objectsOf = (value: unknown): Json[] => (Array.isArray(value) ? value.map(objectOf) : []);
+
+/** One request as `GET /recorded/<id>` answers it. */
+type Recorded = {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  json: unknown;
+};
 /** `delayMs`: answer that much later. `stallMs`: send a few bytes now, the rest later. `hangup`: answer nothing. */
 type Reply = { status: number; body?: unknown; delayMs?: number; stallMs?: number; hangup?: boolean };
 
 /** Recording id → the requests received with `rec-<id>` in their path, as `GET /recorded/<id>` answers. */
-const recordings = new Map<string, Json[]>();
+const recordings = new Map<string, Recorded[]>();
 
 async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -60,7 +79,7 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-function parseJson(text: string): any {
+function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -85,7 +104,9 @@ const textOf = (content: unknown): string =>
   typeof content === "string"
     ? content
     : Array.isArray(content)
-      ? content.flatMap((block) => (block?.type === "text" ? [block.text] : [])).join("\n")
+      ? objectsOf(content)
+          .flatMap((block) => (block.type === "text" ? [block.text] : []))
+          .join("\n")
       : "";
 
 const completion = (message: Json, usage?: [number, number]): Reply => ({
@@ -101,10 +122,10 @@ const completion = (message: Json, usage?: [number, number]): Reply => ({
 });
 
 function toolCall(request: Json, param: string | undefined, lastUser: string): Json {
-  const name = param ?? request.tools?.[0]?.function?.name ?? "missing_tool";
+  const name = param ?? objectOf(objectOf(objectsOf(request.tools)[0]).function).name ?? "missing_tool";
   const asJson = parseJson(lastUser);
-  const args = asJson && typeof asJson === "object" && !Array.isArray(asJson) ? asJson : { text: lastUser };
-  const round = (request.messages ?? []).filter((message: Json) => message.role === "tool").length;
+  const args = isObject(asJson) ? asJson : { text: lastUser };
+  const round = objectsOf(request.messages).filter((message) => message.role === "tool").length;
   const call = {
     id: `call_${round + 1}`,
     type: "function",
@@ -114,7 +135,7 @@ function toolCall(request: Json, param: string | undefined, lastUser: string): J
 }
 
 function openAi(scenario: string, param: string | undefined, request: Json): Reply | undefined {
-  const messages: Json[] = Array.isArray(request.messages) ? request.messages : [];
+  const messages = objectsOf(request.messages);
   const lastOf = (role: string) => textOf(messages.findLast((message) => message.role === role)?.content);
   const lastUser = lastOf("user");
   switch (scenario) {
@@ -154,7 +175,7 @@ function signatureIsValid(header: string | undefined, body: string, secret: stri
 
 function webhook(scenario: string, param: string | undefined, request: Json): Reply | undefined {
   const usage = { input: 4, output: 2, total: 6 };
-  const answer = { text: `webhook got: ${textOf(request.message?.content)}`, usage };
+  const answer = { text: `webhook got: ${textOf(objectOf(request.message).content)}`, usage };
   switch (scenario) {
     case "sync":
       return { status: 200, body: answer };
@@ -207,7 +228,7 @@ async function route(request: IncomingMessage, url: URL, body: string): Promise<
   const status = Number(/^status-(\d{3})$/.exec(scenario)?.[1]);
   const failure = (who: string) => ({ status, body: { error: { message: `fake ${who} status ${status}` } } });
   const unknown = { status: 404, body: { error: `no scenario ${scenario}` } };
-  const json = parseJson(body) ?? {};
+  const json = objectOf(parseJson(body));
   if (service === "webhook") {
     const header = request.headers["x-switchboard-signature"];
     const secret =

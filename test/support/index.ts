@@ -1,0 +1,17 @@
+/**
+ * The test support kit, for every test folder: import from "../support". Workerd-side only; the Node side
+ * (fake-services-server.ts, the vitest globalSetup, and test-config.ts, read by vitest.config.ts) is not
+ * re-exported here.
+ */
+export * from "./auth";
+export * from "./channels";
+export * from "./config";
+export * from "./drive";
+export * from "./fake-services";
+export * from "./http";
+export * from "./ids";
+export * from "./lists";
+export * from "./runs";
+export * from "./sessions";
+export * from "./tools";
+export * from "./wire";
