@@ -56,7 +56,7 @@ export interface AnyError {
 }
 
 /**
- * A union read as one object: every field any member has, optional unless all members have it, typed as
+ * A union read as one object: every field of every member, optional unless all members have it, typed as
  * the union of what the members say. A value of the union is one of these, so reading it is safe.
  */
 export type Loose<U> = Pick<U, keyof U> & {
