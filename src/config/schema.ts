@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { MAX_TOOL_ARGUMENTS_DEPTH } from "../transcript/message";
+import { nestsDeeperThan } from "../validation";
 
 const agentIdPattern = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const agentId = z
@@ -71,7 +73,17 @@ const scriptedRule = z.strictObject({
   match: z.string().refine(isValidRulePattern, "not a valid /regular expression/"),
   reply: z.string().optional(),
   toolCall: z
-    .strictObject({ name: z.string(), args: z.record(z.string(), z.unknown()).default({}) })
+    .strictObject({
+      name: z.string(),
+      // Stored in the transcript as the call's arguments, so bounded like a model's (src/limits.ts).
+      args: z
+        .record(z.string(), z.unknown())
+        .refine(
+          (args) => !nestsDeeperThan(args, MAX_TOOL_ARGUMENTS_DEPTH),
+          `nested deeper than ${MAX_TOOL_ARGUMENTS_DEPTH} levels`,
+        )
+        .default({}),
+    })
     .optional(),
 });
 

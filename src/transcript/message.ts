@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { MAX_JSON_DEPTH } from "../limits";
+import { nestsDeeperThan } from "../validation";
 
 /** Limits from SPEC §11. */
 export const MAX_MESSAGE_TEXT_BYTES = 256 * 1024;
@@ -75,12 +77,20 @@ export const transcriptMessageShape = z.looseObject({
 export type ContentBlock = z.infer<typeof contentBlockSchema>;
 export type TranscriptMessage = z.infer<typeof transcriptMessageShape>;
 
+/** A tool call's arguments sit three levels down a message (message, content, block). */
+export const MAX_TOOL_ARGUMENTS_DEPTH = MAX_JSON_DEPTH - 3;
+
 /**
  * Validates a message against `transcriptMessageShape` but keeps the value exactly as sent: zod rebuilds
  * objects with the shape's keys first, and the JSONL export must give each message back byte for byte,
  * key order included. The shape has no transforms, so nothing else differs.
  */
 export const transcriptMessageSchema = z.unknown().transform((input, ctx): TranscriptMessage => {
+  // Checked first: the shape's own checks and the session's RPC both recurse into the value.
+  if (nestsDeeperThan(input, MAX_JSON_DEPTH)) {
+    ctx.addIssue({ code: "custom", input, message: `nested deeper than ${MAX_JSON_DEPTH} levels` });
+    return z.NEVER;
+  }
   const parsed = transcriptMessageShape.safeParse(input, { reportInput: true });
   if (parsed.success) return input as TranscriptMessage;
   for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });

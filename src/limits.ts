@@ -1,0 +1,10 @@
+// Input limits (README "Limits"). Each bounds a value a caller can make the service store, query or carry
+// over RPC: a Durable Object row and a D1 row hold at most 2 MB, and a write that cannot fit fails on every
+// retry, so an unbounded field is answered with a 400 naming it instead. Message text (256 KiB) and the
+// transcript row (1 MiB) are in src/transcript/message.ts, the request body (2 MB) in src/app.ts.
+
+/**
+ * Nesting of a JSON value that is stored and read back over RPC (an imported message, a tool call's
+ * arguments): structured cloning recurses, and overflows the stack at a few thousand levels.
+ */
+export const MAX_JSON_DEPTH = 64;
