@@ -3,6 +3,9 @@
 // retry, so an unbounded field is answered with a 400 naming it instead. Message text (256 KiB) and the
 // transcript row (1 MiB) are in src/transcript/message.ts, the request body (2 MB) in src/app.ts.
 
+/** `sessions_list.search`: a piece of a name, label, subject, sessionId or key. */
+export const MAX_SEARCH_CHARS = 256;
+
 /**
  * Nesting of a JSON value that is stored and read back over RPC (an imported message, a tool call's
  * arguments): structured cloning recurses, and overflows the stack at a few thousand levels.

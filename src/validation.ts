@@ -19,6 +19,14 @@ export function describeZodError(error: z.ZodError): string {
   return `${name}: ${issue.message}`;
 }
 
+/** Control characters (C0, DEL, C1): never part of a key, a search or a name. */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+/** True when text holds a control character (NUL, newline, escape…). */
+export function hasControlCharacter(text: string): boolean {
+  return CONTROL_CHARACTER.test(text);
+}
+
 /**
  * True when a JSON value nests objects and arrays more than `max` levels deep (an object or array is
  * level 1). Walks with a stack of its own, so asking about any depth is safe.

@@ -48,6 +48,47 @@ async function exportedLines(key: string): Promise<any[]> {
     .map((line) => JSON.parse(line));
 }
 
+describe("sessions_list search with a control character", () => {
+  it.each([
+    ["NUL", "ab\u0000cd"],
+    ["short NUL", "a\u0000"],
+    ["newline", "ab\ncd"],
+    ["escape", "ab\u001bcd"],
+    ["C1", "ab\u0085cd"],
+  ])("%s is a 400 naming search on both tool routes", async (_name, search) => {
+    const rest = await call("POST", "/v1/tools/sessions_list", {
+      token: AGENT_TOKENS.main,
+      body: { search },
+    });
+    expect400(rest, /^search: .*control characters/);
+    const invoke = await call("POST", "/tools/invoke", {
+      token: AGENT_TOKENS.main,
+      body: { tool: "sessions_list", args: { search } },
+    });
+    expect(invoke.status).toBe(400);
+    expect(invoke.json.error.message).toMatch(/^search: /);
+  });
+
+  it("is at most 256 characters", async () => {
+    const search = (length: number) =>
+      call("POST", "/v1/tools/sessions_list", {
+        token: AGENT_TOKENS.main,
+        body: { search: "s".repeat(length) },
+      });
+    expect((await search(256)).status).toBe(200);
+    expect400(await search(257), /^search: /);
+  });
+
+  it("a search without one still lists", async () => {
+    const response = await call("POST", "/v1/tools/sessions_list", {
+      token: AGENT_TOKENS.main,
+      body: { search: "ab cd\u00e9" },
+    });
+    expect(response.status).toBe(200);
+    expect(response.json.count).toBe(0);
+  });
+});
+
 describe("deeply nested JSON in an imported transcript", () => {
   const toolCall = (depth: number) =>
     message("call", {
