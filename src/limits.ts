@@ -3,6 +3,9 @@
 // retry, so an unbounded field is answered with a 400 naming it instead. Message text (256 KiB) and the
 // transcript row (1 MiB) are in src/transcript/message.ts, the request body (2 MB) in src/app.ts.
 
+/** A session key or sessionId, in UTF-8 bytes: a D1 index key and a Durable Object name. */
+export const MAX_SESSION_KEY_BYTES = 512;
+
 /** `sessions_list.search`: a piece of a name, label, subject, sessionId or key. */
 export const MAX_SEARCH_CHARS = 256;
 

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../app-env";
+import { refineKeyInput } from "../keys";
 import { toolEnvelope } from "../tools/invoke";
 import { readJsonBody } from "./middleware";
 import { parseBody } from "./parse-body";
@@ -12,7 +13,7 @@ export const invokeBodySchema = z
     tool: z.string().trim().min(1).optional(),
     name: z.string().trim().min(1).optional(),
     args: z.unknown().optional(),
-    sessionKey: z.string().trim().min(1).optional(),
+    sessionKey: z.string().trim().min(1).superRefine(refineKeyInput).optional(),
     agentId: z.string().trim().min(1).optional(),
     idempotencyKey: z.string().optional(),
   })

@@ -1,8 +1,14 @@
 import { z } from "zod";
+import { refineKeyInput } from "../keys";
 
 /** A numeric tool param: a JSON number, floored (SPEC §5.0). */
 export function flooredNumber() {
   return z.number().transform((value) => Math.floor(value));
+}
+
+/** A session reference param (key, `main`, `current` or sessionId): bounded, no control characters. */
+export function sessionKeyParam() {
+  return z.string().superRefine(refineKeyInput);
 }
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);

@@ -7,7 +7,7 @@ import { stableUuid } from "../messaging/stable-id";
 import { resolveSendPolicy, sendPolicySubject } from "../policy/send-policy";
 import { checkSessionVisible } from "../policy/visibility";
 import type { ReplyFlow, RunRecord } from "../session/api";
-import { flooredNumber } from "./args";
+import { flooredNumber, sessionKeyParam } from "./args";
 import { resolveSendParties } from "./send-target";
 import { defineTool } from "./types";
 
@@ -42,7 +42,7 @@ export const sessionsSend = defineTool({
   description:
     "Send a message into another session (by sessionKey or label). timeoutSeconds > 0 waits for its reply; 0 sends and returns at once. The agents may then reply back and forth, and the target announces the outcome.",
   schema: z.object({
-    sessionKey: z.string().optional().describe("target session key, or sessionId"),
+    sessionKey: sessionKeyParam().optional().describe("target session key, or sessionId"),
     label: z.string().optional().describe("find the target by its label instead of sessionKey"),
     agentId: z.string().optional().describe("with label: whose labels to search"),
     message: z.string().describe("the message to send"),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { refineKeyInput } from "../../keys";
 import {
   MAX_MESSAGE_TEXT_BYTES,
   MAX_TRANSCRIPT_ROW_BYTES,
@@ -18,7 +19,7 @@ export const deliveryContextSchema = z.strictObject({
 
 export const createSessionSchema = z.strictObject({
   agentId: z.string().trim().min(1).optional(),
-  key: z.string().trim().min(1).optional(),
+  key: z.string().trim().min(1).superRefine(refineKeyInput).optional(),
   label: shortText.optional(),
   displayName: shortText.optional(),
   subject: shortText.optional(),
