@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_CHANNEL_NAME_CHARS, MAX_MODEL_CHARS } from "../limits";
 import { MAX_TOOL_ARGUMENTS_DEPTH } from "../transcript/message";
 import { nestsDeeperThan } from "../validation";
 
@@ -8,6 +9,10 @@ const agentId = z
   .trim()
   .toLowerCase()
   .regex(agentIdPattern, "agent id must match [a-z0-9][a-z0-9_-]{0,63}");
+/** What a session key's `<channel>` segment can be (src/keys/rest.ts), so inbound keys parse back. */
+const CHANNEL_NAME_PATTERN = new RegExp(`^[a-z0-9][a-z0-9_.-]{0,${MAX_CHANNEL_NAME_CHARS - 1}}$`);
+/** A model name; a session stores it as its model override. */
+const modelName = z.string().min(1).max(MAX_MODEL_CHARS);
 
 export const toolNames = [
   "sessions_list",
@@ -107,7 +112,7 @@ export const runtimeSchema = z.discriminatedUnion("type", [
   z.strictObject({
     type: z.literal("openai"),
     baseUrl: z.url(),
-    model: z.string().min(1),
+    model: modelName,
     apiKeyEnv: secretName.optional(),
   }),
   z.strictObject({ type: z.literal("webhook"), url: z.url(), secretEnv: secretName.optional() }),
@@ -120,7 +125,7 @@ const subagentSettings = z.strictObject({
   runTimeoutSeconds: z.number().int().min(0).optional(),
   archiveAfterMinutes: z.number().int().min(0).optional(),
   announceTimeoutMs: z.number().int().positive().optional(),
-  model: z.string().optional(),
+  model: modelName.optional(),
   thinking: z.string().optional(),
   allowAgents: z.array(z.string()).optional(),
   requireAgentId: z.boolean().optional(),
@@ -130,7 +135,7 @@ const agentSchema = z.strictObject({
   id: agentId,
   name: z.string().optional(),
   runtime: runtimeSchema.default({ type: "scripted", rules: [] }),
-  model: z.string().min(1).default("scripted/default"),
+  model: modelName.default("scripted/default"),
   thinking: z.string().optional(),
   sandbox: z.boolean().default(false),
   tools: toolPolicy.optional(),
@@ -232,7 +237,20 @@ export const configSchema = z.strictObject({
         }),
     })
     .prefault({}),
-  channels: z.record(z.string(), channelSchema).default({}),
+  channels: z
+    .record(z.string(), channelSchema)
+    .superRefine((channels, ctx) => {
+      // Checked here rather than as the record's key schema, whose failure would not say why.
+      for (const name of Object.keys(channels)) {
+        if (!CHANNEL_NAME_PATTERN.test(name))
+          ctx.addIssue({
+            code: "custom",
+            path: [name],
+            message: `channel name must match ${CHANNEL_NAME_PATTERN.source.slice(1, -1)}`,
+          });
+      }
+    })
+    .default({}),
 });
 
 export type SwitchboardConfig = z.infer<typeof configSchema>;

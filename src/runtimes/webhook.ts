@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { signatureHeader } from "../channels/signature";
+import { messageTextSchema } from "../transcript/message";
 import { describeFetchFailure, describeHttpFailure, readJsonBody } from "./http-errors";
 import type { RunInput, RunOutcome } from "./types";
 
 /** What a webhook agent answers synchronously (SPEC §7). */
 export const webhookAnswerSchema = z.object({
-  text: z.string(),
+  text: messageTextSchema,
   usage: z.object({ input: z.number(), output: z.number(), total: z.number() }).partial().optional(),
 });
 

@@ -5,7 +5,8 @@ import { findRunSession } from "../index-db/runs";
 import { stableUuid } from "../messaging/stable-id";
 import { attachmentSchema, prepareAttachments } from "../subagents/attachments";
 import { subagentTaskMessage } from "../subagents/task-message";
-import { flooredNumber } from "./args";
+import { messageTextSchema } from "../transcript/message";
+import { flooredNumber, idempotencyKeyParam, labelParam } from "./args";
 import { forkTranscript } from "./fork-transcript";
 import { checkSpawn } from "./spawn-checks";
 import { defineTool } from "./types";
@@ -43,8 +44,8 @@ export const sessionsSpawn = defineTool({
     "Spawn a background sub-agent in its own session to do a task. Returns at once; when it finishes, its result is announced to you automatically (don't poll). Control it with subagents.",
   schema: z
     .looseObject({
-      task: z.string().describe("what the sub-agent should do"),
-      label: z.string().max(512).optional().describe("a short name, for subagents and listings"),
+      task: messageTextSchema.describe("what the sub-agent should do"),
+      label: labelParam().optional().describe("a short name, for subagents and listings"),
       agentId: z.string().optional().describe("the agent to spawn (see agents_list); default: your own"),
       model: z.string().optional(),
       thinking: z.string().optional(),
@@ -62,7 +63,9 @@ export const sessionsSpawn = defineTool({
       context: z.enum(["isolated", "fork"]).optional().describe("fork: start with a copy of your transcript"),
       attachments: z.array(attachmentSchema).optional(),
       attachAs: z.object({ mountPath: z.string().optional() }).optional(),
-      idempotencyKey: z.string().optional().describe("a repeat with the same key returns the first spawn"),
+      idempotencyKey: idempotencyKeyParam()
+        .optional()
+        .describe("a repeat with the same key returns the first spawn"),
     })
     .superRefine((params, ctx) => {
       for (const name of DELIVERY_PARAMS) {

@@ -19,8 +19,11 @@ export function utf8Bytes(text: string): number {
   return encoder.encode(text).byteLength;
 }
 
-// Each UTF-16 unit encodes to at most 3 UTF-8 bytes, so short strings skip the encoding.
-const text = z
+/**
+ * Message text, at most MAX_MESSAGE_TEXT_BYTES. Each UTF-16 unit encodes to at most 3 UTF-8 bytes, so
+ * short strings skip the encoding.
+ */
+export const messageTextSchema = z
   .string()
   .refine(
     (value) => value.length * 3 <= MAX_MESSAGE_TEXT_BYTES || utf8Bytes(value) <= MAX_MESSAGE_TEXT_BYTES,
@@ -31,8 +34,11 @@ const text = z
 
 // Blocks and messages are loose objects: an imported transcript keeps every field it came with, so the
 // JSONL export gives back exactly what was imported.
-export const textBlockSchema = z.looseObject({ type: z.literal("text"), text });
-export const thinkingBlockSchema = z.looseObject({ type: z.literal("thinking"), thinking: text });
+export const textBlockSchema = z.looseObject({ type: z.literal("text"), text: messageTextSchema });
+export const thinkingBlockSchema = z.looseObject({
+  type: z.literal("thinking"),
+  thinking: messageTextSchema,
+});
 export const toolCallBlockSchema = z.looseObject({
   type: z.literal("toolCall"),
   id: z.string().optional(),
@@ -65,7 +71,7 @@ export type Provenance = z.infer<typeof provenanceSchema>;
 export const transcriptMessageShape = z.looseObject({
   id: z.string().min(1).max(200),
   role: z.enum(messageRoles),
-  content: z.union([text, z.array(contentBlockSchema)]),
+  content: z.union([messageTextSchema, z.array(contentBlockSchema)]),
   provenance: provenanceSchema.optional(),
   usage: z.unknown().optional(),
   cost: z.unknown().optional(),
