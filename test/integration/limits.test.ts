@@ -335,3 +335,22 @@ describe("configuration limits", () => {
     if (!parsed.ok) expect(parsed.error).toContain("agents.list.0.model");
   });
 });
+
+describe("a webhook agent's synchronous answer", () => {
+  it(`fails the run, saying why, when its text is over ${TEXT} bytes`, async () => {
+    // hook-sync answers "webhook got: <message text>": a message at the bound makes an answer past it.
+    const key = await freshSession("hook-sync");
+    const sent = await call("POST", `/v1/sessions/${enc(key)}/messages`, {
+      token: ADMIN,
+      body: { text: chars(TEXT) },
+    });
+    const waited = await call("POST", `/v1/runs/${sent.json.runId}/wait`, {
+      token: ADMIN,
+      body: { timeoutMs: 10_000 },
+    });
+    expect(waited.json.status).toBe("error");
+    expect(waited.json.error).toBe(
+      `agent webhook answered an invalid result: text larger than ${TEXT} bytes`,
+    );
+  });
+});
