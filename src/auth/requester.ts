@@ -2,7 +2,7 @@ import { findAgent } from "../config/agents";
 import { keyOptionsOf } from "../config/key-options";
 import type { SwitchboardConfig } from "../config/schema";
 import { findSessionByKey } from "../index-db/lookup";
-import { canonicalizeKeyInput, normalizeAgentId, parseSessionKey } from "../keys";
+import { canonicalizeKeyInput, keyInputProblem, normalizeAgentId, parseSessionKey } from "../keys";
 import type { Requester } from "../policy/requester";
 import type { Identity } from "./identity";
 
@@ -23,6 +23,9 @@ function requesterKey(
   config: SwitchboardConfig,
 ): { ok: true; sessionKey: string } | Extract<RequesterResult, { ok: false }> {
   const options = keyOptionsOf(config);
+  // A key that can never be one is bad input whoever names it (X-Switchboard-Session or body sessionKey).
+  const problem = named.sessionKey === undefined ? undefined : keyInputProblem(named.sessionKey.trim());
+  if (problem) return { ok: false, code: "bad_request", message: `sessionKey: ${problem}` };
   if (identity.kind === "run") {
     const own = identity.claims.sessionKey;
     // "current" is the caller's own session (SPEC §1), which for a run token is the run's session.

@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { MAX_CHANNEL_NAME_CHARS, MAX_MODEL_CHARS } from "../limits";
+import { MAX_TOOL_ARGUMENTS_DEPTH } from "../transcript/message";
+import { nestsDeeperThan } from "../validation";
 
 const agentIdPattern = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const agentId = z
@@ -6,6 +9,10 @@ const agentId = z
   .trim()
   .toLowerCase()
   .regex(agentIdPattern, "agent id must match [a-z0-9][a-z0-9_-]{0,63}");
+/** What a session key's `<channel>` segment can be (src/keys/rest.ts), so inbound keys parse back. */
+const CHANNEL_NAME_PATTERN = new RegExp(`^[a-z0-9][a-z0-9_.-]{0,${MAX_CHANNEL_NAME_CHARS - 1}}$`);
+/** A model name; a session stores it as its model override. */
+const modelName = z.string().min(1).max(MAX_MODEL_CHARS);
 
 export const toolNames = [
   "sessions_list",
@@ -71,7 +78,17 @@ const scriptedRule = z.strictObject({
   match: z.string().refine(isValidRulePattern, "not a valid /regular expression/"),
   reply: z.string().optional(),
   toolCall: z
-    .strictObject({ name: z.string(), args: z.record(z.string(), z.unknown()).default({}) })
+    .strictObject({
+      name: z.string(),
+      // Stored in the transcript as the call's arguments, so bounded like a model's (src/limits.ts).
+      args: z
+        .record(z.string(), z.unknown())
+        .refine(
+          (args) => !nestsDeeperThan(args, MAX_TOOL_ARGUMENTS_DEPTH),
+          `nested deeper than ${MAX_TOOL_ARGUMENTS_DEPTH} levels`,
+        )
+        .default({}),
+    })
     .optional(),
 });
 
@@ -95,7 +112,7 @@ export const runtimeSchema = z.discriminatedUnion("type", [
   z.strictObject({
     type: z.literal("openai"),
     baseUrl: z.url(),
-    model: z.string().min(1),
+    model: modelName,
     apiKeyEnv: secretName.optional(),
   }),
   z.strictObject({ type: z.literal("webhook"), url: z.url(), secretEnv: secretName.optional() }),
@@ -108,7 +125,7 @@ const subagentSettings = z.strictObject({
   runTimeoutSeconds: z.number().int().min(0).optional(),
   archiveAfterMinutes: z.number().int().min(0).optional(),
   announceTimeoutMs: z.number().int().positive().optional(),
-  model: z.string().optional(),
+  model: modelName.optional(),
   thinking: z.string().optional(),
   allowAgents: z.array(z.string()).optional(),
   requireAgentId: z.boolean().optional(),
@@ -118,7 +135,7 @@ const agentSchema = z.strictObject({
   id: agentId,
   name: z.string().optional(),
   runtime: runtimeSchema.default({ type: "scripted", rules: [] }),
-  model: z.string().min(1).default("scripted/default"),
+  model: modelName.default("scripted/default"),
   thinking: z.string().optional(),
   sandbox: z.boolean().default(false),
   tools: toolPolicy.optional(),
@@ -220,12 +237,19 @@ export const configSchema = z.strictObject({
         }),
     })
     .prefault({}),
-  // A channel's name is a segment of session keys (`<channel>:group:<id>`): no `:` and no spaces.
   channels: z
-    .record(
-      z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "channel names are lower-case letters, digits, _ and -"),
-      channelSchema,
-    )
+    .record(z.string(), channelSchema)
+    .superRefine((channels, ctx) => {
+      // Checked here rather than as the record's key schema, whose failure would not say why.
+      for (const name of Object.keys(channels)) {
+        if (!CHANNEL_NAME_PATTERN.test(name))
+          ctx.addIssue({
+            code: "custom",
+            path: [name],
+            message: `channel name must match ${CHANNEL_NAME_PATTERN.source.slice(1, -1)}`,
+          });
+      }
+    })
     .default({}),
 });
 

@@ -1,11 +1,13 @@
 import { AGENT_ID_PATTERN, normalizeAgentId } from "./agent-id";
+import { keyInputProblem } from "./bounds";
 import { splitCanonicalParts } from "./parse";
 import { GLOBAL_REST, parseChatRest, RESERVED_RESTS } from "./rest";
 import type { KeyInputResult, KeyOptions } from "./types";
 
 /**
  * Turns a caller's key reference into the canonical stored key: `main` and legacy unprefixed shapes
- * resolve against the requester's agent; reserved keys and malformed agent ids are refused.
+ * resolve against the requester's agent; reserved keys, malformed agent ids, control characters and
+ * keys over MAX_SESSION_KEY_BYTES (as given or once canonical) are refused.
  */
 export function canonicalizeKeyInput(
   input: string,
@@ -14,6 +16,8 @@ export function canonicalizeKeyInput(
 ): KeyInputResult {
   const trimmed = input.trim();
   if (trimmed === "") return { ok: false, error: "session key is empty" };
+  const problem = keyInputProblem(trimmed);
+  if (problem) return { ok: false, error: problem };
 
   const parts = splitCanonicalParts(trimmed);
   if (parts) {
@@ -38,7 +42,10 @@ function resolveRest(agentId: string, rest: string, options: KeyOptions): KeyInp
   if (RESERVED_RESTS.has(rest)) {
     return { ok: false, error: `session key "${rest}" is reserved and cannot be addressed` };
   }
-  return { ok: true, key: `agent:${agentId}:${storedRest(rest, options)}` };
+  const key = `agent:${agentId}:${storedRest(rest, options)}`;
+  // The agent prefix of a legacy key, or lower-casing, can take a key past the bound.
+  const problem = keyInputProblem(key);
+  return problem ? { ok: false, error: problem } : { ok: true, key };
 }
 
 // The literal `main` always means the agent's main session, even under a custom mainKey; in global

@@ -1,6 +1,7 @@
 // Session keys (SPEC §1): pure parsing, classification and canonicalization; no I/O.
 export { AGENT_ID_PATTERN, normalizeAgentId } from "./agent-id";
 export { type AnnounceTarget, announceTargetFromKey } from "./announce";
+export { keyInputProblem, refineKeyInput } from "./bounds";
 export { canonicalizeKeyInput } from "./canonicalize";
 export { deriveChannel } from "./channel";
 export { displayKey } from "./display";

@@ -1,12 +1,12 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
-  CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { allowedTools } from "../policy/tool-profiles";
 import { executeToolCall, toolEnvelope } from "../tools/invoke";
 import { toolSpecs } from "../tools/specs";
@@ -49,6 +49,41 @@ export async function mcpCallTool(ctx: ToolContext, name: string, args: unknown)
   };
 }
 
+/** The `tools/call` params a handler gets: a tool name and, when given, an arguments object. */
+interface CallToolParams {
+  name: string;
+  arguments?: Record<string, unknown>;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const typeName = (value: unknown) =>
+  value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+
+/** Checks `tools/call` params, throwing -32602 (invalid params) that names the field. */
+function callToolParams(params: unknown): CallToolParams {
+  if (!isObject(params)) throw new McpError(ErrorCode.InvalidParams, "params: must be an object");
+  const { name, arguments: args } = params;
+  if (name === undefined) throw new McpError(ErrorCode.InvalidParams, "name required");
+  if (typeof name !== "string")
+    throw new McpError(ErrorCode.InvalidParams, `name: must be a string, not ${typeName(name)}`);
+  if (args !== undefined && !isObject(args))
+    throw new McpError(ErrorCode.InvalidParams, `arguments: must be an object, not ${typeName(args)}`);
+  return { ...params, name, ...(args !== undefined ? { arguments: args } : {}) };
+}
+
+/**
+ * `tools/call` as the protocol layer parses it, before any handler runs. The SDK's own schema answers a
+ * wrong `arguments` type with -32603 and a raw zod dump; this one answers -32602 naming the field, as the
+ * SDK's McpServer does for invalid input. zod does not catch what a transform throws, so the McpError
+ * reaches the client as it is.
+ */
+const callToolRequestSchema = z.object({
+  method: z.literal("tools/call"),
+  params: z.unknown().transform(callToolParams),
+});
+
 /** Runs a handler, turning anything unexpected into a sanitized internal error (logged, never sent). */
 async function sanitized<T>(method: string, run: () => Promise<T>): Promise<T> {
   try {
@@ -68,7 +103,7 @@ export function createMcpServer(ctx: ToolContext): McpServer {
   server.server.setRequestHandler(ListToolsRequestSchema, () =>
     sanitized("tools/list", async () => ({ tools: mcpToolList(ctx) })),
   );
-  server.server.setRequestHandler(CallToolRequestSchema, (request) =>
+  server.server.setRequestHandler(callToolRequestSchema, (request) =>
     sanitized("tools/call", () => mcpCallTool(ctx, request.params.name, request.params.arguments)),
   );
   return server;

@@ -1,6 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../app-env";
+import { refineKeyInput } from "../keys";
+import { MAX_IDEMPOTENCY_KEY_CHARS } from "../limits";
 import { toolEnvelope } from "../tools/invoke";
 import { readJsonBody } from "./middleware";
 import { parseBody } from "./parse-body";
@@ -12,9 +14,9 @@ export const invokeBodySchema = z
     tool: z.string().trim().min(1).optional(),
     name: z.string().trim().min(1).optional(),
     args: z.unknown().optional(),
-    sessionKey: z.string().trim().min(1).optional(),
+    sessionKey: z.string().trim().min(1).superRefine(refineKeyInput).optional(),
     agentId: z.string().trim().min(1).optional(),
-    idempotencyKey: z.string().optional(),
+    idempotencyKey: z.string().max(MAX_IDEMPOTENCY_KEY_CHARS).optional(),
   })
   .refine((body) => body.tool ?? body.name, { message: "tool required", path: ["tool"] });
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { messageText, type TranscriptMessage } from "../transcript/message";
+import { MAX_TOOL_ARGUMENTS_DEPTH, messageText, type TranscriptMessage } from "../transcript/message";
+import { nestsDeeperThan } from "../validation";
 import { describeFetchFailure, describeHttpFailure, readJsonBody } from "./http-errors";
 import type { RunInput, RunOutcome, RunUsage } from "./types";
 
@@ -136,9 +137,11 @@ export async function runOpenAi(input: RunInput): Promise<RunOutcome> {
   };
 }
 
+/** A tool call's arguments; raw text when they are not JSON or nest too deep to store (src/limits.ts). */
 function safeJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    const value: unknown = JSON.parse(text);
+    return nestsDeeperThan(value, MAX_TOOL_ARGUMENTS_DEPTH) ? { _raw: text } : value;
   } catch {
     return { _raw: text };
   }

@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { signatureHeader } from "../channels/signature";
+import { messageTextSchema } from "../transcript/message";
+import { describeZodError } from "../validation";
 import { describeFetchFailure, describeHttpFailure, readJsonBody } from "./http-errors";
 import type { RunInput, RunOutcome } from "./types";
 
 /** What a webhook agent answers synchronously (SPEC §7). */
 export const webhookAnswerSchema = z.object({
-  text: z.string(),
+  text: messageTextSchema,
   usage: z.object({ input: z.number(), output: z.number(), total: z.number() }).partial().optional(),
 });
 
@@ -54,9 +56,14 @@ export async function runWebhook(input: RunInput): Promise<RunOutcome> {
   if (!response.ok) return { kind: "failed", ...(await describeHttpFailure("agent webhook", response)) };
   const answerBody = await readJsonBody("agent webhook", response, input.signal);
   if (!answerBody.ok) return { kind: "failed", error: answerBody.error, retryable: answerBody.retryable };
-  const answer = webhookAnswerSchema.safeParse(answerBody.json);
-  if (!answer.success)
-    return { kind: "failed", error: "agent webhook answered without a text field", retryable: false };
+  const answer = webhookAnswerSchema.safeParse(answerBody.json, { reportInput: true });
+  if (!answer.success) {
+    const missing = answer.error.issues[0]?.input === undefined;
+    const error = missing
+      ? "agent webhook answered without a text field"
+      : `agent webhook answered an invalid result: ${describeZodError(answer.error)}`;
+    return { kind: "failed", error, retryable: false };
+  }
   const usage = answer.data.usage;
   return {
     kind: "done",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { toHex } from "../auth/hmac";
+import { MAX_MIME_TYPE_CHARS } from "../limits";
 
 /** SPEC §5.4: at most 50 attachments per spawn, whatever the configuration says. */
 export const MAX_ATTACHMENTS = 50;
@@ -10,7 +11,7 @@ export const attachmentSchema = z.object({
   name: z.string(),
   content: z.string(),
   encoding: z.enum(["utf8", "base64"]).optional(),
-  mimeType: z.string().optional(),
+  mimeType: z.string().max(MAX_MIME_TYPE_CHARS).optional(),
 });
 export type AttachmentInput = z.infer<typeof attachmentSchema>;
 

@@ -1,8 +1,25 @@
 import { z } from "zod";
+import { refineKeyInput } from "../keys";
+import { MAX_IDEMPOTENCY_KEY_CHARS, MAX_LABEL_CHARS } from "../limits";
 
 /** A numeric tool param: a JSON number, floored (SPEC §5.0). */
 export function flooredNumber() {
   return z.number().transform((value) => Math.floor(value));
+}
+
+/** A session reference param (key, `main`, `current` or sessionId): bounded, no control characters. */
+export function sessionKeyParam() {
+  return z.string().superRefine(refineKeyInput);
+}
+
+/** A label param, set or searched: SPEC §11 bounds labels. */
+export function labelParam() {
+  return z.string().max(MAX_LABEL_CHARS);
+}
+
+/** An `idempotencyKey` param. */
+export function idempotencyKeyParam() {
+  return z.string().max(MAX_IDEMPOTENCY_KEY_CHARS);
 }
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { configuredModels } from "../config/agents";
 import { countChildrenByStatus } from "../index-db/lookup";
 import { checkSessionVisible } from "../policy/visibility";
+import { sessionKeyParam } from "./args";
 import { resolveSessionReference } from "./resolve-session";
 import { statusCard } from "./status-card";
 import { defineTool } from "./types";
@@ -11,7 +12,7 @@ export const sessionStatus = defineTool({
   description:
     "Show a session's status card (model, tokens, activity, sub-agents); optionally set its model override ('default' clears it).",
   schema: z.object({
-    sessionKey: z.string().optional().describe("default: your own session"),
+    sessionKey: sessionKeyParam().optional().describe("default: your own session"),
     model: z.string().optional().describe("a configured model, or 'default' to clear the override"),
   }),
   async handler(ctx, params) {

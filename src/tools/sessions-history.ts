@@ -2,7 +2,7 @@ import { z } from "zod";
 import { displayKey } from "../keys";
 import { checkSessionVisible, visibilityConfigOf } from "../policy/visibility";
 import type { HistoryPage, Result } from "../session/api";
-import { flooredNumber } from "./args";
+import { flooredNumber, sessionKeyParam } from "./args";
 import { parseSessionReference, referenceNotFound, resolveSessionReference } from "./resolve-session";
 import { defineTool } from "./types";
 
@@ -14,7 +14,7 @@ export const sessionsHistory = defineTool({
   description:
     "Read the newest messages of a session you can see, made safe: reasoning and tool payloads removed, secrets masked, long texts cut.",
   schema: z.object({
-    sessionKey: z.string().describe("session key, 'main', 'current' or a sessionId"),
+    sessionKey: sessionKeyParam().describe("session key, 'main', 'current' or a sessionId"),
     limit: flooredNumber()
       .optional()
       .describe(`newest N messages, default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}`),

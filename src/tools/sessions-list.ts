@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { listSessions } from "../index-db/list";
 import { normalizeAgentId } from "../keys";
+import { MAX_SEARCH_CHARS } from "../limits";
 import { visibleScope } from "../policy/visibility";
 import { toSessionRow } from "../session/api";
-import { flooredNumber } from "./args";
+import { hasControlCharacter } from "../validation";
+import { flooredNumber, labelParam } from "./args";
 import { encodeListCursor, listCursorParam } from "./list-cursor";
 import { defineTool } from "./types";
 
@@ -19,10 +21,13 @@ export const sessionsList = defineTool({
     limit: flooredNumber().optional().describe("rows per page, default 50, at most 200"),
     activeMinutes: flooredNumber().optional().describe("only sessions updated in the last N minutes"),
     messageLimit: flooredNumber().optional().describe("0–20 recent messages per row (tool messages removed)"),
-    label: z.string().optional().describe("exact label"),
+    label: labelParam().optional().describe("exact label"),
     agentId: z.string().optional(),
+    // A control character (NUL) would break the FTS5 MATCH string; none is in anything searched.
     search: z
       .string()
+      .max(MAX_SEARCH_CHARS)
+      .refine((value) => !hasControlCharacter(value), "must not contain control characters")
       .optional()
       .describe("case-insensitive match over display name, label, subject, sessionId, key"),
     includeDerivedTitles: z.boolean().optional(),

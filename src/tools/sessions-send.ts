@@ -7,7 +7,8 @@ import { stableUuid } from "../messaging/stable-id";
 import { resolveSendPolicy, sendPolicySubject } from "../policy/send-policy";
 import { checkSessionVisible } from "../policy/visibility";
 import type { ReplyFlow, RunRecord } from "../session/api";
-import { flooredNumber } from "./args";
+import { messageTextSchema } from "../transcript/message";
+import { flooredNumber, idempotencyKeyParam, labelParam, sessionKeyParam } from "./args";
 import { parseSessionReference } from "./resolve-session";
 import { resolveSendParties } from "./send-target";
 import { defineTool } from "./types";
@@ -43,15 +44,14 @@ export const sessionsSend = defineTool({
   description:
     "Send a message into another session (by sessionKey or label). timeoutSeconds > 0 waits for its reply; 0 sends and returns at once. The agents may then reply back and forth, and the target announces the outcome.",
   schema: z.object({
-    sessionKey: z.string().optional().describe("target session key, or sessionId"),
-    label: z.string().optional().describe("find the target by its label instead of sessionKey"),
+    sessionKey: sessionKeyParam().optional().describe("target session key, or sessionId"),
+    label: labelParam().optional().describe("find the target by its label instead of sessionKey"),
     agentId: z.string().optional().describe("with label: whose labels to search"),
-    message: z.string().describe("the message to send"),
+    message: messageTextSchema.describe("the message to send"),
     timeoutSeconds: flooredNumber()
       .optional()
       .describe(`seconds to wait for the reply (default ${DEFAULT_TIMEOUT_SECONDS}; 0 = don't wait)`),
-    idempotencyKey: z
-      .string()
+    idempotencyKey: idempotencyKeyParam()
       .optional()
       .describe("a repeat with the same key returns the first result and sends nothing"),
   }),

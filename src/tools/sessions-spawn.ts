@@ -6,7 +6,8 @@ import { stableUuid } from "../messaging/stable-id";
 import type { CreateSessionInit, TurnRequest } from "../session/api";
 import { attachmentSchema, prepareAttachments } from "../subagents/attachments";
 import { subagentTaskMessage } from "../subagents/task-message";
-import { flooredNumber } from "./args";
+import { messageTextSchema } from "../transcript/message";
+import { flooredNumber, idempotencyKeyParam, labelParam } from "./args";
 import { readTranscript } from "./read-transcript";
 import { checkSpawn } from "./spawn-checks";
 import { defineTool } from "./types";
@@ -44,8 +45,8 @@ export const sessionsSpawn = defineTool({
     "Spawn a background sub-agent in its own session to do a task. Returns at once; when it finishes, its result is announced to you automatically (don't poll). Control it with subagents.",
   schema: z
     .looseObject({
-      task: z.string().describe("what the sub-agent should do"),
-      label: z.string().max(512).optional().describe("a short name, for subagents and listings"),
+      task: messageTextSchema.describe("what the sub-agent should do"),
+      label: labelParam().optional().describe("a short name, for subagents and listings"),
       agentId: z.string().optional().describe("the agent to spawn (see agents_list); default: your own"),
       model: z.string().optional(),
       thinking: z.string().optional(),
@@ -63,7 +64,9 @@ export const sessionsSpawn = defineTool({
       context: z.enum(["isolated", "fork"]).optional().describe("fork: start with a copy of your transcript"),
       attachments: z.array(attachmentSchema).optional(),
       attachAs: z.object({ mountPath: z.string().optional() }).optional(),
-      idempotencyKey: z.string().optional().describe("a repeat with the same key returns the first spawn"),
+      idempotencyKey: idempotencyKeyParam()
+        .optional()
+        .describe("a repeat with the same key returns the first spawn"),
     })
     .superRefine((params, ctx) => {
       for (const name of DELIVERY_PARAMS) {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { countActiveChildren } from "../index-db/lookup";
+import { messageTextSchema } from "../transcript/message";
 import { defineTool } from "./types";
 
 const DEFAULT_MESSAGE = "Turn yielded.";
@@ -8,7 +9,7 @@ export const sessionsYield = defineTool({
   name: "sessions_yield",
   description:
     "End your current turn cleanly so the next event (typically a sub-agent's completion) starts a fresh turn. The message is kept as hidden context.",
-  schema: z.object({ message: z.string().optional().describe(`default "${DEFAULT_MESSAGE}"`) }),
+  schema: z.object({ message: messageTextSchema.optional().describe(`default "${DEFAULT_MESSAGE}"`) }),
   async handler(ctx, params) {
     const message = params.message ?? DEFAULT_MESSAGE;
     const runId = ctx.requester.runId;

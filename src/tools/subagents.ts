@@ -2,7 +2,7 @@ import { z } from "zod";
 import { listChildren } from "../index-db/children";
 import { controlledItems, isActive, resolveTarget, type SubagentItem } from "../subagents/targets";
 import { formatRuntime, formatTokenCount } from "../text/units";
-import { flooredNumber } from "./args";
+import { flooredNumber, labelParam } from "./args";
 import { defineTool, type ToolContext } from "./types";
 
 const MAX_STEER_CHARS = 4000;
@@ -37,7 +37,8 @@ export const subagents = defineTool({
     "List, steer or kill the sub-agents you spawned. target: last, an index from list, a child key, a label (or prefix), or a runId prefix; kill accepts all.",
   schema: z.object({
     action: z.enum(["list", "steer", "kill"]).optional().describe("default list"),
-    target: z.string().optional(),
+    // A key or a label, so no longer than a label.
+    target: labelParam().optional(),
     message: z.string().optional().describe("steer: the new instruction (at most 4000 chars)"),
     recentMinutes: flooredNumber()
       .optional()

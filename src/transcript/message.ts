@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { MAX_JSON_DEPTH } from "../limits";
+import { nestsDeeperThan } from "../validation";
 
 /** Limits from SPEC §11. */
 export const MAX_MESSAGE_TEXT_BYTES = 256 * 1024;
@@ -17,8 +19,11 @@ export function utf8Bytes(text: string): number {
   return encoder.encode(text).byteLength;
 }
 
-// Each UTF-16 unit encodes to at most 3 UTF-8 bytes, so short strings skip the encoding.
-const text = z
+/**
+ * Message text, at most MAX_MESSAGE_TEXT_BYTES. Each UTF-16 unit encodes to at most 3 UTF-8 bytes, so
+ * short strings skip the encoding.
+ */
+export const messageTextSchema = z
   .string()
   .refine(
     (value) => value.length * 3 <= MAX_MESSAGE_TEXT_BYTES || utf8Bytes(value) <= MAX_MESSAGE_TEXT_BYTES,
@@ -29,8 +34,11 @@ const text = z
 
 // Blocks and messages are loose objects: an imported transcript keeps every field it came with, so the
 // JSONL export gives back exactly what was imported.
-export const textBlockSchema = z.looseObject({ type: z.literal("text"), text });
-export const thinkingBlockSchema = z.looseObject({ type: z.literal("thinking"), thinking: text });
+export const textBlockSchema = z.looseObject({ type: z.literal("text"), text: messageTextSchema });
+export const thinkingBlockSchema = z.looseObject({
+  type: z.literal("thinking"),
+  thinking: messageTextSchema,
+});
 export const toolCallBlockSchema = z.looseObject({
   type: z.literal("toolCall"),
   id: z.string().optional(),
@@ -63,7 +71,7 @@ export type Provenance = z.infer<typeof provenanceSchema>;
 export const transcriptMessageShape = z.looseObject({
   id: z.string().min(1).max(200),
   role: z.enum(messageRoles),
-  content: z.union([text, z.array(contentBlockSchema)]),
+  content: z.union([messageTextSchema, z.array(contentBlockSchema)]),
   provenance: provenanceSchema.optional(),
   usage: z.unknown().optional(),
   cost: z.unknown().optional(),
@@ -75,12 +83,20 @@ export const transcriptMessageShape = z.looseObject({
 export type ContentBlock = z.infer<typeof contentBlockSchema>;
 export type TranscriptMessage = z.infer<typeof transcriptMessageShape>;
 
+/** A tool call's arguments sit three levels down a message (message, content, block). */
+export const MAX_TOOL_ARGUMENTS_DEPTH = MAX_JSON_DEPTH - 3;
+
 /**
  * Validates a message against `transcriptMessageShape` but keeps the value exactly as sent: zod rebuilds
  * objects with the shape's keys first, and the JSONL export must give each message back byte for byte,
  * key order included. The shape has no transforms, so nothing else differs.
  */
 export const transcriptMessageSchema = z.unknown().transform((input, ctx): TranscriptMessage => {
+  // Checked first: the shape's own checks and the session's RPC both recurse into the value.
+  if (nestsDeeperThan(input, MAX_JSON_DEPTH)) {
+    ctx.addIssue({ code: "custom", input, message: `nested deeper than ${MAX_JSON_DEPTH} levels` });
+    return z.NEVER;
+  }
   const parsed = transcriptMessageShape.safeParse(input, { reportInput: true });
   if (parsed.success) return input as TranscriptMessage;
   for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });

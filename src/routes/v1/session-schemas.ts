@@ -1,4 +1,13 @@
 import { z } from "zod";
+import { refineKeyInput } from "../../keys";
+import {
+  MAX_ADDRESS_CHARS,
+  MAX_CHANNEL_ID_CHARS,
+  MAX_CHANNEL_NAME_CHARS,
+  MAX_IDEMPOTENCY_KEY_CHARS,
+  MAX_LABEL_CHARS,
+  MAX_MODEL_CHARS,
+} from "../../limits";
 import {
   MAX_MESSAGE_TEXT_BYTES,
   MAX_TRANSCRIPT_ROW_BYTES,
@@ -6,28 +15,29 @@ import {
   utf8Bytes,
 } from "../../transcript/message";
 
-const MAX_LABEL_CHARS = 512;
 const shortText = z.string().trim().min(1).max(MAX_LABEL_CHARS);
+const channelId = z.string().trim().min(1).max(MAX_CHANNEL_ID_CHARS);
+const channelName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(MAX_CHANNEL_NAME_CHARS)
+  .regex(/^[a-z0-9][a-z0-9_.-]*$/, "channel must be a lower-case name like discord");
 
 export const deliveryContextSchema = z.strictObject({
-  channel: z.string().trim().toLowerCase().min(1),
-  to: z.string().trim().min(1),
-  accountId: z.string().trim().min(1).optional(),
-  threadId: z.union([z.string().trim().min(1), z.number()]).optional(),
+  channel: z.string().trim().toLowerCase().min(1).max(MAX_CHANNEL_NAME_CHARS),
+  to: z.string().trim().min(1).max(MAX_ADDRESS_CHARS),
+  accountId: channelId.optional(),
+  threadId: z.union([channelId, z.number()]).optional(),
 });
 
 export const createSessionSchema = z.strictObject({
   agentId: z.string().trim().min(1).optional(),
-  key: z.string().trim().min(1).optional(),
+  key: z.string().trim().min(1).superRefine(refineKeyInput).optional(),
   label: shortText.optional(),
   displayName: shortText.optional(),
   subject: shortText.optional(),
-  channel: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .regex(/^[a-z0-9][a-z0-9_.-]*$/, "channel must be a lower-case name like discord")
-    .optional(),
+  channel: channelName.optional(),
   chatType: z.enum(["direct", "group", "channel"]).optional(),
   deliveryContext: deliveryContextSchema.optional(),
 });
@@ -36,7 +46,7 @@ export const patchSessionSchema = z.strictObject({
   label: shortText.nullable().optional(),
   displayName: shortText.nullable().optional(),
   sendPolicy: z.enum(["allow", "deny"]).nullable().optional(),
-  model: z.string().trim().min(1).nullable().optional(),
+  model: z.string().trim().min(1).max(MAX_MODEL_CHARS).nullable().optional(),
   thinkingLevel: z.string().trim().min(1).max(32).nullable().optional(),
 });
 
@@ -62,5 +72,5 @@ export const chatSendSchema = z.strictObject({
     .refine((text) => utf8Bytes(text) <= MAX_MESSAGE_TEXT_BYTES, {
       message: `text larger than ${MAX_MESSAGE_TEXT_BYTES} bytes`,
     }),
-  idempotencyKey: z.string().trim().min(1).max(200).optional(),
+  idempotencyKey: z.string().trim().min(1).max(MAX_IDEMPOTENCY_KEY_CHARS).optional(),
 });
