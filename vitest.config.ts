@@ -5,7 +5,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { testConfig } from "./test/support/test-config";
 
-/** A port nothing listens on right now, for test/setup/fake-services.ts. */
+/** A port nothing listens on right now, for test/support/fake-services-server.ts. */
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -44,7 +44,7 @@ export default defineConfig(async () => {
               ops: "test-ops-token",
             }),
             SWITCHBOARD_SIGNING_KEY: "test-signing-key-0123456789abcdef",
-            // The real HTTP server of test/setup/fake-services.ts (model API, agent webhooks).
+            // The real HTTP server of test/support/fake-services-server.ts (model API, agent webhooks).
             FAKE_SERVICES_URL: fakeServicesUrl,
             SWITCHBOARD_CONFIG: JSON.stringify(testConfig(fakeServicesUrl)),
             LOCAL_DEFAULT_CONFIG: localDefaultConfig,

@@ -3,7 +3,7 @@
 declare namespace Cloudflare {
   interface Env {
     TEST_MIGRATIONS?: import("cloudflare:test").D1Migration[];
-    /** The local HTTP server of test/setup/fake-services.ts. */
+    /** The local HTTP server of test/support/fake-services-server.ts. */
     FAKE_SERVICES_URL?: string;
     /** The demo configuration (scripts/demo-config.json), as `npm start` serves it. */
     LOCAL_DEFAULT_CONFIG?: string;

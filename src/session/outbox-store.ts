@@ -108,6 +108,13 @@ export function leaseEntries(sql: SqlStorage, until: number): void {
   sql.exec("UPDATE outbox SET next_attempt_at = MAX(next_attempt_at, ?)", until);
 }
 
+/** True while the entry is still owed: another pass may have delivered it since it was read. */
+export function isPending(sql: SqlStorage, entry: OutboxEntry): boolean {
+  return (
+    sql.exec("SELECT 1 FROM outbox WHERE id = ? AND payload = ?", entry.id, entry.raw).toArray().length > 0
+  );
+}
+
 /** Removes a delivered entry, unless it was replaced by a newer one while it was being delivered. */
 export function settleEntry(sql: SqlStorage, entry: OutboxEntry): void {
   sql.exec("DELETE FROM outbox WHERE id = ? AND payload = ?", entry.id, entry.raw);

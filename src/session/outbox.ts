@@ -4,7 +4,14 @@ import { deliverTurn } from "./client";
 import { sessionConfig } from "./config";
 import { indexRow } from "./index-row";
 import { applySessionMigrations } from "./migrations";
-import { deferEntry, leaseEntries, type OutboxEntry, pendingEntries, settleEntry } from "./outbox-store";
+import {
+  deferEntry,
+  isPending,
+  leaseEntries,
+  type OutboxEntry,
+  pendingEntries,
+  settleEntry,
+} from "./outbox-store";
 import { forgetRecord, readRecord } from "./record";
 import { writeDeletion } from "./writes";
 
@@ -65,8 +72,9 @@ export class Outbox {
     await this.#deliverIndexWrites();
     for (const entry of pendingEntries(this.#sql)) {
       // Passes may overlap (a request and the alarm); an entry one of them is delivering is left to it,
-      // so it is posted once. Waiting for that pass instead could deadlock on a turn sent to ourselves.
-      if (this.#delivering.has(entry.id)) continue;
+      // and one it delivered since this pass read the list is gone, so it is posted once. Waiting for that
+      // pass instead could deadlock on a turn sent to ourselves.
+      if (this.#delivering.has(entry.id) || !isPending(this.#sql, entry)) continue;
       this.#delivering.add(entry.id);
       try {
         const outcome = await this.#deliverEntry(entry);
