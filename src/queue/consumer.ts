@@ -1,5 +1,5 @@
 import { loadConfig } from "../config/load";
-import { deliverTurn } from "../session/client";
+import { deliverTurn, sessionApi } from "../session/client";
 import { type QueueMessage, queueMessageSchema } from "./messages";
 import { deliverOutbound } from "./outbound";
 
@@ -11,9 +11,15 @@ function backoffSeconds(attempts: number): number {
 type Handled = { ack: true } | { ack: false; reason: string } | { deadLetter: string };
 
 async function handle(env: Env, message: QueueMessage): Promise<Handled> {
-  if (message.type === "send") {
+  if (message.type === "send" || message.type === "send_ref") {
+    const read =
+      message.type === "send"
+        ? ({ ok: true, value: message.turn } as const)
+        : await sessionApi(env.SESSION, message.sourceKey).sentTurn(message.runId);
+    if (!read.ok) return { deadLetter: `send to ${message.targetKey}: ${read.message}` };
+    const request = read.value;
     // Idempotent at the target by runId: a redelivered send never adds a second transcript row.
-    const taker = await deliverTurn(env.SESSION, { targets: [message.targetKey], request: message.turn });
+    const taker = await deliverTurn(env.SESSION, { targets: [message.targetKey], request });
     return taker ? { ack: true } : { deadLetter: `target ${message.targetKey}: session not found` };
   }
   const config = loadConfig(env);

@@ -8,6 +8,14 @@ export const sendMessageSchema = z.object({
   turn: turnRequestSchema,
 });
 
+/** A fire-and-forget send too large for a Queue message: the turn is read from the sender's `sent` row. */
+export const sendRefMessageSchema = z.object({
+  type: z.literal("send_ref"),
+  targetKey: z.string().min(1),
+  runId: z.string().min(1),
+  sourceKey: z.string().min(1),
+});
+
 /** An outbound channel delivery (SPEC §8): reply, announce or completion update. */
 export const outboundMessageSchema = z.object({
   type: z.literal("outbound"),
@@ -21,7 +29,11 @@ export const outboundMessageSchema = z.object({
   idempotencyKey: z.string().min(1),
 });
 
-export const queueMessageSchema = z.discriminatedUnion("type", [sendMessageSchema, outboundMessageSchema]);
+export const queueMessageSchema = z.discriminatedUnion("type", [
+  sendMessageSchema,
+  sendRefMessageSchema,
+  outboundMessageSchema,
+]);
 export type QueueMessage = z.infer<typeof queueMessageSchema>;
 export type SendMessage = z.infer<typeof sendMessageSchema>;
 export type OutboundMessage = z.infer<typeof outboundMessageSchema>;

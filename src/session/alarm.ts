@@ -1,5 +1,3 @@
-import { readRecord } from "./record";
-
 /** When the alarm must next fire: the earliest row of the `due_work` view, never in the past; null for none. */
 export function nextAlarmAt(sql: SqlStorage, now = Date.now()): number | null {
   const row = sql.exec<{ next: number | null }>("SELECT MIN(due_at) AS next FROM due_work").one();
@@ -24,7 +22,6 @@ export class Alarm {
   /** Sets the alarm for the earliest due work, or clears it when there is none. */
   async rearm(): Promise<void> {
     const sql = this.#storage.sql;
-    if (!readRecord(sql)) return;
     const next = nextAlarmAt(sql);
     // An alarm already set for no later than `next` runs the handler, which re-arms: no need to write
     // one. Every alarm write is a storage transaction, and those set the pace of local runs.

@@ -77,8 +77,25 @@ export const turnDeliverySchema = z.object({
   request: turnRequestSchema,
   /** After the turn is delivered: the sending session deletes itself (a `cleanup: "delete"` child). */
   afterwards: z.literal("remove_session").optional(),
+  /** Carried by the Queue (a fire-and-forget send) from this sending session, not delivered directly. */
+  viaQueue: z.object({ sourceKey: z.string() }).optional(),
 });
 export type TurnDelivery = z.infer<typeof turnDeliverySchema>;
+
+/** A handoff to another session recorded in the sender (`sent`): a send's target, or a spawn's child. */
+export interface SentRecord {
+  runId: string;
+  targetKey: string;
+  turn?: TurnRequest;
+}
+
+/** What a sender records before it hands a turn on: under its idempotency key, and/or for the Queue. */
+export interface SendRecordRequest extends SentRecord {
+  /** `<tool>:<key>`: a repeat finds the first handoff, whatever target it names. */
+  idempotencyKey?: string;
+  /** The turn goes on the Queue from this session: owed through the outbox until the caller says it is there. */
+  viaQueue?: { sourceKey: string };
+}
 
 /** The public view of a run. */
 export interface RunRecord {
@@ -233,6 +250,17 @@ export interface SessionApi {
   ): Promise<Result<{ runId: string; rateLimited: boolean }>>;
   /** Ends the current run at its own request (sessions_yield); false when that run is not the current one. */
   yieldRun(runId: string, message: string): Promise<Result<{ yielded: boolean }>>;
+  /**
+   * Records a handoff in this (sending) session, in one transaction: a repeat of its idempotency key
+   * answers the first handoff (`duplicate`); a turn for the Queue is also owed through the outbox, a
+   * few seconds ahead, so it is durable here before anything else, and `sendQueued` settles that.
+   * Needs no session record: a requester that was never written can send.
+   */
+  recordSend(send: SendRecordRequest): Promise<Result<SentRecord & { duplicate: boolean }>>;
+  /** The turn of a recorded send is on the Queue: the outbox owes it no more. */
+  sendQueued(runId: string): Promise<Result<{ settled: boolean }>>;
+  /** The turn of a recorded send (the Queue's consumer reads a large one from here). */
+  sentTurn(runId: string): Promise<Result<TurnRequest>>;
   /** One of the files this session was spawned with. */
   attachment(name: string): Promise<Result<{ bytes: ArrayBuffer; mimeType?: string }>>;
 }

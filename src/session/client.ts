@@ -1,3 +1,4 @@
+import type { QueueMessage } from "../queue/messages";
 import type { Result, RunRecord, SessionApi, TurnDelivery, TurnRequest } from "./api";
 
 /** Any namespace of session objects (the Worker's SESSION binding, or the bench's subclass of it). */
@@ -57,6 +58,22 @@ export async function sendTurnAndWaitResilient(
     if (!queued.ok) return queued;
     return waitForRunResilient(namespace, sessionKey, queued.value.runId, Math.max(0, deadline - Date.now()));
   }
+}
+
+// A Queue message is at most 128 KB: a larger turn travels as a reference to the sender's `sent` row.
+const MAX_INLINE_SEND_BYTES = 100 * 1024;
+
+/** The Queue message of a fire-and-forget send: the turn itself, or (too large) where to read it. */
+export function queuedSend(delivery: TurnDelivery): QueueMessage {
+  const [targetKey = ""] = delivery.targets;
+  const inline: QueueMessage = { type: "send", targetKey, turn: delivery.request };
+  if (new TextEncoder().encode(JSON.stringify(inline)).byteLength <= MAX_INLINE_SEND_BYTES) return inline;
+  return {
+    type: "send_ref",
+    targetKey,
+    runId: delivery.request.runId,
+    sourceKey: delivery.viaQueue?.sourceKey ?? "",
+  };
 }
 
 /**

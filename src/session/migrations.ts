@@ -154,6 +154,41 @@ export const sessionMigrations: ReadonlyArray<{ id: string; sql: string }> = [
       );
     `,
   },
+  {
+    id: "0006_sent",
+    sql: `
+      -- What this session handed to another under an idempotency key or through the Queue: a repeat is
+      -- answered from here (even before the Queue delivered the first), and a turn too large for a Queue
+      -- message is read from here by the consumer.
+      CREATE TABLE sent (
+        run_id TEXT PRIMARY KEY,
+        idempotency_key TEXT UNIQUE,
+        target_key TEXT NOT NULL,
+        turn TEXT,
+        created_at INTEGER NOT NULL
+      );
+    `,
+  },
+  {
+    id: "0007_due_work_orphans",
+    sql: `
+      -- due_work gains a spawned child that never got its first run (written by code that created the
+      -- child and queued its run in two calls): a minute after its creation it fails itself, freeing its
+      -- requester's maxChildrenPerAgent slot.
+      DROP VIEW due_work;
+      CREATE VIEW due_work AS
+        SELECT next_attempt_at AS due_at FROM outbox
+        UNION ALL
+        SELECT * FROM (SELECT COALESCE(not_before, 0) FROM run WHERE status = 'queued' ORDER BY seq LIMIT 1)
+        UNION ALL
+        SELECT CASE WHEN deferred = 1 THEN deadline_at ELSE 0 END FROM run WHERE status = 'running'
+        UNION ALL
+        SELECT archive_at FROM session WHERE archive_at IS NOT NULL AND deleted_at IS NULL
+        UNION ALL
+        SELECT created_at + 60000 FROM session
+          WHERE spawn IS NOT NULL AND status IS NULL AND deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM run);
+    `,
+  },
 ];
 
 /** Applies every migration this object has not applied yet. Synchronous: SQL in a DO is. */

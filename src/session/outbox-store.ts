@@ -27,7 +27,14 @@ export type OutboxPayload<K extends OutboxKind> = z.infer<(typeof payloadSchemas
 
 /** An entry as read back, with its payload parsed for its kind. */
 export type OutboxEntry = {
-  [K in OutboxKind]: { id: number; kind: K; payload: OutboxPayload<K>; attempts: number; raw: string };
+  [K in OutboxKind]: {
+    id: number;
+    kind: K;
+    payload: OutboxPayload<K>;
+    attempts: number;
+    nextAttemptAt: number;
+    raw: string;
+  };
 }[OutboxKind];
 
 // Retry backoff: 1 s doubling to 5 min; an index write is retried forever, never dropped.
@@ -43,6 +50,7 @@ export function addToOutbox<K extends OutboxKind>(
   kind: K,
   key: string,
   payload: OutboxPayload<K>,
+  firstAttemptAt = Date.now(),
 ): void {
   sql.exec(
     `INSERT INTO outbox (kind, dedupe_key, payload, next_attempt_at) VALUES (?, ?, ?, ?)
@@ -51,8 +59,13 @@ export function addToOutbox<K extends OutboxKind>(
     kind,
     key,
     JSON.stringify(payload),
-    Date.now(),
+    firstAttemptAt,
   );
+}
+
+/** Drops an entry its owner settled another way (a send the Worker put on the Queue itself). */
+export function removeFromOutbox(sql: SqlStorage, key: string): boolean {
+  return sql.exec("DELETE FROM outbox WHERE dedupe_key = ?", key).rowsWritten > 0;
 }
 
 /** Owes the index the session's current row. */
@@ -60,12 +73,9 @@ export function addIndexSync(sql: SqlStorage): void {
   addToOutbox(sql, "index_sync", "index", { version: readRecord(sql)?.version ?? 0 });
 }
 
-function parseEntry(row: {
-  id: number;
-  kind: string;
-  payload: string;
-  attempts: number;
-}): OutboxEntry | undefined {
+type EntryRow = { id: number; kind: string; payload: string; attempts: number; next_attempt_at: number };
+
+function parseEntry(row: EntryRow): OutboxEntry | undefined {
   if (!(row.kind in payloadSchemas)) return undefined;
   const kind = row.kind as OutboxKind;
   let json: unknown;
@@ -76,15 +86,20 @@ function parseEntry(row: {
   }
   const parsed = payloadSchemas[kind].safeParse(json);
   if (!parsed.success) return undefined;
-  return { id: row.id, kind, payload: parsed.data, attempts: row.attempts, raw: row.payload } as OutboxEntry;
+  return {
+    id: row.id,
+    kind,
+    payload: parsed.data,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    raw: row.payload,
+  } as OutboxEntry;
 }
 
 /** Every pending entry, oldest first; one that cannot be read is logged and removed. */
 export function pendingEntries(sql: SqlStorage): OutboxEntry[] {
   const rows = sql
-    .exec<{ id: number; kind: string; payload: string; attempts: number }>(
-      "SELECT id, kind, payload, attempts FROM outbox ORDER BY id",
-    )
+    .exec<EntryRow>("SELECT id, kind, payload, attempts, next_attempt_at FROM outbox ORDER BY id")
     .toArray();
   const entries: OutboxEntry[] = [];
   for (const row of rows) {

@@ -1,6 +1,6 @@
 import { deleteSessionIndex, runIndexInsert, sessionIndexUpsert } from "../index-db/write";
 import type { Alarm } from "./alarm";
-import { deliverTurn } from "./client";
+import { deliverTurn, queuedSend } from "./client";
 import { sessionConfig } from "./config";
 import { indexRow } from "./index-row";
 import { applySessionMigrations } from "./migrations";
@@ -75,6 +75,8 @@ export class Outbox {
       // and one it delivered since this pass read the list is gone, so it is posted once. Waiting for that
       // pass instead could deadlock on a turn sent to ourselves.
       if (this.#delivering.has(entry.id) || !isPending(this.#sql, entry)) continue;
+      // A send the Worker is putting on the Queue itself is left to it until its grace is over.
+      if (entry.kind === "turn" && entry.payload.viaQueue && entry.nextAttemptAt > Date.now()) continue;
       this.#delivering.add(entry.id);
       try {
         const outcome = await this.#deliverEntry(entry);
@@ -106,6 +108,10 @@ export class Outbox {
         await deleteSessionIndex(env.DB, entry.payload.sessionKey, entry.payload.version);
         return readRecord(this.#sql)?.deletedAt !== undefined ? "wipe" : "done";
       case "turn": {
+        if (entry.payload.viaQueue) {
+          await env.DELIVERIES.send(queuedSend(entry.payload), { contentType: "json" });
+          return "done";
+        }
         const taker = await deliverTurn(env.SESSION, entry.payload);
         // A session deleted meanwhile (and every requester above it) cannot take the turn: nobody is left.
         if (!taker) console.warn(`turn ${entry.payload.request.runId}: no session left to take it`);

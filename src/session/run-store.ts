@@ -170,6 +170,11 @@ export function hasQueuedRuns(sql: SqlStorage): boolean {
   return sql.exec("SELECT 1 FROM run WHERE status = 'queued' LIMIT 1").toArray().length > 0;
 }
 
+/** True once the session has had any run. */
+export function hasAnyRun(sql: SqlStorage): boolean {
+  return sql.exec("SELECT 1 FROM run LIMIT 1").toArray().length > 0;
+}
+
 /** A queued run waiting for a concurrency slot is not tried again before `at` (due_work). */
 export function deferRunStart(sql: SqlStorage, runId: string, at: number): void {
   sql.exec("UPDATE run SET not_before = ? WHERE run_id = ?", at, runId);

@@ -15,6 +15,8 @@ import {
   notFound,
   type Result,
   type RunRecord,
+  type SendRecordRequest,
+  type SentRecord,
   type SessionApi,
   type SessionPatch,
   type TurnRequest,
@@ -29,13 +31,17 @@ import { liveRecord, updateRecord } from "./record";
 import { type SessionRow, sessionRowOf } from "./row";
 import { findRun, toRunRecord } from "./run-store";
 import { Runs } from "./runs";
+import { findSentByRun } from "./sent";
 import { readExportChunk, readHistoryPage, readRecentMessages } from "./transcript";
 import {
   archiveIfDue,
+  failIfOrphaned,
+  settleQueuedSend,
   writeCreation,
   writeDeletion,
   writeImport,
   writeInbound,
+  writeSend,
   writeSpawn,
   writeTurn,
   writeYieldNote,
@@ -167,6 +173,25 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     return { ok: true, value: { runId: request.runId, status: "queued", duplicate: false } };
   }
 
+  async recordSend(send: SendRecordRequest): Promise<Result<SentRecord & { duplicate: boolean }>> {
+    const value = await this.#write(() => writeSend(this.#sql, send, Date.now()));
+    return { ok: true, value };
+  }
+
+  async sendQueued(runId: string): Promise<Result<{ settled: boolean }>> {
+    return {
+      ok: true,
+      value: { settled: this.ctx.storage.transactionSync(() => settleQueuedSend(this.#sql, runId)) },
+    };
+  }
+
+  async sentTurn(runId: string): Promise<Result<TurnRequest>> {
+    const turn = findSentByRun(this.#sql, runId)?.turn;
+    return turn
+      ? { ok: true, value: turn }
+      : { ok: false, code: "not_found", message: `no send ${runId} here` };
+  }
+
   async attachment(name: string): Promise<Result<{ bytes: ArrayBuffer; mimeType?: string }>> {
     return liveRecord(this.#sql) ? readAttachment(this.#sql, name) : notFound();
   }
@@ -249,7 +274,11 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     this.#runs.recoverInterrupted();
     await this.#runs.runQueued();
     const record = liveRecord(this.#sql);
-    if (record) this.ctx.storage.transactionSync(() => archiveIfDue(this.#sql, record, Date.now()));
+    if (record)
+      this.ctx.storage.transactionSync(() => {
+        failIfOrphaned(this.#sql, record, Date.now());
+        archiveIfDue(this.#sql, record, Date.now());
+      });
     const outcomes = [await delivering, await this.#outbox.deliver()];
     if (outcomes.includes("removed")) this.#runs.abortAll("killed");
     await this.#alarm.rearm();

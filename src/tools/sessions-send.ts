@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { findRunSession } from "../index-db/runs";
 import { displayKey, parseSessionKey } from "../keys";
 import { agentToAgentContext } from "../messaging/a2a-context";
 import { interSessionTurn, MAX_SEND_HOPS } from "../messaging/inter-session";
@@ -7,6 +6,7 @@ import { stableUuid } from "../messaging/stable-id";
 import { resolveSendPolicy, sendPolicySubject } from "../policy/send-policy";
 import { checkSessionVisible } from "../policy/visibility";
 import type { ReplyFlow, RunRecord } from "../session/api";
+import { queuedSend } from "../session/client";
 import { messageTextSchema } from "../transcript/message";
 import { flooredNumber, idempotencyKeyParam, labelParam, sessionKeyParam } from "./args";
 import { parseSessionReference } from "./resolve-session";
@@ -141,19 +141,44 @@ export const sessionsSend = defineTool({
       flow,
     });
 
-    // A repeat of a keyed send returns the first send's result and sends nothing, even when it names
-    // another target: its runId comes from the key, and two sessions must never share a runId.
-    const firstTarget = idempotencyKey ? await findRunSession(ctx.db, runId) : undefined;
-    const runKey = firstTarget ?? targetKey;
+    // The requester records the send first, durably, in its own object: a repeat of a keyed send is
+    // answered from there with the first send's runId and target (even one still on the Queue), and a
+    // fire-and-forget turn is owed by its outbox until the Queue has it.
+    const viaQueue = timeoutSeconds === 0;
+    const recorded =
+      viaQueue || idempotencyKey
+        ? await ctx.session(requester.sessionKey).recordSend({
+            runId,
+            targetKey,
+            turn,
+            ...(idempotencyKey ? { idempotencyKey: `sessions_send:${idempotencyKey}` } : {}),
+            ...(viaQueue ? { viaQueue: { sourceKey: requester.sessionKey } } : {}),
+          })
+        : undefined;
+    if (recorded && !recorded.ok) return fail("error", recorded.message);
+    const first = recorded?.value;
+    const runKey = first?.targetKey ?? targetKey;
     const runShown = displayKey(runKey, keyOptions);
-    if (timeoutSeconds === 0) {
-      // Accepted means durably on the queue; the consumer delivers it into the target exactly once.
-      if (!firstTarget) await ctx.sendToQueue({ type: "send", targetKey, turn });
-      return { runId, status: "accepted", sessionKey: runShown, delivery: DELIVERY };
+    if (viaQueue) {
+      if (!first?.duplicate) {
+        // Accepted means recorded in the requester's outbox, on every runtime. This is the fast way onto
+        // the Queue; if it fails (or this Worker dies first), that outbox puts the turn there.
+        try {
+          const delivery = {
+            targets: [targetKey],
+            request: turn,
+            viaQueue: { sourceKey: requester.sessionKey },
+          };
+          await ctx.sendToQueue(queuedSend(delivery));
+          await ctx.session(requester.sessionKey).sendQueued(runId);
+        } catch (cause) {
+          console.warn(`send ${runId}: left to the requester's outbox: ${String(cause)}`);
+        }
+      }
+      return { runId: first?.runId ?? runId, status: "accepted", sessionKey: runShown, delivery: DELIVERY };
     }
-    const run = firstTarget
-      ? await ctx.waitForRun(runKey, runId, timeoutSeconds * 1000)
-      : await ctx.sendTurnAndWait(targetKey, turn, timeoutSeconds * 1000);
+    // A keyed repeat hands the first send's own turn to its own target again: the target deduplicates.
+    const run = await ctx.sendTurnAndWait(runKey, first?.turn ?? turn, timeoutSeconds * 1000);
     if (!run.ok) return fail("error", `Session not found: ${runShown}.`, runShown);
     return waitOutcome(run.value, runShown, timeoutSeconds);
   },

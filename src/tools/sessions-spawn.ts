@@ -131,6 +131,16 @@ export const sessionsSpawn = defineTool({
     };
 
     if (repeat) return accepted;
+    if (idempotencyKey) {
+      // Recorded in the requester before the child exists: a repeat naming another agent finds this
+      // spawn (its child and run), not a second child.
+      const recorded = await ctx
+        .session(requester.sessionKey)
+        .recordSend({ runId, targetKey: childKey, idempotencyKey: `sessions_spawn:${idempotencyKey}` });
+      if (!recorded.ok) return { status: "error", error: recorded.message };
+      if (recorded.value.duplicate && recorded.value.targetKey !== childKey)
+        return { ...accepted, childSessionKey: recorded.value.targetKey, runId: recorded.value.runId };
+    }
     const timeoutSeconds = params.runTimeoutSeconds ?? params.timeoutSeconds ?? settings.runTimeoutSeconds;
     const init: CreateSessionInit = {
       sessionKey: childKey,

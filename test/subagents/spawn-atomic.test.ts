@@ -1,7 +1,9 @@
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { countActiveChildren } from "../../src/index-db/lookup";
 import type { SessionApi } from "../../src/session/api";
+import { sessionApi } from "../../src/session/client";
 import { toolContext } from "../../src/tools/context";
 import { executeToolCall } from "../../src/tools/invoke";
 import type { ToolContext } from "../../src/tools/types";
@@ -77,3 +79,31 @@ describe("a spawn is one call to the child's object (issue 17, item 3)", () => {
 });
 
 const base = (key: string) => toolContext(env, workerConfig(), requesterFor(key)).session(key);
+
+describe("a child whose first run never arrived fails itself by alarm (issue 17, item 3)", () => {
+  it("a minute after its creation, its alarm marks it failed, and it no longer holds a slot", async () => {
+    const requester = (await createSession({ agentId: "main", key: `agent:main:orphan-${uid()}` })).key;
+    const childKey = `agent:main:subagent:${crypto.randomUUID()}`;
+    // What the old two-call spawn left behind when cut between its calls: the child, and no run.
+    const created = await sessionApi(env.SESSION, childKey).create({
+      sessionKey: childKey,
+      agentId: "main",
+      spawnedBy: requester,
+      spawnDepth: 1,
+      spawn: { requesterKey: requester, task: "lost", mode: "run", cleanup: "keep", archiveAfterMinutes: 60 },
+    });
+    expect(created.ok).toBe(true);
+    const active = () => countActiveChildren(env.DB, requester);
+    expect(await active()).toBe(1);
+    const alarmAt = await runInDurableObject(env.SESSION.getByName(childKey), (_instance, state) => {
+      // A minute has passed.
+      state.storage.sql.exec("UPDATE session SET created_at = created_at - 60000, version = version + 1");
+      return state.storage.getAlarm();
+    });
+    expect(alarmAt).not.toBeNull();
+    await runDurableObjectAlarm(env.SESSION.getByName(childKey));
+    expect(await active()).toBe(0);
+    const row = await sessionApi(env.SESSION, childKey).describe();
+    expect(row).toMatchObject({ ok: true, value: { status: "failed", abortedLastRun: true } });
+  });
+});

@@ -1,0 +1,147 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { ToolContext } from "../../src/tools/types";
+import {
+  capturingContext,
+  createSession,
+  createSpawned,
+  deliverBatch,
+  driveUntil,
+  requesterFor,
+  sendWith,
+  stub,
+  toolWithConfig,
+  transcript,
+  uid,
+  waitRun,
+  workerConfig,
+} from "../support";
+
+/** A requester and two children it may send to (relay: visibility tree, A2A within the agent). */
+async function family(prefix: string) {
+  const u = uid();
+  const requester = `agent:relay:${prefix}-r-${u}`;
+  const first = `agent:relay:${prefix}-a-${u}`;
+  const second = `agent:relay:${prefix}-b-${u}`;
+  await createSession({ agentId: "relay", key: requester });
+  await createSpawned({ sessionKey: first, agentId: "relay", spawnedBy: requester });
+  await createSpawned({ sessionKey: second, agentId: "relay", spawnedBy: requester });
+  return { u, requester, first, second };
+}
+
+/** The requester's outbox entries owed for fire-and-forget sends. */
+const owedSends = (requester: string) =>
+  runInDurableObject(stub(requester), (_instance, state) =>
+    state.storage.sql
+      .exec<{ dedupe_key: string }>("SELECT dedupe_key FROM outbox WHERE dedupe_key LIKE 'send:%'")
+      .toArray(),
+  );
+
+describe("a fire-and-forget send is durable in the requester before the Queue has it (issue 17, item 13)", () => {
+  it("accepted although the Queue send failed: the requester's outbox puts it on the Queue, once", async () => {
+    const { requester, first } = await family("dur");
+    const base = capturingContext(requesterFor(requester)).ctx;
+    const ctx: ToolContext = {
+      ...base,
+      sendToQueue: async () => {
+        throw new Error("the Worker died before the Queue answered");
+      },
+    };
+    const result = await sendWith(ctx, { sessionKey: first, message: "survive me", timeoutSeconds: 0 });
+    expect(result).toMatchObject({ status: "accepted", sessionKey: first });
+    expect(await owedSends(requester)).toEqual([{ dedupe_key: `send:${result.runId}` }]);
+    // Past its grace, the requester's alarm puts it on the (real) Queue, whose consumer delivers it.
+    await runInDurableObject(stub(requester), (_instance, state) => {
+      state.storage.sql.exec("UPDATE outbox SET next_attempt_at = 0 WHERE dedupe_key LIKE 'send:%'");
+    });
+    await runDurableObjectAlarm(stub(requester));
+    expect(await owedSends(requester)).toEqual([]);
+    const copies = async () =>
+      (await transcript(first)).filter(
+        (message) => message.role === "user" && String(message.content).endsWith("survive me"),
+      );
+    await driveUntil(
+      [first],
+      async () => ((await copies()).length > 0 ? true : undefined),
+      "the Queue's delivery",
+    );
+    await waitRun(result.runId);
+    expect(await copies()).toHaveLength(1);
+  });
+
+  it("when the Worker put it on the Queue itself, the requester owes nothing more", async () => {
+    const { requester, first } = await family("fast");
+    const { ctx, queued } = capturingContext(requesterFor(requester));
+    const result = await sendWith(ctx, { sessionKey: first, message: "fast", timeoutSeconds: 0 });
+    expect(queued).toMatchObject([{ type: "send", targetKey: first, turn: { runId: result.runId } }]);
+    expect(await owedSends(requester)).toEqual([]);
+  });
+});
+
+describe("a keyed repeat is answered from the requester's record (issue 17, item 5)", () => {
+  it("a repeat naming another target, while the first is still on the Queue, sends nothing", async () => {
+    const { u, requester, first, second } = await family("key");
+    const { ctx, queued } = capturingContext(requesterFor(requester));
+    const key = `k-${u}`;
+    const one = await sendWith(ctx, {
+      sessionKey: first,
+      message: "once",
+      timeoutSeconds: 0,
+      idempotencyKey: key,
+    });
+    const again = await sendWith(ctx, {
+      sessionKey: second,
+      message: "once",
+      timeoutSeconds: 0,
+      idempotencyKey: key,
+    });
+    expect(again).toEqual(one);
+    expect(queued).toHaveLength(1);
+    await deliverBatch([{ id: "only", body: queued[0] }]);
+    await waitRun(one.runId);
+    expect(await transcript(second)).toEqual([]);
+  });
+
+  it("sessions_spawn with the same key and another agentId finds the first child", async () => {
+    const u = uid();
+    const requester = `agent:main:spawnkey-${u}`;
+    await createSession({ agentId: "main", key: requester });
+    const config = workerConfig();
+    const args = (agentId: string) => ({ task: "look it up", agentId, idempotencyKey: `s-${u}` });
+    const one = await toolWithConfig(config, "sessions_spawn", requester, args("research"));
+    const again = await toolWithConfig(config, "sessions_spawn", requester, args("ops"));
+    expect(one).toMatchObject({ status: "accepted" });
+    expect(again).toMatchObject({
+      status: "accepted",
+      childSessionKey: one.childSessionKey,
+      runId: one.runId,
+    });
+    const { results } = await env.DB.prepare("SELECT session_key FROM session_index WHERE spawned_by = ?")
+      .bind(requester)
+      .all<{ session_key: string }>();
+    expect(results.map((row) => row.session_key)).toEqual([one.childSessionKey]);
+  });
+});
+
+describe("a large fire-and-forget turn travels by reference (issue 17, item 4)", () => {
+  it("a 200 KB message is accepted, queued as a small reference and delivered whole", async () => {
+    const { requester, first } = await family("big");
+    const { ctx, queued } = capturingContext(requesterFor(requester));
+    const message = `${"x".repeat(200 * 1024)} end`;
+    const result = await sendWith(ctx, { sessionKey: first, message, timeoutSeconds: 0 });
+    expect(result).toMatchObject({ status: "accepted" });
+    expect(queued).toEqual([
+      { type: "send_ref", targetKey: first, runId: result.runId, sourceKey: requester },
+    ]);
+    expect(JSON.stringify(queued[0]).length).toBeLessThan(1024);
+    expect(await deliverBatch([{ id: "ref", body: queued[0] }])).toMatchObject({ explicitAcks: ["ref"] });
+    await driveUntil(
+      [first],
+      async () => ((await transcript(first)).length > 0 ? true : undefined),
+      "delivery",
+    );
+    const [delivered] = await transcript(first);
+    expect(String(delivered?.content).endsWith(message)).toBe(true);
+  });
+});
