@@ -2,24 +2,7 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config/load";
 import { ADMIN, AGENT_TOKENS, call } from "../support";
-
-/** What these checks read off an answer: a tool's or run's result, or an error body (read with errorOf). */
-type Answer = {
-  status?: string;
-  error?: string | { code?: string; type?: string; message: string };
-  runId?: string;
-  count?: number;
-  imported?: number;
-  messages?: unknown[];
-  deferred?: boolean;
-};
-
-/** The error body of a refused request (`{ error: { code, message } }`, or /tools/invoke's `type`). */
-function errorOf(response: { json: Answer }): { code?: string; type?: string; message: string } {
-  const { error } = response.json;
-  if (typeof error !== "object") throw new Error(`not an error body: ${JSON.stringify(response.json)}`);
-  return error;
-}
+import { type Answer, errorOf } from "../support/wire";
 
 // Inputs that used to come back as a 500 (or -32603 over MCP): each is now a 4xx (or -32602) naming its
 // field, and writes nothing.

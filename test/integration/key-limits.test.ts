@@ -2,24 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ADMIN, AGENT_TOKENS, call } from "../support";
 import type { HttpResult } from "../support/http";
-
-/** What these checks read off an answer: a tool's or run's result, or an error body (read with errorOf). */
-type Answer = {
-  status?: string;
-  error?: string | { code?: string; type?: string; message: string };
-  runId?: string;
-  count?: number;
-  imported?: number;
-  messages?: unknown[];
-  deferred?: boolean;
-};
-
-/** The error body of a refused request (`{ error: { code, message } }`, or /tools/invoke's `type`). */
-function errorOf(response: { json: Answer }): { code?: string; type?: string; message: string } {
-  const { error } = response.json;
-  if (typeof error !== "object") throw new Error(`not an error body: ${JSON.stringify(response.json)}`);
-  return error;
-}
+import { type Answer, errorOf } from "../support/wire";
 
 // Session keys (README "Limits", src/keys/bounds.ts): at most 512 UTF-8 bytes and no control characters,
 // wherever a key enters: tool params, the requester header or body field, a REST path, a created key.

@@ -3,24 +3,7 @@ import { mintRunToken } from "../../src/auth/run-token";
 import { parseConfig } from "../../src/config/load";
 import { ADMIN, AGENT_TOKENS, call } from "../support";
 import type { HttpResult } from "../support/http";
-
-/** What these checks read off an answer: a tool's or run's result, or an error body (read with errorOf). */
-type Answer = {
-  status?: string;
-  error?: string | { code?: string; type?: string; message: string };
-  runId?: string;
-  count?: number;
-  imported?: number;
-  messages?: unknown[];
-  deferred?: boolean;
-};
-
-/** The error body of a refused request (`{ error: { code, message } }`, or /tools/invoke's `type`). */
-function errorOf(response: { json: Answer }): { code?: string; type?: string; message: string } {
-  const { error } = response.json;
-  if (typeof error !== "object") throw new Error(`not an error body: ${JSON.stringify(response.json)}`);
-  return error;
-}
+import { type Answer, errorOf } from "../support/wire";
 
 // The limits of README "Limits" (src/limits.ts) on text, labels, idempotency keys and stored session
 // fields, each at its bound (accepted) and one past it (a 400 whose message starts with the field). Session

@@ -127,3 +127,21 @@ export interface WebhookPost {
 
 /** A delivery as a channel's outbound webhook receives it: the queue's outbound message without `type`. */
 export type ChannelPost = Omit<OutboundMessage, "type">;
+
+/** What limit and bad-input checks read off an answer: a tool's or run's result, or an error body (read with errorOf). */
+export type Answer = {
+  status?: string;
+  error?: string | { code?: string; type?: string; message: string };
+  runId?: string;
+  count?: number;
+  imported?: number;
+  messages?: unknown[];
+  deferred?: boolean;
+};
+
+/** The error body of a refused request (`{ error: { code, message } }`, or /tools/invoke's `type`). */
+export function errorOf(response: { json: Answer }): { code?: string; type?: string; message: string } {
+  const { error } = response.json;
+  if (typeof error !== "object") throw new Error(`not an error body: ${JSON.stringify(response.json)}`);
+  return error;
+}
