@@ -69,8 +69,9 @@ export class Outbox {
 
   /** One pass over every pending entry; failures stay with a backoff. */
   async deliver(): Promise<PassOutcome> {
-    await this.#deliverIndexWrites();
-    for (const entry of pendingEntries(this.#sql)) {
+    const entries = pendingEntries(this.#sql);
+    await this.#deliverIndexWrites(entries);
+    for (const entry of entries) {
       // Passes may overlap (a request and the alarm); an entry one of them is delivering is left to it,
       // and one it delivered since this pass read the list is gone, so it is posted once. Waiting for that
       // pass instead could deadlock on a turn sent to ourselves.
@@ -140,10 +141,9 @@ export class Outbox {
    * transaction instead of one each. If the batch fails, nothing of it was written, and the entries are
    * left to the one-by-one pass that follows, so one bad write cannot hold the others back.
    */
-  async #deliverIndexWrites(): Promise<void> {
-    const entries = pendingEntries(this.#sql).filter(
-      (entry) => isIndexWrite(entry) && !this.#delivering.has(entry.id),
-    );
+  async #deliverIndexWrites(pending: readonly OutboxEntry[]): Promise<void> {
+    // The entries settled here are skipped by the pass that follows (it re-checks each one).
+    const entries = pending.filter((entry) => isIndexWrite(entry) && !this.#delivering.has(entry.id));
     if (entries.length < 2) return;
     for (const entry of entries) this.#delivering.add(entry.id);
     try {
