@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "./app-env";
-import { AppError } from "./errors";
+import { AppError, invokeErrorType } from "./errors";
 import { docsRoutes } from "./routes/docs";
 import { healthRoutes } from "./routes/health";
 import { mcpRoutes } from "./routes/mcp";
@@ -59,6 +59,9 @@ app.onError((error, c) => {
   const code = known?.code ?? "internal";
   const message = known?.message ?? "internal error";
   const status = known?.status ?? 500;
-  if (c.req.path === "/tools/invoke") return c.json({ ok: false, error: { type: code, message } }, status);
+  if (c.req.path === "/tools/invoke") {
+    const type = known ? invokeErrorType(known) : "internal";
+    return c.json({ ok: false, error: { type, message } }, status);
+  }
   return c.json({ error: { code, message } }, status);
 });

@@ -45,3 +45,46 @@ export class AppError extends Error {
 export function badRequest(message: string): AppError {
   return new AppError("bad_request", message);
 }
+
+/**
+ * Args that fail a tool's schema: `bad_request` like any bad input on `/v1`, but `/tools/invoke` tells
+ * them apart from a bad request envelope, as OpenClaw's gateway does (SPEC §9).
+ */
+export class ToolInputError extends AppError {
+  constructor(message: string) {
+    super("bad_request", message);
+    this.name = "ToolInputError";
+  }
+}
+
+/** OpenClaw's error `type` on `/tools/invoke` for each of our codes: its own names where it has one. */
+const invokeTypeOfCode = {
+  bad_request: "invalid_request",
+  invalid_json: "invalid_request",
+  unauthorized: "unauthorized",
+  forbidden: "forbidden",
+  not_found: "not_found",
+  tool_not_found: "not_found",
+  conflict: "conflict",
+  payload_too_large: "payload_too_large",
+  config_invalid: "config_invalid",
+  internal: "internal",
+  unavailable: "unavailable",
+} as const satisfies Record<ErrorCode, string>;
+
+/** Every error `type` `/tools/invoke` answers with. */
+export const invokeErrorTypes = [...new Set(["tool_error" as const, ...Object.values(invokeTypeOfCode)])];
+
+export type InvokeErrorType = (typeof invokeErrorTypes)[number];
+
+/** The `/tools/invoke` error types answered with an HTTP status (bad tool args are a 400). */
+export function invokeTypesFor(status: number): InvokeErrorType[] {
+  const codes = (Object.keys(errorStatus) as ErrorCode[]).filter((code) => errorStatus[code] === status);
+  const types = codes.map((code): InvokeErrorType => invokeTypeOfCode[code]);
+  return [...new Set(status === errorStatus.bad_request ? ["tool_error" as const, ...types] : types)];
+}
+
+/** The `/tools/invoke` error type of an error: `tool_error` for bad tool args, else by its code. */
+export function invokeErrorType(error: AppError): InvokeErrorType {
+  return error instanceof ToolInputError ? "tool_error" : invokeTypeOfCode[error.code];
+}

@@ -87,10 +87,11 @@ export function errorFromResponse(status: number, body: unknown, what: string): 
       { ...base, kind: "forbidden", code: wire.code ?? "forbidden" },
     );
   if (status === 404) {
-    const hint =
-      wire.code === "tool_not_found"
-        ? "; the tool is not in this caller's tool profile, or this server does not serve it yet"
-        : "; check the key or id (keys are full agent:<id>:… keys, or your own agent's short keys)";
+    // `/tools/invoke` answers OpenClaw's `not_found` for a tool, with its "Tool not available" message.
+    const toolMissing = wire.code === "tool_not_found" || reason?.startsWith("Tool not available:");
+    const hint = toolMissing
+      ? "; the tool is not in this caller's tool profile, or this server does not serve it yet"
+      : "; check the key or id (keys are full agent:<id>:… keys, or your own agent's short keys)";
     return new NotFoundError(`${what}: ${reason ?? "not found"}${hint}`, {
       ...base,
       kind: "not_found",

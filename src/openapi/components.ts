@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type ErrorCode, errorStatus } from "../errors";
+import { type ErrorCode, errorStatus, invokeErrorTypes, invokeTypesFor } from "../errors";
 import { zodJsonSchema } from "./json-schema";
 import type { ErrorStatus, JsonSchema } from "./types";
 
@@ -16,12 +16,24 @@ export const errorBodySchema = z.object({
 /** OpenClaw's error model on `/tools/invoke` (SPEC §9). */
 export const invokeErrorBodySchema = z.object({
   ok: z.literal(false),
-  error: z.object({ type: z.enum(errorCodes), message: z.string() }),
+  error: z.object({
+    type: z
+      .enum(invokeErrorTypes)
+      .describe(
+        "OpenClaw's error type: `not_found` (tool not available), `tool_error` (bad args), `invalid_request` (bad envelope)",
+      ),
+    message: z.string(),
+  }),
 });
 
 /** The result envelope of `/tools/invoke` and MCP (SPEC §5.0). */
 export const toolEnvelopeSchema = z.object({
-  content: z.array(z.object({ type: z.literal("text"), text: z.string().describe("JSON of details") })),
+  content: z.array(
+    z.object({
+      type: z.literal("text"),
+      text: z.string().describe("JSON of details; for session_status, its status card"),
+    }),
+  ),
   details: z.looseObject({}).describe("the tool's result"),
 });
 
@@ -78,6 +90,11 @@ const exampleMessages: Partial<Record<ErrorCode, string>> = {
   unavailable: "channel secret SWITCHBOARD_SIGNING_KEY is not set",
 };
 
+/** `/tools/invoke`'s own examples, where its error type says something else than our code's example. */
+const invokeExampleMessages: Partial<Record<string, string>> = {
+  not_found: "Tool not available: sessions_teleport",
+};
+
 /** The error codes answered with an HTTP status, from the one map in src/errors.ts. */
 export function codesFor(status: number): ErrorCode[] {
   return errorCodes.filter((code) => errorStatus[code] === status);
@@ -92,14 +109,18 @@ export function errorResponseName(status: ErrorStatus, invoke = false): string {
 export function errorResponse(status: ErrorStatus, invoke: boolean): JsonSchema {
   const codes = codesFor(status);
   const code = codes[0] ?? "internal";
-  const message = exampleMessages[code] ?? "internal error";
-  const listed = codes.length > 0 ? ` Codes: ${codes.map((c) => `\`${c}\``).join(", ")}.` : "";
+  const names: string[] = invoke ? invokeTypesFor(status) : codes;
+  const listed =
+    names.length > 0 ? ` ${invoke ? "Types" : "Codes"}: ${names.map((c) => `\`${c}\``).join(", ")}.` : "";
+  const type = names[0] ?? "internal";
+  const message =
+    (invoke ? invokeExampleMessages[type] : undefined) ?? exampleMessages[code] ?? "internal error";
   return {
     description: `${statusMeanings[status]}${listed}`,
     content: {
       "application/json": {
         schema: { $ref: `#/components/schemas/${invoke ? "InvokeError" : "Error"}` },
-        example: invoke ? { ok: false, error: { type: code, message } } : { error: { code, message } },
+        example: invoke ? { ok: false, error: { type, message } } : { error: { code, message } },
       },
     },
   };

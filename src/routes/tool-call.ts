@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
 import { type NamedRequester, resolveRequester } from "../auth/requester";
-import { AppError } from "../errors";
+import { AppError, ToolInputError } from "../errors";
 import { toolContext } from "../tools/context";
 import { executeToolCall } from "../tools/invoke";
 import { toolRegistry } from "../tools/registry";
@@ -21,6 +21,7 @@ export async function runToolCall(
   const requester = await resolveRequester(c.get("identity"), named, config, c.env.DB);
   if (!requester.ok) throw new AppError(requester.code, requester.message);
   const outcome = await executeToolCall(toolContext(c.env, config, requester.requester), name, rawArgs);
+  if (!outcome.ok && outcome.code === "bad_request") throw new ToolInputError(outcome.message);
   if (!outcome.ok) throw new AppError(outcome.code, outcome.message);
   return outcome.details;
 }

@@ -70,7 +70,7 @@ describe("client errors", () => {
 
     const invoked = await failure(client.with({ token: AGENT_TOKENS.main }).invoke("sessions_history", {}));
     expect(invoked).toBeInstanceOf(BadRequestError);
-    expect(invoked.code).toBe("bad_request");
+    expect(invoked.code).toBe("tool_error");
     expect(invoked.serverMessage).toContain("sessionKey");
   });
 

@@ -110,7 +110,7 @@ describe("operator token on the tool routes", () => {
     const response = await invoke<InvokeError>(ADMIN, { tool: "sessions_list", args: {} });
     expect(response.status).toBe(400);
     expect(response.json.ok).toBe(false);
-    expect(response.json.error.type).toBe("bad_request");
+    expect(response.json.error.type).toBe("invalid_request");
     expect(response.json.error.message).toMatch(/^sessionKey required/);
     const rest = await call<ApiError>("POST", "/v1/tools/sessions_list", { token: ADMIN, body: {} });
     expect(rest.status).toBe(400);
@@ -169,7 +169,7 @@ describe("operator token on the tool routes", () => {
     });
     expect(response.status).toBe(400);
     expect(response.json.error).toEqual({
-      type: "bad_request",
+      type: "invalid_request",
       message: expect.stringMatching(/^agentId: /),
     });
   });
@@ -421,7 +421,7 @@ describe("tool availability", () => {
     expect(response.status).toBe(404);
     expect(response.json).toEqual({
       ok: false,
-      error: { type: "tool_not_found", message: expect.stringContaining("agents_list") },
+      error: { type: "not_found", message: expect.stringContaining("agents_list") },
     });
     const rest = await call<ApiError>("POST", "/v1/tools/agents_list", { token: AGENT_TOKENS.ops, body: {} });
     expect(rest.status).toBe(404);
@@ -443,7 +443,7 @@ describe("tool availability", () => {
     expect(response.status).toBe(404);
     expect(response.json).toEqual({
       ok: false,
-      error: { type: "tool_not_found", message: expect.stringContaining("sessions_teleport") },
+      error: { type: "not_found", message: expect.stringContaining("sessions_teleport") },
     });
     for (const name of ["sessions_teleport", "__proto__", "constructor", "toString"]) {
       const rest = await call<ApiError>("POST", `/v1/tools/${name}`, { token: AGENT_TOKENS.main, body: {} });
@@ -487,7 +487,7 @@ describe("result shapes", () => {
     expect(response.status).toBe(400);
     expect(response.json).toEqual({
       ok: false,
-      error: { type: "bad_request", message: "sessionKey required" },
+      error: { type: "tool_error", message: "sessionKey required" },
     });
   });
 

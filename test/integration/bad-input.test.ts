@@ -77,7 +77,7 @@ describe("malformed JSON", () => {
     expect(invoke.status).toBe(400);
     expect(invoke.json).toEqual({
       ok: false,
-      error: { type: "invalid_json", message: expect.stringContaining("JSON") },
+      error: { type: "invalid_request", message: expect.stringContaining("JSON") },
     });
   });
 
@@ -212,14 +212,17 @@ describe("missing required fields", () => {
     expect(invoke.status).toBe(400);
     expect(invoke.json).toEqual({
       ok: false,
-      error: { type: "bad_request", message: "sessionKey required" },
+      error: { type: "tool_error", message: "sessionKey required" },
     });
   });
 
   it("tool required on /tools/invoke", async () => {
     const response = await call("POST", "/tools/invoke", { token: AGENT_TOKENS.main, body: { args: {} } });
     expect(response.status).toBe(400);
-    expect(response.json).toEqual({ ok: false, error: { type: "bad_request", message: "tool required" } });
+    expect(response.json).toEqual({
+      ok: false,
+      error: { type: "invalid_request", message: "tool required" },
+    });
     const empty = await call<InvokeError>("POST", "/tools/invoke", { token: AGENT_TOKENS.main });
     expect(empty.json.error.message).toBe("tool required");
   });

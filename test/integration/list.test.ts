@@ -420,7 +420,7 @@ describe("sessions_list cursor paging", () => {
     expect(invoked.status).toBe(400);
     expect(invoked.json).toEqual({
       ok: false,
-      error: { type: "bad_request", message: expect.stringMatching(/cursor/) },
+      error: { type: "tool_error", message: expect.stringMatching(/cursor/) },
     });
   });
 });

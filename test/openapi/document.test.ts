@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import { errorStatus } from "../../src/errors";
+import { errorStatus, invokeErrorTypes } from "../../src/errors";
 import type { waitResultSchema } from "../../src/openapi/components";
 import { buildOpenApiDocument } from "../../src/openapi/document";
 import { hoistDefs, zodJsonSchema } from "../../src/openapi/json-schema";
@@ -64,12 +64,16 @@ describe("the OpenAPI document", () => {
     );
     expect(
       at(doc.components.schemas.InvokeError, "properties", "error", "properties", "type", "enum"),
-    ).toEqual(codes);
+    ).toEqual(invokeErrorTypes);
+    // OpenClaw's types there, not our codes.
+    expect(invokeErrorTypes).toEqual(expect.arrayContaining(["not_found", "tool_error", "invalid_request"]));
+    expect(invokeErrorTypes).not.toContain("tool_not_found");
     const invoke400 = resolvePointer(doc, String(doc.paths["/tools/invoke"]?.post?.responses["400"]?.$ref));
     expect(at(invoke400, "content", "application/json", "example")).toEqual({
       ok: false,
-      error: { type: "bad_request", message: expect.any(String) },
+      error: { type: "tool_error", message: "sessionKey required" },
     });
+    expect(at(invoke400, "description")).toContain("Types: `tool_error`, `invalid_request`.");
     const rest404 = resolvePointer(doc, String(doc.paths["/v1/sessions/{key}"]?.get?.responses["404"]?.$ref));
     expect(at(rest404, "content", "application/json", "schema")).toEqual({
       $ref: "#/components/schemas/Error",

@@ -125,7 +125,7 @@ describe("leaves control nothing", () => {
       expect(invoked.status, name).toBe(404);
       expect(invoked.json).toEqual({
         ok: false,
-        error: { type: "tool_not_found", message: `Tool not available: ${name}` },
+        error: { type: "not_found", message: `Tool not available: ${name}` },
       });
       const operator = await call("POST", `/v1/tools/${name}`, {
         token: ADMIN,

@@ -40,7 +40,7 @@ describe("sessions_spawn input errors", () => {
     expect(invoked.status).toBe(400);
     expect(invoked.json).toEqual({
       ok: false,
-      error: { type: "bad_request", message: `replyTo: ${DELIVERY}` },
+      error: { type: "tool_error", message: `replyTo: ${DELIVERY}` },
     });
     expect(await indexedChildren(r)).toEqual([]);
   });

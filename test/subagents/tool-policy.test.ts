@@ -84,7 +84,7 @@ describe("the sub-agent tool policy, applied to runs (SPEC §5.4)", () => {
     for (const name of ["sessions_send", "session_status", "agents_list"]) {
       const refused = await invoke<InvokeError>(post.runToken, name);
       expect(refused.status, name).toBe(404);
-      expect(refused.json.error).toEqual({ type: "tool_not_found", message: `Tool not available: ${name}` });
+      expect(refused.json.error).toEqual({ type: "not_found", message: `Tool not available: ${name}` });
     }
     const listed = await invoke<Invoked<"subagents">>(post.runToken, "subagents");
     expect(listed.status).toBe(200);
