@@ -98,7 +98,10 @@ export type SubagentsResult =
 export interface SessionStatusCard {
   ok: true;
   sessionKey: string;
+  agentId: string;
   changedModel: boolean;
+  /** The session's state version (SPEC §13); 0 for a session never written. */
+  stateVersion: number;
   statusText: string;
 }
 

@@ -43,7 +43,7 @@ export async function mcpCallTool(ctx: ToolContext, name: string, args: unknown)
   const status = "status" in details ? details.status : undefined;
   const failed = status === "error" || status === "forbidden";
   return {
-    ...toolEnvelope(details),
+    ...toolEnvelope(name, details),
     structuredContent: { ...details },
     ...(failed ? { isError: true } : {}),
   };

@@ -23,9 +23,10 @@ export const invokeBodySchema = z
 /** `POST /tools/invoke`: 200 `{ ok: true, result }` for every result, errors per SPEC §9. */
 export const toolsInvokeRoutes = new Hono<AppEnv>().post("/", async (c) => {
   const body = parseBody(invokeBodySchema, await readJsonBody(c.req.raw));
-  const details = await runToolCall(c, body.tool ?? body.name ?? "", body.args, {
+  const name = body.tool ?? body.name ?? "";
+  const details = await runToolCall(c, name, body.args, {
     sessionKey: body.sessionKey ?? c.req.header("X-Switchboard-Session"),
     agentId: body.agentId,
   });
-  return c.json({ ok: true, result: toolEnvelope(details) });
+  return c.json({ ok: true, result: toolEnvelope(name, details) });
 });

@@ -12,3 +12,16 @@ export function formatRuntime(ms: number): string {
   if (seconds < 3600) return `${Math.floor(seconds / 60)}m${seconds % 60}s`;
   return `${Math.floor(seconds / 3600)}h${Math.floor((seconds % 3600) / 60)}m`;
 }
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/** How long ago, as a person says it: `just now`, `3 min ago`, `5 h ago`, `2 days ago` (whole units, floored). */
+export function formatAgo(ms: number): string {
+  if (ms < MINUTE_MS) return "just now";
+  if (ms < HOUR_MS) return `${Math.floor(ms / MINUTE_MS)} min ago`;
+  if (ms < DAY_MS) return `${Math.floor(ms / HOUR_MS)} h ago`;
+  const days = Math.floor(ms / DAY_MS);
+  return `${days} ${days === 1 ? "day" : "days"} ago`;
+}

@@ -50,10 +50,23 @@ export async function executeToolCall(
   return { ok: true, details: await prepared.tool.handler(ctx, prepared.params) };
 }
 
+/**
+ * The text a model reads of a result: the compact JSON of its details, except `session_status`, whose
+ * text is its status card, as OpenClaw answers it.
+ */
+function resultText(name: string, details: object): string {
+  if (name === "session_status" && "statusText" in details && typeof details.statusText === "string")
+    return details.statusText;
+  return JSON.stringify(details);
+}
+
 /** The result envelope of `/tools/invoke` and MCP (SPEC §5.0). */
-export function toolEnvelope(details: object): {
+export function toolEnvelope(
+  name: string,
+  details: object,
+): {
   content: { type: "text"; text: string }[];
   details: object;
 } {
-  return { content: [{ type: "text", text: JSON.stringify(details) }], details };
+  return { content: [{ type: "text", text: resultText(name, details) }], details };
 }

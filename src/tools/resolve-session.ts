@@ -44,3 +44,18 @@ export async function resolveSessionReference(ctx: ToolContext, input: string): 
     return referenceNotFound(input);
   return { ok: true, session: byId };
 }
+
+/**
+ * SPEC §12: the requester's own session and its agent's main session exist for a reader even before
+ * anything was written to them. For such a canonical key, the session as visibility checks it: never
+ * written, so never spawned, a top-level session of the requester's agent. Undefined for any other
+ * key, which stays "not found". Reading never creates the session.
+ */
+export function implicitSession(
+  ctx: ToolContext,
+  sessionKey: string,
+): { sessionKey: string; agentId: string } | undefined {
+  const main = canonicalizeKeyInput("main", ctx.requester.agentId, ctx.keyOptions);
+  if (sessionKey !== ctx.requester.sessionKey && !(main.ok && main.key === sessionKey)) return undefined;
+  return { sessionKey, agentId: ctx.requester.agentId };
+}

@@ -1,11 +1,36 @@
 import { z } from "zod";
-import { configuredModels } from "../config/agents";
+import { configuredModels, findAgent } from "../config/agents";
 import { countChildrenByStatus } from "../index-db/lookup";
+import { displayKey } from "../keys";
 import { checkSessionVisible } from "../policy/visibility";
 import { sessionKeyParam } from "./args";
-import { resolveSessionReference } from "./resolve-session";
+import { implicitSession, parseSessionReference, resolveSessionReference } from "./resolve-session";
 import { statusCard } from "./status-card";
-import { defineTool } from "./types";
+import { defineTool, type ToolContext } from "./types";
+
+/**
+ * The session's state version (SPEC §13): read off the session row once it carries one (issue 12),
+ * 0 until then and for a session never written.
+ */
+function stateVersionOf(row: object): number {
+  const version = (row as { stateVersion?: unknown }).stateVersion;
+  return typeof version === "number" ? version : 0;
+}
+
+/** SPEC §12: the card of the requester's own (or its agent's main) session, never written yet. */
+function noActivityCard(ctx: ToolContext, sessionKey: string) {
+  const { agentId } = ctx.requester;
+  const key = displayKey(sessionKey, ctx.keyOptions);
+  const model = findAgent(ctx.config, agentId)?.model;
+  return {
+    ok: true,
+    sessionKey: key,
+    agentId,
+    changedModel: false,
+    stateVersion: 0,
+    statusText: statusCard({ key, model }, { modelOverridden: false, children: {}, now: Date.now() }),
+  };
+}
 
 export const sessionStatus = defineTool({
   name: "session_status",
@@ -16,36 +41,51 @@ export const sessionStatus = defineTool({
     model: z.string().optional().describe("a configured model, or 'default' to clear the override"),
   }),
   async handler(ctx, params) {
-    const lookup = await resolveSessionReference(ctx, params.sessionKey ?? "current");
-    if (!lookup.ok) return { status: lookup.status, error: lookup.error };
-    const visible = checkSessionVisible(ctx.config, ctx.requester, lookup.session, "status");
-    if (!visible.ok) return { status: visible.status, error: visible.error };
-    if (
-      params.model !== undefined &&
-      params.model !== "default" &&
-      !configuredModels(ctx.config).has(params.model)
-    ) {
+    // With no sessionKey the target is the caller's own session, which always exists (SPEC §12): so
+    // a "not found" below names what the caller sent, or the resolved key, never a default.
+    const input = params.sessionKey ?? "current";
+    const reference = parseSessionReference(ctx, input);
+    if (!reference.ok) return { status: reference.status, error: reference.error };
+    const lookup = await resolveSessionReference(ctx, input);
+    const target = lookup.ok ? lookup.session : implicitSession(ctx, reference.key);
+    if (!lookup.ok && !target) return { status: lookup.status, error: lookup.error };
+    if (target) {
+      const visible = checkSessionVisible(ctx.config, ctx.requester, target, "status");
+      if (!visible.ok) return { status: visible.status, error: visible.error };
+    }
+    const models = configuredModels(ctx.config);
+    if (params.model !== undefined && params.model !== "default" && !models.has(params.model)) {
       return {
         status: "error",
-        error: `Unknown model "${params.model}". Configured models: ${[...configuredModels(ctx.config)].join(", ")}.`,
+        error: `Unknown model "${params.model}". Configured models: ${[...models].join(", ")}.`,
       };
     }
-    const stub = ctx.session(lookup.session.sessionKey);
+    const sessionKey = target?.sessionKey ?? reference.key;
+    const stub = ctx.session(sessionKey);
     const described =
       params.model === undefined
         ? await stub.describe()
         : await stub.patch({ modelOverride: params.model === "default" ? null : params.model });
-    if (!described.ok)
-      return { status: "error", error: `Session not found: ${params.sessionKey ?? "current"}.` };
+    if (!described.ok) {
+      const shown = displayKey(sessionKey, ctx.keyOptions);
+      if (!implicitSession(ctx, sessionKey))
+        return { status: "error", error: `Session not found: ${shown}.` };
+      // Reads are pure, and a model is a setting of a session that exists: this one is not created.
+      if (params.model !== undefined)
+        return { status: "error", error: `Session ${shown} has no activity yet; set its model once it has.` };
+      return noActivityCard(ctx, sessionKey);
+    }
     const row = described.value;
-    const agentModel = ctx.config.agents.list.find((agent) => agent.id === row.agentId)?.model;
+    const agentModel = findAgent(ctx.config, row.agentId)?.model;
     return {
       ok: true,
       sessionKey: row.key,
+      agentId: row.agentId,
       changedModel: params.model !== undefined,
+      stateVersion: stateVersionOf(row),
       statusText: statusCard(row, {
         modelOverridden: row.model !== undefined && row.model !== agentModel,
-        children: await countChildrenByStatus(ctx.db, lookup.session.sessionKey),
+        children: await countChildrenByStatus(ctx.db, sessionKey),
         now: Date.now(),
       }),
     };

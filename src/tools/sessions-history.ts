@@ -3,11 +3,67 @@ import { displayKey } from "../keys";
 import { checkSessionVisible, visibilityConfigOf } from "../policy/visibility";
 import type { HistoryPage, Result } from "../session/api";
 import { flooredNumber, sessionKeyParam } from "./args";
-import { parseSessionReference, referenceNotFound, resolveSessionReference } from "./resolve-session";
-import { defineTool } from "./types";
+import {
+  implicitSession,
+  parseSessionReference,
+  referenceNotFound,
+  resolveSessionReference,
+} from "./resolve-session";
+import { defineTool, type ToolContext, type ToolFailure } from "./types";
 
 const DEFAULT_LIMIT = 200;
 const MAX_LIMIT = 1000;
+
+const failureOf = ({ status, error }: ToolFailure): ToolFailure => ({ status, error });
+
+/** The page of a session with no messages: nothing dropped, cut or masked; `[]` is 2 bytes. */
+const EMPTY_PAGE: HistoryPage = {
+  messages: [],
+  droppedMessages: false,
+  contentTruncated: false,
+  contentRedacted: false,
+  bytes: 2,
+  hasMore: false,
+  totalMessages: 0,
+};
+
+/** The tool's answer for a page of a session (SPEC §5.2 result). */
+function historyResult(ctx: ToolContext, sessionKey: string, page: HistoryPage) {
+  const {
+    messages,
+    droppedMessages,
+    contentTruncated,
+    contentRedacted,
+    bytes,
+    hasMore,
+    nextOffset,
+    totalMessages,
+  } = page;
+  return {
+    sessionKey: displayKey(sessionKey, ctx.keyOptions),
+    messages,
+    truncated: droppedMessages || contentTruncated,
+    droppedMessages,
+    contentTruncated,
+    contentRedacted,
+    bytes,
+    hasMore,
+    ...(nextOffset !== undefined ? { nextOffset } : {}),
+    totalMessages,
+  };
+}
+
+/**
+ * SPEC §12: the requester's own (or its agent's main) session, never written, reads as an empty page
+ * once visibility allows it; undefined for any other missing session, which stays an error.
+ */
+function neverWritten(ctx: ToolContext, sessionKey: string) {
+  const target = implicitSession(ctx, sessionKey);
+  if (!target) return undefined;
+  const visible = checkSessionVisible(ctx.config, ctx.requester, target, "history");
+  if (!visible.ok) return { status: visible.status, error: visible.error };
+  return historyResult(ctx, sessionKey, EMPTY_PAGE);
+}
 
 export const sessionsHistory = defineTool({
   name: "sessions_history",
@@ -39,40 +95,16 @@ export const sessionsHistory = defineTool({
       const viewer = { requester: ctx.requester, visibility: visibilityConfigOf(ctx.config) };
       page = await ctx.session(sessionKey).history(request, viewer);
       if (!page.ok && page.code === "forbidden") return { status: "forbidden", error: page.message };
-      if (!page.ok) {
-        const missing = referenceNotFound(params.sessionKey);
-        return { status: missing.status, error: missing.error };
-      }
+      if (!page.ok) return neverWritten(ctx, sessionKey) ?? failureOf(referenceNotFound(params.sessionKey));
     } else {
       const lookup = await resolveSessionReference(ctx, params.sessionKey);
-      if (!lookup.ok) return { status: lookup.status, error: lookup.error };
+      if (!lookup.ok) return neverWritten(ctx, sessionKey) ?? failureOf(lookup);
       const visible = checkSessionVisible(ctx.config, ctx.requester, lookup.session, "history");
       if (!visible.ok) return { status: visible.status, error: visible.error };
       sessionKey = lookup.session.sessionKey;
       page = await ctx.session(sessionKey).history(request);
-      if (!page.ok) return { status: "error", error: `Session not found: ${params.sessionKey}.` };
+      if (!page.ok) return neverWritten(ctx, sessionKey) ?? failureOf(referenceNotFound(params.sessionKey));
     }
-    const {
-      messages,
-      droppedMessages,
-      contentTruncated,
-      contentRedacted,
-      bytes,
-      hasMore,
-      nextOffset,
-      totalMessages,
-    } = page.value;
-    return {
-      sessionKey: displayKey(sessionKey, ctx.keyOptions),
-      messages,
-      truncated: droppedMessages || contentTruncated,
-      droppedMessages,
-      contentTruncated,
-      contentRedacted,
-      bytes,
-      hasMore,
-      ...(nextOffset !== undefined ? { nextOffset } : {}),
-      totalMessages,
-    };
+    return historyResult(ctx, sessionKey, page.value);
   },
 });

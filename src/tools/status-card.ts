@@ -1,21 +1,39 @@
 import type { SessionRow } from "../session/api";
-import { formatRuntime, formatTokenCount } from "../text/units";
+import { formatAgo, formatRuntime, formatTokenCount } from "../text/units";
 import { PRODUCT_NAME, VERSION } from "../version";
+
+/**
+ * What the card shows of a session. A session never written (SPEC §12: the requester's own, or its
+ * agent's main) has only a key and its agent's model, and no `updatedAt`.
+ */
+export type CardSession = Pick<
+  SessionRow,
+  | "key"
+  | "model"
+  | "inputTokens"
+  | "outputTokens"
+  | "contextTokens"
+  | "runtimeMs"
+  | "thinkingLevel"
+  | "status"
+> & { updatedAt?: number };
 
 /** The compact status card of SPEC §5.7. */
 export function statusCard(
-  row: SessionRow,
+  row: CardSession,
   details: { modelOverridden: boolean; children: Record<string, number>; now: number },
 ): string {
   const active = details.children.running ?? 0;
   const recent = Object.entries(details.children)
     .filter(([status]) => status !== "running")
     .reduce((sum, [, n]) => sum + n, 0);
+  const activity =
+    row.updatedAt === undefined ? "no activity" : `last activity ${formatAgo(details.now - row.updatedAt)}`;
   const lines = [
     `${PRODUCT_NAME} ${VERSION}`,
     `Model: ${row.model ?? "default"}${details.modelOverridden ? " (session override)" : ""}`,
     `Tokens: ${formatTokenCount(row.inputTokens ?? 0)} in / ${formatTokenCount(row.outputTokens ?? 0)} out • context ${formatTokenCount(row.contextTokens ?? 0)} used`,
-    `Session: ${row.key} • last activity ${formatRuntime(details.now - row.updatedAt)} ago`,
+    `Session: ${row.key} • ${activity}`,
     `Runtime: ${row.runtimeMs !== undefined ? formatRuntime(row.runtimeMs) : "none yet"} • thinking ${row.thinkingLevel ?? "default"}`,
     `Run: ${row.status === "running" ? "active" : "idle"}`,
     `Sub-agents: ${active} active, ${recent} recent`,

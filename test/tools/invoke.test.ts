@@ -91,12 +91,19 @@ describe("isToolAllowed", () => {
 describe("toolEnvelope", () => {
   it("wraps details as one text block holding their JSON", () => {
     const details = { count: 1, nested: { a: [1, "b"] }, gone: undefined };
-    const envelope = toolEnvelope(details);
+    const envelope = toolEnvelope("sessions_list", details);
     expect(envelope).toEqual({
       content: [{ type: "text", text: '{"count":1,"nested":{"a":[1,"b"]}}' }],
       details,
     });
     expect(JSON.parse(envelope.content[0]?.text ?? "")).toEqual({ count: 1, nested: { a: [1, "b"] } });
+  });
+
+  it("gives session_status its card as the text, and its error results their JSON", () => {
+    const card = { ok: true, sessionKey: "agent:main:main", statusText: "Switchboard\nRun: idle" };
+    expect(toolEnvelope("session_status", card).content).toEqual([{ type: "text", text: card.statusText }]);
+    const refused = { status: "forbidden", error: "no" };
+    expect(toolEnvelope("session_status", refused).content[0]?.text).toBe(JSON.stringify(refused));
   });
 });
 
