@@ -42,9 +42,9 @@ export function registeredTools(): ToolName[] {
 }
 
 /**
- * A `tools/call` result's details: the JSON of its one text block, which must equal `details` and
- * `structuredContent` (SPEC §5.0 envelope), with `isError` exactly on `error`/`forbidden` results.
- * `Name` is the tool that was called, for the details' type.
+ * A `tools/call` result's details: `details`, equal to `structuredContent`, with one text block holding
+ * their JSON (SPEC §5.0 envelope; a session_status card is the card itself), and `isError` exactly on
+ * `error`/`forbidden` results. `Name` is the tool that was called, for the details' type.
  */
 export function detailsOf<Name extends keyof ToolResults = keyof ToolResults>(
   result: Record<string, unknown>,
@@ -52,8 +52,9 @@ export function detailsOf<Name extends keyof ToolResults = keyof ToolResults>(
   const content = result.content as { type: string; text: string }[];
   expect(content).toHaveLength(1);
   expect(content[0]?.type).toBe("text");
-  const details: ToolResults[Name] = JSON.parse(content[0]?.text ?? "");
-  expect(result.details).toEqual(details);
+  const details = result.details as ToolResults[Name];
+  const card = (details as { statusText?: unknown }).statusText;
+  expect(content[0]?.text).toBe(typeof card === "string" ? card : JSON.stringify(details));
   expect(result.structuredContent).toEqual(details);
   const failed = details.status === "error" || details.status === "forbidden";
   expect(result.isError === true, JSON.stringify(details)).toBe(failed);
