@@ -11,19 +11,20 @@
  * - C_async: a `hook-async` sub-agent whose run waits for its webhook (the active sub-agent);
  * - C_done: a same-agent sub-agent that has finished (the recent sub-agent, and the history with text).
  * R has children made directly (createSpawned), and no sub-agent runs:
- * - T: the target of the sends;
+ * - T: the target of the sends, and a session whose newest message is a tool result;
  * - P1, P2: two never-run children sharing one label, for offset paging;
  * - A: a never-run child, archived by the `sessions` tool.
  * O is a session outside both trees (the policy failure, and a run S may not cancel).
  */
 import { describe, expect, it } from "vitest";
-import { settleAll, waitDeferred } from "../subagents/fixtures";
+import { runOf, settleAll, waitDeferred } from "../subagents/fixtures";
 import {
   ADMIN,
   AGENT_TOKENS,
   call,
   createSession,
   createSpawned,
+  driveUntil,
   type HttpResult,
   runToken,
   sendMessage,
@@ -144,12 +145,25 @@ describe("OpenClaw golden: /tools/invoke answer shapes", () => {
     await step("sessions.patch.no-field", as("sessions", { action: "patch", sessionKey: archivable.key }));
     await step("sessions_list.archived-row", as("sessions_list", { label: archiveLabel, archived: true }));
 
-    // Sends to T: a waited reply, a steer with nothing running, a missing key, then fire-and-forget.
+    // Sends to T: a waited reply, a steer with nothing running, a missing key, then fire-and-forget (last:
+    // its run is still on the Queue when the test ends).
     await step(
       "sessions_send.waited-ok",
       as("sessions_send", { sessionKey: T, message: "golden question", timeoutSeconds: 10 }),
     );
     await settleAll([T, R]);
+    // T's own turn that calls a tool (the spawner's "yield now" rule): its newest message is the tool result.
+    const toolRun = await sendMessage(T, "yield now");
+    await driveUntil(
+      [T],
+      async () => ((await runOf(T, toolRun)).status === "ok" ? true : undefined),
+      "T's tool turn",
+    );
+    await settleAll([T, R]);
+    await step(
+      "sessions_history.tool-result",
+      as("sessions_history", { sessionKey: T, includeTools: true, limit: 1 }),
+    );
     await step(
       "sessions_send.steer-no-active-run",
       as("sessions_send", { sessionKey: T, message: "golden steer", mode: "steer" }),
