@@ -96,7 +96,7 @@ describe("OpenClaw golden: /tools/invoke answer shapes", () => {
       return answers[name];
     };
     const detailsOf = (answer: HttpResult<unknown>) =>
-      (answer.json as { result: { details: Record<string, unknown> } }).result.details;
+      (answer.json as { result?: { details?: Record<string, unknown> } } | undefined)?.result?.details;
 
     // §12: the requester's own main session, never written, is an empty page and a "no activity" card.
     await step(
@@ -116,18 +116,20 @@ describe("OpenClaw golden: /tools/invoke answer shapes", () => {
     );
     const asyncChild = detailsOf(running);
     const done = detailsOf(await asS("sessions_spawn", { task: "golden done", label: `golden-done-${u}` }));
-    await waitDeferred(String(asyncChild.childSessionKey), String(asyncChild.runId));
-    await settleAll([String(done.childSessionKey), S]);
+    // A spawn that was not accepted fails its own step below; the waits are skipped, not timed out.
+    if (asyncChild?.childSessionKey && asyncChild.runId)
+      await waitDeferred(String(asyncChild.childSessionKey), String(asyncChild.runId));
+    await settleAll(done?.childSessionKey ? [String(done.childSessionKey), S] : [S]);
 
     await step("subagents.list", asS("subagents", { action: "list" }));
     await step(
       "subagents.wait.completed",
-      asS("subagents", { action: "wait", runIds: [done.runId], timeoutSeconds: 0 }),
+      asS("subagents", { action: "wait", runIds: [done?.runId], timeoutSeconds: 0 }),
     );
     await step("subagents.cancel.outside-tree", asS("subagents", { action: "cancel", runId: outsideRunId }));
     await step(
       "sessions_history.assistant-message",
-      asS("sessions_history", { sessionKey: String(done.childSessionKey), limit: 1 }),
+      asS("sessions_history", { sessionKey: String(done?.childSessionKey), limit: 1 }),
     );
 
     // Listing: one row that ran, a page by offset, the archive.
@@ -156,7 +158,7 @@ describe("OpenClaw golden: /tools/invoke answer shapes", () => {
     const toolRun = await sendMessage(T, "yield now");
     await driveUntil(
       [T],
-      async () => ((await runOf(T, toolRun)).status === "ok" ? true : undefined),
+      async () => (["queued", "running"].includes((await runOf(T, toolRun)).status) ? undefined : true),
       "T's tool turn",
     );
     await settleAll([T, R]);
