@@ -64,8 +64,12 @@ describe("what runs write to the transcript (OpenClaw's message shape)", () => {
     await drive([key]);
     const tokens = { inputTokens: 20, outputTokens: 10, totalTokens: 15 };
     expect((await getSession(key)).json).toMatchObject(tokens);
-    const listed = await tool("sessions_list", key, { search: key });
-    expect(listed.sessions[0]).toMatchObject(tokens);
+    const listed = await tool("sessions_list", key, { search: key, includeLastMessage: true });
+    // Readers take the blocks: the preview is the answer's text.
+    expect(listed.sessions[0]).toMatchObject({
+      ...tokens,
+      lastMessagePreview: expect.stringMatching(/^tool said: \{"count":1,/),
+    });
   });
 
   it("webhook: a posted result is stored as a text block with the agent's model, provider webhook and its usage", async () => {
