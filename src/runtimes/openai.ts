@@ -2,6 +2,13 @@ import { z } from "zod";
 import { MAX_TOOL_ARGUMENTS_DEPTH, messageText, type TranscriptMessage } from "../transcript/message";
 import { nestsDeeperThan } from "../validation";
 import { describeFetchFailure, describeHttpFailure, readJsonBody } from "./http-errors";
+import {
+  assistantMessage,
+  type MessageUsage,
+  type StopReason,
+  textContent,
+  toolResultMessage,
+} from "./run-messages";
 import type { RunInput, RunOutcome, RunUsage } from "./types";
 
 /** The tool loop stops after this many model calls, answer or not. */
@@ -21,6 +28,7 @@ const completionSchema = z.object({
           content: z.string().nullable().optional(),
           tool_calls: z.array(toolCallSchema).optional(),
         }),
+        finish_reason: z.string().nullable().optional(),
       }),
     )
     .min(1),
@@ -31,6 +39,17 @@ const completionSchema = z.object({
 });
 
 type ChatMessage = Record<string, unknown>;
+
+/**
+ * OpenAI's `finish_reason` in OpenClaw's names. An answer with tool calls is `toolUse` whatever it says
+ * (some compatible servers say `stop`); a missing or unknown reason reads as `stop`.
+ */
+function stopReasonOf(finishReason: string | null | undefined, calledTools: boolean): StopReason {
+  if (calledTools) return "toolUse";
+  if (finishReason === "length") return "length";
+  if (finishReason === "content_filter") return "error";
+  return "stop";
+}
 
 function chatHistory(input: RunInput): ChatMessage[] {
   const messages: ChatMessage[] = [];
@@ -46,6 +65,13 @@ function chatHistory(input: RunInput): ChatMessage[] {
     }
   }
   return messages;
+}
+
+/** One call's usage as the model reported it; zeros when it reported none. */
+function callUsageOf(reported: z.infer<typeof completionSchema>["usage"]): MessageUsage {
+  const input = reported?.prompt_tokens ?? 0;
+  const output = reported?.completion_tokens ?? 0;
+  return { input, output, totalTokens: reported?.total_tokens ?? input + output };
 }
 
 /** OpenAI-compatible Chat Completions, with the tool loop run by the service (SPEC §7). */
@@ -85,49 +111,32 @@ export async function runOpenAi(input: RunInput): Promise<RunOutcome> {
     const parsed = completionSchema.safeParse(body.json);
     if (!parsed.success)
       return { kind: "failed", error: "model API answered a malformed completion", retryable: false };
-    const { message } = parsed.data.choices[0] ?? { message: {} };
-    usage.input += parsed.data.usage?.prompt_tokens ?? 0;
-    usage.output += parsed.data.usage?.completion_tokens ?? 0;
+    const choice = parsed.data.choices[0] ?? { message: {}, finish_reason: undefined };
+    const { message } = choice;
+    const calls = message.tool_calls ?? [];
+    const callUsage = callUsageOf(parsed.data.usage);
+    usage.input += callUsage.input;
+    usage.output += callUsage.output;
     usage.total += parsed.data.usage?.total_tokens ?? 0;
-    const now = Date.now();
-    if (!message.tool_calls || message.tool_calls.length === 0) {
-      const text = message.content ?? "";
-      if (text)
-        appended.push({
-          id: crypto.randomUUID(),
-          role: "assistant",
-          content: text,
-          timestamp: now,
-          runId: input.runId,
-        });
+    usage.lastCallTokens = callUsage.totalTokens;
+    const stopReason = stopReasonOf(choice.finish_reason, calls.length > 0);
+    const text = message.content ?? "";
+    if (calls.length === 0) {
+      if (text) appended.push(assistantMessage(input, textContent(text), stopReason, callUsage));
       return { kind: "done", text, usage, messages: appended };
     }
-    chat.push({ role: "assistant", content: message.content ?? null, tool_calls: message.tool_calls });
-    appended.push({
-      id: crypto.randomUUID(),
-      role: "assistant",
-      content: message.tool_calls.map((call) => ({
-        type: "toolCall" as const,
-        id: call.id,
-        name: call.function.name,
-        arguments: safeJson(call.function.arguments),
-      })),
-      timestamp: now,
-      runId: input.runId,
-    });
-    for (const call of message.tool_calls) {
+    chat.push({ role: "assistant", content: message.content ?? null, tool_calls: calls });
+    const callBlocks = calls.map((call) => ({
+      type: "toolCall" as const,
+      id: call.id,
+      name: call.function.name,
+      arguments: safeJson(call.function.arguments),
+    }));
+    appended.push(assistantMessage(input, [...textContent(text), ...callBlocks], stopReason, callUsage));
+    for (const call of calls) {
       const result = await input.callTool(call.function.name, safeJson(call.function.arguments));
-      const text = JSON.stringify(result);
-      chat.push({ role: "tool", tool_call_id: call.id, content: text });
-      appended.push({
-        id: crypto.randomUUID(),
-        role: "toolResult",
-        content: [{ type: "text", text }],
-        toolCallId: call.id,
-        toolName: call.function.name,
-        timestamp: Date.now(),
-        runId: input.runId,
-      });
+      chat.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(result) });
+      appended.push(toolResultMessage(input.runId, { id: call.id, name: call.function.name }, result));
     }
   }
   return {

@@ -1,6 +1,7 @@
 import type { AgentConfig } from "../config/schema";
 import { stripInterSessionHeader } from "../messaging/inter-session";
 import { messageText, type TranscriptMessage } from "../transcript/message";
+import { assistantMessage, textContent, toolResultMessage } from "./run-messages";
 import type { RunInput, RunOutcome } from "./types";
 
 type ScriptedRule = Extract<AgentConfig["runtime"], { type: "scripted" }>["rules"][number];
@@ -43,43 +44,33 @@ export async function runScripted(input: RunInput): Promise<RunOutcome> {
   if (!rule) return { kind: "done", text: "", messages: [] };
   // Templates see what was said, not the inter-session header wrapped around it.
   const values: Record<string, string> = { message: stripInterSessionHeader(text) };
-  const now = Date.now();
+  const tokens = Math.ceil(text.length / 4);
   const messages: TranscriptMessage[] = [];
   if (rule.toolCall) {
-    const callId = crypto.randomUUID();
+    const call = { id: crypto.randomUUID(), name: rule.toolCall.name };
     const args = fillArgs(rule.toolCall.args, values);
-    const result = await input.callTool(rule.toolCall.name, args);
-    values.result = JSON.stringify(result);
+    // The call step is priced as a prompt alone: scripted tokens are an estimate, ceil(chars / 4).
     messages.push(
-      {
-        id: crypto.randomUUID(),
-        role: "assistant",
-        content: [{ type: "toolCall", id: callId, name: rule.toolCall.name, arguments: args }],
-        timestamp: now,
-        runId: input.runId,
-      },
-      {
-        id: crypto.randomUUID(),
-        role: "toolResult",
-        content: [{ type: "text", text: values.result }],
-        toolCallId: callId,
-        toolName: rule.toolCall.name,
-        timestamp: now,
-        runId: input.runId,
-      },
+      assistantMessage(input, [{ type: "toolCall", ...call, arguments: args }], "toolUse", {
+        input: tokens,
+        output: 0,
+        totalTokens: tokens,
+      }),
     );
+    const result = await input.callTool(call.name, args);
+    values.result = JSON.stringify(result);
+    messages.push(toolResultMessage(input.runId, call, result));
   }
   const reply = rule.reply !== undefined ? fill(rule.reply, values) : (values.result ?? "");
-  if (reply)
-    messages.push({
-      id: crypto.randomUUID(),
-      role: "assistant",
-      content: reply,
-      timestamp: now,
-      runId: input.runId,
-    });
-  const tokens = Math.ceil(text.length / 4);
   const outTokens = Math.ceil(reply.length / 4);
+  if (reply)
+    messages.push(
+      assistantMessage(input, textContent(reply), "stop", {
+        input: tokens,
+        output: outTokens,
+        totalTokens: tokens + outTokens,
+      }),
+    );
   return {
     kind: "done",
     text: reply,

@@ -2,10 +2,16 @@ import type { KeyPurpose } from "../auth/purpose-keys";
 import type { AgentConfig } from "../config/schema";
 import type { TranscriptMessage } from "../transcript/message";
 
+/** A run's tokens, summed over its model calls. */
 export interface RunUsage {
   input: number;
   output: number;
   total: number;
+  /**
+   * What the run's last model call had in context (its prompt plus its completion): the session's
+   * `totalTokens`, as OpenClaw means it. Left out by runtimes that see one call, where it is `total`.
+   */
+  lastCallTokens?: number;
 }
 
 /** A tool as a model sees it: JSON schema generated from the tool's zod schema. */

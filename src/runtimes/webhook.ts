@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { signatureHeader } from "../channels/signature";
+import type { AgentConfig } from "../config/schema";
 import { messageTextSchema } from "../transcript/message";
 import { describeZodError } from "../validation";
 import { describeFetchFailure, describeHttpFailure, readJsonBody } from "./http-errors";
-import type { RunInput, RunOutcome } from "./types";
+import { assistantMessage, textContent } from "./run-messages";
+import type { RunInput, RunOutcome, RunUsage } from "./types";
 
 /** What a webhook agent answers synchronously (SPEC §7). */
 export const webhookAnswerSchema = z.object({
@@ -64,29 +66,28 @@ export async function runWebhook(input: RunInput): Promise<RunOutcome> {
       : `agent webhook answered an invalid result: ${describeZodError(answer.error)}`;
     return { kind: "failed", error, retryable: false };
   }
-  const usage = answer.data.usage;
+  return webhookReply(input, answer.data);
+}
+
+/** The outcome of a webhook agent's answer, given at once or posted later to `/v1/runs/{runId}/result`. */
+export function webhookReply(
+  run: { runId: string; agent: AgentConfig | undefined },
+  answer: z.infer<typeof webhookAnswerSchema>,
+): Extract<RunOutcome, { kind: "done" }> {
+  const reported = answer.usage;
+  const usage: RunUsage | undefined = reported
+    ? {
+        input: reported.input ?? 0,
+        output: reported.output ?? 0,
+        total: reported.total ?? (reported.input ?? 0) + (reported.output ?? 0),
+      }
+    : undefined;
+  // The agent reports one answer, so its usage is that of one call; zeros when it reported none.
+  const callUsage = { input: usage?.input ?? 0, output: usage?.output ?? 0, totalTokens: usage?.total ?? 0 };
   return {
     kind: "done",
-    text: answer.data.text,
-    ...(usage
-      ? {
-          usage: {
-            input: usage.input ?? 0,
-            output: usage.output ?? 0,
-            total: usage.total ?? (usage.input ?? 0) + (usage.output ?? 0),
-          },
-        }
-      : {}),
-    messages: answer.data.text
-      ? [
-          {
-            id: crypto.randomUUID(),
-            role: "assistant",
-            content: answer.data.text,
-            timestamp: Date.now(),
-            runId: input.runId,
-          },
-        ]
-      : [],
+    text: answer.text,
+    ...(usage ? { usage } : {}),
+    messages: answer.text ? [assistantMessage(run, textContent(answer.text), "stop", callUsage)] : [],
   };
 }

@@ -91,7 +91,8 @@ export function recordRunEnding(
     runtimeMs: (record.runtimeMs ?? 0) + (now - (run.startedAt ?? now)),
     inputTokens: (record.inputTokens ?? 0) + (ending.usage?.input ?? 0),
     outputTokens: (record.outputTokens ?? 0) + (ending.usage?.output ?? 0),
-    totalTokens: (record.totalTokens ?? 0) + (ending.usage?.total ?? 0),
+    // OpenClaw's meaning: what the latest run's last model call had in context, not a lifetime sum.
+    ...(ending.usage ? { totalTokens: ending.usage.lastCallTokens ?? ending.usage.total } : {}),
     abortedLastRun: ending.status === "killed" || ending.status === "timeout" ? 1 : 0,
     ...summaryChanges(appended),
     ...(record.spawn && record.spawn.archiveAfterMinutes > 0

@@ -1,5 +1,7 @@
-import { subagentSettings } from "../config/agents";
+import { findAgent, subagentSettings } from "../config/agents";
+import type { AgentConfig } from "../config/schema";
 import { countRunningSubagents } from "../index-db/lookup";
+import { webhookReply } from "../runtimes/webhook";
 import type { Alarm } from "./alarm";
 import type { DeferredResult } from "./api";
 import { sessionConfig } from "./config";
@@ -54,15 +56,10 @@ function abortedEnding(reason: AbortReason, row: RunRow, messages: RunEnding["me
   }
 }
 
-function resultEnding(runId: string, result: DeferredResult): RunEnding {
-  return {
-    status: "ok",
-    reply: result.text,
-    ...(result.usage ? { usage: result.usage } : {}),
-    messages: result.text
-      ? [{ id: crypto.randomUUID(), role: "assistant", content: result.text, timestamp: Date.now(), runId }]
-      : [],
-  };
+/** How a run ends with its webhook agent's posted result. */
+function resultEnding(runId: string, agent: AgentConfig | undefined, result: DeferredResult): RunEnding {
+  const { text, usage, messages } = webhookReply({ runId, agent }, result);
+  return { status: "ok", reply: text, ...(usage ? { usage } : {}), messages };
 }
 
 /** How long a run runs before the index shows it `running` (a run that ends sooner just shows its end). */
@@ -237,7 +234,7 @@ export class Runs {
         this.end(current, abortedEnding(reason, row, outcome.kind === "done" ? outcome.messages : []));
       } else if (outcome.kind === "deferred") {
         const early = this.#earlyResults.get(row.runId);
-        if (early) this.end(current, resultEnding(row.runId, early));
+        if (early) this.end(current, resultEnding(row.runId, this.#agent(), early));
         else markRunDeferred(this.#sql, row.runId);
       } else if (outcome.kind === "failed") {
         this.end(current, { status: "error", error: outcome.error, messages: [] });
@@ -265,11 +262,17 @@ export class Runs {
   completeDeferred(row: RunRow, result: DeferredResult): boolean {
     if (row.status !== "running") return false;
     if (row.deferred === 1) {
-      this.end(row, resultEnding(row.runId, result));
+      this.end(row, resultEnding(row.runId, this.#agent(), result));
       return true;
     }
     if (this.#executing.has(row.runId)) this.#earlyResults.set(row.runId, result);
     return false;
+  }
+
+  /** The session's agent as configured now. */
+  #agent(): AgentConfig | undefined {
+    const record = liveRecord(this.#sql);
+    return record ? findAgent(sessionConfig(this.#env), record.agentId) : undefined;
   }
 
   /** Delivers what was written now; a session that deleted itself stops its runs here too. */

@@ -197,7 +197,7 @@ export function writeInbound(
     messages.push({
       id: `${inbound.messageId}:answer`,
       role: "assistant",
-      content: inbound.answer,
+      content: [{ type: "text", text: inbound.answer }],
       timestamp: now,
     });
   }

@@ -90,7 +90,7 @@ describe("reply-back loop and announce (maxPingPongTurns 2)", () => {
         content: header(target, "discord", "relay got: status of the build?"),
         provenance: fromSession(target, "discord", 1),
       },
-      { role: "assistant", content: "turn reply" },
+      { role: "assistant", content: [{ type: "text", text: "turn reply" }] },
     ]);
     expect(await turns(requester)).toHaveLength(2);
 
@@ -104,13 +104,13 @@ describe("reply-back loop and announce (maxPingPongTurns 2)", () => {
     const announcement = `Announcement: ${announceRequest}`;
     expect(await transcript(target)).toMatchObject([
       { role: "user", content: header(requester, "unknown", "status of the build?"), runId: result.runId },
-      { role: "assistant", content: "relay got: status of the build?" },
+      { role: "assistant", content: [{ type: "text", text: "relay got: status of the build?" }] },
       {
         role: "user",
         content: header(requester, "unknown", "turn reply"),
         provenance: fromSession(requester, "unknown", 1),
       },
-      { role: "assistant", content: "turn reply" },
+      { role: "assistant", content: [{ type: "text", text: "turn reply" }] },
       {
         role: "user",
         content: announceRequest,
@@ -121,7 +121,7 @@ describe("reply-back loop and announce (maxPingPongTurns 2)", () => {
           hop: 1,
         },
       },
-      { role: "assistant", content: announcement },
+      { role: "assistant", content: [{ type: "text", text: announcement }] },
     ]);
     expect(await turns(target)).toHaveLength(6);
     expect((await transcript(target))[0]?.provenance).toEqual(fromSession(requester, "unknown", 1));

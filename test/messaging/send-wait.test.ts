@@ -61,7 +61,7 @@ describe("sessions_send with a wait (timeoutSeconds > 0)", () => {
     expect(request).toMatchObject({ role: "user", runId: result.runId });
     expect(answer).toMatchObject({
       role: "assistant",
-      content: "relay got: fresh question",
+      content: [{ type: "text", text: "relay got: fresh question" }],
       runId: result.runId,
     });
     expect(await getRun(result.runId)).toMatchObject({ status: "ok", sessionKey: target });

@@ -3,6 +3,7 @@ import {
   ADMIN,
   AGENT_TOKENS,
   type ApiError,
+  assistantText,
   call,
   createSession,
   ended,
@@ -59,7 +60,17 @@ describe("POST /v1/sessions/{key}/messages (chat.send)", () => {
         timestamp: expect.any(Number),
         runId,
       },
-      { id: expect.any(String), role: "assistant", content: "pong", timestamp: expect.any(Number), runId },
+      {
+        id: expect.any(String),
+        role: "assistant",
+        content: [{ type: "text", text: "pong" }],
+        model: "scripted/echo",
+        provider: "scripted",
+        stopReason: "stop",
+        usage: { input: 1, output: 1, totalTokens: 2 },
+        timestamp: expect.any(Number),
+        runId,
+      },
     ]);
   });
 
@@ -149,7 +160,7 @@ describe("one run at a time, in arrival order", () => {
     }
     const messages = await transcript(key);
     const replies = messages.filter((message) => message.role === "assistant");
-    expect(replies.map((message) => [message.content, message.runId])).toEqual([
+    expect(replies.map((message) => [assistantText(message), message.runId])).toEqual([
       ["first", runIds[0]],
       ["second", runIds[1]],
       ["third", runIds[2]],

@@ -85,8 +85,8 @@ describe("openai runtime through the Worker (model-tools-rec: coding profile)", 
     // Visibility of the run's own session: itself and its child, never the sibling or another agent's.
     expect(listed.count).toBe(2);
     expect(listed.sessions.map((row) => row.key).sort()).toEqual([child, key].sort());
-    expect(answer?.content).toBe(`tool said: ${JSON.stringify(listed)}`);
-    expect(result.reply).toBe(answer?.content);
+    expect(answer?.content).toEqual([{ type: "text", text: `tool said: ${JSON.stringify(listed)}` }]);
+    expect(result.reply).toBe(`tool said: ${JSON.stringify(listed)}`);
     // Two model rounds of 10 + 5 tokens each.
     expect((await getRun(runId)).usage).toEqual({ input: 20, output: 10, total: 30 });
   });
@@ -114,7 +114,7 @@ describe("openai runtime with the messaging profile (model-tools-msg)", () => {
       ["user", text],
       ["assistant", [{ type: "toolCall", id: "call_1", name: "agents_list", arguments: { text } }]],
       ["toolResult", refused],
-      ["assistant", `tool said: ${JSON.stringify(refused)}`],
+      ["assistant", [{ type: "text", text: `tool said: ${JSON.stringify(refused)}` }]],
     ]);
   });
 });
@@ -207,7 +207,7 @@ describe("webhook runtime, synchronous answer (hook-sync-rec)", () => {
     const secondPost = (await webhookCalls("hook-sync-rec")).find((p) => p.json?.runId === second);
     expect(secondPost?.json.history.map((m) => [m.role, m.content])).toEqual([
       ["user", `hello hook ${u}`],
-      ["assistant", `webhook got: hello hook ${u}`],
+      ["assistant", [{ type: "text", text: `webhook got: hello hook ${u}` }]],
     ]);
     expect(secondPost?.json.runToken).not.toBe(runToken);
   });

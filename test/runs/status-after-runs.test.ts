@@ -25,7 +25,7 @@ async function listRow(key: string): Promise<SessionRow> {
 const statusCard = async (key: string): Promise<string> => (await tool("session_status", key)).statusText;
 
 describe("session_status and sessions_list after runs", () => {
-  it("show the summed tokens, runtime and the last run's status", async () => {
+  it("show the summed in/out tokens, the last call's context as totalTokens, runtime and the last run's status", async () => {
     const key = `agent:main:stat-${uid()}`;
     await createSession({ agentId: "main", key });
     const before = await listRow(key);
@@ -45,7 +45,8 @@ describe("session_status and sessions_list after runs", () => {
       status: "done",
       inputTokens: 4,
       outputTokens: 6,
-      totalTokens: 10,
+      // OpenClaw's meaning: the context of the latest run's last call (3 + 5), not a lifetime sum.
+      totalTokens: 8,
       startedAt: ended.startedAt,
       endedAt: ended.endedAt,
       runtimeMs: expect.any(Number),

@@ -36,12 +36,16 @@ describe("runOpenAi against an OpenAI-compatible server", () => {
     expect(outcome).toEqual({
       kind: "done",
       text: "hello model",
-      usage: { input: 0, output: 0, total: 0 },
+      usage: { input: 0, output: 0, total: 0, lastCallTokens: 0 },
       messages: [
         {
           id: expect.any(String),
           role: "assistant",
-          content: "hello model",
+          content: [{ type: "text", text: "hello model" }],
+          model: "fake-model",
+          provider: "openai",
+          stopReason: "stop",
+          usage: { input: 0, output: 0, totalTokens: 0 },
           timestamp: expect.any(Number),
           runId: input.runId,
         },
@@ -64,12 +68,13 @@ describe("runOpenAi against an OpenAI-compatible server", () => {
     });
   });
 
-  it("reports the usage the model answers", async () => {
-    const outcome = await runOpenAi(runInput(modelAgent("usage").agent, "count me"));
+  it("reports the usage the model answers; an answer cut short stops with `length`", async () => {
+    const outcome = await runOpenAi(runInput(modelAgent("length").agent, "count me"));
     expect(outcome).toMatchObject({
       kind: "done",
       text: "count me",
-      usage: { input: 11, output: 7, total: 18 },
+      usage: { input: 11, output: 7, total: 18, lastCallTokens: 18 },
+      messages: [{ stopReason: "length", usage: { input: 11, output: 7, totalTokens: 18 } }],
     });
   });
 
@@ -84,12 +89,16 @@ describe("runOpenAi against an OpenAI-compatible server", () => {
     expect(input.calls).toEqual([{ name: "lookup", args: { word: "switchboard" } }]);
     if (outcome.kind !== "done") throw new Error(`expected done, got ${JSON.stringify(outcome)}`);
     expect(outcome.text).toBe('tool said: {"definition":"a panel of switches"}');
-    expect(outcome.usage).toEqual({ input: 20, output: 10, total: 30 });
+    // Summed for the run; the session's context is the last call's 10 + 5.
+    expect(outcome.usage).toEqual({ input: 20, output: 10, total: 30, lastCallTokens: 15 });
+    const callUsage = { input: 10, output: 5, totalTokens: 15 };
     expect(outcome.messages).toEqual([
       expect.objectContaining({
         role: "assistant",
         runId: input.runId,
         content: [{ type: "toolCall", id: "call_1", name: "lookup", arguments: { word: "switchboard" } }],
+        stopReason: "toolUse",
+        usage: callUsage,
       }),
       expect.objectContaining({
         role: "toolResult",
@@ -97,8 +106,15 @@ describe("runOpenAi against an OpenAI-compatible server", () => {
         toolCallId: "call_1",
         toolName: "lookup",
         content: [{ type: "text", text: '{"definition":"a panel of switches"}' }],
+        isError: false,
       }),
-      expect.objectContaining({ role: "assistant", runId: input.runId, content: outcome.text }),
+      expect.objectContaining({
+        role: "assistant",
+        runId: input.runId,
+        content: [{ type: "text", text: outcome.text }],
+        stopReason: "stop",
+        usage: callUsage,
+      }),
     ]);
 
     const [first, second, ...more] = await recording.requests();

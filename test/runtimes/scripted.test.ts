@@ -29,7 +29,15 @@ describe("runScripted", () => {
     if (other.kind !== "done") throw new Error(`expected done, got ${JSON.stringify(other)}`);
     expect(other.text).toBe("Got it: hello there ({{unknown}})");
     expect(other.messages).toEqual([
-      expect.objectContaining({ role: "assistant", content: other.text, runId: input.runId }),
+      expect.objectContaining({
+        role: "assistant",
+        content: [{ type: "text", text: other.text }],
+        model: "scripted/default",
+        provider: "scripted",
+        stopReason: "stop",
+        usage: { input: 3, output: 9, totalTokens: 12 },
+        runId: input.runId,
+      }),
     ]);
     expect(other.usage).toEqual({ input: 3, output: 9, total: 12 });
     expect(input.calls).toEqual([]);
@@ -55,7 +63,7 @@ describe("runScripted", () => {
     expect(announce).toMatchObject({ text: "ANNOUNCE_SKIP" });
   });
 
-  it("runs a tool call rule: callTool with templated args, then the reply with {{result}}", async () => {
+  it("runs a tool call rule: callTool with templated args, its refused result flagged isError, then the reply with {{result}}", async () => {
     const agent = scripted([
       {
         match: "status",
@@ -63,17 +71,19 @@ describe("runScripted", () => {
         reply: "Status: {{result}}",
       },
     ]);
-    const input = runInput(agent, "status agent:main:main", { toolResult: { model: "gpt-test" } });
+    const failure = { status: "forbidden", error: "not visible", model: "gpt-test" };
+    const input = runInput(agent, "status agent:main:main", { toolResult: failure });
     const outcome = await runScripted(input);
     expect(input.calls).toEqual([
       { name: "session_status", args: { sessionKey: "status agent:main:main", verbose: true } },
     ]);
     if (outcome.kind !== "done") throw new Error(`expected done, got ${JSON.stringify(outcome)}`);
-    expect(outcome.text).toBe('Status: {"model":"gpt-test"}');
+    expect(outcome.text).toBe(`Status: ${JSON.stringify(failure)}`);
     const [call, result, reply, ...rest] = outcome.messages;
     expect(rest).toEqual([]);
     expect(call).toMatchObject({
       role: "assistant",
+      stopReason: "toolUse",
       content: [
         {
           type: "toolCall",
@@ -88,9 +98,15 @@ describe("runScripted", () => {
       role: "toolResult",
       toolCallId: callId,
       toolName: "session_status",
-      content: [{ type: "text", text: '{"model":"gpt-test"}' }],
+      content: [{ type: "text", text: JSON.stringify(failure) }],
+      isError: true,
     });
-    expect(reply).toMatchObject({ role: "assistant", content: outcome.text, runId: input.runId });
+    expect(reply).toMatchObject({
+      role: "assistant",
+      content: [{ type: "text", text: outcome.text }],
+      stopReason: "stop",
+      runId: input.runId,
+    });
   });
 
   it("answers the tool result itself when a tool call rule has no reply", async () => {

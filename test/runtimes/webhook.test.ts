@@ -52,7 +52,12 @@ describe("runWebhook against an agent webhook", () => {
         {
           id: expect.any(String),
           role: "assistant",
-          content: "webhook got: hello hook",
+          content: [{ type: "text", text: "webhook got: hello hook" }],
+          // The config names no provider, so the runtime type; the model is the agent's configured one.
+          model: "scripted/default",
+          provider: "webhook",
+          stopReason: "stop",
+          usage: { input: 4, output: 2, totalTokens: 6 },
           timestamp: expect.any(Number),
           runId: input.runId,
         },

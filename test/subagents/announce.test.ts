@@ -12,6 +12,7 @@ import {
   stub,
   tool,
   transcript,
+  turns,
 } from "../support";
 import {
   completionsAfter,
@@ -41,7 +42,7 @@ describe("spawn → child run → one completion → the requester's update on i
     const childMessages = await transcript(child);
     expect(childMessages.map((message) => [message.role, message.content])).toEqual([
       ["user", taskText],
-      ["assistant", `Findings: ${taskText}`],
+      ["assistant", [{ type: "text", text: `Findings: ${taskText}` }]],
     ]);
     expect(childMessages[0]?.provenance).toEqual({ kind: "subagent_task", sourceSessionKey: r });
     const run = await runOf(child, runId);
@@ -67,7 +68,7 @@ describe("spawn → child run → one completion → the requester's update on i
     expect(turn).toMatchObject({ status: "ok", reply: `Got it: ${text}` });
     expect(turn?.context).toContain("update for the user");
     expect(turn?.context).toContain("ANNOUNCE_SKIP");
-    expect((await transcript(r)).map((message) => [message.role, message.content])).toEqual([
+    expect(await turns(r)).toEqual([
       ["user", text],
       ["assistant", `Got it: ${text}`],
     ]);

@@ -6,6 +6,7 @@
  *   POST /openai/<scenario>[/<param>][/rec-<id>]/chat/completions   an OpenAI-compatible model API
  *     echo          answers the last user message
  *     usage         echo, with usage 11 + 7 = 18
+ *     length        as usage, but cut short: finish_reason "length"
  *     tools         no `tool` message yet: calls the tool <param> (default: the first tool offered) with the
  *                   last user message as arguments if it is a JSON object, else `{ text }`; afterwards
  *                   answers `tool said: <last tool message>`. Usage 10 + 5 = 15 per round.
@@ -109,12 +110,18 @@ const textOf = (content: unknown): string =>
           .join("\n")
       : "";
 
-const completion = (message: Json, usage?: [number, number]): Reply => ({
+const completion = (message: Json, usage?: [number, number], finishReason?: string): Reply => ({
   status: 200,
   body: {
     id: `chatcmpl-${Math.random().toString(36).slice(2)}`,
     object: "chat.completion",
-    choices: [{ index: 0, message: { role: "assistant", ...message }, finish_reason: "stop" }],
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", ...message },
+        finish_reason: finishReason ?? (message.tool_calls ? "tool_calls" : "stop"),
+      },
+    ],
     ...(usage
       ? { usage: { prompt_tokens: usage[0], completion_tokens: usage[1], total_tokens: usage[0] + usage[1] } }
       : {}),
@@ -143,6 +150,8 @@ function openAi(scenario: string, param: string | undefined, request: Json): Rep
       return completion({ content: lastUser });
     case "usage":
       return completion({ content: lastUser }, [11, 7]);
+    case "length":
+      return completion({ content: lastUser }, [11, 7], "length");
     case "tools":
       return messages.some((message) => message.role === "tool")
         ? completion({ content: `tool said: ${lastOf("tool")}` }, [10, 5])

@@ -115,9 +115,23 @@ export async function transcript(key: string): Promise<StoredMessage[]> {
     .map((line) => JSON.parse(line) as StoredMessage);
 }
 
-/** Role and content of each stored message: the shape most assertions compare. */
+/**
+ * Role and content of each stored message: the shape most assertions compare. An assistant message of
+ * text blocks only (what runs write) reads as its text; test/runs/transcript-shape.test.ts checks the
+ * blocks themselves.
+ */
 export async function turns(key: string): Promise<[string, unknown][]> {
-  return (await transcript(key)).map((message) => [message.role, message.content]);
+  return (await transcript(key)).map((message) => [message.role, assistantText(message) ?? message.content]);
+}
+
+/** The text of an assistant message whose content is text blocks only; undefined for anything else. */
+export function assistantText(message: Pick<StoredMessage, "role" | "content">): string | undefined {
+  const { role, content } = message;
+  if (role !== "assistant" || !Array.isArray(content) || content.length === 0) return undefined;
+  const texts = content.map((block: { type?: unknown; text?: unknown }) =>
+    block.type === "text" && typeof block.text === "string" ? block.text : undefined,
+  );
+  return texts.every((text) => text !== undefined) ? texts.join("\n") : undefined;
 }
 
 /** `POST /v1/sessions/{key}/messages` as the operator (or `token`); expects 202 and returns the runId. */
