@@ -65,6 +65,9 @@ function resultEnding(runId: string, result: DeferredResult): RunEnding {
   };
 }
 
+/** The waiters' key for "any run of this session" (no runId looks like it). */
+const ANY_RUN = "*";
+
 /** How long a run runs before the index shows it `running` (a run that ends sooner just shows its end). */
 const RUNNING_LISTED_AFTER_MS = 250;
 
@@ -164,6 +167,11 @@ export class Runs {
       waiters.add(done);
       this.#waiters.set(runId, waiters);
     });
+  }
+
+  /** Resolves when any run of the session ends or `timeoutMs` passes (a run followed past its yield). */
+  waitForAnyEnd(timeoutMs: number): Promise<void> {
+    return this.waitFor(ANY_RUN, timeoutMs);
   }
 
   /** Runs left `running` by an evicted instance start again, or end once past their deadline or tries. */
@@ -283,7 +291,9 @@ export class Runs {
       recordRunEnding(this.#sql, sessionConfig(this.#env), row, ending);
       addIndexSync(this.#sql);
     });
-    for (const wake of this.#waiters.get(row.runId) ?? []) wake();
-    this.#waiters.delete(row.runId);
+    for (const key of [row.runId, ANY_RUN]) {
+      for (const wake of this.#waiters.get(key) ?? []) wake();
+      this.#waiters.delete(key);
+    }
   }
 }
