@@ -114,7 +114,13 @@ export interface RunRecord {
 }
 
 /** Where a run's completion stands (SPEC §16; derived in src/session/run-progress.ts until the ledger). */
-export type DeliveryStatus = "pending" | "in_progress" | "delivered" | "failed" | "suspended" | "not_required";
+export type DeliveryStatus =
+  | "pending"
+  | "in_progress"
+  | "delivered"
+  | "failed"
+  | "suspended"
+  | "not_required";
 
 /**
  * A run as `subagents` sees it (SPEC §15): a run that yielded is `waiting` and is followed to the

@@ -13,10 +13,7 @@ export function recordCompletionOwed(sql: SqlStorage, runId: string, owed: boole
 /** A completion nobody was left to take (the requester and every session above it are gone). */
 export function recordCompletionUndeliverable(sql: SqlStorage, dedupeKey: string | undefined): void {
   if (!dedupeKey?.startsWith("completion:")) return;
-  sql.exec(
-    "UPDATE run SET completion = 'failed' WHERE run_id = ?",
-    dedupeKey.slice("completion:".length),
-  );
+  sql.exec("UPDATE run SET completion = 'failed' WHERE run_id = ?", dedupeKey.slice("completion:".length));
 }
 
 /**

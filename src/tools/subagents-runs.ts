@@ -58,8 +58,7 @@ const isTerminal = (run: RunProgress) => run.status !== "running" && run.status 
  * timeout. Never cancels a run nor touches its completion.
  */
 export async function waitForRuns(ctx: ToolContext, runIds: string[], timeoutSeconds: number | undefined) {
-  const timeoutMs =
-    Math.min(MAX_WAIT_SECONDS, Math.max(0, timeoutSeconds ?? DEFAULT_WAIT_SECONDS)) * 1000;
+  const timeoutMs = Math.min(MAX_WAIT_SECONDS, Math.max(0, timeoutSeconds ?? DEFAULT_WAIT_SECONDS)) * 1000;
   const owned = [...(await controlledRuns(ctx.db, ctx.requester.sessionKey, runIds))];
   const snapshot = async () =>
     new Map(
@@ -70,7 +69,9 @@ export async function waitForRuns(ctx: ToolContext, runIds: string[], timeoutSec
   let found = await snapshot();
   const decided = () =>
     found.size < runIds.length ||
-    [...found.values()].some((run) => run === undefined || isTerminal(run) || run.deliveryStatus === "suspended");
+    [...found.values()].some(
+      (run) => run === undefined || isTerminal(run) || run.deliveryStatus === "suspended",
+    );
   if (!decided() && timeoutMs > 0) {
     // The first run to finish (or the timeout) ends the wait; then all are read again, together.
     await Promise.race(

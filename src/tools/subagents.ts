@@ -132,7 +132,9 @@ export const subagents = defineTool({
           : resolveTarget(params.target, items);
       if (!chosen.ok) return { status: "error", action, error: chosen.error };
       const [only] = chosen.items;
-      const runId = chosen.items.length === 1 && only?.runId ? { runId: only.runId } : {};
+      // A cancel names the run it stopped when the target is one run (as `cancel {runId}` does).
+      const runId =
+        action === "cancel" && chosen.items.length === 1 && only?.runId ? { runId: only.runId } : {};
       return { ...(await killItems(ctx, params.target, chosen.items)), action, ...runId };
     }
     if (!params.message) return { status: "error", action, error: "message required to steer" };

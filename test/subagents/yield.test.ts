@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   ADMIN,
-  agentIn,
   answerDeferred,
   call,
   driveUntil,
@@ -12,10 +11,8 @@ import {
   session,
   storedRuns,
   tool,
-  toolWithConfig,
   transcript,
   webhookPosts,
-  workerConfigWith,
 } from "../support";
 import {
   completionsAfter,
