@@ -44,6 +44,15 @@ function latestRunAfter(sql: SqlStorage, row: RunRow): RunRow | undefined {
   return found ? findRun(sql, found.run_id) : undefined;
 }
 
+/** The session's latest run, if it yielded and nothing came after it: it waits for its children. */
+export function waitingRun(sql: SqlStorage): RunRow | undefined {
+  const latest = sql
+    .exec<{ run_id: string }>("SELECT run_id FROM run ORDER BY seq DESC LIMIT 1")
+    .toArray()[0];
+  const row = latest ? findRun(sql, latest.run_id) : undefined;
+  return row && isYielded(sql, row) ? row : undefined;
+}
+
 const ENDED_AS = { ok: "done", error: "failed", timeout: "timeout", killed: "killed" } as const;
 
 const MAX_LABEL_CHARS = 80;

@@ -8,6 +8,7 @@ import { addIndexSync } from "./outbox-store";
 import { liveRecord, updateRecord } from "./record";
 import { type RunEnding, recordRunEnding } from "./run-ending";
 import { executeRun } from "./run-executor";
+import { waitingRun } from "./run-progress";
 import {
   deferRunStart,
   findRun,
@@ -134,6 +135,13 @@ export class Runs {
       const controller = this.#executing.get(row.runId);
       if (controller) controller.abort(reason);
       else this.end(row, abortedEnding(reason, row, []));
+      stopped++;
+    }
+    // A run that yielded waits for its children: stopped, it ends killed (and reports, unless the kill
+    // cascades from an ancestor), so its requester is not left waiting for a turn that never comes.
+    const waiting = stopped === 0 && reason !== "steer" ? waitingRun(this.#sql) : undefined;
+    if (waiting) {
+      this.end(waiting, abortedEnding(reason, waiting, []));
       stopped++;
     }
     return stopped;

@@ -211,4 +211,35 @@ describe("subagents wait (SPEC §15)", () => {
     );
     expect(await completionsIn(middle.child)).toHaveLength(1);
   });
+
+  it("cancelling a run that waits for its children ends it killed, reported, with its descendants", async () => {
+    const top = await requester("spawner", "wait-cancel-yield");
+    const middle = await spawnOk(top, { task: "orchestrate", agentId: "boss-async-rec", label: "boss" });
+    await waitDeferred(middle.child, middle.runId);
+    const post = nth(await webhookPosts("boss-async-rec", middle.child), 0);
+    const deep = await tool("sessions_spawn", middle.child, { task: "deep work", label: "deep" });
+    await waitDeferred(deep.childSessionKey, deep.runId);
+    await invoke(post.runToken, "sessions_yield", { message: "waiting for deep" });
+
+    expect(await subagents(top, { action: "cancel", runId: middle.runId })).toEqual({
+      status: "ok",
+      action: "cancel",
+      runId: middle.runId,
+      killed: 1,
+      labels: ["boss"],
+      text: "Killed 1: boss.",
+    });
+    expect(await statusOf(deep.childSessionKey, deep.runId)).toBe("killed");
+    const [completion, ...more] = await completionsAfter(top, [top, middle.child, deep.childSessionKey]);
+    expect(more).toEqual([]);
+    expect(textOf(completion)).toBe(
+      await expectedCompletion(middle.child, middle.runId, "boss", "failed: run killed", "(no output)"),
+    );
+    expect(await subagents(top, { action: "wait", runIds: [middle.runId], timeoutSeconds: 0 })).toMatchObject(
+      {
+        reason: "completed",
+        runs: [{ status: "killed", outcome: { status: "killed" }, deliveryStatus: "delivered" }],
+      },
+    );
+  });
 });
