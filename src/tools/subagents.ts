@@ -109,7 +109,7 @@ export const subagents = defineTool({
         action,
         requesterSessionKey: ctx.requester.sessionKey,
         callerSessionKey: ctx.requester.sessionKey,
-        callerIsSubagent: ctx.requester.depth > 0,
+        callerIsSubagent: ctx.requester.isSubagent,
         total: items.length,
         active: listed.slice(0, active.length),
         recent: listed.slice(active.length),

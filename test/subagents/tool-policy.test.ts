@@ -89,7 +89,13 @@ describe("the sub-agent tool policy, applied to runs (SPEC §5.4)", () => {
     }
     const listed = await invoke<Invoked<"subagents">>(post.runToken, "subagents");
     expect(listed.status).toBe(200);
-    expect(listed.json.result.details).toMatchObject({ status: "ok", requesterSessionKey: child, total: 0 });
+    expect(listed.json.result.details).toMatchObject({
+      status: "ok",
+      requesterSessionKey: child,
+      callerSessionKey: child,
+      callerIsSubagent: true,
+      total: 0,
+    });
   });
 
   it("tools.subagents.tools adjusts the policy, and deny always wins", async () => {
