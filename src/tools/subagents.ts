@@ -18,14 +18,19 @@ function describe(item: SubagentItem): string {
 }
 
 /** `kill` (and `cancel` by target): each chosen running child with its descendants (SPEC §5.6). */
-async function killItems(ctx: ToolContext, target: string, chosen: SubagentItem[]) {
+async function killItems(
+  ctx: ToolContext,
+  action: "kill" | "cancel",
+  target: string,
+  chosen: SubagentItem[],
+) {
   const running = chosen.filter((item) => item.status === "running");
   if (running.length === 0) {
     return {
       status: "ok",
       killed: 0,
       labels: [] as string[],
-      text: `${target}: already finished, nothing to kill.`,
+      text: `${target}: already finished, nothing to ${action}.`,
     };
   }
   let killed = 0;
@@ -135,7 +140,7 @@ export const subagents = defineTool({
       // A cancel names the run it stopped when the target is one run (as `cancel {runId}` does).
       const runId =
         action === "cancel" && chosen.items.length === 1 && only?.runId ? { runId: only.runId } : {};
-      return { ...(await killItems(ctx, params.target, chosen.items)), action, ...runId };
+      return { ...(await killItems(ctx, action, params.target, chosen.items)), action, ...runId };
     }
     if (!params.message) return { status: "error", action, error: "message required to steer" };
     if (params.message.length > MAX_STEER_CHARS) {

@@ -148,6 +148,15 @@ describe("subagents wait (SPEC §15)", () => {
       labels: [],
       text: "mine: already finished, nothing to cancel.",
     });
+    // Or by target, as kill takes it.
+    expect(await subagents(r, { action: "cancel", target: "mine" })).toEqual({
+      status: "ok",
+      action: "cancel",
+      runId: mine.runId,
+      killed: 0,
+      labels: [],
+      text: "mine: already finished, nothing to cancel.",
+    });
     expect(await subagents(r, { action: "wait", runIds: [mine.runId], timeoutSeconds: 0 })).toMatchObject({
       reason: "completed",
       runs: [{ status: "killed", outcome: { status: "killed", error: "run killed" } }],
