@@ -101,9 +101,11 @@ export class SwitchboardClient {
     return this.tool("sessions_spawn", args);
   }
 
-  /** `subagents`: list, steer or kill the sub-agents the requester spawned. */
+  /** `subagents`: list, wait for, cancel, steer or kill the sub-agents the requester spawned. */
   subagents(args: SubagentsArgs = {}): Promise<SubagentsResult> {
-    return this.tool("subagents", args);
+    // A wait is held by the server for up to its timeout (default 30 s, at most 60).
+    const waitSeconds = args.action === "wait" ? Math.min(60, Math.max(0, args.timeoutSeconds ?? 30)) : 0;
+    return this.tool("subagents", args, waitSeconds * 1000);
   }
 
   /** `sessions_yield`: ends the caller's current run (call it with that run's token). */

@@ -8,7 +8,14 @@ import type {
   importTranscriptSchema,
   patchSessionSchema,
 } from "../routes/v1/session-schemas";
-import type { HistoryPage, ImportReceipt, RunRecord, SessionRow } from "../session/api";
+import type {
+  DeliveryStatus,
+  HistoryPage,
+  ImportReceipt,
+  RunProgress,
+  RunRecord,
+  SessionRow,
+} from "../session/api";
 import type { SubagentItem } from "../subagents/targets";
 import type { agentsList } from "../tools/agents-list";
 import type { sessionStatus } from "../tools/session-status";
@@ -21,7 +28,23 @@ import type { subagents } from "../tools/subagents";
 import type { ToolFailure } from "../tools/types";
 import type { TranscriptMessage } from "../transcript/message";
 
-export type { ImportReceipt, RunRecord, SessionRow, SubagentItem, ToolFailure, TranscriptMessage };
+export type {
+  DeliveryStatus,
+  ImportReceipt,
+  RunProgress,
+  RunRecord,
+  SessionRow,
+  SubagentItem,
+  ToolFailure,
+  TranscriptMessage,
+};
+
+/** A `subagents list` item: the child's latest run, its running descendants and its completion's delivery. */
+export type SubagentListItem = SubagentItem & {
+  pendingDescendants: number;
+  runtime: string;
+  deliveryStatus: DeliveryStatus;
+};
 
 export type SessionsListArgs = z.input<typeof sessionsList.schema>;
 export type SessionsHistoryArgs = z.input<typeof sessionsHistory.schema>;
@@ -66,7 +89,10 @@ export type SessionsSpawnResult =
       runId: string;
       mode: "run" | "session";
       note?: string;
-      modelApplied?: string;
+      expectsCompletionMessage: boolean;
+      context: "isolated" | "fork";
+      resolvedModel: string;
+      modelApplied: boolean;
       attachments?: {
         count: number;
         totalBytes: number;
@@ -79,18 +105,33 @@ export type SessionsSpawnResult =
 /** `sessions_yield` (SPEC §5.5): only inside a run, with its run token. */
 export type SessionsYieldResult = { status: "yielded"; message: string } | ToolFailure;
 
-/** `subagents` (SPEC §5.6): `list`, `kill` or `steer`; refusals (and `rate_limited` steers) are results. */
+/**
+ * `subagents` (SPEC §5.6, §15): `list`, `wait`, `cancel`, `kill` or `steer`; refusals (and
+ * `rate_limited` steers) are results.
+ */
 export type SubagentsResult =
   | {
       status: "ok";
       action: "list";
       requesterSessionKey: string;
+      callerSessionKey: string;
+      callerIsSubagent: boolean;
       total: number;
-      active: SubagentItem[];
-      recent: SubagentItem[];
+      active: SubagentListItem[];
+      recent: SubagentListItem[];
       text: string;
     }
+  | {
+      status: "ok";
+      action: "wait";
+      reason: "unavailable" | "attention" | "completed" | "timeout";
+      runs: RunProgress[];
+      completed: string[];
+      attention: string[];
+      unavailable?: string[];
+    }
   | { status: "ok"; action: "kill"; killed: number; labels: string[]; text: string }
+  | { status: "ok"; action: "cancel"; runId?: string; killed: number; labels: string[]; text: string }
   | { status: "accepted"; runId: string; sessionKey: string; mode: "restart" }
   | { status: "error" | "forbidden" | "rate_limited"; action?: string; error: string };
 

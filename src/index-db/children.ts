@@ -45,3 +45,33 @@ export async function listChildren(db: D1Database, sessionKey: string): Promise<
     return child;
   });
 }
+
+// D1 binds at most 100 parameters per statement.
+const KEYS_PER_READ = 90;
+
+/** For each of these sessions, how many of its descendants have a run in flight (or none yet). */
+export async function pendingDescendants(
+  db: D1Database,
+  sessionKeys: readonly string[],
+): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (let start = 0; start < sessionKeys.length; start += KEYS_PER_READ) {
+    const keys = sessionKeys.slice(start, start + KEYS_PER_READ);
+    const { results } = await db
+      .prepare(
+        `WITH RECURSIVE down(root, session_key, status, depth) AS (
+           SELECT spawned_by, session_key, status, 1 FROM session_index
+             WHERE spawned_by IN (${keys.map(() => "?").join(", ")}) AND list_state IN (0, 1)
+           UNION ALL
+           SELECT down.root, s.session_key, s.status, down.depth + 1 FROM session_index s
+             JOIN down ON s.spawned_by = down.session_key
+             WHERE down.depth < 16 AND s.list_state IN (0, 1)
+         )
+         SELECT root, COUNT(*) AS n FROM down WHERE status IS NULL OR status = 'running' GROUP BY root`,
+      )
+      .bind(...keys)
+      .all<{ root: string; n: number }>();
+    for (const row of results) counts.set(row.root, row.n);
+  }
+  return counts;
+}

@@ -28,7 +28,14 @@ export function profileToolSet(profile: ToolProfile, alsoAllow: readonly string[
 
 /** Tools sub-agents never get, and those leaves additionally lose (SPEC §5.4). */
 const SUBAGENT_DENIED: readonly ToolName[] = ["sessions_send", "session_status", "agents_list"];
-const LEAF_DENIED: readonly ToolName[] = ["sessions_spawn", "subagents", "sessions_list", "sessions_history"];
+const LEAF_DENIED: readonly ToolName[] = [
+  "sessions_spawn",
+  "subagents",
+  "sessions_list",
+  "sessions_history",
+  // A leaf spawns nothing, so it never has children to yield for: the tool could only fail.
+  "sessions_yield",
+];
 
 /**
  * SPEC §5.4 sub-agent tool policy, applied after the profile: fixed denials by role, then

@@ -113,6 +113,30 @@ export interface RunRecord {
   retries: string[];
 }
 
+/** Where a run's completion stands (SPEC §16; derived in src/session/run-progress.ts until the ledger). */
+export type DeliveryStatus =
+  | "pending"
+  | "in_progress"
+  | "delivered"
+  | "failed"
+  | "suspended"
+  | "not_required";
+
+/**
+ * A run as `subagents` sees it (SPEC §15): a run that yielded is `waiting` and is followed to the
+ * session's later run, whose end is the outcome.
+ */
+export interface RunProgress {
+  runId: string;
+  sessionKey: string;
+  label: string;
+  status: "running" | "waiting" | "done" | "failed" | "timeout" | "killed";
+  outcome?: { status: "ok" | "error" | "timeout" | "killed"; error?: string };
+  deliveryStatus: DeliveryStatus;
+  startedAt: number;
+  endedAt?: number;
+}
+
 /** A turn as accepted: its run, and whether it had been accepted before (then nothing was written). */
 export interface AcceptedTurn {
   runId: string;
@@ -234,6 +258,11 @@ export interface SessionApi {
   getRun(runId: string): Promise<Result<RunRecord>>;
   /** Waits up to `timeoutMs` for a run to end; answers with the run either way. */
   waitForRun(runId: string, timeoutMs: number): Promise<Result<RunRecord>>;
+  /**
+   * A run's progress (SPEC §15), answered once it is terminal (not running, not waiting) or after
+   * `timeoutMs` (0: at once); woken by this session's run ends, never by polling.
+   */
+  waitForProgress(runId: string, timeoutMs: number): Promise<Result<RunProgress>>;
   /** The result of a deferred (webhook 202) run, posted later by the agent. */
   completeDeferredRun(runId: string, result: DeferredResult): Promise<Result<RunRecord>>;
   /** Records an inbound message that starts no run, with an optional answer posted back. */

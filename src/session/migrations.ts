@@ -189,6 +189,15 @@ export const sessionMigrations: ReadonlyArray<{ id: string; sql: string }> = [
           WHERE spawn IS NOT NULL AND status IS NULL AND deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM run);
     `,
   },
+  {
+    id: "0008_run_completion",
+    sql: `
+      -- Whether a run's end owed its requester a completion: 'owed' (delivered through the outbox entry
+      -- completion:<run_id>), 'none' (not a sub-agent, a steer, a yield, a cascade, ANNOUNCE_SKIP), or
+      -- 'failed' (nobody was left to take it). NULL while the run has not ended.
+      ALTER TABLE run ADD COLUMN completion TEXT;
+    `,
+  },
 ];
 
 /** Applies every migration this object has not applied yet. Synchronous: SQL in a DO is. */

@@ -13,6 +13,7 @@ import {
   settleEntry,
 } from "./outbox-store";
 import { forgetRecord, readRecord } from "./record";
+import { recordCompletionUndeliverable } from "./run-progress";
 import { writeDeletion } from "./writes";
 
 /** If the object is evicted between a write and its inline delivery, the alarm finishes the job then. */
@@ -115,7 +116,10 @@ export class Outbox {
         }
         const taker = await deliverTurn(env.SESSION, entry.payload);
         // A session deleted meanwhile (and every requester above it) cannot take the turn: nobody is left.
-        if (!taker) console.warn(`turn ${entry.payload.request.runId}: no session left to take it`);
+        if (!taker) {
+          console.warn(`turn ${entry.payload.request.runId}: no session left to take it`);
+          recordCompletionUndeliverable(this.#sql, entry.payload.request.dedupeKey);
+        }
         return entry.payload.afterwards ?? "done";
       }
       case "post":

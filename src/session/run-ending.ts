@@ -9,6 +9,7 @@ import type { RunStatus } from "./api";
 import { addToOutbox } from "./outbox-store";
 import { addPostIfAllowed, announceTarget, sessionChannel } from "./posts";
 import { readRecord, type SessionRecord, type SpawnInfo, updateRecord } from "./record";
+import { completionKey, recordCompletionOwed } from "./run-progress";
 import { markRunEnded, type RunRow } from "./run-store";
 import { clearToolCalls } from "./tool-calls";
 import { appendMessages, summaryChanges } from "./transcript";
@@ -100,13 +101,18 @@ export function recordRunEnding(
       : {}),
   });
   addFollowUps(sql, config, record, run, ending);
-  if (record.spawn && ending.announce !== false) addCompletion(sql, record, record.spawn, run, ending, now);
+  const owed =
+    record.spawn !== undefined &&
+    ending.announce !== false &&
+    addCompletion(sql, record, record.spawn, run, ending, now);
+  recordCompletionOwed(sql, run.runId, owed);
 }
 
 /**
  * The completion of a sub-agent run (SPEC §5.4): a turn for its requester, owed through the outbox in
  * the same transaction as the run's end, delivered until acknowledged and deduplicated by the requester.
  * A child whose final reply is exactly ANNOUNCE_SKIP reports nothing, but its cleanup still happens.
+ * True when a completion is owed.
  */
 function addCompletion(
   sql: SqlStorage,
@@ -115,11 +121,11 @@ function addCompletion(
   run: RunRow,
   ending: RunEnding,
   now: number,
-): void {
+): boolean {
   const cleanup = spawn.cleanup === "delete" && spawn.mode === "run";
   if (ending.status === "ok" && ending.reply?.trim() === ANNOUNCE_SKIP) {
     if (cleanup) addToOutbox(sql, "remove_session", `remove:${run.runId}`, {});
-    return;
+    return false;
   }
   const completion = buildCompletion({
     childKey: record.sessionKey,
@@ -133,11 +139,12 @@ function addCompletion(
     runtimeMs: now - (run.startedAt ?? now),
     ...(ending.usage ? { usage: ending.usage } : {}),
   });
-  addToOutbox(sql, "turn", `completion:${run.runId}`, {
+  addToOutbox(sql, "turn", completionKey(run.runId), {
     // The requester first; if it is gone, its own requester, and so on up the lineage.
     targets: [spawn.requesterKey, ...(record.lineage ?? [])],
     request: completionTurn(completion, crypto.randomUUID()),
     // Deleting a `cleanup: "delete"` child waits for its completion to be in the requester's hands.
     ...(cleanup ? { afterwards: "remove_session" as const } : {}),
   });
+  return true;
 }

@@ -35,6 +35,8 @@ export interface RunRow {
   error?: string;
   retries: string[];
   notBefore?: number;
+  /** Whether the run's end owed its requester a completion (migration 0008). */
+  completion?: "owed" | "none" | "failed";
 }
 
 const retriesSchema = z.array(z.string());

@@ -10,6 +10,7 @@ import { addIndexSync } from "./outbox-store";
 import { liveRecord, updateRecord } from "./record";
 import { type RunEnding, recordRunEnding } from "./run-ending";
 import { executeRun } from "./run-executor";
+import { waitingRun } from "./run-progress";
 import {
   deferRunStart,
   findRun,
@@ -61,6 +62,9 @@ function resultEnding(runId: string, agent: AgentConfig | undefined, result: Def
   const { text, usage, messages } = webhookReply({ runId, agent }, result);
   return { status: "ok", reply: text, ...(usage ? { usage } : {}), messages };
 }
+
+/** The waiters' key for "any run of this session" (no runId looks like it). */
+const ANY_RUN = "*";
 
 /** How long a run runs before the index shows it `running` (a run that ends sooner just shows its end). */
 const RUNNING_LISTED_AFTER_MS = 250;
@@ -130,6 +134,13 @@ export class Runs {
       else this.end(row, abortedEnding(reason, row, []));
       stopped++;
     }
+    // A run that yielded waits for its children: stopped, it ends killed (and reports, unless the kill
+    // cascades from an ancestor), so its requester is not left waiting for a turn that never comes.
+    const waiting = stopped === 0 && reason !== "steer" ? waitingRun(this.#sql) : undefined;
+    if (waiting) {
+      this.end(waiting, abortedEnding(reason, waiting, []));
+      stopped++;
+    }
     return stopped;
   }
 
@@ -161,6 +172,11 @@ export class Runs {
       waiters.add(done);
       this.#waiters.set(runId, waiters);
     });
+  }
+
+  /** Resolves when any run of the session ends or `timeoutMs` passes (a run followed past its yield). */
+  waitForAnyEnd(timeoutMs: number): Promise<void> {
+    return this.waitFor(ANY_RUN, timeoutMs);
   }
 
   /** Runs left `running` by an evicted instance start again, or end once past their deadline or tries. */
@@ -286,7 +302,9 @@ export class Runs {
       recordRunEnding(this.#sql, sessionConfig(this.#env), row, ending);
       addIndexSync(this.#sql);
     });
-    for (const wake of this.#waiters.get(row.runId) ?? []) wake();
-    this.#waiters.delete(row.runId);
+    for (const key of [row.runId, ANY_RUN]) {
+      for (const wake of this.#waiters.get(key) ?? []) wake();
+      this.#waiters.delete(key);
+    }
   }
 }

@@ -14,6 +14,7 @@ import {
   type InboundRecord,
   notFound,
   type Result,
+  type RunProgress,
   type RunRecord,
   type SendRecordRequest,
   type SentRecord,
@@ -29,6 +30,7 @@ import { Outbox } from "./outbox";
 import { addIndexSync } from "./outbox-store";
 import { liveRecord, updateRecord } from "./record";
 import { type SessionRow, sessionRowOf } from "./row";
+import { isUnderway, runProgress } from "./run-progress";
 import { findRun, toRunRecord } from "./run-store";
 import { Runs } from "./runs";
 import { findSentByRun } from "./sent";
@@ -257,6 +259,19 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     if (!current.ok || ENDED_STATUSES.has(current.value.status) || timeoutMs <= 0) return current;
     await this.#runs.waitFor(runId, timeoutMs);
     return this.getRun(runId);
+  }
+
+  /** Re-read at each run end of this session until the run is terminal or the time is up. */
+  async waitForProgress(runId: string, timeoutMs: number): Promise<Result<RunProgress>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const record = liveRecord(this.#sql);
+      const progress = record ? runProgress(this.#sql, record, runId) : undefined;
+      if (!progress) return notFound();
+      const left = deadline - Date.now();
+      if (!isUnderway(progress) || left <= 0) return { ok: true, value: progress };
+      await this.#runs.waitForAnyEnd(left);
+    }
   }
 
   async completeDeferredRun(runId: string, result: DeferredResult): Promise<Result<RunRecord>> {

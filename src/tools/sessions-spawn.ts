@@ -126,7 +126,13 @@ export const sessionsSpawn = defineTool({
       runId,
       mode,
       note: NOTE,
-      ...(plan.model ? { modelApplied: plan.model } : {}),
+      // Every run's end is announced to the requester (a silent ANNOUNCE_SKIP is the child's choice later).
+      expectsCompletionMessage: true,
+      context: params.context ?? "isolated",
+      // The model the child runs with (as its listing shows it): its override, else its agent's own.
+      resolvedModel: plan.model ?? plan.target.model,
+      // Whether the child runs with a model override (the `model` param, or the configured sub-agent model).
+      modelApplied: plan.model !== undefined,
       ...(receipt ? { attachments: receipt } : {}),
     };
 

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { listChildren } from "../index-db/children";
-import { controlledItems, isActive, resolveTarget, type SubagentItem } from "../subagents/targets";
+import { listChildren, pendingDescendants } from "../index-db/children";
+import { controlledItems, resolveTarget, type SubagentItem } from "../subagents/targets";
 import { formatRuntime, formatTokenCount } from "../text/units";
 import { flooredNumber, labelParam } from "./args";
+import { cancelRun, killTree, MAX_WAIT_RUNS, progressOf, waitForRuns } from "./subagents-runs";
 import { defineTool, type ToolContext } from "./types";
 
 const MAX_STEER_CHARS = 4000;
@@ -16,36 +17,87 @@ function describe(item: SubagentItem): string {
   return `${item.index}. [${item.status}] ${name}${stats.length > 0 ? ` (${stats.join(", ")})` : ""} — ${item.sessionKey}`;
 }
 
-/**
- * Kills a child and, through the index, every descendant still running; returns the runs stopped. Only
- * the child reports its end: a killed descendant's completion would wake its killed parent up again.
- */
-async function killTree(ctx: ToolContext, rootKey: string): Promise<number> {
-  let stopped = 0;
-  for (const queue = [rootKey]; queue.length > 0; ) {
-    const key = queue.shift() as string;
-    const killed = await ctx.session(key).kill({ cascade: key !== rootKey });
-    if (killed.ok) stopped += killed.value.stopped;
-    for (const child of await listChildren(ctx.db, key)) if (isActive(child)) queue.push(child.sessionKey);
+/** `kill` (and `cancel` by target): each chosen running child with its descendants (SPEC §5.6). */
+async function killItems(
+  ctx: ToolContext,
+  action: "kill" | "cancel",
+  target: string,
+  chosen: SubagentItem[],
+) {
+  const running = chosen.filter((item) => item.status === "running");
+  if (running.length === 0) {
+    return {
+      status: "ok",
+      killed: 0,
+      labels: [] as string[],
+      text: `${target}: already finished, nothing to ${action}.`,
+    };
   }
-  return stopped;
+  let killed = 0;
+  for (const item of running) killed += (await killTree(ctx, item.sessionKey)) > 0 ? 1 : 0;
+  const labels = running.map((item) => item.label ?? item.sessionKey);
+  return { status: "ok", killed, labels, text: `Killed ${killed}: ${labels.join(", ")}.` };
+}
+
+/**
+ * List items with what the index alone cannot say: descendants still running (one index read) and the
+ * completion's delivery (each child's object, read together).
+ */
+async function listedItems(ctx: ToolContext, items: SubagentItem[]) {
+  const now = Date.now();
+  const [descendants, progress] = await Promise.all([
+    pendingDescendants(
+      ctx.db,
+      items.map((item) => item.sessionKey),
+    ),
+    Promise.all(
+      items.map((item) =>
+        item.runId ? progressOf(ctx, item.sessionKey, item.runId, 0).catch(() => undefined) : undefined,
+      ),
+    ),
+  ]);
+  return items.map((item, i) => ({
+    ...item,
+    pendingDescendants: descendants.get(item.sessionKey) ?? 0,
+    runtime: formatRuntime(
+      item.runtimeMs ?? (item.startedAt !== undefined ? Math.max(0, now - item.startedAt) : 0),
+    ),
+    deliveryStatus: progress[i]?.deliveryStatus ?? "not_required",
+  }));
 }
 
 export const subagents = defineTool({
   name: "subagents",
   description:
-    "List, steer or kill the sub-agents you spawned. target: last, an index from list, a child key, a label (or prefix), or a runId prefix; kill accepts all.",
+    "List, wait for, cancel, steer or kill the sub-agents you spawned. target: last, an index from list, a child key, a label (or prefix), or a runId prefix; kill accepts all. wait parks until one of runIds finishes (or timeoutSeconds).",
   schema: z.object({
-    action: z.enum(["list", "steer", "kill"]).optional().describe("default list"),
+    action: z.enum(["list", "wait", "cancel", "steer", "kill"]).optional().describe("default list"),
     // A key or a label, so no longer than a label.
     target: labelParam().optional(),
     message: z.string().optional().describe("steer: the new instruction (at most 4000 chars)"),
     recentMinutes: flooredNumber()
       .optional()
       .describe("list: how far back finished runs show (1–1440, default 30)"),
+    runIds: z
+      .array(z.string().min(1).max(200))
+      .max(1000)
+      .optional()
+      .describe(`wait: the runs to wait for (1–${MAX_WAIT_RUNS})`),
+    runId: z.string().min(1).max(200).optional().describe("cancel: the run to stop, with its descendants"),
+    timeoutSeconds: flooredNumber()
+      .optional()
+      .describe("Wait duration in integer seconds, 0–60 (default: 30). Use 0 for a snapshot."),
   }),
   async handler(ctx, params) {
     const action = params.action ?? "list";
+    if (action === "wait") {
+      const runIds = [...new Set(params.runIds ?? [])];
+      if (runIds.length === 0) return { status: "error", action, error: "runIds required" };
+      if (runIds.length > MAX_WAIT_RUNS)
+        return { status: "error", action, error: `At most ${MAX_WAIT_RUNS} runIds may be waited for` };
+      return waitForRuns(ctx, runIds, params.timeoutSeconds);
+    }
+    if (action === "cancel" && params.runId) return cancelRun(ctx, params.runId);
     const recentMinutes = Math.min(1440, Math.max(1, params.recentMinutes ?? 30));
     const { active, recent } = controlledItems(
       await listChildren(ctx.db, ctx.requester.sessionKey),
@@ -56,13 +108,16 @@ export const subagents = defineTool({
     if (action === "list") {
       const text =
         items.length > 0 ? items.map(describe).join("\n") : "No sub-agents spawned by this session.";
+      const listed = await listedItems(ctx, items);
       return {
         status: "ok",
         action,
         requesterSessionKey: ctx.requester.sessionKey,
+        callerSessionKey: ctx.requester.sessionKey,
+        callerIsSubagent: ctx.requester.isSubagent,
         total: items.length,
-        active,
-        recent,
+        active: listed.slice(0, active.length),
+        recent: listed.slice(active.length),
         text,
       };
     }
@@ -70,28 +125,22 @@ export const subagents = defineTool({
       return {
         status: "error",
         action,
-        error: "target required (last, an index, a key, a label or a runId)",
+        error:
+          action === "cancel"
+            ? "runId or target required"
+            : "target required (last, an index, a key, a label or a runId)",
       };
-    if (action === "kill") {
+    if (action === "kill" || action === "cancel") {
       const chosen =
         params.target === "all" || params.target === "*"
           ? { ok: true as const, items: active }
           : resolveTarget(params.target, items);
       if (!chosen.ok) return { status: "error", action, error: chosen.error };
-      const running = chosen.items.filter((item) => item.status === "running");
-      if (running.length === 0) {
-        return {
-          status: "ok",
-          action,
-          killed: 0,
-          labels: [],
-          text: `${params.target}: already finished, nothing to kill.`,
-        };
-      }
-      let killed = 0;
-      for (const item of running) killed += (await killTree(ctx, item.sessionKey)) > 0 ? 1 : 0;
-      const labels = running.map((item) => item.label ?? item.sessionKey);
-      return { status: "ok", action, killed, labels, text: `Killed ${killed}: ${labels.join(", ")}.` };
+      const [only] = chosen.items;
+      // A cancel names the run it stopped when the target is one run (as `cancel {runId}` does).
+      const runId =
+        action === "cancel" && chosen.items.length === 1 && only?.runId ? { runId: only.runId } : {};
+      return { ...(await killItems(ctx, action, params.target, chosen.items)), action, ...runId };
     }
     if (!params.message) return { status: "error", action, error: "message required to steer" };
     if (params.message.length > MAX_STEER_CHARS) {

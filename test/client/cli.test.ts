@@ -5,6 +5,7 @@ import {
   ADMIN,
   AGENT_TOKENS,
   channelSecret,
+  createSession,
   inbound,
   postInbound,
   SIGNING_KEY,
@@ -146,5 +147,26 @@ describe("switchboard secret (offline)", () => {
     });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown secret kind "grant"');
+  });
+
+  it("subagents wait parks until the run ends and prints the reason; cancel says a finished run is finished", async () => {
+    const key = `agent:main:cli-sub-${uid()}`;
+    await createSession({ agentId: "main", key });
+    const asKey = { env: { SWITCHBOARD_SESSION: key } };
+    const spawned = await cli(
+      ["spawn", "Check the numbers", "--agent", "research", "--no-follow", "--json"],
+      asKey,
+    );
+    const { runId } = JSON.parse(spawned.stdout) as { runId: string };
+    const waited = await cli(["subagents", "wait", runId, "--timeout", "20"], asKey);
+    expect(waited.code).toBe(0);
+    expect(waited.stdout.split("\n")[0]).toBe("completed");
+    expect(waited.stdout).toMatch(new RegExp(`${runId}\\s+done\\s+(pending|delivered)\\s+Check the numbers`));
+    const cancelled = await cli(["subagents", "cancel", runId], asKey);
+    expect(cancelled).toMatchObject({
+      code: 0,
+      stdout: "Check the numbers: already finished, nothing to cancel.\n",
+    });
+    expect((await cli(["subagents", "wait"], asKey)).stderr).toContain("<runId> required");
   });
 });

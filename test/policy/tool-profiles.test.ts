@@ -115,13 +115,13 @@ describe("sub-agent tool policy (SPEC §5.4)", () => {
     ]) {
       expect(leaf.has(tool as never)).toBe(false);
     }
-    // The reference denies exactly those seven; sessions_yield is on neither list.
-    expect(sorted(leaf)).toEqual(["sessions_yield"]);
+    // ...and sessions_yield, which a leaf (it spawns nothing, so it has no children) could only fail.
+    expect(sorted(leaf)).toEqual([]);
   });
 
   it("treats depth past maxSpawnDepth as a leaf", () => {
-    expect(sorted(applySubagentPolicy(coding(), 3, 2, {}))).toEqual(["sessions_yield"]);
-    expect(sorted(applySubagentPolicy(coding(), 2, 2, {}))).toEqual(["sessions_yield"]);
+    expect(sorted(applySubagentPolicy(coding(), 3, 2, {}))).toEqual([]);
+    expect(sorted(applySubagentPolicy(coding(), 2, 2, {}))).toEqual([]);
   });
 
   it("leaves top-level sessions alone", () => {
@@ -137,7 +137,6 @@ describe("sub-agent tool policy (SPEC §5.4)", () => {
   it("alsoAllow adds a tool back to a leaf", () => {
     expect(sorted(applySubagentPolicy(coding(), 1, 1, { alsoAllow: ["sessions_history"] }))).toEqual([
       "sessions_history",
-      "sessions_yield",
     ]);
   });
 
@@ -164,8 +163,8 @@ describe("sub-agent tool policy (SPEC §5.4)", () => {
 describe("allowedTools for sub-agents", () => {
   const child = requesterWith({ sessionKey: "agent:main:subagent:c1", depth: 1, isSubagent: true });
 
-  it("gives a depth-1 child no session tools but yield by default", () => {
-    expect(sorted(allowedTools(configFrom({}), child))).toEqual(["sessions_yield"]);
+  it("gives a depth-1 child no session tools by default", () => {
+    expect(sorted(allowedTools(configFrom({}), child))).toEqual([]);
   });
 
   it("gives a depth-1 orchestrator spawn, subagents, list and history with maxSpawnDepth 2", () => {
@@ -177,7 +176,7 @@ describe("allowedTools for sub-agents", () => {
       "sessions_yield",
       "subagents",
     ]);
-    expect(sorted(allowedTools(config, { ...child, depth: 2 }))).toEqual(["sessions_yield"]);
+    expect(sorted(allowedTools(config, { ...child, depth: 2 }))).toEqual([]);
   });
 
   it("uses the agent's own maxSpawnDepth", () => {
@@ -193,6 +192,6 @@ describe("allowedTools for sub-agents", () => {
         },
       },
     });
-    expect(sorted(allowedTools(config, child))).toEqual(["sessions_list", "sessions_yield"]);
+    expect(sorted(allowedTools(config, child))).toEqual(["sessions_list"]);
   });
 });

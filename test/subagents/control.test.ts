@@ -27,6 +27,8 @@ describe("subagents list", () => {
       status: "ok",
       action: "list",
       requesterSessionKey: r,
+      callerSessionKey: r,
+      callerIsSubagent: false,
       total: 2,
       active: [
         {
@@ -38,6 +40,9 @@ describe("subagents list", () => {
           status: "running",
           model: "webhook",
           startedAt: alphaRun.startedAt,
+          pendingDescendants: 0,
+          runtime: expect.stringMatching(/^\d+s$/),
+          deliveryStatus: "pending",
         },
       ],
       recent: [
@@ -53,6 +58,9 @@ describe("subagents list", () => {
           totalTokens: betaRun.usage.total,
           startedAt: betaRun.startedAt,
           endedAt: betaRun.endedAt,
+          pendingDescendants: 0,
+          runtime: "0s",
+          deliveryStatus: "delivered",
         },
       ],
       text: [
@@ -84,6 +92,8 @@ describe("subagents list", () => {
       status: "ok",
       action: "list",
       requesterSessionKey: r,
+      callerSessionKey: r,
+      callerIsSubagent: false,
       total: 0,
       active: [],
       recent: [],

@@ -69,6 +69,14 @@ export function subagents(
 ): Promise<SubagentsOutcome<{ action: "kill" }>>;
 export function subagents(
   requesterKey: string,
+  args: { action: "wait" } & Record<string, unknown>,
+): Promise<SubagentsOutcome<{ action: "wait" }>>;
+export function subagents(
+  requesterKey: string,
+  args: { action: "cancel" } & Record<string, unknown>,
+): Promise<SubagentsOutcome<{ action: "cancel" }>>;
+export function subagents(
+  requesterKey: string,
   args: { action: "steer" } & Record<string, unknown>,
 ): Promise<
   SubagentsOutcome<{ mode: "restart" }> & { status: "rate_limited" | "accepted" | "error" | "forbidden" }

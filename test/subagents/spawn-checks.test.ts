@@ -286,7 +286,10 @@ describe("sessions_spawn checks, each in SPEC §5.4 order with its status", () =
       runId: expect.stringMatching(UUID),
       mode: "run",
       note: NOTE,
-      modelApplied: "fake-model",
+      expectsCompletionMessage: true,
+      context: "isolated",
+      resolvedModel: "fake-model",
+      modelApplied: true,
     });
   });
 

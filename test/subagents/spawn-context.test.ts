@@ -34,7 +34,8 @@ describe("sessions_spawn context and idempotency", () => {
       body: { messages: history },
     });
     expect(imported.status, imported.text).toBe(200);
-    const { child, runId } = await spawnOk(r, { task: "carry on with the plan", context: "fork" });
+    const { child, runId, result } = await spawnOk(r, { task: "carry on with the plan", context: "fork" });
+    expect(result).toMatchObject({ context: "fork" });
     await settleAll([child, r]);
     const copied = await transcript(child);
     expect(copied.slice(0, 2)).toEqual(history);

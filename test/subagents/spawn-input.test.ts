@@ -66,7 +66,7 @@ describe("sessions_spawn input errors", () => {
 });
 
 describe("sessions_spawn accepted", () => {
-  it("returns { status, childSessionKey, runId, mode, note } and records the child in the index", async () => {
+  it("returns { status, childSessionKey, runId, mode, note, expectsCompletionMessage, context, resolvedModel, modelApplied } and records the child in the index", async () => {
     const r = await requester("main", "ok-shape");
     const result = await spawn(r, { task: "look into it", agentId: "research", label: "Digger" });
     expect(result).toEqual({
@@ -75,6 +75,11 @@ describe("sessions_spawn accepted", () => {
       runId: expect.stringMatching(UUID),
       mode: "run",
       note: NOTE,
+      expectsCompletionMessage: true,
+      context: "isolated",
+      // No model asked for: the child runs with its agent's own.
+      resolvedModel: "scripted/research",
+      modelApplied: false,
     });
     const child = result.childSessionKey;
     const [row] = await indexedChildren(r);

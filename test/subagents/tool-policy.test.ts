@@ -28,12 +28,13 @@ const invoke = <Body = Invoked>(token: string, tool: string, args: Record<string
   call<Body>("POST", "/tools/invoke", { token, body: { tool, args } });
 
 describe("the sub-agent tool policy, applied to runs (SPEC §5.4)", () => {
-  it("a default child (maxSpawnDepth 1, a leaf) is offered no session tools but sessions_yield", async () => {
+  it("a default child (maxSpawnDepth 1, a leaf) is offered no session tools, not even sessions_yield", async () => {
     const r = await requester("spawner", "pol-leaf");
     const { child } = await spawnOk(r, { task: "leaf work", agentId: "hook-sync-rec" });
     await settleAll([child, r]);
     const post = nth(await webhookPosts("hook-sync-rec", child), 0);
-    expect(post.tools.map((tool) => tool.name)).toEqual(["sessions_yield"]);
+    // A leaf spawns nothing, so sessions_yield (which waits for children) could only fail.
+    expect(post.tools).toEqual([]);
     // The same agent at the top level gets its whole profile.
     const top = await requester("hook-sync-rec", "pol-top");
     await call("POST", `/v1/sessions/${encodeURIComponent(top)}/messages`, {
@@ -44,19 +45,19 @@ describe("the sub-agent tool policy, applied to runs (SPEC §5.4)", () => {
     const topPost = nth(await webhookPosts("hook-sync-rec", top), 0);
     expect(topPost.tools.map((tool) => tool.name).sort()).toEqual([...CODING].sort());
     // What the child is not offered, its run token cannot call either.
-    for (const name of CODING.filter((each) => each !== "sessions_yield")) {
+    for (const name of CODING) {
       expect((await invoke(post.runToken, name)).status, name).toBe(404);
     }
   });
 
-  it("an openai child is offered the same, and a call to a tool it lacks is refused", async () => {
+  it("an openai child is offered the same (no tools at all), and a call to a tool it lacks is refused", async () => {
     const r = await requester("spawner", "pol-openai");
     const marker = `policy-${uid()}`;
     const { child, runId } = await spawnOk(r, { task: marker, agentId: "model-tools-rec" });
     await settleAll([child, r]);
     const requests = await modelRequests("model-tools-rec", marker);
     const [first, second] = [nth(requests, 0), nth(requests, 1)];
-    expect(first.tools?.map((tool) => tool.function.name)).toEqual(["sessions_yield"]);
+    expect(first.tools).toBeUndefined();
     // The fake model asks for sessions_list anyway (its scenario); the run's tool loop refuses it.
     const toolMessage = nth(
       second.messages.filter((message) => message.role === "tool"),
@@ -88,7 +89,13 @@ describe("the sub-agent tool policy, applied to runs (SPEC §5.4)", () => {
     }
     const listed = await invoke<Invoked<"subagents">>(post.runToken, "subagents");
     expect(listed.status).toBe(200);
-    expect(listed.json.result.details).toMatchObject({ status: "ok", requesterSessionKey: child, total: 0 });
+    expect(listed.json.result.details).toMatchObject({
+      status: "ok",
+      requesterSessionKey: child,
+      callerSessionKey: child,
+      callerIsSubagent: true,
+      total: 0,
+    });
   });
 
   it("tools.subagents.tools adjusts the policy, and deny always wins", async () => {

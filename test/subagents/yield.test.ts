@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   ADMIN,
-  agentIn,
   answerDeferred,
   call,
   driveUntil,
@@ -12,10 +11,8 @@ import {
   session,
   storedRuns,
   tool,
-  toolWithConfig,
   transcript,
   webhookPosts,
-  workerConfigWith,
 } from "../support";
 import {
   completionsAfter,
@@ -142,10 +139,10 @@ describe("sessions_yield", () => {
 describe("sessions_yield in a sub-agent", () => {
   it("an orchestrator child yields while its own child works; the top level gets one completion, after both", async () => {
     const top = await requester("spawner", "yield-orch");
-    const middle = await spawnOk(top, { task: "orchestrate", agentId: "hook-async-rec", label: "middle" });
+    const middle = await spawnOk(top, { task: "orchestrate", agentId: "boss-async-rec", label: "middle" });
     const post = await driveUntil(
       [middle.child],
-      async () => (await webhookPosts("hook-async-rec", middle.child))[0],
+      async () => (await webhookPosts("boss-async-rec", middle.child))[0],
       "the middle's webhook post",
     );
     await driveUntil(
@@ -154,10 +151,7 @@ describe("sessions_yield in a sub-agent", () => {
       "the 202",
     );
     // The middle spawns a worker of its own (as an orchestrator, maxSpawnDepth 2), then yields.
-    const config = workerConfigWith((document) => {
-      agentIn(document, "hook-async-rec").subagents = { maxSpawnDepth: 2 };
-    });
-    const worker = await toolWithConfig(config, "sessions_spawn", middle.child, {
+    const worker = await tool("sessions_spawn", middle.child, {
       task: "deep work",
       label: "deep",
     });
@@ -180,10 +174,11 @@ describe("sessions_yield in a sub-agent", () => {
 
   it("a sub-agent with no running children cannot yield: nothing would ever wake it", async () => {
     const top = await requester("spawner", "yield-leaf");
-    const leaf = await spawnOk(top, { task: "simple work", agentId: "hook-async-rec", label: "leaf" });
+    // An orchestrator (a leaf is not offered sessions_yield at all) that spawned nothing.
+    const leaf = await spawnOk(top, { task: "simple work", agentId: "boss-async-rec", label: "leaf" });
     const post = await driveUntil(
       [leaf.child],
-      async () => (await webhookPosts("hook-async-rec", leaf.child))[0],
+      async () => (await webhookPosts("boss-async-rec", leaf.child))[0],
       "the leaf's webhook post",
     );
     await driveUntil(

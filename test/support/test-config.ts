@@ -207,6 +207,14 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
           subagents: { maxSpawnDepth: 2 },
           runtime: { type: "webhook", url: `${fakeServicesUrl}/webhook/sync/rec-boss-rec` },
         },
+        {
+          // A depth-1 orchestrator whose runs wait (202) until the test posts the result: one that spawns
+          // and yields while its own children work (sessions_yield, subagents wait).
+          id: "boss-async-rec",
+          model: "webhook",
+          subagents: { maxSpawnDepth: 2 },
+          runtime: { type: "webhook", url: `${fakeServicesUrl}/webhook/async/rec-boss-async-rec` },
+        },
       ],
     },
     channels: {

@@ -1,0 +1,130 @@
+import { listChildren } from "../index-db/children";
+import { controlledRuns } from "../index-db/runs";
+import type { RunProgress } from "../session/api";
+import { isActive } from "../subagents/targets";
+import type { ToolContext } from "./types";
+
+export const MAX_WAIT_RUNS = 32;
+const DEFAULT_WAIT_SECONDS = 30;
+const MAX_WAIT_SECONDS = 60;
+// A session object that keeps failing is not asked again in a tight loop.
+const RETRY_PAUSE_MS = 50;
+
+export const OUTSIDE_TREE = "Run outside the controlled session tree.";
+
+/**
+ * A run's progress from its session object, parked there until it is terminal or `timeoutMs` passes (0:
+ * at once). The wait lives in that object's memory: if its instance goes away, the wait is taken up on
+ * the next one through a fresh stub, until the deadline. Undefined when the run or its session is gone.
+ */
+export async function progressOf(
+  ctx: ToolContext,
+  sessionKey: string,
+  runId: string,
+  timeoutMs: number,
+): Promise<RunProgress | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const found = await ctx.session(sessionKey).waitForProgress(runId, Math.max(0, deadline - Date.now()));
+      return found.ok ? found.value : undefined;
+    } catch (cause) {
+      if (Date.now() >= deadline) throw cause;
+      await scheduler.wait(Math.min(RETRY_PAUSE_MS, Math.max(0, deadline - Date.now())));
+    }
+  }
+}
+
+/**
+ * Kills a session and, through the index, every descendant still running; returns the runs stopped.
+ * Only the root reports its end: a killed descendant's completion would wake its killed parent up again.
+ */
+export async function killTree(ctx: ToolContext, rootKey: string): Promise<number> {
+  let stopped = 0;
+  for (const queue = [rootKey]; queue.length > 0; ) {
+    const key = queue.shift() as string;
+    const killed = await ctx.session(key).kill({ cascade: key !== rootKey });
+    if (killed.ok) stopped += killed.value.stopped;
+    for (const child of await listChildren(ctx.db, key)) if (isActive(child)) queue.push(child.sessionKey);
+  }
+  return stopped;
+}
+
+const isTerminal = (run: RunProgress) => run.status !== "running" && run.status !== "waiting";
+
+/**
+ * SPEC §15 `subagents wait`: parks server-side (in the runs' session objects) until one reason holds,
+ * by precedence: an id outside the caller's tree, a suspended completion delivery, a terminal run, the
+ * timeout. Never cancels a run nor touches its completion.
+ */
+export async function waitForRuns(ctx: ToolContext, runIds: string[], timeoutSeconds: number | undefined) {
+  const timeoutMs = Math.min(MAX_WAIT_SECONDS, Math.max(0, timeoutSeconds ?? DEFAULT_WAIT_SECONDS)) * 1000;
+  const owned = [...(await controlledRuns(ctx.db, ctx.requester.sessionKey, runIds))];
+  const snapshot = async () =>
+    new Map(
+      await Promise.all(
+        owned.map(async ([runId, key]) => [runId, await progressOf(ctx, key, runId, 0)] as const),
+      ),
+    );
+  let found = await snapshot();
+  const decided = () =>
+    found.size < runIds.length ||
+    [...found.values()].some(
+      (run) => run === undefined || isTerminal(run) || run.deliveryStatus === "suspended",
+    );
+  if (!decided() && timeoutMs > 0) {
+    // The first run to finish (or the timeout) ends the wait; then all are read again, together.
+    await Promise.race(
+      owned.map(([runId, key]) => progressOf(ctx, key, runId, timeoutMs).catch(() => undefined)),
+    );
+    found = await snapshot();
+  }
+  const runs = runIds.flatMap((runId) => found.get(runId) ?? []);
+  const unavailable = runIds.filter((runId) => !found.get(runId));
+  const completed = runs.filter(isTerminal).map((run) => run.runId);
+  const attention = runs.filter((run) => run.deliveryStatus === "suspended").map((run) => run.runId);
+  const reason =
+    unavailable.length > 0
+      ? "unavailable"
+      : attention.length > 0
+        ? "attention"
+        : completed.length > 0
+          ? "completed"
+          : "timeout";
+  return {
+    status: "ok",
+    action: "wait",
+    reason,
+    runs,
+    completed,
+    attention,
+    ...(unavailable.length > 0 ? { unavailable } : {}),
+  } as const;
+}
+
+/** SPEC §15 `subagents cancel {runId}`: the kill cascade, for a run in the caller's tree only. */
+export async function cancelRun(ctx: ToolContext, runId: string) {
+  const sessionKey = (await controlledRuns(ctx.db, ctx.requester.sessionKey, [runId])).get(runId);
+  const run = sessionKey ? await progressOf(ctx, sessionKey, runId, 0) : undefined;
+  if (!sessionKey || !run) return { status: "forbidden", error: OUTSIDE_TREE } as const;
+  if (isTerminal(run)) {
+    return {
+      status: "ok",
+      action: "cancel",
+      runId,
+      killed: 0,
+      labels: [],
+      text: `${run.label}: already finished, nothing to cancel.`,
+    } as const;
+  }
+  const killed = (await killTree(ctx, sessionKey)) > 0 ? 1 : 0;
+  const labels = killed > 0 ? [run.label] : [];
+  return {
+    status: "ok",
+    action: "cancel",
+    runId,
+    killed,
+    labels,
+    text: killed > 0 ? `Killed 1: ${run.label}.` : `${run.label}: already finished, nothing to cancel.`,
+  } as const;
+}
