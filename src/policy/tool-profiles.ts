@@ -14,8 +14,9 @@ export const profileTools: Record<ToolProfile, readonly ToolName[]> = {
     "subagents",
     "agents_list",
     "session_status",
+    "sessions",
   ],
-  messaging: ["sessions_list", "sessions_history", "sessions_send", "session_status"],
+  messaging: ["sessions_list", "sessions_history", "sessions_send", "session_status", "sessions"],
   full: toolNames,
 };
 
@@ -28,7 +29,13 @@ export function profileToolSet(profile: ToolProfile, alsoAllow: readonly string[
 
 /** Tools sub-agents never get, and those leaves additionally lose (SPEC §5.4). */
 const SUBAGENT_DENIED: readonly ToolName[] = ["sessions_send", "session_status", "agents_list"];
-const LEAF_DENIED: readonly ToolName[] = ["sessions_spawn", "subagents", "sessions_list", "sessions_history"];
+const LEAF_DENIED: readonly ToolName[] = [
+  "sessions_spawn",
+  "subagents",
+  "sessions_list",
+  "sessions_history",
+  "sessions",
+];
 
 /**
  * SPEC §5.4 sub-agent tool policy, applied after the profile: fixed denials by role, then

@@ -189,6 +189,13 @@ export const sessionMigrations: ReadonlyArray<{ id: string; sql: string }> = [
           WHERE spawn IS NOT NULL AND status IS NULL AND deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM run);
     `,
   },
+  {
+    id: "0008_list_pinned",
+    sql: `
+      -- 1 when the session is pinned with the sessions tool; listed as pinned: true.
+      ALTER TABLE session ADD COLUMN pinned INTEGER;
+    `,
+  },
 ];
 
 /** Applies every migration this object has not applied yet. Synchronous: SQL in a DO is. */

@@ -6,6 +6,7 @@ import { buildCompletion, completionTurn } from "../subagents/completion";
 import { redactSpawnAttachments } from "../subagents/redact-attachments";
 import type { TranscriptMessage } from "../transcript/message";
 import type { RunStatus } from "./api";
+import { ARCHIVE_WHEN_IDLE } from "./lifecycle";
 import { addToOutbox } from "./outbox-store";
 import { addPostIfAllowed, announceTarget, sessionChannel } from "./posts";
 import { readRecord, type SessionRecord, type SpawnInfo, updateRecord } from "./record";
@@ -94,7 +95,7 @@ export function recordRunEnding(
     totalTokens: (record.totalTokens ?? 0) + (ending.usage?.total ?? 0),
     abortedLastRun: ending.status === "killed" || ending.status === "timeout" ? 1 : 0,
     ...summaryChanges(appended),
-    ...(record.spawn && record.spawn.archiveAfterMinutes > 0
+    ...(record.spawn && record.spawn.archiveAfterMinutes > 0 && record.archiveAt !== ARCHIVE_WHEN_IDLE
       ? { archiveAt: now + record.spawn.archiveAfterMinutes * 60_000 }
       : {}),
   });
