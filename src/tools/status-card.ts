@@ -14,7 +14,7 @@ export function statusCard(
   const lines = [
     `${PRODUCT_NAME} ${VERSION}`,
     `Model: ${row.model ?? "default"}${details.modelOverridden ? " (session override)" : ""}`,
-    `Tokens: ${formatTokenCount(row.inputTokens ?? 0)} in / ${formatTokenCount(row.outputTokens ?? 0)} out • context ${formatTokenCount(row.contextTokens ?? 0)} used`,
+    `Tokens: ${formatTokenCount(row.inputTokens ?? 0)} in / ${formatTokenCount(row.outputTokens ?? 0)} out • context ${formatTokenCount(row.totalTokens ?? 0)}/${formatTokenCount(row.contextTokens ?? 0)}`,
     `Session: ${row.key} • last activity ${formatRuntime(details.now - row.updatedAt)} ago`,
     `Runtime: ${row.runtimeMs !== undefined ? formatRuntime(row.runtimeMs) : "none yet"} • thinking ${row.thinkingLevel ?? "default"}`,
     `Run: ${row.status === "running" ? "active" : "idle"}`,
