@@ -62,9 +62,10 @@ export const sessions = defineTool({
   schema: z.strictObject({
     action: z.enum(["patch", "delete"]),
     sessionKey: sessionKeyParam().optional().describe("default: your own session"),
+    // A sessionId is a UUID; the bound only keeps a wrong value small.
     expectedSessionId: z
       .string()
-      .max(MAX_LABEL_CHARS)
+      .max(64)
       .optional()
       .describe("the sessionId from sessions_list: the change applies only to that session"),
     label: labelParam().nullable().optional().describe("null clears it"),
