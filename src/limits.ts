@@ -35,3 +35,6 @@ export const MAX_CHANNEL_ID_CHARS = 200;
 
 /** An attachment's MIME type: RFC 6838 allows 127 characters on each side of the slash. */
 export const MAX_MIME_TYPE_CHARS = 255;
+
+/** `sessions_list.offset`: every skipped row is read, so deeper pages go by `cursor` (keyset). */
+export const MAX_LIST_OFFSET = 10_000;

@@ -6,6 +6,7 @@ import type { Command } from "./command";
 import { cliErrorMessage, exitCodeOf } from "./errors";
 import { commandHelp, mainHelp } from "./help";
 import { type CliIo, EXIT, UsageError } from "./io";
+import { sessionsCommand } from "./manage";
 import { sendCommand, waitCommand } from "./messaging";
 import { secretCommand } from "./secret";
 import {
@@ -30,6 +31,7 @@ export const commands: Command[] = [
   statusCommand,
   agentsCommand,
   createCommand,
+  sessionsCommand,
   importCommand,
   exportCommand,
   healthCommand,

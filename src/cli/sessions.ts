@@ -3,37 +3,51 @@ import type { SessionRow } from "../client/types";
 import { numberFlag, stringFlag } from "./args";
 import { type Command, note, output, refusal, required } from "./command";
 import { cell, table, timeAgo, transcriptText } from "./format";
-import { EXIT } from "./io";
+import { EXIT, UsageError } from "./io";
 
 const DEFAULT_HISTORY_LIMIT = 50;
+
+/** `--archived true|false|all`, as the `sessions_list` filter. */
+function archivedFilter(value: string | undefined): boolean | "all" | undefined {
+  const lower = value?.trim().toLowerCase();
+  if (lower === undefined) return undefined;
+  if (lower === "all") return "all";
+  if (lower === "true" || lower === "false") return lower === "true";
+  throw new UsageError(`--archived must be true, false or all, not "${value}"`);
+}
 
 const title = (row: SessionRow) => row.derivedTitle ?? row.displayName ?? row.label ?? "";
 
 export const listCommand: Command = {
   name: "list",
-  usage: "list [--limit N] [--search TEXT] [--kind K,K] [--agent ID] [--label L] [--active MIN] [--archived]",
+  usage:
+    "list [--limit N] [--offset N] [--search TEXT] [--kind K,K] [--agent ID] [--label L] [--active MIN] [--archived true|false|all]",
   summary: "the sessions you can see, newest activity first (sessions_list)",
   details: `Options:
   --limit N       rows, default 50, at most 200
+  --offset N      skip the newest N rows (at most 10000)
   --search TEXT   case-insensitive match over title, label, subject, sessionId, key
   --kind K,K      any of main, group, cron, hook, node, other
   --agent ID      one agent's sessions
   --label L       exact label
   --active MIN    only sessions active in the last MIN minutes
-  --archived      include archived sub-agent sessions
+  --archived A    true: archived sessions only; all: archived and not; false (default): not archived
 Example: switchboard list --search deploy`,
   flags: {
     limit: "string",
+    offset: "string",
     search: "string",
     kind: "string",
     agent: "string",
     label: "string",
     active: "string",
-    archived: "boolean",
+    archived: "string",
   },
   async run(ctx) {
     const kinds = stringFlag(ctx.flags, "kind")?.split(",");
     const limit = numberFlag(ctx.flags, "limit");
+    const offset = numberFlag(ctx.flags, "offset");
+    const archived = archivedFilter(stringFlag(ctx.flags, "archived"));
     const activeMinutes = numberFlag(ctx.flags, "active");
     const search = stringFlag(ctx.flags, "search");
     const agentId = stringFlag(ctx.flags, "agent");
@@ -42,11 +56,12 @@ Example: switchboard list --search deploy`,
       includeDerivedTitles: true,
       ...(kinds ? { kinds } : {}),
       ...(limit !== undefined ? { limit } : {}),
+      ...(offset !== undefined ? { offset } : {}),
       ...(activeMinutes !== undefined ? { activeMinutes } : {}),
       ...(search ? { search } : {}),
       ...(agentId ? { agentId } : {}),
       ...(label ? { label } : {}),
-      ...(ctx.flags.archived ? { includeArchived: true } : {}),
+      ...(archived !== undefined ? { archived } : {}),
     });
     const now = Date.now();
     output(ctx, result, () =>
@@ -64,7 +79,13 @@ Example: switchboard list --search deploy`,
           ),
     );
     if (result.count === 0) note(ctx, "no sessions");
-    if (result.nextCursor) note(ctx, `(more sessions: raise --limit, or page with the client's cursor)`);
+    if (result.hasMore)
+      note(
+        ctx,
+        result.nextOffset !== undefined
+          ? `(more sessions: raise --limit, or --offset ${result.nextOffset})`
+          : "(more sessions: raise --limit)",
+      );
     return EXIT.ok;
   },
 };

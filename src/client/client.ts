@@ -13,10 +13,12 @@ import type {
   SessionRow,
   SessionStatusArgs,
   SessionStatusCard,
+  SessionsArgs,
   SessionsHistoryArgs,
   SessionsHistoryPage,
   SessionsListArgs,
   SessionsListResult,
+  SessionsResult,
   SessionsSendArgs,
   SessionsSendResult,
   SessionsSpawnArgs,
@@ -121,6 +123,11 @@ export class SwitchboardClient {
   /** `agents_list`: the agent ids the requester may spawn. */
   agentsList(): Promise<AgentsListResult> {
     return this.tool("agents_list", {});
+  }
+
+  /** `sessions`: patch (label, archived, pinned, model…) or delete a session the requester can see. */
+  sessions(args: SessionsArgs): Promise<SessionsResult> {
+    return this.tool("sessions", args);
   }
 
   // REST (SPEC §9).

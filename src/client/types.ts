@@ -19,6 +19,7 @@ import type {
 import type { SubagentItem } from "../subagents/targets";
 import type { agentsList } from "../tools/agents-list";
 import type { sessionStatus } from "../tools/session-status";
+import type { sessions } from "../tools/sessions";
 import type { sessionsHistory } from "../tools/sessions-history";
 import type { sessionsList } from "../tools/sessions-list";
 import type { sessionsSend } from "../tools/sessions-send";
@@ -54,6 +55,7 @@ export type AgentsListArgs = z.input<typeof agentsList.schema>;
 export type SessionsSpawnArgs = z.input<typeof sessionsSpawn.schema>;
 export type SessionsYieldArgs = z.input<typeof sessionsYield.schema>;
 export type SubagentsArgs = z.input<typeof subagents.schema>;
+export type SessionsArgs = z.input<typeof sessions.schema>;
 
 export type CreateSessionBody = z.input<typeof createSessionSchema>;
 export type PatchSessionBody = z.input<typeof patchSessionSchema>;
@@ -64,7 +66,12 @@ export type SendMessageBody = z.input<typeof chatSendSchema>;
 export interface SessionsListResult {
   count: number;
   sessions: SessionRow[];
+  /** More rows follow: page on with `nextCursor`, or `nextOffset` (absent after a `cursor` page). */
+  hasMore: boolean;
+  /** The `limit` after clamping (1–200, default 50). */
+  limitApplied: number;
   nextCursor?: string;
+  nextOffset?: number;
 }
 
 /** `sessions_history` (SPEC §5.2): a page of messages made safe. */
@@ -134,6 +141,13 @@ export type SubagentsResult =
   | { status: "ok"; action: "cancel"; runId?: string; killed: number; labels: string[]; text: string }
   | { status: "accepted"; runId: string; sessionKey: string; mode: "restart" }
   | { status: "error" | "forbidden" | "rate_limited"; action?: string; error: string };
+
+/** `sessions` (SPEC §17): patch or delete a session; refusals are results. */
+export type SessionsResult =
+  | { status: "updated"; sessionKey: string; updated: string[] }
+  | { status: "scheduled"; sessionKey: string; message: string }
+  | { status: "deleted"; sessionKey: string }
+  | ToolFailure;
 
 /** `session_status` (SPEC §5.7). */
 export interface SessionStatusCard {

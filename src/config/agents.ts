@@ -14,6 +14,14 @@ const SUBAGENT_DEFAULTS = {
 
 export type SubagentSettings = typeof SUBAGENT_DEFAULTS & { model?: string; thinking?: string };
 
+/** The context window an agent's sessions report when the agent sets no `contextWindow` (tokens). */
+export const DEFAULT_CONTEXT_WINDOW = 200_000;
+
+/** The context window of an agent's model (`agents.list[].contextWindow`, else the default). */
+export function contextWindowOf(config: SwitchboardConfig, agentId: string): number {
+  return findAgent(config, agentId)?.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+}
+
 /** The configured agent with this id, if any. */
 export function findAgent(config: SwitchboardConfig, agentId: string): AgentConfig | undefined {
   return config.agents.list.find((agent) => agent.id === agentId);

@@ -23,6 +23,7 @@ export const toolNames = [
   "subagents",
   "session_status",
   "agents_list",
+  "sessions",
 ] as const;
 export type ToolName = (typeof toolNames)[number];
 
@@ -140,6 +141,8 @@ const agentSchema = z.strictObject({
   sandbox: z.boolean().default(false),
   tools: toolPolicy.optional(),
   subagents: subagentSettings.optional(),
+  /** The model's context window in tokens: `contextTokens` of the agent's sessions (default in config/agents.ts). */
+  contextWindow: z.number().int().positive().optional(),
 });
 
 const channelSchema = z.strictObject({

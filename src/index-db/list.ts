@@ -15,13 +15,18 @@ export interface ListQuery {
   /** Only sessions updated at or after this time (ms). */
   updatedSince?: number;
   search?: string;
-  includeArchived?: boolean;
+  /** false/absent: listed sessions only; true: archived only; "all": both (SPEC §17). */
+  archived?: boolean | "all";
   cursor?: ListCursor;
+  /** Rows skipped before the page (after the cursor, if any). */
+  offset?: number;
   limit: number;
 }
 
 export interface ListPage {
   rows: IndexRow[];
+  /** More rows follow this page (then `nextCursor` names where). */
+  hasMore: boolean;
   nextCursor?: ListCursor;
   rowsRead: number;
 }
@@ -34,9 +39,9 @@ export interface Clause {
 
 // Trigram FTS needs three characters; shorter searches fall back to a substring test on the candidates.
 const MIN_FTS_CHARS = 3;
-// D1 binds at most 100 parameters per statement (one more is the LIMIT) and allows at most 5 terms in
+// D1 binds at most 100 parameters per statement (two more are LIMIT and OFFSET) and allows at most 5 terms in
 // a compound SELECT.
-const MAX_BOUND_PARAMS = 99;
+const MAX_BOUND_PARAMS = 98;
 const MAX_COMPOUND_TERMS = 5;
 // recency = updated_at × 2^20 + its slot, the tie-break (migrations/0003); both halves stay exact numbers.
 // The product does not, so SQL computes it, from values cast to INTEGER (D1 may bind a number as REAL).
@@ -111,9 +116,11 @@ function combinations(dimensions: Clause[][]): Clause[][] {
 function dimensionsOf(query: ListQuery, scopes: Clause[]): Clause[][] {
   // Deduplicated, or a kind named twice would be a second branch and list its sessions twice.
   const kinds = [...new Set(query.kinds ?? [])].map((kind) => clause("kind = ?", kind));
-  const states = [LIST_STATE.listed, ...(query.includeArchived ? [LIST_STATE.archived] : [])].map((state) =>
-    clause("list_state = ?", state),
-  );
+  const states = (
+    query.archived === "all"
+      ? [LIST_STATE.listed, LIST_STATE.archived]
+      : [query.archived ? LIST_STATE.archived : LIST_STATE.listed]
+  ).map((state) => clause("list_state = ?", state));
   return [scopes, states, kinds].filter((options) => options.length > 0);
 }
 
@@ -124,7 +131,7 @@ function dimensionsOf(query: ListQuery, scopes: Clause[]): Clause[][] {
  * however many sessions match and however deep the cursor. D1 allows few compound terms and bound
  * parameters, so past them dimensions become OR-ed filters, kinds first (a kind filter on rows read in
  * index order still stops at the LIMIT), then list states, then scopes: still correct, just no longer
- * bounded by `limit`.
+ * bounded by `limit`. An `offset` is read and skipped on top (callers cap it: list-cursor.ts).
  */
 function indexedStatement(query: ListQuery, scopes: Clause[]): Clause {
   const dimensions = dimensionsOf(query, scopes);
@@ -138,9 +145,10 @@ function indexedStatement(query: ListQuery, scopes: Clause[]): Clause {
   }
   const selects = branches.map((where) => `SELECT ${COLUMNS} FROM session_index WHERE ${where.sql}`);
   return clause(
-    `${selects.join(" UNION ALL ")} ORDER BY recency DESC LIMIT ?`,
+    `${selects.join(" UNION ALL ")} ORDER BY recency DESC LIMIT ? OFFSET ?`,
     ...branches.flatMap((branch) => branch.params),
     query.limit + 1,
+    query.offset ?? 0,
   );
 }
 
@@ -160,17 +168,18 @@ function searchStatement(query: ListQuery, needle: string, scopes: Clause[]): Cl
   return clause(
     `SELECT ${COLUMNS} FROM session_search
        JOIN session_index INDEXED BY session_index_recency ON session_index.recency = session_search.rowid
-     WHERE session_search MATCH ? AND ${filters.sql} ORDER BY session_search.rowid DESC LIMIT ?`,
+     WHERE session_search MATCH ? AND ${filters.sql} ORDER BY session_search.rowid DESC LIMIT ? OFFSET ?`,
     `"${needle.replaceAll('"', '""')}"`,
     ...filters.params,
     query.limit + 1,
+    query.offset ?? 0,
   );
 }
 
 /** One page of visible sessions, newest first, keyset-paged on `recency` (updatedAt, then its slot). */
 export async function listSessions(db: D1Database, query: ListQuery): Promise<ListPage> {
   const statement = listStatement(query);
-  if (!statement) return { rows: [], rowsRead: 0 };
+  if (!statement) return { rows: [], hasMore: false, rowsRead: 0 };
   const result = await db
     .prepare(statement.sql)
     .bind(...statement.params)
@@ -180,6 +189,7 @@ export async function listSessions(db: D1Database, query: ListQuery): Promise<Li
   const hasMore = result.results.length > query.limit && last !== undefined;
   return {
     rows,
+    hasMore,
     rowsRead: result.meta.rows_read,
     ...(hasMore
       ? { nextCursor: { updatedAt: Number(last.updated_at), tiebreak: Number(last.recency_tiebreak) } }

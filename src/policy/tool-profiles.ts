@@ -14,8 +14,9 @@ export const profileTools: Record<ToolProfile, readonly ToolName[]> = {
     "subagents",
     "agents_list",
     "session_status",
+    "sessions",
   ],
-  messaging: ["sessions_list", "sessions_history", "sessions_send", "session_status"],
+  messaging: ["sessions_list", "sessions_history", "sessions_send", "session_status", "sessions"],
   full: toolNames,
 };
 
@@ -35,6 +36,7 @@ const LEAF_DENIED: readonly ToolName[] = [
   "sessions_history",
   // A leaf spawns nothing, so it never has children to yield for: the tool could only fail.
   "sessions_yield",
+  "sessions",
 ];
 
 /**

@@ -190,7 +190,16 @@ export interface CreateSessionInit {
 export type SessionPatch = Pick<
   RecordChanges,
   "label" | "displayName" | "sendPolicy" | "modelOverride" | "thinkingLevel"
->;
+> & {
+  pinned?: boolean;
+  /** true archives, false lists again; `after_run` archives once the runs in flight have ended. */
+  archived?: boolean | "after_run";
+};
+
+/** A lifecycle change applies only to this generation of the session (the sessionId callers saw). */
+export interface SessionGuard {
+  expectedSessionId?: string;
+}
 
 export interface ImportReceipt {
   imported: number;
@@ -235,10 +244,10 @@ export interface SessionApi {
   ensure(init: CreateSessionInit): Promise<Result<SessionRow>>;
   /** The session as callers see it. */
   describe(): Promise<Result<SessionRow>>;
-  /** Changes operator-settable fields; null clears one. */
-  patch(changes: SessionPatch): Promise<Result<SessionRow>>;
+  /** Changes operator-settable fields; null clears one. A guard's other sessionId is a conflict. */
+  patch(changes: SessionPatch, guard?: SessionGuard): Promise<Result<SessionRow>>;
   /** Deletes the session: hidden at once, storage wiped once its index row is gone. */
-  remove(): Promise<Result<{ deleted: true }>>;
+  remove(guard?: SessionGuard): Promise<Result<{ deleted: true }>>;
   /** Imports messages as they are, in order; ids already stored are skipped (idempotent). */
   importMessages(messages: TranscriptMessage[]): Promise<Result<ImportReceipt>>;
   /**

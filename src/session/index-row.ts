@@ -1,4 +1,4 @@
-import { findAgent } from "../config/agents";
+import { contextWindowOf, findAgent } from "../config/agents";
 import { keyOptionsOf } from "../config/key-options";
 import type { SwitchboardConfig } from "../config/schema";
 import { deriveChannel, displayKey, parseSessionKey } from "../keys";
@@ -40,7 +40,8 @@ export function indexRow(record: SessionRecord, config: SwitchboardConfig): Inde
     thinking_level: record.thinkingLevel ?? null,
     verbose_level: record.verboseLevel ?? null,
     send_policy: record.sendPolicy ?? null,
-    context_tokens: record.contextTokens ?? null,
+    // The model's context window (OpenClaw's contextTokens), as configured when the row was written.
+    context_tokens: contextWindowOf(config, record.agentId),
     input_tokens: record.inputTokens ?? null,
     output_tokens: record.outputTokens ?? null,
     total_tokens: record.totalTokens ?? null,
@@ -67,5 +68,6 @@ export function indexRow(record: SessionRecord, config: SwitchboardConfig): Inde
     version: record.version,
     spawn_task: record.spawn?.task ?? null,
     last_run_id: record.lastRunId ?? null,
+    pinned: record.pinned ? 1 : 0,
   };
 }

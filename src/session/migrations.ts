@@ -198,6 +198,13 @@ export const sessionMigrations: ReadonlyArray<{ id: string; sql: string }> = [
       ALTER TABLE run ADD COLUMN completion TEXT;
     `,
   },
+  {
+    id: "0009_list_pinned",
+    sql: `
+      -- 1 when the session is pinned with the sessions tool; listed as pinned: true.
+      ALTER TABLE session ADD COLUMN pinned INTEGER;
+    `,
+  },
 ];
 
 /** Applies every migration this object has not applied yet. Synchronous: SQL in a DO is. */

@@ -72,6 +72,8 @@ export const sessionRecordSchema = z.object({
   lineage: z.array(z.string()).optional(),
   archiveAt: z.number().optional(),
   lastRunId: z.string().optional(),
+  /** 1 when pinned with the `sessions` tool (a SQLite boolean, like systemSent). */
+  pinned: z.number().optional(),
 });
 export type SessionRecord = z.infer<typeof sessionRecordSchema>;
 type Field = keyof SessionRecord;
@@ -119,6 +121,7 @@ const WRITABLE = [
   "abortedLastRun",
   "archiveAt",
   "lastRunId",
+  "pinned",
 ] as const satisfies readonly Field[];
 const writable: ReadonlySet<string> = new Set(WRITABLE);
 

@@ -46,6 +46,9 @@ export const sessionRowSchema = z
     derivedTitle: z.string().optional(),
     lastMessagePreview: record.lastMessagePreview,
     archived: z.boolean().optional(),
+    pinned: z.boolean().optional(),
+    /** The session's last event seq (SPEC §13), present once above 0. */
+    stateVersion: z.number().optional(),
     /** With sessions_list `messageLimit`: the newest messages, made safe. */
     messages: z.array(z.unknown()).optional(),
   })
@@ -64,6 +67,8 @@ const COPIED = Object.keys(sessionRowSchema.shape).filter(
       "abortedLastRun",
       "deliveryContext",
       "archived",
+      "pinned",
+      "stateVersion",
       "messages",
     ].includes(field),
 );
@@ -84,6 +89,8 @@ export function toSessionRow(columns: IndexRow, keyOptions: KeyOptions): Session
   if (typeof columns.delivery_context === "string")
     row.deliveryContext = deliveryContextSchema.parse(JSON.parse(columns.delivery_context));
   if (columns.list_state === LIST_STATE.archived) row.archived = true;
+  if (Number(columns.pinned) > 0) row.pinned = true;
+  if (Number(columns.state_version) > 0) row.stateVersion = Number(columns.state_version);
   return row as SessionRow;
 }
 

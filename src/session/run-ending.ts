@@ -6,6 +6,7 @@ import { buildCompletion, completionTurn } from "../subagents/completion";
 import { redactSpawnAttachments } from "../subagents/redact-attachments";
 import type { TranscriptMessage } from "../transcript/message";
 import type { RunStatus } from "./api";
+import { ARCHIVE_WHEN_IDLE } from "./lifecycle";
 import { addToOutbox } from "./outbox-store";
 import { addPostIfAllowed, announceTarget, sessionChannel } from "./posts";
 import { readRecord, type SessionRecord, type SpawnInfo, updateRecord } from "./record";
@@ -96,7 +97,7 @@ export function recordRunEnding(
     ...(ending.usage ? { totalTokens: ending.usage.lastCallTokens ?? ending.usage.total } : {}),
     abortedLastRun: ending.status === "killed" || ending.status === "timeout" ? 1 : 0,
     ...summaryChanges(appended),
-    ...(record.spawn && record.spawn.archiveAfterMinutes > 0
+    ...(record.spawn && record.spawn.archiveAfterMinutes > 0 && record.archiveAt !== ARCHIVE_WHEN_IDLE
       ? { archiveAt: now + record.spawn.archiveAfterMinutes * 60_000 }
       : {}),
   });

@@ -19,16 +19,17 @@ import {
   type SendRecordRequest,
   type SentRecord,
   type SessionApi,
+  type SessionGuard,
   type SessionPatch,
   type TurnRequest,
 } from "./api";
 import { readAttachment } from "./attachments";
 import { sessionConfig } from "./config";
 import { takeSteerSlot } from "./control";
+import { guardMismatch, writePatch } from "./lifecycle";
 import { applySessionMigrations } from "./migrations";
 import { Outbox } from "./outbox";
-import { addIndexSync } from "./outbox-store";
-import { liveRecord, updateRecord } from "./record";
+import { liveRecord } from "./record";
 import { type SessionRow, sessionRowOf } from "./row";
 import { isUnderway, runProgress } from "./run-progress";
 import { findRun, toRunRecord } from "./run-store";
@@ -107,17 +108,20 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     return record ? { ok: true, value: sessionRowOf(record, sessionConfig(this.env)) } : notFound();
   }
 
-  async patch(changes: SessionPatch): Promise<Result<SessionRow>> {
-    if (!liveRecord(this.#sql)) return notFound();
-    await this.#write(() => {
-      updateRecord(this.#sql, changes);
-      addIndexSync(this.#sql);
-    });
+  async patch(changes: SessionPatch, guard?: SessionGuard): Promise<Result<SessionRow>> {
+    const record = liveRecord(this.#sql);
+    if (!record) return notFound();
+    const mismatch = guardMismatch(record, guard);
+    if (mismatch) return { ok: false, code: "conflict", message: mismatch };
+    await this.#write(() => writePatch(this.#sql, changes, Date.now()));
     return this.describe();
   }
 
-  async remove(): Promise<Result<{ deleted: true }>> {
-    if (!liveRecord(this.#sql)) return notFound();
+  async remove(guard?: SessionGuard): Promise<Result<{ deleted: true }>> {
+    const record = liveRecord(this.#sql);
+    if (!record) return notFound();
+    const mismatch = guardMismatch(record, guard);
+    if (mismatch) return { ok: false, code: "conflict", message: mismatch };
     this.ctx.storage.transactionSync(() => writeDeletion(this.#sql, Date.now()));
     this.#runs.abortAll("killed");
     await this.#flush();

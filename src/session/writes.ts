@@ -256,7 +256,12 @@ export function failIfOrphaned(sql: SqlStorage, record: SessionRecord, now: numb
 
 /** Archives an idle sub-agent session once its `archiveAfterMinutes` have passed (SPEC §5.4). */
 export function archiveIfDue(sql: SqlStorage, record: SessionRecord, now: number): void {
-  if (!record.archiveAt || record.archiveAt > now || hasQueuedRuns(sql) || runningRuns(sql).length > 0)
+  if (
+    record.archiveAt === undefined ||
+    record.archiveAt > now ||
+    hasQueuedRuns(sql) ||
+    runningRuns(sql).length > 0
+  )
     return;
   updateRecord(sql, { archivedAt: now, archiveAt: null });
   addIndexSync(sql);

@@ -1,6 +1,7 @@
 import type { ToolName } from "../config/schema";
 import { agentsList } from "./agents-list";
 import { sessionStatus } from "./session-status";
+import { sessions } from "./sessions";
 import { sessionsHistory } from "./sessions-history";
 import { sessionsList } from "./sessions-list";
 import { sessionsSend } from "./sessions-send";
@@ -19,4 +20,5 @@ export const toolRegistry: Partial<Record<ToolName, ToolDefinition>> = {
   subagents: subagents as unknown as ToolDefinition,
   session_status: sessionStatus as unknown as ToolDefinition,
   agents_list: agentsList as unknown as ToolDefinition,
+  sessions: sessions as unknown as ToolDefinition,
 };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { configuredModels, findAgent } from "../config/agents";
+import { configuredModels, contextWindowOf, findAgent } from "../config/agents";
 import { countChildrenByStatus } from "../index-db/lookup";
 import { displayKey } from "../keys";
 import { checkSessionVisible } from "../policy/visibility";
@@ -28,7 +28,10 @@ function noActivityCard(ctx: ToolContext, sessionKey: string) {
     agentId,
     changedModel: false,
     stateVersion: 0,
-    statusText: statusCard({ key, model }, { modelOverridden: false, children: {}, now: Date.now() }),
+    statusText: statusCard(
+      { key, model, contextTokens: contextWindowOf(ctx.config, agentId) },
+      { modelOverridden: false, children: {}, now: Date.now() },
+    ),
   };
 }
 

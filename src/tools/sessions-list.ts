@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { listSessions } from "../index-db/list";
 import { normalizeAgentId } from "../keys";
-import { MAX_SEARCH_CHARS } from "../limits";
+import { MAX_LIST_OFFSET, MAX_SEARCH_CHARS } from "../limits";
 import { visibleScope } from "../policy/visibility";
 import { toSessionRow } from "../session/api";
 import { hasControlCharacter } from "../validation";
@@ -12,29 +12,50 @@ import { defineTool } from "./types";
 const KINDS = new Set(["main", "group", "cron", "hook", "node", "other"]);
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
+/** SPEC §17's `archived` filter; `includeArchived: true` is the older spelling of `"all"`. */
+function archivedFilter(params: { archived?: boolean | "all"; includeArchived?: boolean }) {
+  const archived = params.archived ?? (params.includeArchived ? "all" : false);
+  return archived === false ? {} : { archived };
+}
+
 export const sessionsList = defineTool({
   name: "sessions_list",
   description:
-    "List the sessions you can see, newest activity first. Filter by kinds, label, agentId, activeMinutes or search; page with cursor.",
-  schema: z.object({
-    kinds: z.array(z.string()).optional().describe("any of main, group, cron, hook, node, other"),
-    limit: flooredNumber().optional().describe("rows per page, default 50, at most 200"),
-    activeMinutes: flooredNumber().optional().describe("only sessions updated in the last N minutes"),
-    messageLimit: flooredNumber().optional().describe("0–20 recent messages per row (tool messages removed)"),
-    label: labelParam().optional().describe("exact label"),
-    agentId: z.string().optional(),
-    // A control character (NUL) would break the FTS5 MATCH string; none is in anything searched.
-    search: z
-      .string()
-      .max(MAX_SEARCH_CHARS)
-      .refine((value) => !hasControlCharacter(value), "must not contain control characters")
-      .optional()
-      .describe("case-insensitive match over display name, label, subject, sessionId, key"),
-    includeDerivedTitles: z.boolean().optional(),
-    includeLastMessage: z.boolean().optional(),
-    includeArchived: z.boolean().optional().describe("also list archived sub-agent sessions"),
-    cursor: listCursorParam.optional().describe("nextCursor from the previous page"),
-  }),
+    "List the sessions you can see, newest activity first. Filter by kinds, label, agentId, activeMinutes, search or archived; page with cursor or offset.",
+  schema: z
+    .object({
+      kinds: z.array(z.string()).optional().describe("any of main, group, cron, hook, node, other"),
+      limit: flooredNumber().optional().describe("rows per page, default 50, at most 200"),
+      activeMinutes: flooredNumber().optional().describe("only sessions updated in the last N minutes"),
+      messageLimit: flooredNumber()
+        .optional()
+        .describe("0–20 recent messages per row (tool messages removed)"),
+      label: labelParam().optional().describe("exact label"),
+      agentId: z.string().optional(),
+      // A control character (NUL) would break the FTS5 MATCH string; none is in anything searched.
+      search: z
+        .string()
+        .max(MAX_SEARCH_CHARS)
+        .refine((value) => !hasControlCharacter(value), "must not contain control characters")
+        .optional()
+        .describe("case-insensitive match over display name, label, subject, sessionId, key"),
+      includeDerivedTitles: z.boolean().optional(),
+      includeLastMessage: z.boolean().optional(),
+      archived: z
+        .union([z.boolean(), z.literal("all")])
+        .optional()
+        .describe('false (default): unarchived sessions; true: archived only; "all": both'),
+      includeArchived: z.boolean().optional().describe('true: the same as archived "all"'),
+      cursor: listCursorParam.optional().describe("nextCursor from the previous page"),
+      offset: flooredNumber()
+        .pipe(z.number().min(0).max(MAX_LIST_OFFSET))
+        .optional()
+        .describe(`skip this many rows (nextOffset pages on; at most ${MAX_LIST_OFFSET}, then use cursor)`),
+    })
+    .superRefine((params, ctx) => {
+      if (params.cursor !== undefined && params.offset !== undefined)
+        ctx.addIssue({ code: "custom", path: ["offset"], message: "offset cannot be combined with cursor" });
+    }),
   async handler(ctx, params) {
     const kinds = (params.kinds ?? [])
       .map((kind) => kind.trim().toLowerCase())
@@ -53,8 +74,9 @@ export const sessionsList = defineTool({
       ...(params.activeMinutes !== undefined && params.activeMinutes >= 1
         ? { updatedSince: Date.now() - params.activeMinutes * 60_000 }
         : {}),
-      ...(params.includeArchived ? { includeArchived: true } : {}),
+      ...archivedFilter(params),
       ...(params.cursor ? { cursor: params.cursor } : {}),
+      ...(params.offset ? { offset: params.offset } : {}),
     });
     const sessions = await Promise.all(
       page.rows.map(async (columns) => {
@@ -74,7 +96,11 @@ export const sessionsList = defineTool({
     return {
       count: sessions.length,
       sessions,
+      hasMore: page.hasMore,
+      limitApplied: limit,
       ...(page.nextCursor ? { nextCursor: encodeListCursor(page.nextCursor) } : {}),
+      // Counted from the newest session, so not after a cursor (whose pages start elsewhere).
+      ...(page.hasMore && !params.cursor ? { nextOffset: (params.offset ?? 0) + sessions.length } : {}),
     };
   },
 });

@@ -12,6 +12,7 @@ export type CardSession = Pick<
   | "model"
   | "inputTokens"
   | "outputTokens"
+  | "totalTokens"
   | "contextTokens"
   | "runtimeMs"
   | "thinkingLevel"
@@ -32,7 +33,7 @@ export function statusCard(
   const lines = [
     `${PRODUCT_NAME} ${VERSION}`,
     `Model: ${row.model ?? "default"}${details.modelOverridden ? " (session override)" : ""}`,
-    `Tokens: ${formatTokenCount(row.inputTokens ?? 0)} in / ${formatTokenCount(row.outputTokens ?? 0)} out • context ${formatTokenCount(row.contextTokens ?? 0)} used`,
+    `Tokens: ${formatTokenCount(row.inputTokens ?? 0)} in / ${formatTokenCount(row.outputTokens ?? 0)} out • context ${formatTokenCount(row.totalTokens ?? 0)}/${formatTokenCount(row.contextTokens ?? 0)}`,
     `Session: ${row.key} • ${activity}`,
     `Runtime: ${row.runtimeMs !== undefined ? formatRuntime(row.runtimeMs) : "none yet"} • thinking ${row.thinkingLevel ?? "default"}`,
     `Run: ${row.status === "running" ? "active" : "idle"}`,

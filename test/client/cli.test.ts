@@ -110,6 +110,42 @@ describe("CLI commands (in workerd, against the Worker)", () => {
     expect((await cli(["list", "--bogus"])).code).toBe(2);
   });
 
+  it("sessions patch|delete and list --archived true|false|all, --offset", async () => {
+    const key = `agent:main:cli-${uid()}`;
+    await cli(["import", key, "in.jsonl"], { files: new Map([["in.jsonl", line("p1", "user", "hi", 1)]]) });
+    const asKey = { env: { SWITCHBOARD_SESSION: key } };
+    expect(
+      await cli(["sessions", "patch", "current", "--label", "cli", "--pinned", "true"], asKey),
+    ).toMatchObject({
+      code: 0,
+      stdout: `updated ${key}: label, pinned\n`,
+    });
+    expect(await cli(["sessions", "patch", key, "--archived", "true"], asKey)).toMatchObject({
+      code: 0,
+      stdout: `updated ${key}: archived\n`,
+    });
+    const rows = async (...flags: string[]) =>
+      JSON.parse((await cli(["list", "--json", ...flags], asKey)).stdout) as { sessions: object[] };
+    expect((await rows("--archived", "true")).sessions).toEqual([
+      expect.objectContaining({ key, label: "cli", pinned: true, archived: true }),
+    ]);
+    expect((await rows()).sessions).toEqual([]);
+    expect((await rows("--archived", "all", "--offset", "0")).sessions).toHaveLength(1);
+    expect((await rows("--archived", "all", "--offset", "1")).sessions).toEqual([]);
+    expect((await cli(["list", "--archived", "maybe"], asKey)).code).toBe(2);
+
+    // --expected-session-id is passed on: a sessionId of another generation is refused.
+    const stale = await cli(
+      ["sessions", "patch", key, "--archived", "false", "--expected-session-id", "old"],
+      asKey,
+    );
+    expect(stale).toMatchObject({ code: 1, stderr: `error: Session ${key} changed before patch. Retry.\n` });
+    const own = await cli(["sessions", "delete", key], asKey);
+    expect(own).toMatchObject({ code: 1, stderr: "error: Cannot delete the session running this tool\n" });
+    expect((await cli(["sessions", "archive", key], asKey)).code).toBe(2);
+    expect((await cli(["sessions", "patch", key, "--pinned", "yes"], asKey)).code).toBe(2);
+  });
+
   it("--help per command", async () => {
     const help = await cli(["send", "--help"]);
     expect(help.code).toBe(0);

@@ -25,6 +25,29 @@ describe("client tool methods", () => {
     expect(result.sessions.map((row) => row.key).sort()).toEqual([child, requester].sort());
   });
 
+  it("sessions: patch and delete a visible session; sessionsList pages with offset and filters archived", async () => {
+    const { u, requester, child, client, requests } = await requesterAndChild();
+    const [row] = (await client.sessionsList({ label: `kid-${u}` })).sessions;
+    const expectedSessionId = row?.sessionId ?? "";
+    const patched = await client.sessions({
+      action: "patch",
+      sessionKey: child,
+      archived: true,
+      expectedSessionId,
+    });
+    expect(lastRoute(requests)).toBe("POST /v1/tools/sessions");
+    expect(patched).toEqual({ status: "updated", sessionKey: child, updated: ["archived"] });
+    const archived = await client.sessionsList({ archived: true });
+    expect(archived).toMatchObject({ count: 1, hasMore: false, limitApplied: 50 });
+    expect(archived.sessions[0]).toMatchObject({ key: child, archived: true });
+    const firstOfAll = await client.sessionsList({ archived: "all", limit: 1 });
+    expect(firstOfAll).toMatchObject({ count: 1, hasMore: true, nextOffset: 1 });
+    const rest = await client.sessionsList({ archived: "all", limit: 1, offset: firstOfAll.nextOffset ?? 0 });
+    expect([firstOfAll.sessions[0]?.key, rest.sessions[0]?.key].sort()).toEqual([child, requester].sort());
+    const deleted = await client.sessions({ action: "delete", sessionKey: child, expectedSessionId });
+    expect(deleted).toEqual({ status: "deleted", sessionKey: child });
+  });
+
   it("sessionsHistory: the page made safe; an unknown session is a result, not a throw", async () => {
     const { requester, client, requests } = await requesterAndChild();
     const { client: admin } = testClient({ token: ADMIN });

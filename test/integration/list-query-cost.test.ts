@@ -132,7 +132,7 @@ describe("sessions_list query cost (D1 meta.rows_read and query plans)", () => {
     },
     {
       name: "archived included",
-      query: { scope: { type: "agents", agentIds: [agentA] }, includeArchived: true },
+      query: { scope: { type: "agents", agentIds: [agentA] }, archived: "all" },
       matches: (row) => row.agentId === agentA && row.listState < 2,
       branches: 2,
     },
@@ -179,7 +179,7 @@ describe("sessions_list query cost (D1 meta.rows_read and query plans)", () => {
     const query = {
       scope: { type: "agents" as const, agentIds: [agentA, agentB, `rrc${u}`] },
       kinds: allKinds,
-      includeArchived: true,
+      archived: "all" as const,
       updatedSince: base + 3 * MINUTE,
     };
     // 3 agents × 6 kinds × 2 list states would be 36 branches; D1 takes at most 5 compound terms.

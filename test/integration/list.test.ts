@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
   ADMIN,
@@ -65,6 +66,7 @@ describe("sessions_list rows and order", () => {
       createdAt: group.createdAt,
       updatedAt: now - 10 * MINUTE,
       model: "scripted/echo",
+      contextTokens: 200_000,
       spawnedBy: requester,
       parentSessionKey: requester,
     });
@@ -422,5 +424,113 @@ describe("sessions_list cursor paging", () => {
       ok: false,
       error: { type: "tool_error", message: expect.stringMatching(/cursor/) },
     });
+  });
+});
+
+describe("sessions_list row fields and archive filter (SPEC §17)", () => {
+  it("rows carry contextTokens, pinned, archived and stateVersion; archived: false | true | 'all', includeArchived = 'all'", async () => {
+    const u = uid();
+    const { requester, child } = tree("research");
+    await createSession({ agentId: "research", key: requester });
+    const plain = await child(`api:plain-${u}`);
+    const pinned = await child(`api:pinned-${u}`);
+    const archived = await child(`api:archived-${u}`);
+    expect(
+      await tool("sessions", requester, { action: "patch", sessionKey: pinned.key, pinned: true }),
+    ).toEqual({ status: "updated", sessionKey: pinned.key, updated: ["pinned"] });
+    const archiving = { action: "patch", sessionKey: archived.key, archived: true };
+    expect(
+      await tool("sessions", requester, { ...archiving, expectedSessionId: archived.sessionId }),
+    ).toEqual({
+      status: "updated",
+      sessionKey: archived.key,
+      updated: ["archived"],
+    });
+    // The event log (SPEC §13) feeds this column; a row shows it only above 0.
+    await env.DB.prepare("UPDATE session_index SET state_version = 3 WHERE session_key = ?")
+      .bind(plain.key)
+      .run();
+
+    const listed = await list(requester);
+    expect(keysOf(listed)).toEqual([pinned.key, plain.key, requester]);
+    const row = (key: string) => listed.sessions.find((each) => each.key === key);
+    // The agent's contextWindow (research: 32000); every other agent lists the default, 200000.
+    expect(row(plain.key)).toMatchObject({ contextTokens: 32_000, stateVersion: 3 });
+    expect(row(plain.key)).not.toHaveProperty("pinned");
+    expect(row(plain.key)).not.toHaveProperty("archived");
+    expect(row(pinned.key)).toMatchObject({ contextTokens: 32_000, pinned: true });
+    expect(row(pinned.key)).not.toHaveProperty("stateVersion");
+
+    const onlyArchived = await list(requester, { archived: true });
+    expect(keysOf(onlyArchived)).toEqual([archived.key]);
+    expect(onlyArchived.sessions[0]).toMatchObject({ archived: true, contextTokens: 32_000 });
+    expect(keysOf(await list(requester, { archived: false }))).toEqual(keysOf(listed));
+    const everything = keysOf(await list(requester, { archived: "all" }));
+    expect(everything.sort()).toEqual([archived.key, pinned.key, plain.key, requester].sort());
+    expect(keysOf(await list(requester, { include_archived: true })).sort()).toEqual(everything);
+    expect((await callTool<ApiError>("sessions_list", requester, { archived: "some" })).status).toBe(400);
+
+    // Unarchived: listed again, without the flag.
+    await tool("sessions", requester, {
+      action: "patch",
+      sessionKey: archived.key,
+      archived: false,
+      expectedSessionId: archived.sessionId,
+    });
+    const restored = await list(requester);
+    expect(keysOf(restored)).toContain(archived.key);
+    expect(restored.sessions.find((each) => each.key === archived.key)).not.toHaveProperty("archived");
+    expect((await list(requester, { archived: true })).count).toBe(0);
+  });
+});
+
+describe("sessions_list offset paging", () => {
+  it("hasMore, limitApplied, offset and nextOffset; offset with cursor, below 0 or past 10000 is an input error", async () => {
+    const { requester } = tree();
+    const base = Date.now() - 2000 * MINUTE;
+    await seedIndexRows(
+      Array.from({ length: 7 }, (_, i) => ({
+        sessionKey: `${requester}-o${i}`,
+        agentId: "main",
+        updatedAt: base + i,
+        spawnedBy: requester,
+      })),
+    );
+    const newestFirst = Array.from({ length: 7 }, (_, i) => `${requester}-o${6 - i}`);
+
+    const first = await list(requester, { limit: 3 });
+    expect(keysOf(first)).toEqual(newestFirst.slice(0, 3));
+    expect(first).toMatchObject({ count: 3, hasMore: true, limitApplied: 3, nextOffset: 3 });
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await list(requester, { limit: 3, offset: first.nextOffset });
+    expect(keysOf(second)).toEqual(newestFirst.slice(3, 6));
+    expect(second).toMatchObject({ hasMore: true, nextOffset: 6 });
+    const last = await list(requester, { limit: 3, offset: 6.8 });
+    expect(keysOf(last)).toEqual(newestFirst.slice(6));
+    expect(last).toMatchObject({ count: 1, hasMore: false, limitApplied: 3 });
+    expect(last).not.toHaveProperty("nextOffset");
+    expect(last).not.toHaveProperty("nextCursor");
+    expect((await list(requester, { offset: 7 })).sessions).toEqual([]);
+
+    // A cursor page has more too, but no nextOffset: an offset counts from the newest session.
+    const byCursor = await list(requester, { limit: 2, cursor: first.nextCursor });
+    expect(keysOf(byCursor)).toEqual(newestFirst.slice(3, 5));
+    expect(byCursor).toMatchObject({ hasMore: true, limitApplied: 2 });
+    expect(byCursor).not.toHaveProperty("nextOffset");
+    expect(await list(requester, { limit: 1000 })).toMatchObject({
+      count: 7,
+      hasMore: false,
+      limitApplied: 200,
+    });
+
+    for (const [args, message] of [
+      [{ offset: 3, cursor: first.nextCursor }, "offset cannot be combined with cursor"],
+      [{ offset: -1 }, "offset: Too small: expected number to be >=0"],
+      [{ offset: 10_001 }, "offset: Too big: expected number to be <=10000"],
+    ] as const) {
+      const response = await callTool<ApiError>("sessions_list", requester, args);
+      expect(response.status).toBe(400);
+      expect(response.json.error).toEqual({ code: "bad_request", message });
+    }
   });
 });

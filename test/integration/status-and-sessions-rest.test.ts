@@ -49,7 +49,8 @@ describe("session_status", () => {
     expect(own.statusText.split("\n")).toEqual([
       "Switchboard 0.1.0",
       "Model: scripted/echo",
-      "Tokens: 0 in / 0 out • context 0 used",
+      // Context used (totalTokens) of the window (contextTokens: the agent's contextWindow, default 200000).
+      "Tokens: 0 in / 0 out • context 0/200.0k",
       `Session: ${key} • last activity just now`,
       "Runtime: none yet • thinking default",
       "Run: idle",
@@ -138,6 +139,7 @@ describe("REST sessions", () => {
       createdAt: expect.any(Number),
       updatedAt: created.createdAt,
       model: "scripted/echo",
+      contextTokens: 200_000,
       derivedTitle: "REST chat",
       deliveryContext: { channel: "discord", to: "channel:1", threadId: 42 },
     });

@@ -9,7 +9,14 @@ import { connectMcp, type JsonRpcResult, listedNames, rawMcp, registeredAmong } 
 
 /** SPEC §5.4: what every sub-agent loses, and what a leaf (depth ≥ maxSpawnDepth) loses besides. */
 const SUBAGENT_DENIED = ["sessions_send", "session_status", "agents_list"];
-const LEAF_DENIED = ["sessions_spawn", "subagents", "sessions_list", "sessions_history", "sessions_yield"];
+const LEAF_DENIED = [
+  "sessions_spawn",
+  "subagents",
+  "sessions_list",
+  "sessions_history",
+  "sessions_yield",
+  "sessions",
+];
 
 describe("MCP initialize and tools/list", () => {
   it("an agent token (main, coding profile) lists every registered coding tool with its zod schema", async () => {

@@ -9,6 +9,7 @@ const sorted = (tools: Iterable<string>) => [...tools].sort();
 const SESSION_TOOLS = [
   "agents_list",
   "session_status",
+  "sessions",
   "sessions_history",
   "sessions_list",
   "sessions_send",
@@ -26,9 +27,10 @@ describe("profiles (SPEC §5.9)", () => {
     expect(sorted(profileToolSet("coding", []))).toEqual(SESSION_TOOLS);
   });
 
-  it("messaging grants list, history, send and status", () => {
+  it("messaging grants list, history, send, status and sessions", () => {
     expect(sorted(profileToolSet("messaging", []))).toEqual([
       "session_status",
+      "sessions",
       "sessions_history",
       "sessions_list",
       "sessions_send",
@@ -76,6 +78,7 @@ describe("allowedTools for top-level sessions", () => {
     expect(sorted(allowedTools(config, requesterWith({ agentId: "ops" })))).toEqual([
       "agents_list",
       "session_status",
+      "sessions",
       "sessions_history",
       "sessions_list",
       "sessions_send",
@@ -94,6 +97,7 @@ describe("sub-agent tool policy (SPEC §5.4)", () => {
   it("takes send, status and agents_list from every sub-agent", () => {
     const orchestrator = applySubagentPolicy(coding(), 1, 2, {});
     expect(sorted(orchestrator)).toEqual([
+      "sessions",
       "sessions_history",
       "sessions_list",
       "sessions_spawn",
@@ -102,7 +106,7 @@ describe("sub-agent tool policy (SPEC §5.4)", () => {
     ]);
   });
 
-  it("leaves lose spawn, subagents, list and history too (default maxSpawnDepth 1)", () => {
+  it("leaves lose spawn, subagents, list, history and sessions too (default maxSpawnDepth 1)", () => {
     const leaf = applySubagentPolicy(coding(), 1, 1, {});
     for (const tool of [
       "sessions_send",
@@ -112,6 +116,7 @@ describe("sub-agent tool policy (SPEC §5.4)", () => {
       "subagents",
       "sessions_list",
       "sessions_history",
+      "sessions",
     ]) {
       expect(leaf.has(tool as never)).toBe(false);
     }
@@ -153,7 +158,7 @@ describe("sub-agent tool policy (SPEC §5.4)", () => {
     const messaging = profileToolSet("messaging", []);
     expect(
       sorted(applySubagentPolicy(messaging, 1, 2, { alsoAllow: ["sessions_spawn", "subagents"] })),
-    ).toEqual(["sessions_history", "sessions_list"]);
+    ).toEqual(["sessions", "sessions_history", "sessions_list"]);
     expect(
       sorted(applySubagentPolicy(messaging, 1, 2, { allow: ["sessions_spawn", "sessions_list"] })),
     ).toEqual(["sessions_list"]);
@@ -170,6 +175,7 @@ describe("allowedTools for sub-agents", () => {
   it("gives a depth-1 orchestrator spawn, subagents, list and history with maxSpawnDepth 2", () => {
     const config = configFrom({ agents: { defaults: { subagents: { maxSpawnDepth: 2 } } } });
     expect(sorted(allowedTools(config, child))).toEqual([
+      "sessions",
       "sessions_history",
       "sessions_list",
       "sessions_spawn",

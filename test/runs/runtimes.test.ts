@@ -22,6 +22,7 @@ import {
 const CODING_TOOLS = [
   "agents_list",
   "session_status",
+  "sessions",
   "sessions_history",
   "sessions_list",
   "sessions_send",
@@ -29,7 +30,7 @@ const CODING_TOOLS = [
   "sessions_yield",
   "subagents",
 ];
-const MESSAGING_TOOLS = ["session_status", "sessions_history", "sessions_list", "sessions_send"];
+const MESSAGING_TOOLS = ["session_status", "sessions", "sessions_history", "sessions_list", "sessions_send"];
 
 /** The recorded model requests whose first user message is `text` (tests use unique texts). */
 async function userTurnRequests(agentId: string, text: string) {

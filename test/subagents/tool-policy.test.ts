@@ -21,6 +21,7 @@ const CODING = [
   "subagents",
   "agents_list",
   "session_status",
+  "sessions",
 ];
 
 /** `POST /tools/invoke` with a run token; `Body` is the answer expected (`Invoked<tool>` or `InvokeError`). */
@@ -76,6 +77,7 @@ describe("the sub-agent tool policy, applied to runs (SPEC §5.4)", () => {
     await settleAll([child, r]);
     const post = nth(await webhookPosts("boss-rec", child), 0);
     expect(post.tools.map((tool) => tool.name).sort()).toEqual([
+      "sessions",
       "sessions_history",
       "sessions_list",
       "sessions_spawn",

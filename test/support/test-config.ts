@@ -48,6 +48,8 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
           id: "research",
           name: "Researcher",
           model: "scripted/research",
+          // A context window of its own (contextTokens); the other agents list the default.
+          contextWindow: 32_000,
           runtime: scripted([{ match: "*", reply: "Findings: {{message}}" }]),
         },
         {

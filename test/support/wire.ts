@@ -7,6 +7,7 @@ import type {
   SessionStatusCard,
   SessionsHistoryPage,
   SessionsListResult,
+  SessionsResult,
   SessionsSendResult,
   SessionsSpawnResult,
   SessionsYieldResult,
@@ -86,6 +87,7 @@ export interface ToolResults {
   sessions_spawn: RefusableWithStatus<Extract<SessionsSpawnResult, { status: "accepted" }>>;
   sessions_yield: Loose<SessionsYieldResult>;
   subagents: Loose<SubagentsResult>;
+  sessions: Loose<SessionsResult>;
 }
 
 /** Any tool's result. */

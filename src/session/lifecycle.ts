@@ -1,0 +1,38 @@
+import type { SessionGuard, SessionPatch } from "./api";
+import { addIndexSync } from "./outbox-store";
+import { type RecordChanges, type SessionRecord, updateRecord } from "./record";
+import { hasQueuedRuns, runningRuns } from "./run-store";
+
+/**
+ * `archiveAt` of an archive the `sessions` tool scheduled for the end of the run in flight: due at once,
+ * taken by the alarm as soon as the session is idle (writes.ts archiveIfDue), and kept by a run's end,
+ * which otherwise sets a sub-agent's own archiving time.
+ */
+export const ARCHIVE_WHEN_IDLE = 0;
+
+/** The conflict of a guard that names another generation of the session (the key was re-created). */
+export function guardMismatch(record: SessionRecord, guard: SessionGuard | undefined): string | undefined {
+  if (guard?.expectedSessionId === undefined || guard.expectedSessionId === record.sessionId)
+    return undefined;
+  return `Session ${record.sessionKey} changed before patch. Retry.`;
+}
+
+/** Writes a patch (call inside a transaction): the fields as given, pinning and archiving as record fields. */
+export function writePatch(sql: SqlStorage, changes: SessionPatch, now: number): void {
+  const { archived, pinned, ...fields } = changes;
+  updateRecord(sql, {
+    ...fields,
+    ...(pinned !== undefined ? { pinned: pinned ? 1 : 0 } : {}),
+    ...archiveChanges(sql, archived, now),
+  });
+  addIndexSync(sql);
+}
+
+function archiveChanges(sql: SqlStorage, archived: SessionPatch["archived"], now: number): RecordChanges {
+  if (archived === undefined) return {};
+  // Listed again, and no archiving pending: the caller asked for it back.
+  if (archived === false) return { archivedAt: null, archiveAt: null };
+  const busy = hasQueuedRuns(sql) || runningRuns(sql).length > 0;
+  if (archived === "after_run" && busy) return { archiveAt: ARCHIVE_WHEN_IDLE };
+  return { archivedAt: now, archiveAt: null };
+}
