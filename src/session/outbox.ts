@@ -13,6 +13,7 @@ import {
   settleEntry,
 } from "./outbox-store";
 import { forgetRecord, readRecord } from "./record";
+import { postSteerNotice } from "./steer-notice";
 import { writeDeletion } from "./writes";
 
 /** If the object is evicted between a write and its inline delivery, the alarm finishes the job then. */
@@ -120,6 +121,9 @@ export class Outbox {
       }
       case "post":
         await env.DELIVERIES.send(entry.payload, { contentType: "json" });
+        return "done";
+      case "steer_notice":
+        await postSteerNotice(env, sessionConfig(env), entry.payload);
         return "done";
       case "remove_session":
         return "remove_session";

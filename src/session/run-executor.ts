@@ -16,6 +16,7 @@ import { toolSpecs } from "../tools/specs";
 import { attachmentRefs } from "./attachments";
 import type { SessionRecord } from "./record";
 import type { RunRow } from "./run-store";
+import { takeSteering } from "./steering";
 import { recordedToolCall, recordToolCall } from "./tool-calls";
 import { runMessages } from "./transcript";
 
@@ -148,6 +149,7 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
       runToken,
       signal: context.signal,
       callTool: (name, args) => callToolOnce(context, requester, callIndex++, name, args),
+      takeSteering: () => takeSteering(sql, run.runId),
       secret: (name) => readSecret(env, name),
       purposeKey: async (purpose) =>
         env.SWITCHBOARD_SIGNING_KEY ? deriveKey(env.SWITCHBOARD_SIGNING_KEY, purpose) : undefined,

@@ -8,6 +8,7 @@ import { addIndexSync } from "./outbox-store";
 import { liveRecord, updateRecord } from "./record";
 import { type RunEnding, recordRunEnding } from "./run-ending";
 import { executeRun } from "./run-executor";
+import { clearSteering } from "./steering";
 import {
   deferRunStart,
   findRun,
@@ -281,6 +282,8 @@ export class Runs {
   end(row: RunRow, ending: RunEnding): void {
     this.#storage.transactionSync(() => {
       recordRunEnding(this.#sql, sessionConfig(this.#env), row, ending);
+      // A message steered in after the run's last step is not lost: the transcript keeps it for the next turn.
+      clearSteering(this.#sql, row.runId);
       addIndexSync(this.#sql);
     });
     for (const wake of this.#waiters.get(row.runId) ?? []) wake();

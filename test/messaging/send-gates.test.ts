@@ -105,6 +105,7 @@ describe("sessions_send: visibility, thread targets, self-send, hops", () => {
       runId: expect.stringMatching(UUID),
       status: "accepted",
       sessionKey: requester,
+      targetDisposition: "queued",
       delivery: { status: "pending", mode: "announce" },
     });
     expect(queued).toMatchObject([{ type: "send", targetKey: requester, turn: { runId: accepted.runId } }]);
