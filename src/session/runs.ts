@@ -8,7 +8,6 @@ import { addIndexSync } from "./outbox-store";
 import { liveRecord, updateRecord } from "./record";
 import { type RunEnding, recordRunEnding } from "./run-ending";
 import { executeRun } from "./run-executor";
-import { clearSteering } from "./steering";
 import {
   deferRunStart,
   findRun,
@@ -21,6 +20,7 @@ import {
   requeueRun,
   runningRuns,
 } from "./run-store";
+import { clearSteering } from "./steering";
 
 /** A run interrupted by an eviction this many times ends as an error instead of starting again. */
 const MAX_RUN_ATTEMPTS = 3;

@@ -1,10 +1,10 @@
+import { findAgent } from "../config/agents";
 import {
   findSessionByKey,
   findSessionsByKeys,
   findSessionsByLabel,
   type SessionRef,
 } from "../index-db/lookup";
-import { findAgent } from "../config/agents";
 import { canonicalizeKeyInput, normalizeAgentId, parseSessionKey } from "../keys";
 import { checkCrossAgent, isRestrictedToSpawned } from "../policy/visibility";
 import { parseSessionReference, referenceNotFound, resolveSessionReference } from "./resolve-session";
@@ -33,13 +33,18 @@ function missingMain(ctx: ToolContext, key: string): TargetLookup | undefined {
 async function agentMainTarget(ctx: ToolContext, agentIdParam: string): Promise<TargetLookup> {
   const agentId = normalizeAgentId(agentIdParam);
   const main =
-    agentId && findAgent(ctx.config, agentId) && canonicalizeKeyInput("main", agentId, ctx.keyOptions);
-  if (!main || !main.ok)
+    agentId && findAgent(ctx.config, agentId)
+      ? canonicalizeKeyInput("main", agentId, ctx.keyOptions)
+      : undefined;
+  if (!agentId || !main?.ok)
     return {
       ok: false,
       status: "error",
       error: `Agent "${agentIdParam}" not found. Use agents_list to see the configured agents.`,
     };
+  // Checks that need no storage come first (SPEC §5.0).
+  const crossAgent = checkCrossAgent(ctx.config, ctx.requester, agentId, "send");
+  if (!crossAgent.ok) return crossAgent;
   const found = await findSessionByKey(ctx.db, main.key);
   return found ? { ok: true, session: found } : (missingMain(ctx, main.key) ?? referenceNotFound(main.key));
 }

@@ -215,3 +215,36 @@ describe("sessions_send with a wait (timeoutSeconds > 0)", () => {
     expect(await sentOnce()).toHaveLength(2);
   });
 });
+
+describe("sessions_send delivery with a sub-agent on one side", () => {
+  it("a sub-agent target: delivery skipped, and the exchange ends without an announce step", async () => {
+    const u = uid();
+    const requester = `agent:relay:sd-r-${u}`;
+    const child = `agent:relay:subagent:sd-c-${u}`;
+    await createSession({ agentId: "relay", key: requester });
+    await createSpawned({ sessionKey: child, agentId: "relay", spawnedBy: requester, spawnDepth: 1 });
+    const result = await send(requester, { sessionKey: child, message: "hi", timeoutSeconds: 5 });
+    expect(result).toEqual({
+      runId: expect.any(String),
+      status: "ok",
+      reply: "relay got: hi",
+      sessionKey: child,
+      targetDisposition: "queued",
+      delivery: { status: "skipped", mode: "announce" },
+    });
+    // Both reply-back turns happen (maxPingPongTurns 2); then nothing more.
+    const stages = async (key: string) =>
+      (await storedRuns(key)).map((run) => [JSON.parse(run.flow ?? "{}").stage, run.status]);
+    await driveUntil(
+      [requester, child],
+      async () => ((await stages(child)).length === 2 ? true : undefined),
+      "ping 2",
+    );
+    await drive([requester, child]);
+    expect(await stages(child)).toEqual([
+      ["request", "ok"],
+      ["ping", "ok"],
+    ]);
+    expect(await stages(requester)).toEqual([["ping", "ok"]]);
+  });
+});
