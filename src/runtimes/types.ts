@@ -47,8 +47,8 @@ export interface RunInput {
   runToken: string;
   signal: AbortSignal;
   /**
-   * The messages steered into this run since it last looked (sessions_send mode=steer), oldest first;
-   * already in the transcript. A runtime takes them before its next step.
+   * The messages steered into this run since the runtime last asked (sessions_send mode=steer), oldest
+   * first; already in the transcript. A runtime takes them before its next step.
    */
   takeSteering: () => TranscriptMessage[];
   /** Executes a tool call as the run's session. */

@@ -50,21 +50,31 @@ export function writeSteering(
   return active.runId;
 }
 
-/** The messages steered into a run that it has not taken yet, oldest first; taking them removes them. */
-export function takeSteering(sql: SqlStorage, runId: string): TranscriptMessage[] {
+/**
+ * The messages steered into a run after `afterSeq`, oldest first, with the seq to look after next time.
+ * Rows stay until the run ends: a retried or resumed attempt starts again from 0 and sees them all.
+ */
+export function steeringAfter(
+  sql: SqlStorage,
+  runId: string,
+  afterSeq: number,
+): { messages: TranscriptMessage[]; lastSeq: number } {
   const rows = sql
     .exec<{ seq: number; body: string }>(
       `SELECT steering.seq AS seq, message.body AS body FROM steering
-       JOIN message ON message.id = steering.message_id WHERE steering.run_id = ? ORDER BY steering.seq`,
+       JOIN message ON message.id = steering.message_id
+       WHERE steering.run_id = ? AND steering.seq > ? ORDER BY steering.seq`,
       runId,
+      afterSeq,
     )
     .toArray();
-  if (rows.length === 0) return [];
-  sql.exec("DELETE FROM steering WHERE run_id = ?", runId);
-  return rows.map((row) => JSON.parse(row.body) as TranscriptMessage);
+  return {
+    messages: rows.map((row) => JSON.parse(row.body) as TranscriptMessage),
+    lastSeq: rows.at(-1)?.seq ?? afterSeq,
+  };
 }
 
-/** Forgets what a run never took (it ended): the messages stay in the transcript for the next turn. */
+/** Forgets a run's steering rows once it has ended: the messages stay in the transcript for the next turn. */
 export function clearSteering(sql: SqlStorage, runId?: string): void {
   if (runId === undefined) sql.exec("DELETE FROM steering");
   else sql.exec("DELETE FROM steering WHERE run_id = ?", runId);
