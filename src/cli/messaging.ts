@@ -19,6 +19,11 @@ function finishWait(ctx: CommandContext, result: RunWaitResult | SessionsSendRes
     note(ctx, `no reply yet; the run continues. Wait again: switchboard wait ${runId}`);
     return EXIT.failed;
   }
+  if (result.status === "no_reply") {
+    output(ctx, result, () => "");
+    note(ctx, result.message);
+    return EXIT.ok;
+  }
   if (result.status === "accepted") {
     output(ctx, result, () => `accepted: run ${result.runId} (not waiting for the reply)`);
     return EXIT.ok;

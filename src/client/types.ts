@@ -78,15 +78,50 @@ export interface SessionsListResult {
 export type SessionsHistoryPage = HistoryPage & { sessionKey: string; truncated: boolean };
 
 export interface SendDelivery {
-  status: "pending";
+  /** `skipped`: no announce step follows (a sub-agent on either side, or `no_reply`). */
+  status: "pending" | "skipped";
   mode: "announce";
 }
 
-/** `sessions_send` (SPEC §5.3): every outcome, refusals included, is a result. */
+/** How the target took the message: a new turn, or steered into its active run (`mode: "steer"`). */
+export type TargetDisposition = "queued" | "steered";
+
+/** `sessions_send` (SPEC §5.3, §14): every outcome, refusals included, is a result. */
 export type SessionsSendResult =
-  | { runId: string; status: "accepted"; sessionKey: string; delivery: SendDelivery }
-  | { runId: string; status: "ok"; reply?: string; sessionKey: string; delivery: SendDelivery }
-  | { runId: string; status: "timeout" | "error" | "forbidden"; error: string; sessionKey?: string };
+  | {
+      runId: string;
+      status: "accepted";
+      sessionKey: string;
+      targetDisposition: TargetDisposition;
+      delivery: SendDelivery;
+    }
+  | {
+      runId: string;
+      status: "ok";
+      reply?: string;
+      sessionKey: string;
+      targetDisposition: TargetDisposition;
+      delivery: SendDelivery;
+    }
+  | {
+      runId: string;
+      status: "no_reply";
+      message: string;
+      sessionKey: string;
+      targetDisposition: TargetDisposition;
+      delivery: SendDelivery;
+    }
+  | {
+      runId: string;
+      status: "timeout" | "error";
+      error: string;
+      sessionKey?: string;
+      /** The message is in the target: a timeout or run failure is not a failed delivery. */
+      sentBeforeError?: true;
+      /** On a timeout whose run goes on: where it is. */
+      runStatus?: "queued" | "running";
+    }
+  | { runId: string; status: "forbidden"; error: string; sessionKey?: string };
 
 /** `sessions_spawn` (SPEC §5.4): accepted at once; the completion is announced to the requester later. */
 export type SessionsSpawnResult =

@@ -91,6 +91,8 @@ const scriptedRule = z.strictObject({
         .default({}),
     })
     .optional(),
+  /** Waits up to this long for a message steered into the run (sessions_send mode=steer): `{{steered}}`. */
+  waitForSteeringMs: z.number().int().min(0).max(60_000).optional(),
 });
 
 /** Switchboard's own credentials: a secret handed to a model provider, channel or agent is never one. */

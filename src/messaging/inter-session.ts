@@ -4,6 +4,10 @@ import type { ReplyFlow, TurnRequest } from "../session/api";
 export const REPLY_SKIP = "REPLY_SKIP";
 export const ANNOUNCE_SKIP = "ANNOUNCE_SKIP";
 export const NO_REPLY = "NO_REPLY";
+export const HEARTBEAT_OK = "HEARTBEAT_OK";
+
+/** Replies that are never delivered anywhere: the agent said nothing to pass on (SPEC §14 `no_reply`). */
+const NON_DELIVERABLE: ReadonlySet<string> = new Set([ANNOUNCE_SKIP, REPLY_SKIP, NO_REPLY, HEARTBEAT_OK]);
 
 /** A send chained this many times is refused: cuts A→B→C→A loops (ours). */
 export const MAX_SEND_HOPS = 2;
@@ -44,6 +48,12 @@ export function withInterSessionHeader(message: string, source: InterSessionSour
 export function isSkip(reply: string | undefined, token: string): boolean {
   const trimmed = (reply ?? "").trim();
   return trimmed === "" || trimmed === token;
+}
+
+/** True when a reply has no visible text: empty, or only one of the tokens that are never delivered. */
+export function isNonDeliverableReply(reply: string | undefined): boolean {
+  const trimmed = (reply ?? "").trim();
+  return trimmed === "" || NON_DELIVERABLE.has(trimmed);
 }
 
 /** A turn that one session puts in another (SPEC §5.3): a send, a reply-back step, an announce step. */

@@ -1,5 +1,5 @@
 import type { ReplyFlow, TurnRequest } from "../session/api";
-import { ANNOUNCE_SKIP, interSessionTurn, isSkip, REPLY_SKIP } from "./inter-session";
+import { ANNOUNCE_SKIP, interSessionTurn, isNonDeliverableReply, isSkip, REPLY_SKIP } from "./inter-session";
 
 /** What a finished run of an agent-to-agent exchange leads to (SPEC §5.3 reply-back loop and announce). */
 export type FlowStep =
@@ -41,6 +41,7 @@ function announceMessage(flow: ReplyFlow): string {
 }
 
 function announceStep(flow: ReplyFlow): FlowStep {
+  if (flow.skipAnnounce) return { kind: "done" };
   const next: ReplyFlow = { ...flow, stage: "announce" };
   return {
     kind: "turn",
@@ -80,13 +81,15 @@ function pingStep(flow: ReplyFlow, turn: number, from: Finished, reply: string):
 /**
  * The step after a run of the exchange ended `ok`: turns alternate starting with the requester, up to
  * `maxTurns`; an empty reply or REPLY_SKIP stops them; then the target runs the announce step, whose
- * reply (unless ANNOUNCE_SKIP) is posted to the target's channel.
+ * reply (unless ANNOUNCE_SKIP) is posted to the target's channel. A request answered without visible
+ * text (`no_reply`, SPEC §14) ends the exchange there: no reply-back, no announce.
  */
 export function nextFlowStep(flow: ReplyFlow, finished: Finished): FlowStep {
   const reply = finished.reply?.trim() ?? "";
   if (flow.stage === "announce")
     return isSkip(reply, ANNOUNCE_SKIP) ? { kind: "done" } : { kind: "announce", text: reply };
   if (flow.stage === "request") {
+    if (isNonDeliverableReply(reply)) return { kind: "done" };
     const withReply: ReplyFlow = { ...flow, ...(reply ? { round1Reply: reply, latestReply: reply } : {}) };
     const pingPong = flow.maxTurns > 0 && flow.requesterKey !== flow.targetKey && !isSkip(reply, REPLY_SKIP);
     return pingPong ? pingStep(withReply, 1, finished, reply) : announceStep(withReply);

@@ -87,6 +87,8 @@ export async function runOpenAi(input: RunInput): Promise<RunOutcome> {
   const appended: TranscriptMessage[] = [];
   const tools = input.tools.map((tool) => ({ type: "function", function: tool }));
   for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
+    // Messages steered into the run reach the model as user messages before this round.
+    for (const steered of input.takeSteering()) chat.push({ role: "user", content: messageText(steered) });
     let response: Response;
     try {
       response = await fetch(url, {

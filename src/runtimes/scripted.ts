@@ -14,7 +14,7 @@ export function ruleMatches(pattern: string, text: string): boolean {
   return text.toLowerCase().includes(pattern.toLowerCase());
 }
 
-/** Fills `{{message}}` and `{{result}}` in a reply template. */
+/** Fills `{{message}}`, `{{result}}` and `{{steered}}` in a reply template. */
 function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
 }
@@ -26,6 +26,23 @@ function fillArgs(args: Record<string, unknown>, values: Record<string, string>)
       typeof value === "string" ? fill(value, values) : value,
     ]),
   );
+}
+
+/** How often a rule that waits for steering looks again. */
+const STEERING_POLL_MS = 25;
+
+/**
+ * The step's messages steered into the run, waiting up to `waitMs` for the first one (a rule that
+ * expects to be steered); texts without their inter-session header, one per line.
+ */
+async function steeredText(input: RunInput, waitMs: number): Promise<string> {
+  const deadline = Date.now() + waitMs;
+  let steered = input.takeSteering();
+  while (steered.length === 0 && Date.now() < deadline && !input.signal.aborted) {
+    await scheduler.wait(STEERING_POLL_MS);
+    steered = input.takeSteering();
+  }
+  return steered.map((message) => stripInterSessionHeader(messageText(message))).join("\n");
 }
 
 /** Deterministic agent for the local default, demos and tests: first matching rule wins; no network. */
@@ -61,6 +78,8 @@ export async function runScripted(input: RunInput): Promise<RunOutcome> {
     values.result = JSON.stringify(result);
     messages.push(toolResultMessage(input.runId, call, result));
   }
+  // Its next step takes what was steered in meanwhile (SPEC §14).
+  values.steered = await steeredText(input, rule.waitForSteeringMs ?? 0);
   const reply = rule.reply !== undefined ? fill(rule.reply, values) : (values.result ?? "");
   const outTokens = Math.ceil(reply.length / 4);
   if (reply)

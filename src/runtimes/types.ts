@@ -52,6 +52,11 @@ export interface RunInput {
   /** Lets an external runtime call `/tools/invoke` as this run. */
   runToken: string;
   signal: AbortSignal;
+  /**
+   * The messages steered into this run since the runtime last asked (sessions_send mode=steer), oldest
+   * first; already in the transcript. A runtime takes them before its next step.
+   */
+  takeSteering: () => TranscriptMessage[];
   /** Executes a tool call as the run's session. */
   callTool: (name: string, args: unknown) => Promise<object>;
   /** Reads a secret by name (API keys, a webhook agent's own `secretEnv`). */

@@ -48,6 +48,8 @@ export const replyFlowSchema = z.object({
   turn: z.number().int().min(0),
   round1Reply: z.string().optional(),
   latestReply: z.string().optional(),
+  /** No announce step ends this exchange: the requester or the target is a sub-agent (SPEC §14). */
+  skipAnnounce: z.literal(true).optional(),
 });
 export type ReplyFlow = z.infer<typeof replyFlowSchema>;
 
@@ -226,6 +228,13 @@ export interface DeferredResult {
   usage?: RunUsage;
 }
 
+/** A message steered into a session's active run (sessions_send mode=steer), as appended there. */
+export interface SteerMessage {
+  id?: string;
+  text: string;
+  provenance: Provenance;
+}
+
 /** The session object's RPC methods. */
 export interface SessionApi {
   /** Creates the session; a live session under the same key is a conflict. */
@@ -299,6 +308,11 @@ export interface SessionApi {
   sendQueued(runId: string): Promise<Result<{ settled: boolean }>>;
   /** The turn of a recorded send (the Queue's consumer reads a large one from here). */
   sentTurn(runId: string): Promise<Result<TurnRequest>>;
+  /**
+   * Steering into the active run: appends the message and hands it to the run in flight, which goes on
+   * (unlike `steer`, which restarts). Its runId; `conflict` when no run is in flight.
+   */
+  steerActiveRun(message: SteerMessage): Promise<Result<{ runId: string }>>;
   /** One of the files this session was spawned with. */
   attachment(name: string): Promise<Result<{ bytes: ArrayBuffer; mimeType?: string }>>;
 }

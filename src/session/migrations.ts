@@ -205,6 +205,19 @@ export const sessionMigrations: ReadonlyArray<{ id: string; sql: string }> = [
       ALTER TABLE session ADD COLUMN pinned INTEGER;
     `,
   },
+  {
+    id: "0010_steering",
+    sql: `
+      -- Messages steered into a run in flight (sessions_send mode=steer), until its runtime takes them
+      -- before its next step. The message itself is in the transcript already.
+      CREATE TABLE steering (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        run_id TEXT NOT NULL,
+        message_id TEXT NOT NULL
+      );
+      CREATE INDEX steering_run ON steering (run_id, seq);
+    `,
+  },
 ];
 
 /** Applies every migration this object has not applied yet. Synchronous: SQL in a DO is. */

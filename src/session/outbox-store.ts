@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { outboundMessageSchema } from "../queue/messages";
+import { transcriptMessageShape } from "../transcript/message";
 import { turnDeliverySchema } from "./api";
 import { readRecord } from "./record";
 
@@ -18,6 +19,13 @@ const payloadSchemas = {
   turn: turnDeliverySchema,
   /** A post to a channel (reply, announce, command answer), handed to the Queue. */
   post: outboundMessageSchema,
+  /** A message steered into a webhook agent's run in flight, posted to the agent (signed). */
+  steer_notice: z.object({
+    agentId: z.string(),
+    runId: z.string(),
+    sessionKey: z.string(),
+    message: transcriptMessageShape,
+  }),
   /** The session deletes itself (a silent `cleanup: "delete"` sub-agent). */
   remove_session: z.object({}),
 } as const;

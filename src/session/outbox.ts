@@ -14,6 +14,7 @@ import {
 } from "./outbox-store";
 import { forgetRecord, readRecord } from "./record";
 import { recordCompletionUndeliverable } from "./run-progress";
+import { postSteerNotice } from "./steer-notice";
 import { writeDeletion } from "./writes";
 
 /** If the object is evicted between a write and its inline delivery, the alarm finishes the job then. */
@@ -124,6 +125,9 @@ export class Outbox {
       }
       case "post":
         await env.DELIVERIES.send(entry.payload, { contentType: "json" });
+        return "done";
+      case "steer_notice":
+        await postSteerNotice(env, sessionConfig(env), entry.payload);
         return "done";
       case "remove_session":
         return "remove_session";

@@ -16,6 +16,7 @@ import { toolSpecs } from "../tools/specs";
 import { attachmentRefs } from "./attachments";
 import type { SessionRecord } from "./record";
 import type { RunRow } from "./run-store";
+import { steeringAfter } from "./steering";
 import { recordedToolCall, recordToolCall } from "./tool-calls";
 import { runMessages } from "./transcript";
 
@@ -135,6 +136,8 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
   for (let attempt = 0; ; attempt++) {
     // The n-th tool call of an attempt is the same call in every attempt and every resumption of the run.
     let callIndex = 0;
+    // Each attempt starts from a fresh chat, so it is handed every message steered into the run.
+    let steeredSeq = 0;
     const outcome = await runtime({
       runId: run.runId,
       agent,
@@ -148,6 +151,11 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
       runToken,
       signal: context.signal,
       callTool: (name, args) => callToolOnce(context, requester, callIndex++, name, args),
+      takeSteering: () => {
+        const steered = steeringAfter(sql, run.runId, steeredSeq);
+        steeredSeq = steered.lastSeq;
+        return steered.messages;
+      },
       secret: (name) => readSecret(env, name),
       purposeKey: async (purpose) =>
         env.SWITCHBOARD_SIGNING_KEY ? deriveKey(env.SWITCHBOARD_SIGNING_KEY, purpose) : undefined,

@@ -23,6 +23,7 @@ import {
   requeueRun,
   runningRuns,
 } from "./run-store";
+import { clearSteering } from "./steering";
 
 /** A run interrupted by an eviction this many times ends as an error instead of starting again. */
 const MAX_RUN_ATTEMPTS = 3;
@@ -300,6 +301,8 @@ export class Runs {
   end(row: RunRow, ending: RunEnding): void {
     this.#storage.transactionSync(() => {
       recordRunEnding(this.#sql, sessionConfig(this.#env), row, ending);
+      // A message steered in after the run's last step is not lost: the transcript keeps it for the next turn.
+      clearSteering(this.#sql, row.runId);
       addIndexSync(this.#sql);
     });
     for (const key of [row.runId, ANY_RUN]) {

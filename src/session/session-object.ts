@@ -21,6 +21,7 @@ import {
   type SessionApi,
   type SessionGuard,
   type SessionPatch,
+  type SteerMessage,
   type TurnRequest,
 } from "./api";
 import { readAttachment } from "./attachments";
@@ -35,6 +36,7 @@ import { isUnderway, runProgress } from "./run-progress";
 import { findRun, toRunRecord } from "./run-store";
 import { Runs } from "./runs";
 import { findSentByRun } from "./sent";
+import { writeSteering } from "./steering";
 import { readExportChunk, readHistoryPage, readRecentMessages } from "./transcript";
 import {
   archiveIfDue,
@@ -227,6 +229,17 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
       message: { text, provenance: { kind: "subagent_task", sourceSessionKey: requesterKey } },
     });
     return accepted.ok ? { ok: true, value: { runId, rateLimited: false } } : accepted;
+  }
+
+  /** Steering into the active run: the run goes on and takes the message at its next step. */
+  async steerActiveRun(message: SteerMessage): Promise<Result<{ runId: string }>> {
+    const record = liveRecord(this.#sql);
+    if (!record) return notFound();
+    const config = sessionConfig(this.env);
+    const runId = await this.#write(() => writeSteering(this.#sql, record, config, message, Date.now()));
+    return runId
+      ? { ok: true, value: { runId } }
+      : { ok: false, code: "conflict", message: "no run in flight to steer into" };
   }
 
   /** The yield's message stays as hidden context; the next inbound event starts a fresh turn. */

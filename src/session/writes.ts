@@ -15,6 +15,7 @@ import { addPost, announceTarget } from "./posts";
 import { insertRecord, readRecord, type SessionRecord, updateRecord } from "./record";
 import { clearRuns, hasAnyRun, hasQueuedRuns, insertRun, runningRuns } from "./run-store";
 import { findSentByKey, findSentByRun, recordSent } from "./sent";
+import { clearSteering } from "./steering";
 import { clearToolCalls } from "./tool-calls";
 import { appendMessages, clearTranscript, messageCounts, summaryChanges } from "./transcript";
 
@@ -31,6 +32,7 @@ export function writeCreation(sql: SqlStorage, init: CreateSessionInit, now: num
   clearRuns(sql);
   clearAttachments(sql);
   clearSteers(sql);
+  clearSteering(sql);
   clearToolCalls(sql);
   const { attachments, channel, parentSessionKey, spawnDepth, ...fields } = init;
   insertRecord(

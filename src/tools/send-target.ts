@@ -1,15 +1,53 @@
+import { findAgent } from "../config/agents";
 import {
   findSessionByKey,
   findSessionsByKeys,
   findSessionsByLabel,
   type SessionRef,
 } from "../index-db/lookup";
-import { normalizeAgentId } from "../keys";
+import { canonicalizeKeyInput, normalizeAgentId, parseSessionKey } from "../keys";
 import { checkCrossAgent, isRestrictedToSpawned } from "../policy/visibility";
 import { parseSessionReference, referenceNotFound, resolveSessionReference } from "./resolve-session";
 import type { ToolContext, ToolFailure } from "./types";
 
-export type TargetLookup = { ok: true; session: SessionRef } | ({ ok: false } & ToolFailure);
+/**
+ * The target found, or a configured agent's main session not created yet (`missing`: SPEC §12, the
+ * send creates it once the checks pass), or why there is none.
+ */
+export type TargetLookup = { ok: true; session: SessionRef; missing?: true } | ({ ok: false } & ToolFailure);
+
+/** The main session of a configured agent, as a target that does not exist yet (SPEC §12). */
+function missingMain(ctx: ToolContext, key: string): TargetLookup | undefined {
+  const parsed = parseSessionKey(key, ctx.keyOptions);
+  if (!parsed || !findAgent(ctx.config, parsed.agentId)) return undefined;
+  const main = canonicalizeKeyInput("main", parsed.agentId, ctx.keyOptions);
+  if (!main.ok || main.key !== key) return undefined;
+  return {
+    ok: true,
+    session: { sessionKey: key, sessionId: "", agentId: parsed.agentId, spawnDepth: 0, channel: "unknown" },
+    missing: true,
+  };
+}
+
+/** `agentId` alone: that configured agent's main session, found or to be created (SPEC §12). */
+async function agentMainTarget(ctx: ToolContext, agentIdParam: string): Promise<TargetLookup> {
+  const agentId = normalizeAgentId(agentIdParam);
+  const main =
+    agentId && findAgent(ctx.config, agentId)
+      ? canonicalizeKeyInput("main", agentId, ctx.keyOptions)
+      : undefined;
+  if (!agentId || !main?.ok)
+    return {
+      ok: false,
+      status: "error",
+      error: `Agent "${agentIdParam}" not found. Use agents_list to see the configured agents.`,
+    };
+  // Checks that need no storage come first (SPEC §5.0).
+  const crossAgent = checkCrossAgent(ctx.config, ctx.requester, agentId, "send");
+  if (!crossAgent.ok) return crossAgent;
+  const found = await findSessionByKey(ctx.db, main.key);
+  return found ? { ok: true, session: found } : (missingMain(ctx, main.key) ?? referenceNotFound(main.key));
+}
 
 /** sessions_send's target by label (SPEC §5.3): cross-agent rules first, then the sandbox restriction. */
 async function targetByLabel(
@@ -59,15 +97,19 @@ export async function resolveSendParties(
   const later = () => findSessionByKey(ctx.db, requesterKey);
   if (params.label !== undefined)
     return { target: await targetByLabel(ctx, params.label, params.agentId), requesterRow: later };
+  if (params.sessionKey === undefined && params.agentId !== undefined)
+    return { target: await agentMainTarget(ctx, params.agentId), requesterRow: later };
   const input = params.sessionKey ?? "";
   const reference = parseSessionReference(ctx, input);
+  const orMissingMain = (lookup: TargetLookup): TargetLookup =>
+    lookup.ok || !reference.ok ? lookup : (missingMain(ctx, reference.key) ?? lookup);
   if (!reference.ok || !reference.keyOnly)
-    return { target: await resolveSessionReference(ctx, input), requesterRow: later };
+    return { target: orMissingMain(await resolveSessionReference(ctx, input)), requesterRow: later };
   const rows = await findSessionsByKeys(ctx.db, [reference.key, requesterKey]);
   const found = rows.get(reference.key);
   const requesterRow = rows.get(requesterKey);
   return {
-    target: found ? { ok: true, session: found } : referenceNotFound(input),
+    target: found ? { ok: true, session: found } : orMissingMain(referenceNotFound(input)),
     requesterRow: async () => requesterRow,
   };
 }

@@ -5,48 +5,30 @@ import { interSessionTurn, MAX_SEND_HOPS } from "../messaging/inter-session";
 import { stableUuid } from "../messaging/stable-id";
 import { resolveSendPolicy, sendPolicySubject } from "../policy/send-policy";
 import { checkSessionVisible } from "../policy/visibility";
-import type { ReplyFlow, RunRecord } from "../session/api";
+import type { ReplyFlow } from "../session/api";
 import { queuedSend } from "../session/client";
 import { messageTextSchema } from "../transcript/message";
 import { flooredNumber, idempotencyKeyParam, labelParam, sessionKeyParam } from "./args";
 import { parseSessionReference } from "./resolve-session";
+import { deliveryOf, NO_ACTIVE_RUN_ERROR, waitOutcome } from "./send-results";
 import { resolveSendParties } from "./send-target";
 import { defineTool } from "./types";
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
 /** Each reply-back step waits at most this long (SPEC §5.3). */
 const MAX_STEP_MS = 60_000;
-const DELIVERY = { status: "pending", mode: "announce" } as const;
-
-/** The result of a send that waited: the run's new reply, or why there is none yet (SPEC §5.3). */
-function waitOutcome(run: RunRecord, sessionKey: string, timeoutSeconds: number) {
-  const { runId, status, reply, error } = run;
-  if (status === "ok")
-    return { runId, status: "ok", reply: reply || undefined, sessionKey, delivery: DELIVERY };
-  if (status === "queued" || status === "running") {
-    return {
-      runId,
-      status: "timeout",
-      error: `No reply within ${timeoutSeconds}s; the run continues. Wait again with POST /v1/runs/${runId}/wait, or read sessions_history later.`,
-      sessionKey,
-    };
-  }
-  return {
-    runId,
-    status: status === "timeout" ? "timeout" : "error",
-    error: error ?? `run ${status}`,
-    sessionKey,
-  };
-}
 
 export const sessionsSend = defineTool({
   name: "sessions_send",
   description:
-    "Send a message into another session (by sessionKey or label). timeoutSeconds > 0 waits for its reply; 0 sends and returns at once. The agents may then reply back and forth, and the target announces the outcome.",
+    "Send a message into another session (by sessionKey, label, or agentId alone for that agent's main session). timeoutSeconds > 0 waits for its reply; 0 sends and returns at once. mode=steer puts the message into the target's active run instead of a new turn. The agents may then reply back and forth, and the target announces the outcome.",
   schema: z.object({
     sessionKey: sessionKeyParam().optional().describe("target session key, or sessionId"),
     label: labelParam().optional().describe("find the target by its label instead of sessionKey"),
-    agentId: z.string().optional().describe("with label: whose labels to search"),
+    agentId: z
+      .string()
+      .optional()
+      .describe("with label: whose labels to search; alone: that agent's main session"),
     message: messageTextSchema.describe("the message to send"),
     timeoutSeconds: flooredNumber()
       .optional()
@@ -54,6 +36,12 @@ export const sessionsSend = defineTool({
     idempotencyKey: idempotencyKeyParam()
       .optional()
       .describe("a repeat with the same key returns the first result and sends nothing"),
+    mode: z
+      .enum(["followup", "steer"])
+      .optional()
+      .describe(
+        "followup (default): a new turn; steer: into the target's active run, which goes on (timeoutSeconds is 0)",
+      ),
   }),
   async handler(ctx, params) {
     const { requester, config, keyOptions } = ctx;
@@ -65,7 +53,7 @@ export const sessionsSend = defineTool({
     });
     if (params.sessionKey !== undefined && params.label !== undefined)
       return fail("error", "Give sessionKey or label, not both.");
-    if (params.sessionKey === undefined && params.label === undefined)
+    if (params.sessionKey === undefined && params.label === undefined && params.agentId === undefined)
       return fail("error", "sessionKey or label required.");
     const { target, requesterRow } = await resolveSendParties(ctx, params);
     if (!target.ok) return fail(target.status, target.error);
@@ -78,25 +66,27 @@ export const sessionsSend = defineTool({
     const refusedKey = reference?.ok && reference.key === targetKey ? shownKey : undefined;
     const visible = checkSessionVisible(config, requester, target.session, "send");
     if (!visible.ok) return fail(visible.status, visible.error, refusedKey);
+    // From here on the caller may see the target: every refusal names it.
     const parsedTarget = parseSessionKey(targetKey, keyOptions);
     if (parsedTarget?.threadScoped) {
       return fail(
         "error",
         "Target is a thread-scoped session; send to the parent channel session key instead.",
-        refusedKey,
+        shownKey,
       );
     }
     const policy = resolveSendPolicy(
       config.session.sendPolicy,
       sendPolicySubject(target.session, target.session.channel, keyOptions),
     );
-    if (policy === "deny") return fail("error", "send blocked by session policy", refusedKey);
-    const timeoutSeconds = Math.max(0, params.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS);
+    if (policy === "deny") return fail("error", "send blocked by session policy", shownKey);
+    const steer = params.mode === "steer";
+    const timeoutSeconds = steer ? 0 : Math.max(0, params.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS);
     if (timeoutSeconds > 0 && targetKey === requester.sessionKey) {
       return fail(
         "error",
         "A session cannot send to itself and wait for the reply; use timeoutSeconds: 0.",
-        refusedKey,
+        shownKey,
       );
     }
     const hop = (requester.hop ?? 0) + 1;
@@ -104,9 +94,12 @@ export const sessionsSend = defineTool({
       return fail(
         "error",
         `Agent-to-agent hop limit reached (${MAX_SEND_HOPS} chained sends); not forwarding further.`,
-        refusedKey,
+        shownKey,
       );
     }
+    if (steer && target.missing) return fail("error", NO_ACTIVE_RUN_ERROR, shownKey);
+    // No announce step ends an exchange with a sub-agent on either side (SPEC §14 `delivery`).
+    const skipAnnounce = requester.isSubagent || (parsedTarget?.isSubagent ?? false);
 
     const requesterChannel = (await requesterRow())?.channel ?? "unknown";
     const requesterShown = displayKey(requester.sessionKey, keyOptions);
@@ -126,6 +119,7 @@ export const sessionsSend = defineTool({
       hop,
       stage: "request",
       turn: 0,
+      ...(skipAnnounce ? { skipAnnounce: true as const } : {}),
     };
     const turn = interSessionTurn({
       runId,
@@ -141,6 +135,25 @@ export const sessionsSend = defineTool({
       flow,
     });
 
+    if (steer) {
+      const steered = await ctx.session(targetKey).steerActiveRun({ id: `steer:${runId}`, ...turn.message });
+      if (!steered.ok) return fail("error", NO_ACTIVE_RUN_ERROR, shownKey);
+      return {
+        runId: steered.value.runId,
+        status: "accepted",
+        sessionKey: shownKey,
+        targetDisposition: "steered",
+        delivery: deliveryOf(skipAnnounce),
+      };
+    }
+    if (target.missing) {
+      // SPEC §12: a configured agent's main session comes into being with the first message sent to it.
+      const created = await ctx
+        .session(targetKey)
+        .ensure({ sessionKey: targetKey, agentId: target.session.agentId });
+      if (!created.ok) return fail("error", created.message, shownKey);
+    }
+
     // The requester records the send first, durably, in its own object: a repeat of a keyed send is
     // answered from there with the first send's runId and target (even one still on the Queue), and a
     // fire-and-forget turn is owed by its outbox until the Queue has it.
@@ -155,7 +168,7 @@ export const sessionsSend = defineTool({
             ...(viaQueue ? { viaQueue: { sourceKey: requester.sessionKey } } : {}),
           })
         : undefined;
-    if (recorded && !recorded.ok) return fail("error", recorded.message);
+    if (recorded && !recorded.ok) return fail("error", recorded.message, shownKey);
     const first = recorded?.value;
     const runKey = first?.targetKey ?? targetKey;
     const runShown = displayKey(runKey, keyOptions);
@@ -175,11 +188,17 @@ export const sessionsSend = defineTool({
           console.warn(`send ${runId}: left to the requester's outbox: ${String(cause)}`);
         }
       }
-      return { runId: first?.runId ?? runId, status: "accepted", sessionKey: runShown, delivery: DELIVERY };
+      return {
+        runId: first?.runId ?? runId,
+        status: "accepted",
+        sessionKey: runShown,
+        targetDisposition: "queued",
+        delivery: deliveryOf(skipAnnounce),
+      };
     }
     // A keyed repeat hands the first send's own turn to its own target again: the target deduplicates.
     const run = await ctx.sendTurnAndWait(runKey, first?.turn ?? turn, timeoutSeconds * 1000);
     if (!run.ok) return fail("error", `Session not found: ${runShown}.`, runShown);
-    return waitOutcome(run.value, runShown, timeoutSeconds);
+    return waitOutcome(run.value, runShown, timeoutSeconds, skipAnnounce);
   },
 });

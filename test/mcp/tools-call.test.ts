@@ -82,6 +82,7 @@ describe("MCP tools/call", () => {
       runId: expect.any(String),
       status: "accepted",
       sessionKey: keys.child,
+      targetDisposition: "queued",
       delivery: { status: "pending", mode: "announce" },
     });
     await driveUntil([keys.child], () => findRun(sent.runId), "the MCP send to arrive");

@@ -17,7 +17,11 @@ import {
   waitRun,
 } from "../support";
 
-const ACCEPTED = { status: "accepted", delivery: { status: "pending", mode: "announce" } };
+const ACCEPTED = {
+  status: "accepted",
+  targetDisposition: "queued",
+  delivery: { status: "pending", mode: "announce" },
+};
 
 async function pair(prefix: string) {
   const u = uid();

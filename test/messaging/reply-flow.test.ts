@@ -128,10 +128,17 @@ describe("nextFlowStep: the reply-back loop", () => {
     expect(steps).toEqual(["requester:ping:1", "target:ping:2", "target:announce:2"]);
   });
 
-  it("REPLY_SKIP from the target's first reply skips the ping-pong", () => {
-    const step = turnOf(nextFlowStep(requestFlow(), finished(TARGET, "REPLY_SKIP")));
-    expect(step.sessionKey).toBe(TARGET);
-    expect(step.request.flow?.stage).toBe("announce");
+  it.each(["REPLY_SKIP", "", " NO_REPLY ", "HEARTBEAT_OK", "ANNOUNCE_SKIP", undefined])(
+    "a first reply without visible text (%j) ends the exchange: no ping-pong, no announce (no_reply)",
+    (reply) => {
+      expect(nextFlowStep(requestFlow(), finished(TARGET, reply))).toEqual({ kind: "done" });
+    },
+  );
+
+  it("with a sub-agent on either side (skipAnnounce), the exchange ends where the announce step would be", () => {
+    const flow = requestFlow({ maxTurns: 1, skipAnnounce: true });
+    expect(play(flow, ["r0", "r1"])).toEqual({ steps: ["requester:ping:1"], last: { kind: "done" } });
+    expect(nextFlowStep({ ...flow, maxTurns: 0 }, finished(TARGET, "r0"))).toEqual({ kind: "done" });
   });
 
   it("maxTurns 0 goes straight to the announce step, which carries the request and the replies", () => {

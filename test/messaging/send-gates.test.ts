@@ -7,6 +7,7 @@ import {
   requesterFor,
   send,
   sendWith,
+  session,
   transcript,
   UUID,
 } from "../support";
@@ -85,11 +86,14 @@ describe("sessions_send: visibility, thread targets, self-send, hops", () => {
   });
 
   it("synchronous self-send is refused; fire-and-forget self-send is accepted", async () => {
-    const { requester } = await family("self");
+    const { requester, u } = await family("self");
+    await session(requester).patch({ label: `me-${u}` });
     const error = "A session cannot send to itself and wait for the reply; use timeoutSeconds: 0.";
+    // Every refusal past visibility names the resolved target, a label's too.
     for (const args of [
       { sessionKey: "current", message: "hi", timeoutSeconds: 5 },
       { sessionKey: requester, message: "hi" },
+      { label: `me-${u}`, message: "hi" },
     ]) {
       await expectFailure(await send(requester, args), { status: "error", error, sessionKey: requester });
     }
@@ -105,6 +109,7 @@ describe("sessions_send: visibility, thread targets, self-send, hops", () => {
       runId: expect.stringMatching(UUID),
       status: "accepted",
       sessionKey: requester,
+      targetDisposition: "queued",
       delivery: { status: "pending", mode: "announce" },
     });
     expect(queued).toMatchObject([{ type: "send", targetKey: requester, turn: { runId: accepted.runId } }]);

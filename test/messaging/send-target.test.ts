@@ -125,6 +125,7 @@ describe("sessions_send: target selection", () => {
       status: "ok",
       reply: "pong",
       sessionKey: child,
+      targetDisposition: "queued",
       delivery: { status: "pending", mode: "announce" },
     });
   });
@@ -190,6 +191,7 @@ describe("sessions_send: target selection", () => {
       status: "ok",
       reply: "Findings: status?",
       sessionKey: research,
+      targetDisposition: "queued",
       delivery: { status: "pending", mode: "announce" },
     });
   });
@@ -234,12 +236,14 @@ describe("sessions_send: target selection", () => {
       error: `Session not found: ${strangerRow.sessionId}. Use the full session key from sessions_list.`,
     });
     // The label is on two sessions, but only one is visible to the restricted lookup: not ambiguous.
+    // Its agent only ever answers ANNOUNCE_SKIP: no visible reply (SPEC §14).
     expect(await send(ops, { label: `shared-${u}`, message: "hi", timeoutSeconds: 5 })).toEqual({
       runId: expect.stringMatching(UUID),
-      status: "ok",
-      reply: "ANNOUNCE_SKIP",
+      status: "no_reply",
+      message: "No visible reply. Continue or retry if needed.",
       sessionKey: spawned,
-      delivery: { status: "pending", mode: "announce" },
+      targetDisposition: "queued",
+      delivery: { status: "skipped", mode: "announce" },
     });
     await expectUntouched(stranger);
   });

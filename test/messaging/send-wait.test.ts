@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { stableUuid } from "../../src/messaging/stable-id";
 import {
-  answerDeferred,
   capturingContext,
   createSession,
   createSpawned,
+  drive,
   driveUntil,
   findRun,
   getRun,
@@ -54,6 +54,7 @@ describe("sessions_send with a wait (timeoutSeconds > 0)", () => {
       status: "ok",
       reply: "relay got: fresh question",
       sessionKey: target,
+      targetDisposition: "queued",
       delivery: DELIVERY,
     });
     const [earlierQ, earlierA, request, answer] = await transcript(target);
@@ -74,7 +75,7 @@ describe("sessions_send with a wait (timeoutSeconds > 0)", () => {
     });
   });
 
-  it("stale-reply protection: a run that produces no text gives no reply, not the earlier one", async () => {
+  it("stale-reply protection: a run that produces no text answers no_reply, not the earlier reply", async () => {
     // hook-async answers 202; the test posts the run's (empty) result itself, while the send waits.
     const { u, requester, target } = await pair("hook-async", "stale");
     await withEarlierReply(target);
@@ -93,9 +94,14 @@ describe("sessions_send with a wait (timeoutSeconds > 0)", () => {
     );
     const completed = await session(target).completeDeferredRun(runId, { text: "" });
     expect(completed).toMatchObject({ ok: true, value: { status: "ok" } });
-    const result = await pending;
-    expect(result).toEqual({ runId, status: "ok", sessionKey: target, delivery: DELIVERY });
-    expect(Object.keys(result)).not.toContain("reply");
+    expect(await pending).toEqual({
+      runId,
+      status: "no_reply",
+      message: "No visible reply. Continue or retry if needed.",
+      sessionKey: target,
+      targetDisposition: "queued",
+      delivery: { status: "skipped", mode: "announce" },
+    });
     const stored = await transcript(target);
     expect(stored.slice(0, 3).map((message) => [message.role, message.runId ?? message.id])).toEqual([
       ["user", "earlier-q"],
@@ -105,8 +111,10 @@ describe("sessions_send with a wait (timeoutSeconds > 0)", () => {
     expect(
       stored.filter((message) => message.role === "assistant").map((message) => message.content),
     ).toEqual(["old answer"]);
-    // An empty reply ends the exchange: the target's announce step runs next; let it stay silent.
-    await answerDeferred(target, "ANNOUNCE_SKIP");
+    // no_reply is terminal: no reply-back step, no announce step.
+    await drive([target, requester]);
+    expect((await storedRuns(target)).map((run) => run.runId)).toEqual([runId]);
+    expect(await storedRuns(requester)).toEqual([]);
   });
 
   it("timeout: the run continues; waiting again by runId gets its result", async () => {
@@ -121,6 +129,8 @@ describe("sessions_send with a wait (timeoutSeconds > 0)", () => {
       status: "timeout",
       error: `No reply within 1s; the run continues. Wait again with POST /v1/runs/${result.runId}/wait, or read sessions_history later.`,
       sessionKey: target,
+      sentBeforeError: true,
+      runStatus: "running",
     });
     expect((await getRun(result.runId))?.status).toBe("running");
     const waited = await waitRun(result.runId, 10_000);
@@ -150,7 +160,13 @@ describe("sessions_send with a wait (timeoutSeconds > 0)", () => {
     const result = await send(requester, { sessionKey: target, message: "please fail", timeoutSeconds: 10 });
     const run = await getRun(result.runId);
     expect(run.status).toBe("error");
-    expect(result).toEqual({ runId: run.runId, status: "error", error: run.error, sessionKey: target });
+    expect(result).toEqual({
+      runId: run.runId,
+      status: "error",
+      error: run.error,
+      sessionKey: target,
+      sentBeforeError: true,
+    });
     expect(result.error).toMatch(/HTTP 500/);
     expect(result.error).toContain("fake model status 500");
   });
@@ -164,6 +180,7 @@ describe("sessions_send with a wait (timeoutSeconds > 0)", () => {
       status: "ok",
       reply: "relay got: only once",
       sessionKey: target,
+      targetDisposition: "queued",
       delivery: DELIVERY,
     });
     expect(await send(requester, args)).toEqual(first);
@@ -176,6 +193,7 @@ describe("sessions_send with a wait (timeoutSeconds > 0)", () => {
         runId: first.runId,
         status: "accepted",
         sessionKey: target,
+        targetDisposition: "queued",
         delivery: DELIVERY,
       });
     }
@@ -195,5 +213,38 @@ describe("sessions_send with a wait (timeoutSeconds > 0)", () => {
     const other = await send(requester, { ...args, idempotencyKey: `twice-${u}` });
     expect(other.runId).not.toBe(first.runId);
     expect(await sentOnce()).toHaveLength(2);
+  });
+});
+
+describe("sessions_send delivery with a sub-agent on one side", () => {
+  it("a sub-agent target: delivery skipped, and the exchange ends without an announce step", async () => {
+    const u = uid();
+    const requester = `agent:relay:sd-r-${u}`;
+    const child = `agent:relay:subagent:sd-c-${u}`;
+    await createSession({ agentId: "relay", key: requester });
+    await createSpawned({ sessionKey: child, agentId: "relay", spawnedBy: requester, spawnDepth: 1 });
+    const result = await send(requester, { sessionKey: child, message: "hi", timeoutSeconds: 5 });
+    expect(result).toEqual({
+      runId: expect.any(String),
+      status: "ok",
+      reply: "relay got: hi",
+      sessionKey: child,
+      targetDisposition: "queued",
+      delivery: { status: "skipped", mode: "announce" },
+    });
+    // Both reply-back turns happen (maxPingPongTurns 2); then nothing more.
+    const stages = async (key: string) =>
+      (await storedRuns(key)).map((run) => [JSON.parse(run.flow ?? "{}").stage, run.status]);
+    await driveUntil(
+      [requester, child],
+      async () => ((await stages(child)).length === 2 ? true : undefined),
+      "ping 2",
+    );
+    await drive([requester, child]);
+    expect(await stages(child)).toEqual([
+      ["request", "ok"],
+      ["ping", "ok"],
+    ]);
+    expect(await stages(requester)).toEqual([["ping", "ok"]]);
   });
 });

@@ -48,6 +48,7 @@ export function runInput(
       calls.push({ name, args });
       return toolResult;
     },
+    takeSteering: () => [],
     secret: (name) => secrets[name],
     purposeKey: async (purpose) => deriveKey(env.SWITCHBOARD_SIGNING_KEY ?? "", purpose),
     ...overrides,

@@ -12,6 +12,8 @@
  *                   answers `tool said: <last tool message>`. Usage 10 + 5 = 15 per round.
  *     loop          always calls the tool <param> (default: the first offered), never answers
  *     tools-slow    as tools, but the round after the tool call answers 1.5 s later (a crash mid-run)
+ *     slow-tool/<ms> no `tool` message yet: calls sessions_list after <ms> milliseconds; afterwards
+ *                   echoes the last user message (a message steered in meanwhile comes after the tool)
  *     slow/<ms>     echo after <ms> milliseconds (timeouts, aborts)
  *     stall/<ms>    echo, but the body stops after a few bytes for <ms> milliseconds (abort mid-body)
  *     malformed     200 with JSON that is not a completion
@@ -162,6 +164,10 @@ function openAi(scenario: string, param: string | undefined, request: Json): Rep
       return messages.some((message) => message.role === "tool")
         ? { ...completion({ content: `tool said: ${lastOf("tool")}` }, [10, 5]), delayMs: 1500 }
         : completion(toolCall(request, param, lastUser), [10, 5]);
+    case "slow-tool":
+      return messages.some((message) => message.role === "tool")
+        ? completion({ content: lastUser })
+        : { ...completion(toolCall(request, "sessions_list", "{}")), delayMs: Number(param ?? 1000) };
     case "slow":
       return { ...completion({ content: lastUser }), delayMs: Number(param ?? 1000) };
     case "stall":

@@ -156,6 +156,17 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
           model: "webhook",
           runtime: { type: "webhook", url: `${fakeServicesUrl}/webhook/async/rec-hook-async-rec` },
         },
+        // Steering into the active run (test/messaging/send-steer.test.ts): a scripted step that waits
+        // for a steered message and answers with it, and a model whose first round is a slow tool call.
+        {
+          id: "steerable",
+          model: "scripted/steerable",
+          runtime: scripted([
+            { match: "wait for steering", waitForSteeringMs: 10_000, reply: "steered: {{steered}}" },
+            { match: "*", reply: "steerable got: {{message}}" },
+          ]),
+        },
+        { id: "model-steer", model: "fake-model", runtime: model("slow-tool/1500/rec-model-steer") },
         // Sub-agent tests (test/subagents).
         {
           // May spawn any agent; its runs spawn with attachments or yield when a message asks for it.

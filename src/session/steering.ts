@@ -1,0 +1,81 @@
+import { findAgent } from "../config/agents";
+import type { SwitchboardConfig } from "../config/schema";
+import type { TranscriptMessage } from "../transcript/message";
+import type { SteerMessage } from "./api";
+import { addIndexSync, addToOutbox } from "./outbox-store";
+import { type SessionRecord, updateRecord } from "./record";
+import { runningRuns } from "./run-store";
+import { appendMessages, summaryChanges } from "./transcript";
+
+// Steering into the active run (sessions_send mode=steer, SPEC §14): the message joins the transcript
+// at once and reaches the run in flight without restarting it. An openai or scripted run takes it
+// from the `steering` table before its next step; a webhook agent is sent a signed `steer` notice.
+
+/**
+ * Appends a message steered into the session's active run and hands it to that run (call inside a
+ * transaction). The active run's id, or undefined when no run is in flight (nothing is written).
+ */
+export function writeSteering(
+  sql: SqlStorage,
+  record: SessionRecord,
+  config: SwitchboardConfig,
+  steer: SteerMessage,
+  now: number,
+): string | undefined {
+  const [active] = runningRuns(sql);
+  if (!active) return undefined;
+  const message: TranscriptMessage = {
+    id: steer.id ?? `steer:${crypto.randomUUID()}`,
+    role: "user",
+    content: steer.text,
+    provenance: steer.provenance,
+    timestamp: now,
+    runId: active.runId,
+  };
+  const appended = appendMessages(sql, [message], record.firstUserText !== undefined);
+  if (appended.imported === 0) return active.runId;
+  updateRecord(sql, { updatedAt: Math.max(record.updatedAt, now), ...summaryChanges(appended) });
+  addIndexSync(sql);
+  if (findAgent(config, record.agentId)?.runtime.type === "webhook") {
+    // The agent holds the run, not us: it is told, durably, through the outbox.
+    addToOutbox(sql, "steer_notice", `steer:${message.id}`, {
+      agentId: record.agentId,
+      runId: active.runId,
+      sessionKey: record.sessionKey,
+      message,
+    });
+  } else {
+    sql.exec("INSERT INTO steering (run_id, message_id) VALUES (?, ?)", active.runId, message.id);
+  }
+  return active.runId;
+}
+
+/**
+ * The messages steered into a run after `afterSeq`, oldest first, with the seq to look after next time.
+ * Rows stay until the run ends: a retried or resumed attempt starts again from 0 and sees them all.
+ */
+export function steeringAfter(
+  sql: SqlStorage,
+  runId: string,
+  afterSeq: number,
+): { messages: TranscriptMessage[]; lastSeq: number } {
+  const rows = sql
+    .exec<{ seq: number; body: string }>(
+      `SELECT steering.seq AS seq, message.body AS body FROM steering
+       JOIN message ON message.id = steering.message_id
+       WHERE steering.run_id = ? AND steering.seq > ? ORDER BY steering.seq`,
+      runId,
+      afterSeq,
+    )
+    .toArray();
+  return {
+    messages: rows.map((row) => JSON.parse(row.body) as TranscriptMessage),
+    lastSeq: rows.at(-1)?.seq ?? afterSeq,
+  };
+}
+
+/** Forgets a run's steering rows once it has ended: the messages stay in the transcript for the next turn. */
+export function clearSteering(sql: SqlStorage, runId?: string): void {
+  if (runId === undefined) sql.exec("DELETE FROM steering");
+  else sql.exec("DELETE FROM steering WHERE run_id = ?", runId);
+}
