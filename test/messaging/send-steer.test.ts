@@ -86,7 +86,11 @@ describe("sessions_send mode=steer: steering into the active run", () => {
     expect(await transcript(target)).toEqual([
       expect.objectContaining({ role: "user", content: "wait for steering", runId }),
       steeredMessage(requester, "turn left", runId),
-      expect.objectContaining({ role: "assistant", content: "steered: turn left", runId }),
+      expect.objectContaining({
+        role: "assistant",
+        content: [{ type: "text", text: "steered: turn left" }],
+        runId,
+      }),
     ]);
     expect((await storedRuns(target)).map((run) => [run.runId, run.status])).toEqual([[runId, "ok"]]);
 
