@@ -39,7 +39,12 @@ export function controlledItems(
     ...(child.label ? { label: child.label } : {}),
     ...(child.task ? { task: child.task } : {}),
     status: isActive(child) ? "running" : (STATUS_OF[child.status ?? ""] ?? "done"),
-    ...(child.runtimeMs !== undefined ? { runtimeMs: child.runtimeMs } : {}),
+    // A running child's runtime so far (OpenClaw: now − start); an ended one's as recorded.
+    ...(isActive(child) && child.startedAt !== undefined
+      ? { runtimeMs: Math.max(0, now - child.startedAt) }
+      : child.runtimeMs !== undefined
+        ? { runtimeMs: child.runtimeMs }
+        : {}),
     ...(child.model ? { model: child.model } : {}),
     ...(child.totalTokens !== undefined ? { totalTokens: child.totalTokens } : {}),
     ...(child.startedAt !== undefined ? { startedAt: child.startedAt } : {}),

@@ -56,13 +56,16 @@ export const sessionsSend = defineTool({
     if (params.sessionKey === undefined && params.label === undefined && params.agentId === undefined)
       return fail("error", "sessionKey or label required.");
     const { target, requesterRow } = await resolveSendParties(ctx, params);
-    if (!target.ok) return fail(target.status, target.error);
-    const targetKey = target.session.sessionKey;
-    const shownKey = displayKey(targetKey, keyOptions);
     // A refusal names the key only to a caller who gave it: found by sessionId or label, the key of a
     // session the caller may not see (a direct chat's key carries the peer's user id) stays hidden.
     const reference =
       params.sessionKey === undefined ? undefined : parseSessionReference(ctx, params.sessionKey);
+    if (!target.ok) {
+      const named = reference?.ok && reference.keyOnly ? displayKey(reference.key, keyOptions) : undefined;
+      return fail(target.status, target.error, named);
+    }
+    const targetKey = target.session.sessionKey;
+    const shownKey = displayKey(targetKey, keyOptions);
     const refusedKey = reference?.ok && reference.key === targetKey ? shownKey : undefined;
     const visible = checkSessionVisible(config, requester, target.session, "send");
     if (!visible.ok) return fail(visible.status, visible.error, refusedKey);

@@ -42,10 +42,10 @@ function patchOf(params: Params, selfInRun: boolean): SessionPatch {
 }
 
 /** A failed patch or delete as a result: a guard conflict says the key now names a newer session. */
-function failureOf(result: Result<unknown> & { ok: false }, key: string, input: string) {
+function failureOf(result: Result<unknown> & { ok: false }, key: string) {
   return result.code === "conflict"
     ? { status: "error" as const, error: changedBeforePatch(key) }
-    : { status: "error" as const, error: `Session not found: ${input}.` };
+    : { status: "error" as const, error: `Session not found: ${key}.` };
 }
 
 function unknownModel(ctx: ToolContext, model: string | undefined) {
@@ -59,27 +59,32 @@ export const sessions = defineTool({
   description:
     "Manage a session you can see: patch its label, displayName, archived, pinned, model or thinkingLevel, or delete it. Archiving or deleting another session needs its sessionId (from sessions_list) as expectedSessionId.",
   // Strict: a field the tool does not set (sendPolicy stays operator-only) is an input error, not ignored.
-  schema: z.strictObject({
-    action: z.enum(["patch", "delete"]),
-    sessionKey: sessionKeyParam().optional().describe("default: your own session"),
-    // A sessionId is a UUID; the bound only keeps a wrong value small.
-    expectedSessionId: z
-      .string()
-      .max(64)
-      .optional()
-      .describe("the sessionId from sessions_list: the change applies only to that session"),
-    label: labelParam().nullable().optional().describe("null clears it"),
-    displayName: z.string().max(MAX_LABEL_CHARS).nullable().optional().describe("null clears it"),
-    archived: z.boolean().optional().describe("true hides it from default listings; false restores it"),
-    pinned: z.boolean().optional(),
-    model: z.string().max(MAX_MODEL_CHARS).optional().describe("a configured model, or 'default' to clear"),
-    thinkingLevel: z.string().max(32).nullable().optional().describe("null clears it"),
-  }),
+  schema: z
+    .strictObject({
+      action: z.enum(["patch", "delete"]),
+      sessionKey: sessionKeyParam().optional().describe("default: your own session"),
+      // A sessionId is a UUID; the bound only keeps a wrong value small.
+      expectedSessionId: z
+        .string()
+        .max(64)
+        .optional()
+        .describe("the sessionId from sessions_list: the change applies only to that session"),
+      label: labelParam().nullable().optional().describe("null clears it"),
+      displayName: z.string().max(MAX_LABEL_CHARS).nullable().optional().describe("null clears it"),
+      archived: z.boolean().optional().describe("true hides it from default listings; false restores it"),
+      pinned: z.boolean().optional(),
+      model: z.string().max(MAX_MODEL_CHARS).optional().describe("a configured model, or 'default' to clear"),
+      thinkingLevel: z.string().max(32).nullable().optional().describe("null clears it"),
+    })
+    // An input error, before any storage: OpenClaw throws it (a 400 on /tools/invoke), in these words.
+    .superRefine((params, ctx) => {
+      if (params.action === "patch" && !PATCH_FIELDS.some((field) => params[field] !== undefined))
+        ctx.addIssue({ code: "custom", path: [], message: "Patch setting required" });
+    }),
   async handler(ctx, params) {
-    const input = params.sessionKey ?? "current";
+    // Default: the caller's own key, so that a failure names it rather than an input never sent.
+    const input = params.sessionKey ?? ctx.requester.sessionKey;
     const fields = PATCH_FIELDS.filter((field) => params[field] !== undefined);
-    if (params.action === "patch" && fields.length === 0)
-      return { status: "error", error: "Patch setting required" };
     const reference = parseSessionReference(ctx, input);
     if (!reference.ok) return { status: reference.status, error: reference.error };
     const ownKey = ctx.requester.sessionKey;
@@ -108,11 +113,11 @@ export const sessions = defineTool({
     const stub = ctx.session(target.sessionKey);
     if (params.action === "delete") {
       const removed = await stub.remove(guard);
-      return removed.ok ? { status: "deleted", sessionKey: key } : failureOf(removed, key, input);
+      return removed.ok ? { status: "deleted", sessionKey: key } : failureOf(removed, key);
     }
     const selfInRun = own && ctx.requester.runId !== undefined;
     const patched = await stub.patch(patchOf(params, selfInRun), guard);
-    if (!patched.ok) return failureOf(patched, key, input);
+    if (!patched.ok) return failureOf(patched, key);
     if (params.archived && selfInRun && !patched.value.archived)
       return { status: "scheduled", sessionKey: key, message: SCHEDULED_MESSAGE };
     return { status: "updated", sessionKey: key, updated: fields };

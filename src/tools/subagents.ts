@@ -44,7 +44,6 @@ async function killItems(
  * completion's delivery (each child's object, read together).
  */
 async function listedItems(ctx: ToolContext, items: SubagentItem[]) {
-  const now = Date.now();
   const [descendants, progress] = await Promise.all([
     pendingDescendants(
       ctx.db,
@@ -59,9 +58,7 @@ async function listedItems(ctx: ToolContext, items: SubagentItem[]) {
   return items.map((item, i) => ({
     ...item,
     pendingDescendants: descendants.get(item.sessionKey) ?? 0,
-    runtime: formatRuntime(
-      item.runtimeMs ?? (item.startedAt !== undefined ? Math.max(0, now - item.startedAt) : 0),
-    ),
+    runtime: formatRuntime(item.runtimeMs ?? 0),
     deliveryStatus: progress[i]?.deliveryStatus ?? "not_required",
   }));
 }
@@ -70,32 +67,41 @@ export const subagents = defineTool({
   name: "subagents",
   description:
     "List, wait for, cancel, steer or kill the sub-agents you spawned. target: last, an index from list, a child key, a label (or prefix), or a runId prefix; kill accepts all. wait parks until one of runIds finishes (or timeoutSeconds).",
-  schema: z.object({
-    action: z.enum(["list", "wait", "cancel", "steer", "kill"]).optional().describe("default list"),
-    // A key or a label, so no longer than a label.
-    target: labelParam().optional(),
-    message: z.string().optional().describe("steer: the new instruction (at most 4000 chars)"),
-    recentMinutes: flooredNumber()
-      .optional()
-      .describe("list: how far back finished runs show (1–1440, default 30)"),
-    runIds: z
-      .array(z.string().min(1).max(200))
-      .max(1000)
-      .optional()
-      .describe(`wait: the runs to wait for (1–${MAX_WAIT_RUNS})`),
-    runId: z.string().min(1).max(200).optional().describe("cancel: the run to stop, with its descendants"),
-    timeoutSeconds: flooredNumber()
-      .optional()
-      .describe("Wait duration in integer seconds, 0–60 (default: 30). Use 0 for a snapshot."),
-  }),
+  schema: z
+    .object({
+      action: z.enum(["list", "wait", "cancel", "steer", "kill"]).optional().describe("default list"),
+      // A key or a label, so no longer than a label.
+      target: labelParam().optional(),
+      message: z.string().optional().describe("steer: the new instruction (at most 4000 chars)"),
+      recentMinutes: flooredNumber()
+        .optional()
+        .describe("list: how far back finished runs show (1–1440, default 30)"),
+      runIds: z
+        .array(z.string().min(1).max(200))
+        .max(1000)
+        .optional()
+        .describe(`wait: the runs to wait for (1–${MAX_WAIT_RUNS})`),
+      runId: z.string().min(1).max(200).optional().describe("cancel: the run to stop, with its descendants"),
+      timeoutSeconds: flooredNumber()
+        .optional()
+        .describe("Wait duration in integer seconds, 0–60 (default: 30). Use 0 for a snapshot."),
+    })
+    // Input errors, before any storage: OpenClaw throws these (a 400 on /tools/invoke), with these words.
+    .superRefine((params, ctx) => {
+      if (params.action !== "wait") return;
+      const count = new Set(params.runIds ?? []).size;
+      if (count === 0) ctx.addIssue({ code: "custom", path: [], message: "runIds required" });
+      if (count > MAX_WAIT_RUNS)
+        ctx.addIssue({
+          code: "custom",
+          path: [],
+          message: `At most ${MAX_WAIT_RUNS} runIds may be waited for`,
+        });
+    }),
   async handler(ctx, params) {
     const action = params.action ?? "list";
     if (action === "wait") {
-      const runIds = [...new Set(params.runIds ?? [])];
-      if (runIds.length === 0) return { status: "error", action, error: "runIds required" };
-      if (runIds.length > MAX_WAIT_RUNS)
-        return { status: "error", action, error: `At most ${MAX_WAIT_RUNS} runIds may be waited for` };
-      return waitForRuns(ctx, runIds, params.timeoutSeconds);
+      return waitForRuns(ctx, [...new Set(params.runIds ?? [])], params.timeoutSeconds);
     }
     if (action === "cancel" && params.runId) return cancelRun(ctx, params.runId);
     const recentMinutes = Math.min(1440, Math.max(1, params.recentMinutes ?? 30));

@@ -76,7 +76,10 @@ describe("sessions tool: patch (SPEC §17)", () => {
     expect(cleared).not.toHaveProperty("pinned");
     expect(cleared).not.toHaveProperty("label");
 
-    expect(await sessions(requester, patch)).toEqual({ status: "error", error: "Patch setting required" });
+    // No field: an input error, before any storage, in OpenClaw's words.
+    const none = await callTool<ApiError>("sessions", requester, patch);
+    expect(none.status).toBe(400);
+    expect(none.json.error).toEqual({ code: "bad_request", message: "Patch setting required" });
     expect(await sessions(requester, { ...patch, model: "gpt-nope" })).toEqual({
       status: "error",
       error: expect.stringMatching(/^Unknown model "gpt-nope"\. Configured models: /),

@@ -251,9 +251,12 @@ describe("sessions_send: target selection", () => {
   it("reference not found → error (by key, legacy key and sessionId)", async () => {
     const { requester, u } = await family("noref");
     for (const reference of [`agent:main:missing-${u}`, `missing-${u}`, crypto.randomUUID()]) {
+      // A full key names the target, so the failure carries it; a legacy key or a sessionId may not be one.
+      const named = reference.startsWith("agent:") ? { sessionKey: reference } : {};
       await expectFailure(await send(requester, { sessionKey: reference, message: "hi" }), {
         status: "error",
         error: `Session not found: ${reference}. Use the full session key from sessions_list.`,
+        ...named,
       });
     }
   });

@@ -87,7 +87,8 @@ describe("subagents items", () => {
     expect(active).toEqual([
       { index: 1, runId: "r2", sessionKey: "k2", status: "running" },
       // A running child does not show the end of an earlier run.
-      { index: 2, sessionKey: "k4", status: "running", startedAt: now - 5 },
+      // A running child's runtime is its time so far.
+      { index: 2, sessionKey: "k4", status: "running", startedAt: now - 5, runtimeMs: 5 },
     ]);
     expect(recent).toEqual([
       { index: 3, runId: "r1", sessionKey: "k1", task: "t1", status: "done", endedAt: now - 60_000 },

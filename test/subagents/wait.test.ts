@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { answerDeferred, call, type Invoked, nth, tool, webhookPosts } from "../support";
+import {
+  type ApiError,
+  answerDeferred,
+  call,
+  callTool,
+  type Invoked,
+  nth,
+  tool,
+  webhookPosts,
+} from "../support";
 import {
   completionsAfter,
   completionsIn,
@@ -24,17 +33,18 @@ describe("subagents wait (SPEC §15)", () => {
   it("checks runIds, snapshots at 0, parks until a run ends, and leaves its completion to be delivered", async () => {
     const r = await requester("spawner", "wait-basic");
     const alpha = await runningChild(r, "alpha");
-    expect(await subagents(r, { action: "wait" })).toEqual({
-      status: "error",
-      action: "wait",
-      error: "runIds required",
-    });
+    // Input errors (400), before any storage, in OpenClaw's words.
+    const none = await callTool<ApiError>("subagents", r, { action: "wait" });
+    expect([none.status, none.json.error]).toEqual([
+      400,
+      { code: "bad_request", message: "runIds required" },
+    ]);
     const many = Array.from({ length: 33 }, (_, i) => `run-${i}`);
-    expect(await subagents(r, { action: "wait", runIds: many })).toEqual({
-      status: "error",
-      action: "wait",
-      error: "At most 32 runIds may be waited for",
-    });
+    const tooMany = await callTool<ApiError>("subagents", r, { action: "wait", runIds: many });
+    expect([tooMany.status, tooMany.json.error]).toEqual([
+      400,
+      { code: "bad_request", message: "At most 32 runIds may be waited for" },
+    ]);
 
     // Deduplicated; 0 is a snapshot.
     const started = (await runOf(alpha.child, alpha.runId)).startedAt;
