@@ -80,7 +80,9 @@ export const sessions = defineTool({
     .superRefine((params, ctx) => {
       if (params.action === "patch" && !PATCH_FIELDS.some((field) => params[field] !== undefined))
         ctx.addIssue({ code: "custom", path: [], message: "Patch setting required" });
-    }),
+    })
+    // The generated example (OpenAPI, docs) must pass that check too: a patch with a field.
+    .meta({ examples: [{ action: "patch", sessionKey: "main", label: "triage" }] }),
   async handler(ctx, params) {
     // Default: the caller's own key, so that a failure names it rather than an input never sent.
     const input = params.sessionKey ?? ctx.requester.sessionKey;

@@ -154,8 +154,9 @@ describe("OpenClaw golden: /tools/invoke answer shapes", () => {
       as("sessions_send", { sessionKey: T, message: "golden question", timeoutSeconds: 10 }),
     );
     await settleAll([T, R]);
-    // T's own turn that calls a tool (the spawner's "yield now" rule): its newest message is the tool result.
-    const toolRun = await sendMessage(T, "yield now");
+    // T's own turn that calls a tool and then answers (the spawner's "look around" rule): the newest two
+    // messages are the tool result and the final answer.
+    const toolRun = await sendMessage(T, "look around");
     await driveUntil(
       [T],
       async () => (["queued", "running"].includes((await runOf(T, toolRun)).status) ? undefined : true),
@@ -164,7 +165,7 @@ describe("OpenClaw golden: /tools/invoke answer shapes", () => {
     await settleAll([T, R]);
     await step(
       "sessions_history.tool-result",
-      as("sessions_history", { sessionKey: T, includeTools: true, limit: 1 }),
+      as("sessions_history", { sessionKey: T, includeTools: true, limit: 2 }),
     );
     await step(
       "sessions_send.steer-no-active-run",

@@ -194,6 +194,8 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
               toolCall: { name: "sessions_yield", args: { message: "waiting for my sub-agent" } },
               reply: "",
             },
+            // A tool turn that always runs to its end: tool result, then a final answer.
+            { match: "look around", toolCall: { name: "agents_list", args: {} }, reply: "looked around" },
             { match: "Sub-agent completion", reply: "Update: {{message}}" },
             { match: "*", reply: "spawner got: {{message}}" },
           ]),
