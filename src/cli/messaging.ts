@@ -25,7 +25,11 @@ function finishWait(ctx: CommandContext, result: RunWaitResult | SessionsSendRes
     return EXIT.ok;
   }
   if (result.status === "accepted") {
-    output(ctx, result, () => `accepted: run ${result.runId} (not waiting for the reply)`);
+    const taken =
+      "targetDisposition" in result && result.targetDisposition === "steered"
+        ? `steered into run ${result.runId}`
+        : `accepted: run ${result.runId} (not waiting for the reply)`;
+    output(ctx, result, () => taken);
     return EXIT.ok;
   }
   if (ctx.json) output(ctx, result, () => "");
@@ -48,15 +52,16 @@ async function sendAsUser(ctx: CommandContext, sessionKey: string, text: string,
 
 export const sendCommand: Command = {
   name: "send",
-  usage: "send <session> <message…> [--timeout N] [--user] | send --label L <message…>",
+  usage: "send <session> <message…> [--timeout N] [--steer] [--user] | send --label L <message…>",
   summary: "message a session and print its reply (sessions_send, as the requester)",
   details: `Sends as the requester session (your agent's main session, or --session), like an agent would.
 Options:
   --timeout N   seconds to wait for the reply, default ${DEFAULT_TIMEOUT_SECONDS}; 0 sends without waiting
   --label L     find the target by its label instead of a key
+  --steer       put the message into the target's active run instead of a new turn (no waiting)
   --user        post as an end user into one of your own sessions instead (chat.send), then wait
 Example: switchboard send agent:research:main "Summarize the Q3 incident reports" --timeout 20`,
-  flags: { timeout: "string", label: "string", user: "boolean" },
+  flags: { timeout: "string", label: "string", user: "boolean", steer: "boolean" },
   async run(ctx) {
     const label = stringFlag(ctx.flags, "label");
     const sessionKey = label ? undefined : required(ctx, 0, "session");
@@ -65,12 +70,19 @@ Example: switchboard send agent:research:main "Summarize the Q3 incident reports
     const timeoutSeconds = numberFlag(ctx.flags, "timeout") ?? DEFAULT_TIMEOUT_SECONDS;
     if (ctx.flags.user) {
       if (!sessionKey) throw new UsageError("--user needs a <session> key, not --label");
+      if (ctx.flags.steer) throw new UsageError("--steer sends as your agent, not with --user");
       return sendAsUser(ctx, sessionKey, message, timeoutSeconds);
     }
+    // A steer answers at once (the server forces timeoutSeconds to 0): nothing to wait for.
+    const steer = ctx.flags.steer === true;
     const send = () =>
-      ctx.client.sessionsSend({ ...(sessionKey ? { sessionKey } : { label }), message, timeoutSeconds });
+      ctx.client.sessionsSend({
+        ...(sessionKey ? { sessionKey } : { label }),
+        message,
+        ...(steer ? { mode: "steer" as const, timeoutSeconds: 0 } : { timeoutSeconds }),
+      });
     const result =
-      timeoutSeconds === 0
+      timeoutSeconds === 0 || steer
         ? await send()
         : await withProgress(ctx.io, `waiting for ${sessionKey ?? label} to reply`, send);
     return finishWait(ctx, result, result.runId);

@@ -73,6 +73,13 @@ export const transcriptMessageShape = z.looseObject({
   role: z.enum(messageRoles),
   content: z.union([messageTextSchema, z.array(contentBlockSchema)]),
   provenance: provenanceSchema.optional(),
+  // What our runs add (OpenClaw's fields): the answering model, how its call ended, a tool's failure.
+  model: z.string().optional(),
+  provider: z.string().optional(),
+  stopReason: z.string().optional(),
+  isError: z.boolean().optional(),
+  toolCallId: z.string().optional(),
+  toolName: z.string().optional(),
   usage: z.unknown().optional(),
   cost: z.unknown().optional(),
   details: z.unknown().optional(),

@@ -110,6 +110,27 @@ describe("CLI commands (in workerd, against the Worker)", () => {
     expect((await cli(["list", "--bogus"])).code).toBe(2);
   });
 
+  it("send --steer asks for mode=steer and answers at once; with nothing running it says what to do", async () => {
+    const recorded = recordingFetch();
+    const steered = await cli(["send", "main", "turn left", "--steer", "--timeout", "20"], {
+      fetch: recorded.fetch,
+    });
+    const request = recorded.requests.at(-1);
+    expect(request?.path).toBe("/v1/tools/sessions_send");
+    expect(JSON.parse(request?.body ?? "{}")).toEqual({
+      sessionKey: "main",
+      message: "turn left",
+      mode: "steer",
+      timeoutSeconds: 0,
+    });
+    expect(steered).toMatchObject({
+      code: 1,
+      stderr:
+        "error: Target has no active run that accepts steering. Use mode=followup to start a new turn.\n",
+    });
+    expect((await cli(["send", "main", "hi", "--steer", "--user"])).code).toBe(2);
+  });
+
   it("sessions patch|delete and list --archived true|false|all, --offset", async () => {
     const key = `agent:main:cli-${uid()}`;
     await cli(["import", key, "in.jsonl"], { files: new Map([["in.jsonl", line("p1", "user", "hi", 1)]]) });
