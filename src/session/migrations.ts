@@ -209,11 +209,13 @@ export const sessionMigrations: ReadonlyArray<{ id: string; sql: string }> = [
     id: "0010_steering",
     sql: `
       -- Messages steered into a run in flight (sessions_send mode=steer), until its runtime takes them
-      -- before its next step. The message itself is in the transcript already.
+      -- before its next step. The message itself is in the transcript already. taken: a runtime has
+      -- been handed it; one never taken when the run ends starts a follow-up turn.
       CREATE TABLE steering (
         seq INTEGER PRIMARY KEY AUTOINCREMENT,
         run_id TEXT NOT NULL,
-        message_id TEXT NOT NULL
+        message_id TEXT NOT NULL,
+        taken INTEGER NOT NULL DEFAULT 0
       );
       CREATE INDEX steering_run ON steering (run_id, seq);
     `,

@@ -15,8 +15,8 @@ import { toolRegistry } from "../tools/registry";
 import { toolSpecs } from "../tools/specs";
 import { attachmentRefs } from "./attachments";
 import type { SessionRecord } from "./record";
-import type { RunRow } from "./run-store";
-import { steeringAfter } from "./steering";
+import { queuedRuns, type RunRow } from "./run-store";
+import { markSteeringTaken, steeringAfter } from "./steering";
 import { recordedToolCall, recordToolCall } from "./tool-calls";
 import { runMessages } from "./transcript";
 
@@ -115,7 +115,15 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
   const configured = findAgent(config, record.agentId);
   if (!configured)
     return { kind: "failed", error: `agent "${record.agentId}" is not configured`, retryable: false };
-  const messages = runMessages(sql, run.triggerMessageId ?? "", HISTORY_MESSAGES);
+  const queuedTriggers = queuedRuns(sql).flatMap((queued) =>
+    queued.triggerMessageId ? [queued.triggerMessageId] : [],
+  );
+  const messages = runMessages(
+    sql,
+    { runId: run.runId, triggerMessageId: run.triggerMessageId ?? "" },
+    queuedTriggers,
+    HISTORY_MESSAGES,
+  );
   if (!messages) return { kind: "failed", error: "the run's message is missing", retryable: false };
   const { trigger, history } = messages;
   const requester = runRequester(config, record, run, trigger.provenance?.hop ?? 0);
@@ -154,6 +162,7 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
       takeSteering: () => {
         const steered = steeringAfter(sql, run.runId, steeredSeq);
         steeredSeq = steered.lastSeq;
+        markSteeringTaken(sql, run.runId, steeredSeq);
         return steered.messages;
       },
       secret: (name) => readSecret(env, name),

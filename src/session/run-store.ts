@@ -95,6 +95,9 @@ export function queuedRuns(sql: SqlStorage): RunRow[] {
   return readRows(sql, "status = 'queued' ORDER BY seq");
 }
 
+/** Runs without a timeout of their own still end: a runtime that never answers cannot hold a session. */
+export const DEFAULT_RUN_TIMEOUT_MS = 10 * 60 * 1000;
+
 /** Inserts a queued run, created at the same instant as its inbound message. */
 export function insertRun(
   sql: SqlStorage,

@@ -23,7 +23,7 @@ import {
   requeueRun,
   runningRuns,
 } from "./run-store";
-import { clearSteering } from "./steering";
+import { clearSteering, queueSteeringFollowUp } from "./steering";
 
 /** A run interrupted by an eviction this many times ends as an error instead of starting again. */
 const MAX_RUN_ATTEMPTS = 3;
@@ -301,7 +301,9 @@ export class Runs {
   end(row: RunRow, ending: RunEnding): void {
     this.#storage.transactionSync(() => {
       recordRunEnding(this.#sql, sessionConfig(this.#env), row, ending);
-      // A message steered in after the run's last step is not lost: the transcript keeps it for the next turn.
+      // A message steered in after the runtime's last look is answered by a turn of its own (runQueued
+      // picks it up next); a killed or failed run's steering just stays in the transcript.
+      if (ending.status === "ok") queueSteeringFollowUp(this.#sql, row.runId, Date.now());
       clearSteering(this.#sql, row.runId);
       addIndexSync(this.#sql);
     });

@@ -4,7 +4,7 @@ import type { TranscriptMessage } from "../transcript/message";
 import type { SteerMessage } from "./api";
 import { addIndexSync, addToOutbox } from "./outbox-store";
 import { type SessionRecord, updateRecord } from "./record";
-import { runningRuns } from "./run-store";
+import { DEFAULT_RUN_TIMEOUT_MS, insertRun, runningRuns } from "./run-store";
 import { appendMessages, summaryChanges } from "./transcript";
 
 // Steering into the active run (sessions_send mode=steer, SPEC §14): the message joins the transcript
@@ -72,6 +72,35 @@ export function steeringAfter(
     messages: rows.map((row) => JSON.parse(row.body) as TranscriptMessage),
     lastSeq: rows.at(-1)?.seq ?? afterSeq,
   };
+}
+
+/** Records that the run's runtime has been handed its steered messages up to `seq`. */
+export function markSteeringTaken(sql: SqlStorage, runId: string, seq: number): void {
+  sql.exec("UPDATE steering SET taken = 1 WHERE run_id = ? AND seq <= ? AND taken = 0", runId, seq);
+}
+
+/**
+ * At a run's end (inside its transaction): a message steered in after the runtime's last look was
+ * acknowledged as steered but never seen, so it starts a follow-up turn of its own, triggered by the
+ * last such message (the run's history holds the others and the ended run's answer). Returns its run id.
+ */
+export function queueSteeringFollowUp(sql: SqlStorage, runId: string, now: number): string | undefined {
+  const last = sql
+    .exec<{ message_id: string }>(
+      "SELECT message_id FROM steering WHERE run_id = ? AND taken = 0 ORDER BY seq DESC LIMIT 1",
+      runId,
+    )
+    .toArray()[0];
+  if (!last) return undefined;
+  const followUp = crypto.randomUUID();
+  insertRun(
+    sql,
+    { runId: followUp, message: { text: "", provenance: { kind: "system" } } },
+    last.message_id,
+    DEFAULT_RUN_TIMEOUT_MS,
+    now,
+  );
+  return followUp;
 }
 
 /** Forgets a run's steering rows once it has ended: the messages stay in the transcript for the next turn. */

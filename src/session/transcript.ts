@@ -143,7 +143,8 @@ export function readRecentMessages(sql: SqlStorage, count: number): TranscriptMe
 /** The message that started a run and the `count` messages before it, oldest first: a runtime's view. */
 export function runMessages(
   sql: SqlStorage,
-  triggerMessageId: string,
+  run: { runId: string; triggerMessageId: string },
+  queuedTriggers: string[],
   count: number,
 ): { trigger: TranscriptMessage; history: TranscriptMessage[] } | undefined {
   const bodies = (where: string, ...params: unknown[]) =>
@@ -151,11 +152,18 @@ export function runMessages(
       .exec<{ body: string }>(`SELECT body FROM message WHERE ${where}`, ...params)
       .toArray()
       .map((row) => JSON.parse(row.body) as TranscriptMessage);
-  const trigger = bodies("id = ?", triggerMessageId)[0];
+  const trigger = bodies("id = ?", run.triggerMessageId)[0];
   if (!trigger) return undefined;
+  // The conversation so far: what came before the trigger, and what earlier runs appended after it (a
+  // turn queued behind another run, or a steered message that outlived its run, sees that run's answer);
+  // never the triggers of turns still queued, nor messages steered into this run (it takes those itself).
   const history = bodies(
-    "seq < (SELECT seq FROM message WHERE id = ?) ORDER BY seq DESC LIMIT ?",
-    triggerMessageId,
+    `id != ?1 AND (seq < (SELECT seq FROM message WHERE id = ?1)
+       OR (id NOT IN (SELECT value FROM json_each(?2)) AND json_extract(body, '$.runId') IS NOT ?3))
+     ORDER BY seq DESC LIMIT ?4`,
+    run.triggerMessageId,
+    JSON.stringify(queuedTriggers),
+    run.runId,
     count,
   ).reverse();
   return { trigger, history };

@@ -13,7 +13,14 @@ import { clearSteers } from "./control";
 import { addIndexSync, addToOutbox, clearOutbox, removeFromOutbox } from "./outbox-store";
 import { addPost, announceTarget } from "./posts";
 import { insertRecord, readRecord, type SessionRecord, updateRecord } from "./record";
-import { clearRuns, hasAnyRun, hasQueuedRuns, insertRun, runningRuns } from "./run-store";
+import {
+  clearRuns,
+  DEFAULT_RUN_TIMEOUT_MS,
+  hasAnyRun,
+  hasQueuedRuns,
+  insertRun,
+  runningRuns,
+} from "./run-store";
 import { findSentByKey, findSentByRun, recordSent } from "./sent";
 import { clearSteering } from "./steering";
 import { clearToolCalls } from "./tool-calls";
@@ -21,9 +28,6 @@ import { appendMessages, clearTranscript, messageCounts, summaryChanges } from "
 
 // The writes of the session object's RPC methods: each is called inside one transaction, with the
 // outbox entries it owes.
-
-/** Runs without a timeout of their own still end: a runtime that never answers cannot hold a session. */
-export const DEFAULT_RUN_TIMEOUT_MS = 10 * 60 * 1000;
 
 /** Writes a new session, replacing whatever a deleted session left behind in every table. */
 export function writeCreation(sql: SqlStorage, init: CreateSessionInit, now: number): void {

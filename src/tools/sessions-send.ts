@@ -146,7 +146,8 @@ export const sessionsSend = defineTool({
         status: "accepted",
         sessionKey: shownKey,
         targetDisposition: "steered",
-        delivery: deliveryOf(skipAnnounce),
+        // The message joins a run it did not start: no reply flow, so no announce step (SPEC §14).
+        delivery: deliveryOf(true),
       };
     }
     if (target.missing) {

@@ -67,7 +67,8 @@ const steeredResult = (runId: string, sessionKey: string) => ({
   status: "accepted",
   sessionKey,
   targetDisposition: "steered",
-  delivery: { status: "pending", mode: "announce" },
+  // No reply flow rides a steer, so no announce step follows it.
+  delivery: { status: "skipped", mode: "announce" },
 });
 
 describe("sessions_send mode=steer: steering into the active run", () => {
@@ -128,6 +129,37 @@ describe("sessions_send mode=steer: steering into the active run", () => {
     expect(second?.messages.slice(-3).map((message) => message.role)).toEqual(["assistant", "tool", "user"]);
     expect(second?.messages.at(-1)).toEqual({ role: "user", content: steered?.content });
     expect((await storedRuns(target)).map((run) => run.runId)).toEqual([runId]);
+  });
+
+  it("openai: a message steered in during the run's last model call is answered by a follow-up turn", async () => {
+    const { requester, target, runId, alarm } = await runningTarget("model-steer-late", `start ${uid()}`);
+    expect(await send(requester, { sessionKey: target, message: "one more thing", mode: "steer" })).toEqual(
+      steeredResult(runId, target),
+    );
+    await alarm;
+    // The run answered its own message (the model echoes the last user message it was sent)…
+    const [trigger, steered] = await transcript(target);
+    expect(await waitRun(runId)).toMatchObject({ status: "ok", reply: trigger?.content });
+    // …then a follow-up run took the steered message, with that answer in its history.
+    const runs = await driveUntil(
+      [target],
+      async () => {
+        const stored = await storedRuns(target);
+        return stored.length === 2 && stored.every((run) => run.status === "ok") ? stored : undefined;
+      },
+      "the follow-up run",
+    );
+    expect(runs.map((run) => [run.runId === runId, run.status])).toEqual([
+      [true, "ok"],
+      [false, "ok"],
+    ]);
+    expect(runs[1]?.triggerMessageId).toBe(steered?.id);
+    const [, followUp] = await modelRequests("model-steer-late", String(trigger?.content));
+    expect(followUp?.messages.slice(-3)).toEqual([
+      { role: "user", content: trigger?.content },
+      { role: "assistant", content: trigger?.content },
+      { role: "user", content: steered?.content },
+    ]);
   });
 
   it("webhook: the agent gets a signed steer POST for its deferred run, through the outbox", async () => {

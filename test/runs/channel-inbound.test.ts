@@ -227,8 +227,9 @@ describe("inbound authentication and validation", () => {
   it("accepts a signature up to 5 minutes old or ahead, and refuses one beyond", async () => {
     const now = Math.floor(Date.now() / 1000);
     const stale = fresh();
-    expect((await postInbound("telegram", stale.body, { unixSeconds: now - 301 })).status).toBe(401);
-    expect((await postInbound("telegram", stale.body, { unixSeconds: now + 301 })).status).toBe(401);
+    // A margin beyond the 300 s: on a loaded machine the Worker's clock may be seconds past `now`.
+    expect((await postInbound("telegram", stale.body, { unixSeconds: now - 330 })).status).toBe(401);
+    expect((await postInbound("telegram", stale.body, { unixSeconds: now + 330 })).status).toBe(401);
     expect((await getSession(stale.key)).status).toBe(404);
     expect((await postInbound("telegram", stale.body, { unixSeconds: now - 290 })).status).toBe(202);
     const ahead = fresh();

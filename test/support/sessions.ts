@@ -159,13 +159,16 @@ export interface StoredRun {
   attempts: number;
   reply?: string;
   error?: string;
+  triggerMessageId?: string;
 }
 
 /** The session's runs in arrival order, read from its SQLite storage. */
 export function storedRuns(key: string): Promise<StoredRun[]> {
   return runInDurableObject(stub(key), (_instance, state) =>
     state.storage.sql
-      .exec("SELECT run_id, status, deferred, context, flow, attempts, reply, error FROM run ORDER BY seq")
+      .exec(
+        "SELECT run_id, status, deferred, context, flow, attempts, reply, error, trigger_message_id FROM run ORDER BY seq",
+      )
       .toArray()
       .map((row) => fromColumns<StoredRun>(row)),
   );

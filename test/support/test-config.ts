@@ -167,6 +167,8 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
           ]),
         },
         { id: "model-steer", model: "fake-model", runtime: model("slow-tool/1500/rec-model-steer") },
+        // One slow model call: a message steered in meanwhile comes too late for the run to see it.
+        { id: "model-steer-late", model: "fake-model", runtime: model("slow/1500/rec-model-steer-late") },
         // Sub-agent tests (test/subagents).
         {
           // May spawn any agent; its runs spawn with attachments or yield when a message asks for it.
