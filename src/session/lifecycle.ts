@@ -4,9 +4,9 @@ import { type RecordChanges, type SessionRecord, updateRecord } from "./record";
 import { hasQueuedRuns, runningRuns } from "./run-store";
 
 /**
- * `archiveAt` of an archive the `sessions` tool scheduled for the end of the run in flight: due at once,
- * taken by the alarm as soon as the session is idle (writes.ts archiveIfDue), and kept by a run's end,
- * which otherwise sets a sub-agent's own archiving time.
+ * `archiveAt` of an archive the `sessions` tool scheduled for the end of the run in flight: due (in the
+ * `due_work` view) once no run is queued or running, then taken by the alarm (writes.ts archiveIfDue);
+ * kept by a run's end, which otherwise sets a sub-agent's own archiving time.
  */
 export const ARCHIVE_WHEN_IDLE = 0;
 

@@ -220,6 +220,26 @@ export const sessionMigrations: ReadonlyArray<{ id: string; sql: string }> = [
       CREATE INDEX steering_run ON steering (run_id, seq);
     `,
   },
+  {
+    id: "0011_due_work_idle_archive",
+    sql: `
+      -- An archive the sessions tool scheduled for the end of the run in flight (archive_at 0) is due only
+      -- once no run is queued or running: while one is, it would wake the alarm over and over for nothing.
+      DROP VIEW due_work;
+      CREATE VIEW due_work AS
+        SELECT next_attempt_at AS due_at FROM outbox
+        UNION ALL
+        SELECT * FROM (SELECT COALESCE(not_before, 0) FROM run WHERE status = 'queued' ORDER BY seq LIMIT 1)
+        UNION ALL
+        SELECT CASE WHEN deferred = 1 THEN deadline_at ELSE 0 END FROM run WHERE status = 'running'
+        UNION ALL
+        SELECT archive_at FROM session WHERE archive_at IS NOT NULL AND deleted_at IS NULL
+          AND (archive_at > 0 OR NOT EXISTS (SELECT 1 FROM run WHERE status IN ('queued', 'running')))
+        UNION ALL
+        SELECT created_at + 60000 FROM session
+          WHERE spawn IS NOT NULL AND status IS NULL AND deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM run);
+    `,
+  },
 ];
 
 /** Applies every migration this object has not applied yet. Synchronous: SQL in a DO is. */

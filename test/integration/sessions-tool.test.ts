@@ -1,3 +1,4 @@
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
   ADMIN,
@@ -15,6 +16,7 @@ import {
   type SessionRow,
   sendMessage,
   sessionPath,
+  stub,
   tool,
   uid,
   webhookPosts,
@@ -184,6 +186,15 @@ describe("sessions tool: archive and delete (SPEC §17)", () => {
       message: "Session will be archived after the current agent run finishes.",
     });
     expect(await row(key)).not.toHaveProperty("archived");
+    // While the run waits for its agent, the alarm is due at the run's deadline, not at once over and over.
+    const due = await runInDurableObject(stub(key), (_instance, state) =>
+      state.storage.sql
+        .exec<{ due: number; deadline: number }>(
+          "SELECT (SELECT MIN(due_at) FROM due_work) AS due, (SELECT deadline_at FROM run WHERE status = 'running') AS deadline",
+        )
+        .one(),
+    );
+    expect(due.due).toBe(due.deadline);
     await answerDeferred(key, "done");
     await drive([key]);
     const archived = await tool("sessions_list", key, { archived: true });
