@@ -61,3 +61,10 @@ export function configuredModels(config: SwitchboardConfig): Set<string> {
   if (config.agents.defaults.subagents.model) models.add(config.agents.defaults.subagents.model);
   return models;
 }
+
+/** Why `model` cannot be set (the same words for every tool that sets one), or undefined if it can. */
+export function unknownModelError(config: SwitchboardConfig, model: string): string | undefined {
+  const models = configuredModels(config);
+  if (models.has(model)) return undefined;
+  return `Unknown model "${model}". Configured models: ${[...models].join(", ")}.`;
+}

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { configuredModels, contextWindowOf, findAgent } from "../config/agents";
+import { contextWindowOf, findAgent, unknownModelError } from "../config/agents";
 import { countChildrenByStatus } from "../index-db/lookup";
 import { displayKey } from "../keys";
 import { checkSessionVisible } from "../policy/visibility";
@@ -56,13 +56,11 @@ export const sessionStatus = defineTool({
       const visible = checkSessionVisible(ctx.config, ctx.requester, target, "status");
       if (!visible.ok) return { status: visible.status, error: visible.error };
     }
-    const models = configuredModels(ctx.config);
-    if (params.model !== undefined && params.model !== "default" && !models.has(params.model)) {
-      return {
-        status: "error",
-        error: `Unknown model "${params.model}". Configured models: ${[...models].join(", ")}.`,
-      };
-    }
+    const badModel =
+      params.model === undefined || params.model === "default"
+        ? undefined
+        : unknownModelError(ctx.config, params.model);
+    if (badModel) return { status: "error", error: badModel };
     const sessionKey = target?.sessionKey ?? reference.key;
     const stub = ctx.session(sessionKey);
     const described =

@@ -1,11 +1,12 @@
 import { z } from "zod";
-import { configuredModels } from "../config/agents";
+import { unknownModelError } from "../config/agents";
 import { displayKey } from "../keys";
 import { MAX_LABEL_CHARS, MAX_MODEL_CHARS } from "../limits";
 import { checkSessionVisible } from "../policy/visibility";
 import type { Result, SessionPatch } from "../session/api";
 import { labelParam, sessionKeyParam } from "./args";
 import { parseSessionReference, resolveSessionReference } from "./resolve-session";
+import { THINKING_LEVELS } from "./spawn-checks";
 import { defineTool, type ToolContext } from "./types";
 
 /** The patch fields, in the order `updated` lists them. */
@@ -48,10 +49,17 @@ function failureOf(result: Result<unknown> & { ok: false }, key: string) {
     : { status: "error" as const, error: `Session not found: ${key}.` };
 }
 
-function unknownModel(ctx: ToolContext, model: string | undefined) {
-  if (model === undefined || model === "default" || configuredModels(ctx.config).has(model)) return undefined;
-  const models = [...configuredModels(ctx.config)].join(", ");
-  return { status: "error" as const, error: `Unknown model "${model}". Configured models: ${models}.` };
+/** A model or thinking level the session cannot be given, as a result (spawn's words for both). */
+function badSetting(ctx: ToolContext, params: Params) {
+  const { model, thinkingLevel } = params;
+  const badModel =
+    model === undefined || model === "default" ? undefined : unknownModelError(ctx.config, model);
+  if (badModel) return { status: "error" as const, error: badModel };
+  if (typeof thinkingLevel === "string" && !(THINKING_LEVELS as readonly string[]).includes(thinkingLevel)) {
+    const error = `Invalid thinking "${thinkingLevel}"; use one of ${THINKING_LEVELS.join(", ")}.`;
+    return { status: "error" as const, error };
+  }
+  return undefined;
 }
 
 export const sessions = defineTool({
@@ -96,8 +104,8 @@ export const sessions = defineTool({
       return { status: "error", error: "Cannot delete the session running this tool" };
     if (lifecycle && !namedOwn && params.expectedSessionId === undefined)
       return { status: "error", error: IDENTITY_REQUIRED };
-    const badModel = unknownModel(ctx, params.model);
-    if (badModel) return badModel;
+    const bad = badSetting(ctx, params);
+    if (bad) return bad;
 
     const lookup = await resolveSessionReference(ctx, input);
     if (!lookup.ok) return { status: lookup.status, error: lookup.error };

@@ -1,4 +1,4 @@
-import { configuredModels, findAgent, subagentSettings } from "../config/agents";
+import { findAgent, subagentSettings, unknownModelError } from "../config/agents";
 import type { AgentConfig } from "../config/schema";
 import { countActiveChildren } from "../index-db/lookup";
 import { normalizeAgentId } from "../keys";
@@ -93,12 +93,8 @@ export async function checkSpawn(
   }
   const targetSettings = subagentSettings(config, targetId);
   const model = request.model ?? targetSettings.model;
-  if (model !== undefined && !configuredModels(config).has(model)) {
-    return failure(
-      "error",
-      `Unknown model "${model}". Configured models: ${[...configuredModels(config)].join(", ")}.`,
-    );
-  }
+  const badModel = model === undefined ? undefined : unknownModelError(config, model);
+  if (badModel) return failure("error", badModel);
   const thinking = request.thinking ?? targetSettings.thinking;
   if (thinking !== undefined && !(THINKING_LEVELS as readonly string[]).includes(thinking)) {
     return failure("error", `Invalid thinking "${thinking}"; use one of ${THINKING_LEVELS.join(", ")}.`);

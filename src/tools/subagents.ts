@@ -78,7 +78,8 @@ export const subagents = defineTool({
         .describe("list: how far back finished runs show (1–1440, default 30)"),
       runIds: z
         .array(z.string().min(1).max(200))
-        .max(1000)
+        // Only a bound on the request; the limit callers read about is the one checked below.
+        .max(1000, `At most ${MAX_WAIT_RUNS} runIds may be waited for`)
         .optional()
         .describe(`wait: the runs to wait for (1–${MAX_WAIT_RUNS})`),
       runId: z.string().min(1).max(200).optional().describe("cancel: the run to stop, with its descendants"),

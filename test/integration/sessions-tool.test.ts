@@ -86,6 +86,10 @@ describe("sessions tool: patch (SPEC §17)", () => {
       status: "error",
       error: expect.stringMatching(/^Unknown model "gpt-nope"\. Configured models: /),
     });
+    expect(await sessions(requester, { ...patch, thinkingLevel: "very\nhigh" })).toEqual({
+      status: "error",
+      error: 'Invalid thinking "very\nhigh"; use one of off, minimal, low, medium, high, xhigh.',
+    });
     // No sendPolicy here: that override stays operator-only (PATCH /v1/sessions/{key}).
     const policy = await callTool<ApiError>("sessions", requester, { ...patch, sendPolicy: "allow" });
     expect(policy.status).toBe(400);

@@ -36,7 +36,8 @@ describe("subagents kill", () => {
       killed: 1,
       labels: ["deploy-staging"],
     });
-    expect(await subagents(r, { action: "kill", target: prod.runId.slice(0, 8) })).toMatchObject({
+    // Up to the first dash: never all digits, which would read as a list index.
+    expect(await subagents(r, { action: "kill", target: prod.runId.slice(0, 9) })).toMatchObject({
       killed: 1,
       labels: ["Deploy Prod"],
     });
