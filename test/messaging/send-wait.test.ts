@@ -11,6 +11,7 @@ import {
   importMessages,
   requesterFor,
   send,
+  sendMessage,
   sendWith,
   session,
   storedRuns,
@@ -115,6 +116,26 @@ describe("sessions_send with a wait (timeoutSeconds > 0)", () => {
     await drive([target, requester]);
     expect((await storedRuns(target)).map((run) => run.runId)).toEqual([runId]);
     expect(await storedRuns(requester)).toEqual([]);
+  });
+
+  it("timeout behind a run in flight: runStatus queued, the message delivered all the same", async () => {
+    const { requester, target } = await pair("hook-async", "behind");
+    // The target's own run waits on its webhook agent (a 202), so the send's run queues behind it.
+    await sendMessage(target, "long job");
+    await driveUntil(
+      [target],
+      async () => (await storedRuns(target)).find((run) => run.deferred === 1),
+      "the deferred run",
+    );
+    const result = await send(requester, { sessionKey: target, message: "when you can", timeoutSeconds: 1 });
+    expect(result).toMatchObject({
+      status: "timeout",
+      sessionKey: target,
+      sentBeforeError: true,
+      runStatus: "queued",
+    });
+    expect((await getRun(result.runId))?.status).toBe("queued");
+    expect((await transcript(target)).map((message) => message.runId)).toContain(result.runId);
   });
 
   it("timeout: the run continues; waiting again by runId gets its result", async () => {
