@@ -1,11 +1,12 @@
-import type { SwitchboardConfig } from "../config/schema";
+import type { AgentConfig, SwitchboardConfig } from "../config/schema";
 import { ANNOUNCE_SKIP, NO_REPLY } from "../messaging/inter-session";
 import { nextFlowStep } from "../messaging/reply-flow";
 import type { RunUsage } from "../runtimes/types";
+import { webhookReply } from "../runtimes/webhook";
 import { buildCompletion, completionTurn } from "../subagents/completion";
 import { redactSpawnAttachments } from "../subagents/redact-attachments";
 import type { TranscriptMessage } from "../transcript/message";
-import type { RunStatus } from "./api";
+import type { DeferredResult, RunStatus } from "./api";
 import { ARCHIVE_WHEN_IDLE } from "./lifecycle";
 import { addToOutbox } from "./outbox-store";
 import { addPostIfAllowed, announceTarget, sessionChannel } from "./posts";
@@ -23,6 +24,44 @@ export interface RunEnding {
   error?: string;
   usage?: RunUsage;
   messages: TranscriptMessage[];
+}
+
+const seconds = (ms: number) => Math.round(ms / 1000);
+
+/**
+ * Why a run was aborted: its timeout, a kill, a kill cascading from an ancestor, a steer restarting it,
+ * or its own sessions_yield.
+ */
+export type AbortReason = "timeout" | "killed" | "cascade" | "steer" | "yield";
+
+/**
+ * How an aborted run ends. A steered run is replaced and a yielded one is waiting: neither reports. A
+ * run killed because an ancestor was killed does not report either: its requester is being stopped,
+ * and a completion would start that requester's next turn.
+ */
+export function abortedEnding(reason: AbortReason, row: RunRow, messages: RunEnding["messages"]): RunEnding {
+  switch (reason) {
+    case "yield":
+      return { status: "ok", announce: false, messages };
+    case "steer":
+      return { status: "killed", error: "run restarted by steer", announce: false, messages: [] };
+    case "killed":
+      return { status: "killed", error: "run killed", messages: [] };
+    case "cascade":
+      return { status: "killed", error: "run killed", announce: false, messages: [] };
+    default:
+      return { status: "timeout", error: `run timed out after ${seconds(row.timeoutMs)}s`, messages: [] };
+  }
+}
+
+/** How a run ends with its webhook agent's posted result. */
+export function resultEnding(
+  runId: string,
+  agent: AgentConfig | undefined,
+  result: DeferredResult,
+): RunEnding {
+  const { text, usage, messages } = webhookReply({ runId, agent }, result);
+  return { status: "ok", reply: text, ...(usage ? { usage } : {}), messages };
 }
 
 const sessionStatusOf = { ok: "done", error: "failed", timeout: "timeout", killed: "killed" } as const;

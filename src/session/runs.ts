@@ -1,14 +1,13 @@
 import { findAgent, subagentSettings } from "../config/agents";
 import type { AgentConfig } from "../config/schema";
 import { countRunningSubagents } from "../index-db/lookup";
-import { webhookReply } from "../runtimes/webhook";
 import type { Alarm } from "./alarm";
 import type { DeferredResult } from "./api";
 import { sessionConfig } from "./config";
 import type { Outbox } from "./outbox";
 import { addIndexSync } from "./outbox-store";
 import { liveRecord, updateRecord } from "./record";
-import { type RunEnding, recordRunEnding } from "./run-ending";
+import { type AbortReason, abortedEnding, type RunEnding, recordRunEnding, resultEnding } from "./run-ending";
 import { executeRun } from "./run-executor";
 import { waitingRun } from "./run-progress";
 import {
@@ -23,6 +22,7 @@ import {
   requeueRun,
   runningRuns,
 } from "./run-store";
+import type { RunWaiters } from "./run-waiters";
 import { clearSteering, queueSteeringFollowUp } from "./steering";
 
 /** A run interrupted by an eviction this many times ends as an error instead of starting again. */
@@ -30,50 +30,13 @@ const MAX_RUN_ATTEMPTS = 3;
 /** How soon a sub-agent run waiting for a concurrency slot looks again. */
 const SLOT_RETRY_MS = 1000;
 
-const seconds = (ms: number) => Math.round(ms / 1000);
-
-/**
- * Why a run was aborted: its timeout, a kill, a kill cascading from an ancestor, a steer restarting it,
- * or its own sessions_yield.
- */
-export type AbortReason = "timeout" | "killed" | "cascade" | "steer" | "yield";
-
-/**
- * How an aborted run ends. A steered run is replaced and a yielded one is waiting: neither reports. A
- * run killed because an ancestor was killed does not report either: its requester is being stopped,
- * and a completion would start that requester's next turn.
- */
-function abortedEnding(reason: AbortReason, row: RunRow, messages: RunEnding["messages"]): RunEnding {
-  switch (reason) {
-    case "yield":
-      return { status: "ok", announce: false, messages };
-    case "steer":
-      return { status: "killed", error: "run restarted by steer", announce: false, messages: [] };
-    case "killed":
-      return { status: "killed", error: "run killed", messages: [] };
-    case "cascade":
-      return { status: "killed", error: "run killed", announce: false, messages: [] };
-    default:
-      return { status: "timeout", error: `run timed out after ${seconds(row.timeoutMs)}s`, messages: [] };
-  }
-}
-
-/** How a run ends with its webhook agent's posted result. */
-function resultEnding(runId: string, agent: AgentConfig | undefined, result: DeferredResult): RunEnding {
-  const { text, usage, messages } = webhookReply({ runId, agent }, result);
-  return { status: "ok", reply: text, ...(usage ? { usage } : {}), messages };
-}
-
-/** The waiters' key for "any run of this session" (no runId looks like it). */
-const ANY_RUN = "*";
-
 /** How long a run runs before the index shows it `running` (a run that ends sooner just shows its end). */
 const RUNNING_LISTED_AFTER_MS = 250;
 
 /**
  * The session's runs (table `run`): executes them one at a time in arrival order, and keeps what only
  * lives in memory — the runs executing in this instance (a `running` row not among them was interrupted
- * by an eviction) and the callers waiting for a run. What a run's end owes others goes to the outbox.
+ * by an eviction). What a run's end owes others goes to the outbox; whoever waits for it is woken.
  */
 export class Runs {
   readonly #storage: DurableObjectStorage;
@@ -81,15 +44,16 @@ export class Runs {
   readonly #outbox: Outbox;
   readonly #alarm: Alarm;
   readonly #executing = new Map<string, AbortController>();
-  readonly #waiters = new Map<string, Set<() => void>>();
+  readonly #waiters: RunWaiters;
   /** Results a webhook agent posted before its 202 reached us; applied when the 202 does. */
   readonly #earlyResults = new Map<string, DeferredResult>();
 
-  constructor(storage: DurableObjectStorage, env: Env, outbox: Outbox, alarm: Alarm) {
+  constructor(storage: DurableObjectStorage, env: Env, outbox: Outbox, alarm: Alarm, waiters: RunWaiters) {
     this.#storage = storage;
     this.#env = env;
     this.#outbox = outbox;
     this.#alarm = alarm;
+    this.#waiters = waiters;
   }
 
   get #sql(): SqlStorage {
@@ -160,37 +124,13 @@ export class Runs {
     return true;
   }
 
-  /** Resolves when the run ends or `timeoutMs` passes, whichever is first. */
-  waitFor(runId: string, timeoutMs: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const waiters = this.#waiters.get(runId) ?? new Set();
-      const done = () => {
-        clearTimeout(timer);
-        waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      waiters.add(done);
-      this.#waiters.set(runId, waiters);
-    });
-  }
-
-  /** Resolves when any run of the session ends or `timeoutMs` passes (a run followed past its yield). */
-  waitForAnyEnd(timeoutMs: number): Promise<void> {
-    return this.waitFor(ANY_RUN, timeoutMs);
-  }
-
   /** Runs left `running` by an evicted instance start again, or end once past their deadline or tries. */
   recoverInterrupted(): void {
     const now = Date.now();
     for (const row of runningRuns(this.#sql)) {
       if (this.#executing.has(row.runId)) continue;
       if (row.deadlineAt !== undefined && row.deadlineAt <= now) {
-        this.end(row, {
-          status: "timeout",
-          error: `run timed out after ${seconds(row.timeoutMs)}s`,
-          messages: [],
-        });
+        this.end(row, abortedEnding("timeout", row, []));
       } else if (row.deferred === 1) {
         // Waiting for the agent's posted result; the deadline above still ends it.
       } else if (row.attempts >= MAX_RUN_ATTEMPTS) {
@@ -307,9 +247,6 @@ export class Runs {
       clearSteering(this.#sql, row.runId);
       addIndexSync(this.#sql);
     });
-    for (const key of [row.runId, ANY_RUN]) {
-      for (const wake of this.#waiters.get(key) ?? []) wake();
-      this.#waiters.delete(key);
-    }
+    this.#waiters.wake(row.runId);
   }
 }

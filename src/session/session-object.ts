@@ -34,6 +34,7 @@ import { liveRecord } from "./record";
 import { type SessionRow, sessionRowOf } from "./row";
 import { isUnderway, runProgress } from "./run-progress";
 import { findRun, toRunRecord } from "./run-store";
+import { RunWaiters } from "./run-waiters";
 import { Runs } from "./runs";
 import { findSentByRun } from "./sent";
 import { writeSteering } from "./steering";
@@ -55,20 +56,21 @@ import {
 /**
  * One session: its record, transcript (one row per message), runs and outbox, in SQLite. An
  * orchestrator: each RPC method writes in one transaction and hands what it owes to the outbox; the
- * parts (Runs, Outbox, Alarm) never call back into it.
+ * parts (Runs, RunWaiters, Outbox, Alarm) never call back into it.
  */
 export class SessionObject extends DurableObject<Env> implements SessionApi {
   readonly #sql: SqlStorage;
   readonly #alarm: Alarm;
   readonly #outbox: Outbox;
   readonly #runs: Runs;
+  readonly #waiters = new RunWaiters();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
     this.#alarm = new Alarm(ctx.storage);
     this.#outbox = new Outbox(ctx.storage, () => this.env, this.#alarm);
-    this.#runs = new Runs(ctx.storage, env, this.#outbox, this.#alarm);
+    this.#runs = new Runs(ctx.storage, env, this.#outbox, this.#alarm, this.#waiters);
     void ctx.blockConcurrencyWhile(async () => applySessionMigrations(this.#sql));
   }
 
@@ -274,7 +276,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   async waitForRun(runId: string, timeoutMs: number): Promise<Result<RunRecord>> {
     const current = await this.getRun(runId);
     if (!current.ok || ENDED_STATUSES.has(current.value.status) || timeoutMs <= 0) return current;
-    await this.#runs.waitFor(runId, timeoutMs);
+    await this.#waiters.waitFor(runId, timeoutMs);
     return this.getRun(runId);
   }
 
@@ -287,7 +289,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
       if (!progress) return notFound();
       const left = deadline - Date.now();
       if (!isUnderway(progress) || left <= 0) return { ok: true, value: progress };
-      await this.#runs.waitForAnyEnd(left);
+      await this.#waiters.waitForAnyEnd(left);
     }
   }
 
