@@ -1,13 +1,19 @@
 /**
  * The session object's one public face: the RPC interface it implements and the types that cross it.
- * Code outside src/session/ imports only this module and the stub factory (client.ts).
+ * Code outside src/session/ imports only this module and the stub factory (client.ts); the run and turn
+ * types live in api-runs.ts and api-turns.ts, re-exported here.
  */
-import { z } from "zod";
-import type { Requester } from "../policy/requester";
-import type { VisibilityConfig } from "../policy/visibility";
-import type { RunUsage } from "../runtimes/types";
 import type { PreparedAttachment } from "../subagents/attachments";
-import { type Provenance, provenanceSchema, type TranscriptMessage } from "../transcript/message";
+import type { Provenance, TranscriptMessage } from "../transcript/message";
+import type {
+  DeferredResult,
+  HistoryPage,
+  HistoryRequest,
+  HistoryViewer,
+  RunProgress,
+  RunRecord,
+} from "./api-runs";
+import type { AcceptedTurn, SendRecordRequest, SentRecord, SteerMessage, TurnRequest } from "./api-turns";
 import {
   type DeliveryContext,
   deliveryContextSchema,
@@ -17,6 +23,8 @@ import {
 } from "./record";
 import type { SessionRow } from "./row";
 
+export * from "./api-runs";
+export * from "./api-turns";
 export { type IndexRow, LIST_STATE } from "./index-row";
 export { sessionRowSchema, toSessionRow } from "./row";
 export type { DeliveryContext, SessionRecord, SessionRow, SpawnInfo };
@@ -29,145 +37,6 @@ export type DomainErrorCode = "not_found" | "conflict" | "forbidden";
 export type Result<T> = { ok: true; value: T } | { ok: false; code: DomainErrorCode; message: string };
 
 export const notFound = <T>(): Result<T> => ({ ok: false, code: "not_found", message: "session not found" });
-
-export const runStatuses = ["queued", "running", "ok", "error", "timeout", "killed"] as const;
-export type RunStatus = (typeof runStatuses)[number];
-export const ENDED_STATUSES: ReadonlySet<RunStatus> = new Set(["ok", "error", "timeout", "killed"]);
-
-/** What happens after a run of an agent-to-agent exchange ends (src/messaging/reply-flow.ts). */
-export const replyFlowSchema = z.object({
-  flowId: z.string(),
-  requesterKey: z.string(),
-  targetKey: z.string(),
-  originalMessage: z.string(),
-  maxTurns: z.number().int().min(0),
-  stepTimeoutMs: z.number().int().positive(),
-  hop: z.number().int().min(0),
-  stage: z.enum(["request", "ping", "announce"]),
-  /** The ping turn this run answers (1-based); 0 for the request. */
-  turn: z.number().int().min(0),
-  round1Reply: z.string().optional(),
-  latestReply: z.string().optional(),
-  /** No announce step ends this exchange: the requester or the target is a sub-agent (SPEC §14). */
-  skipAnnounce: z.literal(true).optional(),
-});
-export type ReplyFlow = z.infer<typeof replyFlowSchema>;
-
-/** A turn for a session: the inbound message, and what to do after its run. */
-export const turnRequestSchema = z.object({
-  /** Chosen by the caller, so a redelivered request finds the same run. */
-  runId: z.string().min(1),
-  dedupeKey: z.string().optional(),
-  message: z.object({ id: z.string().optional(), text: z.string(), provenance: provenanceSchema }),
-  /** Context of our own for the runtime (agent-to-agent roles, reply-step instructions). */
-  context: z.string().optional(),
-  timeoutMs: z.number().int().positive().optional(),
-  flow: replyFlowSchema.optional(),
-  /** Where the run's reply is posted (a channel's inbound message). */
-  replyTo: deliveryContextSchema.optional(),
-  /** Post the reply to the session's own announce target (a completion); never for a sub-agent. */
-  replyToOwnChannel: z.boolean().optional(),
-});
-export type TurnRequest = z.infer<typeof turnRequestSchema>;
-
-/**
- * A turn owed to another session: sends, reply-back steps, announce steps and sub-agent completions
- * all travel as one. It goes to the first of `targets` that still exists (a completion's lineage).
- */
-export const turnDeliverySchema = z.object({
-  targets: z.array(z.string()).min(1),
-  request: turnRequestSchema,
-  /** After the turn is delivered: the sending session deletes itself (a `cleanup: "delete"` child). */
-  afterwards: z.literal("remove_session").optional(),
-  /** Carried by the Queue (a fire-and-forget send) from this sending session, not delivered directly. */
-  viaQueue: z.object({ sourceKey: z.string() }).optional(),
-});
-export type TurnDelivery = z.infer<typeof turnDeliverySchema>;
-
-/** A handoff to another session recorded in the sender (`sent`): a send's target, or a spawn's child. */
-export interface SentRecord {
-  runId: string;
-  targetKey: string;
-  turn?: TurnRequest;
-}
-
-/** What a sender records before it hands a turn on: under its idempotency key, and/or for the Queue. */
-export interface SendRecordRequest extends SentRecord {
-  /** `<tool>:<key>`: a repeat finds the first handoff, whatever target it names. */
-  idempotencyKey?: string;
-  /** The turn goes on the Queue from this session: owed through the outbox until the caller says it is there. */
-  viaQueue?: { sourceKey: string };
-}
-
-/** The public view of a run. */
-export interface RunRecord {
-  runId: string;
-  sessionKey: string;
-  status: RunStatus;
-  deferred: boolean;
-  createdAt: number;
-  startedAt?: number;
-  endedAt?: number;
-  usage?: RunUsage;
-  reply?: string;
-  error?: string;
-  attempts: number;
-  retries: string[];
-}
-
-/** Where a run's completion stands (SPEC §16; derived in src/session/run-progress.ts until the ledger). */
-export type DeliveryStatus =
-  | "pending"
-  | "in_progress"
-  | "delivered"
-  | "failed"
-  | "suspended"
-  | "not_required";
-
-/**
- * A run as `subagents` sees it (SPEC §15): a run that yielded is `waiting` and is followed to the
- * session's later run, whose end is the outcome.
- */
-export interface RunProgress {
-  runId: string;
-  sessionKey: string;
-  label: string;
-  status: "running" | "waiting" | "done" | "failed" | "timeout" | "killed";
-  outcome?: { status: "ok" | "error" | "timeout" | "killed"; error?: string };
-  deliveryStatus: DeliveryStatus;
-  startedAt: number;
-  endedAt?: number;
-}
-
-/** A turn as accepted: its run, and whether it had been accepted before (then nothing was written). */
-export interface AcceptedTurn {
-  runId: string;
-  status: RunStatus;
-  duplicate: boolean;
-}
-
-export interface HistoryRequest {
-  limit: number;
-  offset: number;
-  includeTools: boolean;
-}
-
-export interface HistoryPage {
-  messages: TranscriptMessage[];
-  droppedMessages: boolean;
-  contentTruncated: boolean;
-  contentRedacted: boolean;
-  bytes: number;
-  hasMore: boolean;
-  nextOffset?: number;
-  totalMessages: number;
-}
-
-/** Who reads a history page, for the session's own visibility check (SPEC §4). */
-export interface HistoryViewer {
-  requester: Requester;
-  visibility: VisibilityConfig;
-}
 
 export interface CreateSessionInit {
   sessionKey: string;
@@ -220,19 +89,6 @@ export interface InboundRecord {
   answer?: string;
   /** A `/send` command's new send policy (null: inherit), written with the message, in one transaction. */
   sendPolicy?: "allow" | "deny" | null;
-}
-
-/** A webhook agent's result, posted after its 202. */
-export interface DeferredResult {
-  text: string;
-  usage?: RunUsage;
-}
-
-/** A message steered into a session's active run (sessions_send mode=steer), as appended there. */
-export interface SteerMessage {
-  id?: string;
-  text: string;
-  provenance: Provenance;
 }
 
 /** The session object's RPC methods. */

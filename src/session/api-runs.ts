@@ -1,0 +1,81 @@
+/**
+ * Runs as callers see them across the session's RPC boundary: records, progress, history pages. Part of
+ * the public face: re-exported by api.ts, which is what code outside src/session/ imports.
+ */
+import type { Requester } from "../policy/requester";
+import type { VisibilityConfig } from "../policy/visibility";
+import type { RunUsage } from "../runtimes/types";
+import type { TranscriptMessage } from "../transcript/message";
+
+export const runStatuses = ["queued", "running", "ok", "error", "timeout", "killed"] as const;
+export type RunStatus = (typeof runStatuses)[number];
+export const ENDED_STATUSES: ReadonlySet<RunStatus> = new Set(["ok", "error", "timeout", "killed"]);
+
+/** The public view of a run. */
+export interface RunRecord {
+  runId: string;
+  sessionKey: string;
+  status: RunStatus;
+  deferred: boolean;
+  createdAt: number;
+  startedAt?: number;
+  endedAt?: number;
+  usage?: RunUsage;
+  reply?: string;
+  error?: string;
+  attempts: number;
+  retries: string[];
+}
+
+/** Where a run's completion stands (SPEC §16; derived in src/session/run-progress.ts until the ledger). */
+export type DeliveryStatus =
+  | "pending"
+  | "in_progress"
+  | "delivered"
+  | "failed"
+  | "suspended"
+  | "not_required";
+
+/**
+ * A run as `subagents` sees it (SPEC §15): a run that yielded is `waiting` and is followed to the
+ * session's later run, whose end is the outcome.
+ */
+export interface RunProgress {
+  runId: string;
+  sessionKey: string;
+  label: string;
+  status: "running" | "waiting" | "done" | "failed" | "timeout" | "killed";
+  outcome?: { status: "ok" | "error" | "timeout" | "killed"; error?: string };
+  deliveryStatus: DeliveryStatus;
+  startedAt: number;
+  endedAt?: number;
+}
+
+export interface HistoryRequest {
+  limit: number;
+  offset: number;
+  includeTools: boolean;
+}
+
+export interface HistoryPage {
+  messages: TranscriptMessage[];
+  droppedMessages: boolean;
+  contentTruncated: boolean;
+  contentRedacted: boolean;
+  bytes: number;
+  hasMore: boolean;
+  nextOffset?: number;
+  totalMessages: number;
+}
+
+/** Who reads a history page, for the session's own visibility check (SPEC §4). */
+export interface HistoryViewer {
+  requester: Requester;
+  visibility: VisibilityConfig;
+}
+
+/** A webhook agent's result, posted after its 202. */
+export interface DeferredResult {
+  text: string;
+  usage?: RunUsage;
+}
