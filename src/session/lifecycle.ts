@@ -1,6 +1,6 @@
-import type { SessionGuard, SessionPatch } from "./api";
+import { notFound, type Result, type SessionGuard, type SessionPatch } from "./api";
 import { addIndexSync } from "./outbox-store";
-import { type RecordChanges, type SessionRecord, updateRecord } from "./record";
+import { liveRecord, type RecordChanges, type SessionRecord, updateRecord } from "./record";
 import { hasQueuedRuns, runningRuns } from "./run-store";
 
 /**
@@ -10,11 +10,20 @@ import { hasQueuedRuns, runningRuns } from "./run-store";
  */
 export const ARCHIVE_WHEN_IDLE = 0;
 
-/** The conflict of a guard that names another generation of the session (the key was re-created). */
-export function guardMismatch(record: SessionRecord, guard: SessionGuard | undefined): string | undefined {
+/**
+ * The live record a lifecycle change (patch, remove) applies to, or why not: no session, or a guard that
+ * names another generation of it (the key was re-created).
+ */
+export function guardedRecord(sql: SqlStorage, guard: SessionGuard | undefined): Result<SessionRecord> {
+  const record = liveRecord(sql);
+  if (!record) return notFound();
   if (guard?.expectedSessionId === undefined || guard.expectedSessionId === record.sessionId)
-    return undefined;
-  return `Session ${record.sessionKey} changed before patch. Retry.`;
+    return { ok: true, value: record };
+  return {
+    ok: false,
+    code: "conflict",
+    message: `Session ${record.sessionKey} changed before patch. Retry.`,
+  };
 }
 
 /** Writes a patch (call inside a transaction): the fields as given, pinning and archiving as record fields. */

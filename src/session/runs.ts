@@ -168,7 +168,7 @@ export class Runs {
     // twice, and never waits on D1 to start.
     let listedRunning: Promise<void> | undefined;
     const listTimer = setTimeout(() => {
-      listedRunning = this.#flush();
+      listedRunning = this.flush();
     }, RUNNING_LISTED_AFTER_MS);
     try {
       // The alarm stays set while the run is in flight, so a fresh instance takes it up if this one dies.
@@ -233,7 +233,7 @@ export class Runs {
   }
 
   /** Delivers what was written now; a session that deleted itself stops its runs here too. */
-  async #flush(): Promise<void> {
+  async flush(): Promise<void> {
     if ((await this.#outbox.flush()) === "removed") this.abortAll("killed");
   }
 

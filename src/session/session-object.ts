@@ -6,7 +6,6 @@ import {
   type AcceptedTurn,
   type CreateSessionInit,
   type DeferredResult,
-  ENDED_STATUSES,
   type HistoryPage,
   type HistoryRequest,
   type HistoryViewer,
@@ -26,37 +25,32 @@ import {
 } from "./api";
 import { readAttachment } from "./attachments";
 import { sessionConfig } from "./config";
-import { takeSteerSlot } from "./control";
-import { guardMismatch, writePatch } from "./lifecycle";
+import { guardedRecord, writePatch } from "./lifecycle";
 import { applySessionMigrations } from "./migrations";
 import { Outbox } from "./outbox";
 import { liveRecord } from "./record";
 import { type SessionRow, sessionRowOf } from "./row";
-import { isUnderway, runProgress } from "./run-progress";
-import { findRun, toRunRecord } from "./run-store";
+import { findRun } from "./run-store";
 import { RunWaiters } from "./run-waiters";
 import { Runs } from "./runs";
-import { findSentByRun } from "./sent";
+import { readSentTurn, settleQueuedSend, writeSend } from "./sent";
 import { writeSteering } from "./steering";
 import { readExportChunk, readHistoryPage, readRecentMessages } from "./transcript";
+import { Turns } from "./turns";
 import {
   archiveIfDue,
   failIfOrphaned,
-  settleQueuedSend,
   writeCreation,
   writeDeletion,
   writeImport,
   writeInbound,
-  writeSend,
-  writeSpawn,
-  writeTurn,
   writeYieldNote,
 } from "./writes";
 
 /**
  * One session: its record, transcript (one row per message), runs and outbox, in SQLite. An
  * orchestrator: each RPC method writes in one transaction and hands what it owes to the outbox; the
- * parts (Runs, RunWaiters, Outbox, Alarm) never call back into it.
+ * parts (Turns, Runs, RunWaiters, Outbox, Alarm) never call back into it.
  */
 export class SessionObject extends DurableObject<Env> implements SessionApi {
   readonly #sql: SqlStorage;
@@ -64,6 +58,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   readonly #outbox: Outbox;
   readonly #runs: Runs;
   readonly #waiters = new RunWaiters();
+  readonly #turns: Turns;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -71,18 +66,15 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     this.#alarm = new Alarm(ctx.storage);
     this.#outbox = new Outbox(ctx.storage, () => this.env, this.#alarm);
     this.#runs = new Runs(ctx.storage, env, this.#outbox, this.#alarm, this.#waiters);
+    this.#turns = new Turns(ctx.storage, env, this.#runs, this.#waiters);
     void ctx.blockConcurrencyWhile(async () => applySessionMigrations(this.#sql));
   }
 
   /** Writes in one transaction, then delivers what the write owes others. */
   async #write<T>(write: () => T): Promise<T> {
     const value = this.ctx.storage.transactionSync(write);
-    await this.#flush();
+    await this.#runs.flush();
     return value;
-  }
-
-  async #flush(): Promise<void> {
-    if ((await this.#outbox.flush()) === "removed") this.#runs.abortAll("killed");
   }
 
   async create(init: CreateSessionInit): Promise<Result<SessionRow>> {
@@ -97,10 +89,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     turn: TurnRequest,
     fork: TranscriptMessage[] = [],
   ): Promise<Result<AcceptedTurn>> {
-    if (liveRecord(this.#sql)) return this.enqueueTurn(turn);
-    const config = sessionConfig(this.env);
-    await this.#write(() => writeSpawn(this.#sql, { init, fork, turn }, config, Date.now()));
-    return { ok: true, value: { runId: turn.runId, status: "queued", duplicate: false } };
+    return this.#turns.createWithTurn(init, turn, fork);
   }
 
   async ensure(init: CreateSessionInit): Promise<Result<SessionRow>> {
@@ -113,22 +102,18 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   }
 
   async patch(changes: SessionPatch, guard?: SessionGuard): Promise<Result<SessionRow>> {
-    const record = liveRecord(this.#sql);
-    if (!record) return notFound();
-    const mismatch = guardMismatch(record, guard);
-    if (mismatch) return { ok: false, code: "conflict", message: mismatch };
+    const record = guardedRecord(this.#sql, guard);
+    if (!record.ok) return record;
     await this.#write(() => writePatch(this.#sql, changes, Date.now()));
     return this.describe();
   }
 
   async remove(guard?: SessionGuard): Promise<Result<{ deleted: true }>> {
-    const record = liveRecord(this.#sql);
-    if (!record) return notFound();
-    const mismatch = guardMismatch(record, guard);
-    if (mismatch) return { ok: false, code: "conflict", message: mismatch };
+    const record = guardedRecord(this.#sql, guard);
+    if (!record.ok) return record;
     this.ctx.storage.transactionSync(() => writeDeletion(this.#sql, Date.now()));
     this.#runs.abortAll("killed");
-    await this.#flush();
+    await this.#runs.flush();
     return { ok: true, value: { deleted: true } };
   }
 
@@ -156,50 +141,24 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   }
 
   async enqueueTurn(request: TurnRequest): Promise<Result<AcceptedTurn>> {
-    const accepted = this.#writeTurn(request);
-    // Answered once the run index has the runId too, so whoever gets the runId can look the run up.
-    if (accepted.ok && !accepted.value.duplicate) await this.#flush();
-    return accepted;
+    return this.#turns.enqueue(request);
   }
 
-  /** The turn's index writes go out while its run starts rather than before; answered once written. */
   async enqueueTurnAndWait(request: TurnRequest, timeoutMs: number): Promise<Result<RunRecord>> {
-    const accepted = this.#writeTurn(request);
-    if (!accepted.ok) return accepted;
-    const indexed = accepted.value.duplicate ? undefined : this.#flush();
-    const run = await this.waitForRun(accepted.value.runId, timeoutMs);
-    await indexed;
-    return run;
-  }
-
-  #writeTurn(request: TurnRequest): Result<AcceptedTurn> {
-    const record = liveRecord(this.#sql);
-    if (!record) return notFound();
-    const existing = findRun(this.#sql, request.runId, request.dedupeKey);
-    if (existing)
-      return { ok: true, value: { runId: existing.runId, status: existing.status, duplicate: true } };
-    const config = sessionConfig(this.env);
-    this.ctx.storage.transactionSync(() => writeTurn(this.#sql, record, config, request, Date.now()));
-    return { ok: true, value: { runId: request.runId, status: "queued", duplicate: false } };
+    return this.#turns.enqueueAndWait(request, timeoutMs);
   }
 
   async recordSend(send: SendRecordRequest): Promise<Result<SentRecord & { duplicate: boolean }>> {
-    const value = await this.#write(() => writeSend(this.#sql, send, Date.now()));
-    return { ok: true, value };
+    return { ok: true, value: await this.#write(() => writeSend(this.#sql, send, Date.now())) };
   }
 
   async sendQueued(runId: string): Promise<Result<{ settled: boolean }>> {
-    return {
-      ok: true,
-      value: { settled: this.ctx.storage.transactionSync(() => settleQueuedSend(this.#sql, runId)) },
-    };
+    const settled = this.ctx.storage.transactionSync(() => settleQueuedSend(this.#sql, runId));
+    return { ok: true, value: { settled } };
   }
 
   async sentTurn(runId: string): Promise<Result<TurnRequest>> {
-    const turn = findSentByRun(this.#sql, runId)?.turn;
-    return turn
-      ? { ok: true, value: turn }
-      : { ok: false, code: "not_found", message: `no send ${runId} here` };
+    return readSentTurn(this.#sql, runId);
   }
 
   async attachment(name: string): Promise<Result<{ bytes: ArrayBuffer; mimeType?: string }>> {
@@ -210,27 +169,16 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   async kill(options: { cascade?: boolean } = {}): Promise<Result<{ stopped: number }>> {
     if (!liveRecord(this.#sql)) return notFound();
     const stopped = this.#runs.stopRuns(options.cascade ? "cascade" : "killed");
-    await this.#flush();
+    await this.#runs.flush();
     return { ok: true, value: { stopped } };
   }
 
-  /** The current run is aborted without reporting, then a new run starts with the message. */
   async steer(
     requesterKey: string,
     runId: string,
     text: string,
   ): Promise<Result<{ runId: string; rateLimited: boolean }>> {
-    if (!liveRecord(this.#sql)) return notFound();
-    const allowed = this.ctx.storage.transactionSync(() =>
-      takeSteerSlot(this.#sql, requesterKey, Date.now()),
-    );
-    if (!allowed) return { ok: true, value: { runId, rateLimited: true } };
-    this.#runs.stopRuns("steer");
-    const accepted = await this.enqueueTurn({
-      runId,
-      message: { text, provenance: { kind: "subagent_task", sourceSessionKey: requesterKey } },
-    });
-    return accepted.ok ? { ok: true, value: { runId, rateLimited: false } } : accepted;
+    return this.#turns.restart(requesterKey, runId, text);
   }
 
   /** Steering into the active run: the run goes on and takes the message at its next step. */
@@ -268,36 +216,19 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   }
 
   async getRun(runId: string): Promise<Result<RunRecord>> {
-    const record = liveRecord(this.#sql);
-    const row = record ? findRun(this.#sql, runId) : undefined;
-    return record && row ? { ok: true, value: toRunRecord(row, record.sessionKey) } : notFound();
+    return this.#turns.getRun(runId);
   }
 
   async waitForRun(runId: string, timeoutMs: number): Promise<Result<RunRecord>> {
-    const current = await this.getRun(runId);
-    if (!current.ok || ENDED_STATUSES.has(current.value.status) || timeoutMs <= 0) return current;
-    await this.#waiters.waitFor(runId, timeoutMs);
-    return this.getRun(runId);
+    return this.#turns.waitForRun(runId, timeoutMs);
   }
 
-  /** Re-read at each run end of this session until the run is terminal or the time is up. */
   async waitForProgress(runId: string, timeoutMs: number): Promise<Result<RunProgress>> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const record = liveRecord(this.#sql);
-      const progress = record ? runProgress(this.#sql, record, runId) : undefined;
-      if (!progress) return notFound();
-      const left = deadline - Date.now();
-      if (!isUnderway(progress) || left <= 0) return { ok: true, value: progress };
-      await this.#waiters.waitForAnyEnd(left);
-    }
+    return this.#turns.waitForProgress(runId, timeoutMs);
   }
 
   async completeDeferredRun(runId: string, result: DeferredResult): Promise<Result<RunRecord>> {
-    const row = liveRecord(this.#sql) ? findRun(this.#sql, runId) : undefined;
-    if (!row) return notFound();
-    if (this.#runs.completeDeferred(row, result)) await this.#flush();
-    return this.getRun(runId);
+    return this.#turns.completeDeferred(runId, result);
   }
 
   /** Due work, top to bottom: outbox, runs in flight, queued runs, archiving; then the next alarm. */

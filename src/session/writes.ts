@@ -1,16 +1,9 @@
 import type { SwitchboardConfig } from "../config/schema";
 import type { TranscriptMessage } from "../transcript/message";
-import type {
-  CreateSessionInit,
-  ImportReceipt,
-  InboundRecord,
-  SendRecordRequest,
-  SentRecord,
-  TurnRequest,
-} from "./api";
+import type { CreateSessionInit, ImportReceipt, InboundRecord, TurnRequest } from "./api";
 import { clearAttachments, insertAttachments } from "./attachments";
 import { clearSteers } from "./control";
-import { addIndexSync, addToOutbox, clearOutbox, removeFromOutbox } from "./outbox-store";
+import { addIndexSync, addToOutbox, clearOutbox } from "./outbox-store";
 import { addPost, announceTarget } from "./posts";
 import { insertRecord, readRecord, type SessionRecord, updateRecord } from "./record";
 import {
@@ -21,7 +14,6 @@ import {
   insertRun,
   runningRuns,
 } from "./run-store";
-import { findSentByKey, findSentByRun, recordSent } from "./sent";
 import { clearSteering } from "./steering";
 import { clearToolCalls } from "./tool-calls";
 import { appendMessages, clearTranscript, messageCounts, summaryChanges } from "./transcript";
@@ -67,44 +59,6 @@ export function writeSpawn(
   if (!created) throw new Error("the session record was not written");
   if (spawn.fork.length > 0) writeImport(sql, created, spawn.fork);
   writeTurn(sql, readRecord(sql) ?? created, config, spawn.turn, now);
-}
-
-/** How long a send the Worker puts on the Queue itself is left to it before this session's outbox does. */
-const QUEUED_SEND_GRACE_MS = 10_000;
-
-/**
- * Records a handoff (see SessionApi.recordSend): a repeat of its key answers the first; a turn for the
- * Queue is owed through the outbox too, a little later, in case the caller dies before it gets there.
- */
-export function writeSend(
-  sql: SqlStorage,
-  send: SendRecordRequest,
-  now: number,
-): SentRecord & { duplicate: boolean } {
-  const first = send.idempotencyKey
-    ? findSentByKey(sql, send.idempotencyKey)
-    : findSentByRun(sql, send.runId);
-  if (first) return { ...first, duplicate: true };
-  recordSent(sql, send, now);
-  if (send.viaQueue && send.turn)
-    addToOutbox(
-      sql,
-      "turn",
-      `send:${send.runId}`,
-      { targets: [send.targetKey], request: send.turn, viaQueue: send.viaQueue },
-      now + QUEUED_SEND_GRACE_MS,
-    );
-  return {
-    runId: send.runId,
-    targetKey: send.targetKey,
-    ...(send.turn ? { turn: send.turn } : {}),
-    duplicate: false,
-  };
-}
-
-/** The Worker put a recorded send on the Queue itself: nothing more is owed for it. */
-export function settleQueuedSend(sql: SqlStorage, runId: string): boolean {
-  return removeFromOutbox(sql, `send:${runId}`);
 }
 
 /** Marks the session deleted (hidden at once) and owes the index the removal of its row. */

@@ -1,0 +1,134 @@
+import type { TranscriptMessage } from "../transcript/message";
+import {
+  type AcceptedTurn,
+  type CreateSessionInit,
+  type DeferredResult,
+  ENDED_STATUSES,
+  notFound,
+  type Result,
+  type RunProgress,
+  type RunRecord,
+  type TurnRequest,
+} from "./api";
+import { sessionConfig } from "./config";
+import { takeSteerSlot } from "./control";
+import { liveRecord } from "./record";
+import { isUnderway, runProgress } from "./run-progress";
+import { findRun, toRunRecord } from "./run-store";
+import type { RunWaiters } from "./run-waiters";
+import type { Runs } from "./runs";
+import { writeSpawn, writeTurn } from "./writes";
+
+/**
+ * The turn and run RPCs: accepts turns into the session (each starts a run, executed by `Runs`),
+ * restarts and completes runs, and answers the callers waiting on them. A part of the session object:
+ * it writes, delivers through `Runs`, and never calls back into the object.
+ */
+export class Turns {
+  readonly #storage: DurableObjectStorage;
+  readonly #env: Env;
+  readonly #runs: Runs;
+  readonly #waiters: RunWaiters;
+
+  constructor(storage: DurableObjectStorage, env: Env, runs: Runs, waiters: RunWaiters) {
+    this.#storage = storage;
+    this.#env = env;
+    this.#runs = runs;
+    this.#waiters = waiters;
+  }
+
+  get #sql(): SqlStorage {
+    return this.#storage.sql;
+  }
+
+  /** A sub-agent's creation with its first turn (SessionApi.createWithTurn). */
+  async createWithTurn(
+    init: CreateSessionInit,
+    turn: TurnRequest,
+    fork: TranscriptMessage[],
+  ): Promise<Result<AcceptedTurn>> {
+    if (liveRecord(this.#sql)) return this.enqueue(turn);
+    const config = sessionConfig(this.#env);
+    this.#storage.transactionSync(() => writeSpawn(this.#sql, { init, fork, turn }, config, Date.now()));
+    await this.#runs.flush();
+    return { ok: true, value: { runId: turn.runId, status: "queued", duplicate: false } };
+  }
+
+  async enqueue(request: TurnRequest): Promise<Result<AcceptedTurn>> {
+    const accepted = this.#write(request);
+    // Answered once the run index has the runId too, so whoever gets the runId can look the run up.
+    if (accepted.ok && !accepted.value.duplicate) await this.#runs.flush();
+    return accepted;
+  }
+
+  /** The turn's index writes go out while its run starts rather than before; answered once written. */
+  async enqueueAndWait(request: TurnRequest, timeoutMs: number): Promise<Result<RunRecord>> {
+    const accepted = this.#write(request);
+    if (!accepted.ok) return accepted;
+    const indexed = accepted.value.duplicate ? undefined : this.#runs.flush();
+    const run = await this.waitForRun(accepted.value.runId, timeoutMs);
+    await indexed;
+    return run;
+  }
+
+  #write(request: TurnRequest): Result<AcceptedTurn> {
+    const record = liveRecord(this.#sql);
+    if (!record) return notFound();
+    const existing = findRun(this.#sql, request.runId, request.dedupeKey);
+    if (existing)
+      return { ok: true, value: { runId: existing.runId, status: existing.status, duplicate: true } };
+    const config = sessionConfig(this.#env);
+    this.#storage.transactionSync(() => writeTurn(this.#sql, record, config, request, Date.now()));
+    return { ok: true, value: { runId: request.runId, status: "queued", duplicate: false } };
+  }
+
+  /** The current run is aborted without reporting, then a new run starts with the message. */
+  async restart(
+    requesterKey: string,
+    runId: string,
+    text: string,
+  ): Promise<Result<{ runId: string; rateLimited: boolean }>> {
+    if (!liveRecord(this.#sql)) return notFound();
+    const allowed = this.#storage.transactionSync(() => takeSteerSlot(this.#sql, requesterKey, Date.now()));
+    if (!allowed) return { ok: true, value: { runId, rateLimited: true } };
+    this.#runs.stopRuns("steer");
+    const accepted = await this.enqueue({
+      runId,
+      message: { text, provenance: { kind: "subagent_task", sourceSessionKey: requesterKey } },
+    });
+    return accepted.ok ? { ok: true, value: { runId, rateLimited: false } } : accepted;
+  }
+
+  async getRun(runId: string): Promise<Result<RunRecord>> {
+    const record = liveRecord(this.#sql);
+    const row = record ? findRun(this.#sql, runId) : undefined;
+    return record && row ? { ok: true, value: toRunRecord(row, record.sessionKey) } : notFound();
+  }
+
+  async waitForRun(runId: string, timeoutMs: number): Promise<Result<RunRecord>> {
+    const current = await this.getRun(runId);
+    if (!current.ok || ENDED_STATUSES.has(current.value.status) || timeoutMs <= 0) return current;
+    await this.#waiters.waitFor(runId, timeoutMs);
+    return this.getRun(runId);
+  }
+
+  /** Re-read at each run end of this session until the run is terminal or the time is up. */
+  async waitForProgress(runId: string, timeoutMs: number): Promise<Result<RunProgress>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const record = liveRecord(this.#sql);
+      const progress = record ? runProgress(this.#sql, record, runId) : undefined;
+      if (!progress) return notFound();
+      const left = deadline - Date.now();
+      if (!isUnderway(progress) || left <= 0) return { ok: true, value: progress };
+      await this.#waiters.waitForAnyEnd(left);
+    }
+  }
+
+  async completeDeferred(runId: string, result: DeferredResult): Promise<Result<RunRecord>> {
+    const row = liveRecord(this.#sql) ? findRun(this.#sql, runId) : undefined;
+    if (!row) return notFound();
+    if (this.#runs.completeDeferred(row, result)) await this.#runs.flush();
+    return this.getRun(runId);
+  }
+}
