@@ -51,6 +51,10 @@ export interface RunProgress {
   endedAt?: number;
 }
 
+/** True while a run's work goes on: it runs, or waits for its children. */
+export const isUnderway = (progress: RunProgress): boolean =>
+  progress.status === "running" || progress.status === "waiting";
+
 export interface HistoryRequest {
   limit: number;
   offset: number;

@@ -131,6 +131,11 @@ export function leaseEntries(sql: SqlStorage, until: number): void {
   sql.exec("UPDATE outbox SET next_attempt_at = MAX(next_attempt_at, ?)", until);
 }
 
+/** True while an entry of this dedupe key waits in the outbox. */
+export function hasOutboxEntry(sql: SqlStorage, dedupeKey: string): boolean {
+  return sql.exec("SELECT 1 FROM outbox WHERE dedupe_key = ?", dedupeKey).toArray().length > 0;
+}
+
 /** True while the entry is still owed: another pass may have delivered it since it was read. */
 export function isPending(sql: SqlStorage, entry: OutboxEntry): boolean {
   return (

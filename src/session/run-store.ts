@@ -98,6 +98,20 @@ export function queuedRuns(sql: SqlStorage): RunRow[] {
 /** Runs without a timeout of their own still end: a runtime that never answers cannot hold a session. */
 export const DEFAULT_RUN_TIMEOUT_MS = 10 * 60 * 1000;
 
+/** Whether an ended run owed its requester a completion (`failed`: nobody was left to take it). */
+export function setRunCompletion(
+  sql: SqlStorage,
+  runId: string,
+  completion: "owed" | "none" | "failed",
+): void {
+  sql.exec("UPDATE run SET completion = ? WHERE run_id = ?", completion, runId);
+}
+
+/** The session's latest run, or its latest after the run numbered `afterSeq`. */
+export function latestRun(sql: SqlStorage, afterSeq = 0): RunRow | undefined {
+  return readRows(sql, "seq > ? ORDER BY seq DESC LIMIT 1", afterSeq)[0];
+}
+
 /** Inserts a queued run, created at the same instant as its inbound message. */
 export function insertRun(
   sql: SqlStorage,

@@ -71,6 +71,11 @@ export function appendMessages(
 export const MESSAGE_COUNTS_SQL = `SELECT (SELECT COALESCE(MAX(seq), 0) FROM message) AS all_count,
   (SELECT COALESCE(MAX(chat_seq), 0) FROM message) AS chat_count`;
 
+/** True if the transcript holds a message with this id. */
+export function hasMessage(sql: SqlStorage, id: string): boolean {
+  return sql.exec("SELECT 1 FROM message WHERE id = ?", id).toArray().length > 0;
+}
+
 /** Counts of stored messages: all, and those shown when tool messages are hidden. */
 export function messageCounts(sql: SqlStorage): { all: number; chat: number } {
   const row = sql.exec<{ all_count: number; chat_count: number }>(MESSAGE_COUNTS_SQL).one();

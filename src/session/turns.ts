@@ -4,6 +4,7 @@ import {
   type CreateSessionInit,
   type DeferredResult,
   ENDED_STATUSES,
+  isUnderway,
   notFound,
   type Result,
   type RunProgress,
@@ -13,7 +14,7 @@ import {
 import { sessionConfig } from "./config";
 import { takeSteerSlot } from "./control";
 import { liveRecord } from "./record";
-import { isUnderway, runProgress } from "./run-progress";
+import { runProgress } from "./run-progress";
 import { findRun, toRunRecord } from "./run-store";
 import type { RunWaiters } from "./run-waiters";
 import type { Runs } from "./runs";

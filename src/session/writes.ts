@@ -6,6 +6,7 @@ import { clearSteers } from "./control";
 import { addIndexSync, addToOutbox, clearOutbox } from "./outbox-store";
 import { addPost, announceTarget } from "./posts";
 import { insertRecord, readRecord, type SessionRecord, updateRecord } from "./record";
+import { yieldNoteId } from "./run-progress";
 import {
   clearRuns,
   DEFAULT_RUN_TIMEOUT_MS,
@@ -192,7 +193,7 @@ export function writeYieldNote(
   now: number,
 ): void {
   const note: TranscriptMessage = {
-    id: `yield:${runId}`,
+    id: yieldNoteId(runId),
     role: "system",
     content: message,
     hidden: true,

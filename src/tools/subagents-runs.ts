@@ -1,6 +1,6 @@
 import { listChildren } from "../index-db/children";
 import { controlledRuns } from "../index-db/runs";
-import type { RunProgress } from "../session/api";
+import { isUnderway, type RunProgress } from "../session/api";
 import { isActive } from "../subagents/targets";
 import type { ToolContext } from "./types";
 
@@ -50,8 +50,6 @@ export async function killTree(ctx: ToolContext, rootKey: string): Promise<numbe
   return stopped;
 }
 
-const isTerminal = (run: RunProgress) => run.status !== "running" && run.status !== "waiting";
-
 /**
  * SPEC §15 `subagents wait`: parks server-side (in the runs' session objects) until one reason holds,
  * by precedence: an id outside the caller's tree, a suspended completion delivery, a terminal run, the
@@ -70,7 +68,7 @@ export async function waitForRuns(ctx: ToolContext, runIds: string[], timeoutSec
   const decided = () =>
     found.size < runIds.length ||
     [...found.values()].some(
-      (run) => run === undefined || isTerminal(run) || run.deliveryStatus === "suspended",
+      (run) => run === undefined || !isUnderway(run) || run.deliveryStatus === "suspended",
     );
   if (!decided() && timeoutMs > 0) {
     // The first run to finish (or the timeout) ends the wait; then all are read again, together.
@@ -81,7 +79,7 @@ export async function waitForRuns(ctx: ToolContext, runIds: string[], timeoutSec
   }
   const runs = runIds.flatMap((runId) => found.get(runId) ?? []);
   const unavailable = runIds.filter((runId) => !found.get(runId));
-  const completed = runs.filter(isTerminal).map((run) => run.runId);
+  const completed = runs.filter((run) => !isUnderway(run)).map((run) => run.runId);
   const attention = runs.filter((run) => run.deliveryStatus === "suspended").map((run) => run.runId);
   const reason =
     unavailable.length > 0
@@ -107,24 +105,14 @@ export async function cancelRun(ctx: ToolContext, runId: string) {
   const sessionKey = (await controlledRuns(ctx.db, ctx.requester.sessionKey, [runId])).get(runId);
   const run = sessionKey ? await progressOf(ctx, sessionKey, runId, 0) : undefined;
   if (!sessionKey || !run) return { status: "forbidden", error: OUTSIDE_TREE } as const;
-  if (isTerminal(run)) {
-    return {
-      status: "ok",
-      action: "cancel",
-      runId,
-      killed: 0,
-      labels: [],
-      text: `${run.label}: already finished, nothing to cancel.`,
-    } as const;
-  }
-  const killed = (await killTree(ctx, sessionKey)) > 0 ? 1 : 0;
-  const labels = killed > 0 ? [run.label] : [];
+  // A run already over is reported as such; else the cascade (which may find it just ended).
+  const killed = isUnderway(run) && (await killTree(ctx, sessionKey)) > 0 ? 1 : 0;
   return {
     status: "ok",
     action: "cancel",
     runId,
     killed,
-    labels,
+    labels: killed > 0 ? [run.label] : [],
     text: killed > 0 ? `Killed 1: ${run.label}.` : `${run.label}: already finished, nothing to cancel.`,
   } as const;
 }
