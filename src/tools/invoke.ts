@@ -50,14 +50,10 @@ export async function executeToolCall(
   return { ok: true, details: await prepared.tool.handler(ctx, prepared.params) };
 }
 
-/**
- * The text a model reads of a result: the compact JSON of its details, except `session_status`, whose
- * text is its status card, as OpenClaw answers it.
- */
+/** The text a model reads of a result: the tool's own, else the compact JSON of its details. */
 function resultText(name: string, details: object): string {
-  if (name === "session_status" && "statusText" in details && typeof details.statusText === "string")
-    return details.statusText;
-  return JSON.stringify(details);
+  const tool = isToolName(name) ? toolRegistry[name] : undefined;
+  return tool?.resultText?.(details) ?? JSON.stringify(details);
 }
 
 /** The result envelope of `/tools/invoke` and MCP (SPEC §5.0). */

@@ -43,6 +43,9 @@ export const sessionStatus = defineTool({
     sessionKey: sessionKeyParam().optional().describe("default: your own session"),
     model: z.string().optional().describe("a configured model, or 'default' to clear the override"),
   }),
+  // As OpenClaw answers it: the card itself is the text; an error result stays JSON.
+  resultText: (details) =>
+    "statusText" in details && typeof details.statusText === "string" ? details.statusText : undefined,
   async handler(ctx, params) {
     // With no sessionKey the target is the caller's own session, which always exists (SPEC §12): so
     // a "not found" below names what the caller sent, or the resolved key, never a default.

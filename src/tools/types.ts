@@ -42,6 +42,11 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   /** The one schema: request validation, MCP inputSchema, OpenAPI and function-tool schema. */
   schema: Schema;
   handler: (ctx: ToolContext, params: z.output<Schema>) => Promise<object>;
+  /**
+   * The text a model reads of a result (`content[0].text`) when it is not the compact JSON of the
+   * details; undefined falls back to that JSON.
+   */
+  resultText?: (details: object) => string | undefined;
 }
 
 /** Declares a tool with its schema's types flowing into the handler. */
