@@ -48,6 +48,11 @@ function resolveRest(agentId: string, rest: string, options: KeyOptions): KeyInp
   return problem ? { ok: false, error: problem } : { ok: true, key };
 }
 
+/** An agent's main session key (the agent id already valid): what `main` canonicalizes to for it. */
+export function mainSessionKey(agentId: string, options: KeyOptions): string {
+  return `agent:${agentId}:${storedRest("main", options)}`;
+}
+
 // The literal `main` always means the agent's main session, even under a custom mainKey; in global
 // scope that session and every direct chat live under the internal `global` rest.
 function storedRest(rest: string, options: KeyOptions): string {

@@ -2,7 +2,7 @@
 export { AGENT_ID_PATTERN, normalizeAgentId } from "./agent-id";
 export { type AnnounceTarget, announceTargetFromKey } from "./announce";
 export { keyInputProblem, refineKeyInput } from "./bounds";
-export { canonicalizeKeyInput } from "./canonicalize";
+export { canonicalizeKeyInput, mainSessionKey } from "./canonicalize";
 export { deriveChannel } from "./channel";
 export { displayKey } from "./display";
 export { classifyKind } from "./kind";

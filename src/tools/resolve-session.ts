@@ -1,5 +1,5 @@
 import { findSessionById, findSessionByKey, type SessionRef } from "../index-db/lookup";
-import { canonicalizeKeyInput, isUuidLike, looksLikeSessionKey } from "../keys";
+import { canonicalizeKeyInput, isUuidLike, looksLikeSessionKey, mainSessionKey } from "../keys";
 import { isRestrictedToSpawned } from "../policy/visibility";
 import type { ToolContext, ToolFailure } from "./types";
 
@@ -55,7 +55,7 @@ export function implicitSession(
   ctx: ToolContext,
   sessionKey: string,
 ): { sessionKey: string; agentId: string } | undefined {
-  const main = canonicalizeKeyInput("main", ctx.requester.agentId, ctx.keyOptions);
-  if (sessionKey !== ctx.requester.sessionKey && !(main.ok && main.key === sessionKey)) return undefined;
+  const main = mainSessionKey(ctx.requester.agentId, ctx.keyOptions);
+  if (sessionKey !== ctx.requester.sessionKey && sessionKey !== main) return undefined;
   return { sessionKey, agentId: ctx.requester.agentId };
 }

@@ -5,7 +5,7 @@ import {
   findSessionsByLabel,
   type SessionRef,
 } from "../index-db/lookup";
-import { canonicalizeKeyInput, normalizeAgentId, parseSessionKey } from "../keys";
+import { mainSessionKey, normalizeAgentId, parseSessionKey } from "../keys";
 import { checkCrossAgent, isRestrictedToSpawned } from "../policy/visibility";
 import { parseSessionReference, referenceNotFound, resolveSessionReference } from "./resolve-session";
 import type { ToolContext, ToolFailure } from "./types";
@@ -16,27 +16,26 @@ import type { ToolContext, ToolFailure } from "./types";
  */
 export type TargetLookup = { ok: true; session: SessionRef; missing?: true } | ({ ok: false } & ToolFailure);
 
-/** The main session of a configured agent, as a target that does not exist yet (SPEC §12). */
+/** A configured agent's main session that does not exist yet, as a target (SPEC §12). */
+const missingMainTarget = (sessionKey: string, agentId: string): TargetLookup => ({
+  ok: true,
+  session: { sessionKey, sessionId: "", agentId, spawnDepth: 0, channel: "unknown" },
+  missing: true,
+});
+
+/** The missing target a key names if it is a configured agent's main session, else undefined. */
 function missingMain(ctx: ToolContext, key: string): TargetLookup | undefined {
   const parsed = parseSessionKey(key, ctx.keyOptions);
   if (!parsed || !findAgent(ctx.config, parsed.agentId)) return undefined;
-  const main = canonicalizeKeyInput("main", parsed.agentId, ctx.keyOptions);
-  if (!main.ok || main.key !== key) return undefined;
-  return {
-    ok: true,
-    session: { sessionKey: key, sessionId: "", agentId: parsed.agentId, spawnDepth: 0, channel: "unknown" },
-    missing: true,
-  };
+  return mainSessionKey(parsed.agentId, ctx.keyOptions) === key
+    ? missingMainTarget(key, parsed.agentId)
+    : undefined;
 }
 
 /** `agentId` alone: that configured agent's main session, found or to be created (SPEC §12). */
 async function agentMainTarget(ctx: ToolContext, agentIdParam: string): Promise<TargetLookup> {
   const agentId = normalizeAgentId(agentIdParam);
-  const main =
-    agentId && findAgent(ctx.config, agentId)
-      ? canonicalizeKeyInput("main", agentId, ctx.keyOptions)
-      : undefined;
-  if (!agentId || !main?.ok)
+  if (!agentId || !findAgent(ctx.config, agentId))
     return {
       ok: false,
       status: "error",
@@ -45,8 +44,9 @@ async function agentMainTarget(ctx: ToolContext, agentIdParam: string): Promise<
   // Checks that need no storage come first (SPEC §5.0).
   const crossAgent = checkCrossAgent(ctx.config, ctx.requester, agentId, "send");
   if (!crossAgent.ok) return crossAgent;
-  const found = await findSessionByKey(ctx.db, main.key);
-  return found ? { ok: true, session: found } : (missingMain(ctx, main.key) ?? referenceNotFound(main.key));
+  const main = mainSessionKey(agentId, ctx.keyOptions);
+  const found = await findSessionByKey(ctx.db, main);
+  return found ? { ok: true, session: found } : missingMainTarget(main, agentId);
 }
 
 /** sessions_send's target by label (SPEC §5.3): cross-agent rules first, then the sandbox restriction. */

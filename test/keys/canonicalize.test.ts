@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalizeKeyInput } from "../../src/keys";
+import { canonicalizeKeyInput, mainSessionKey } from "../../src/keys";
 import { customMain, defaults, globalScope, SAMPLE_UUID } from "./options";
 
 const keyOf = (input: string, options = defaults, requester = "main") => {
@@ -19,6 +19,14 @@ describe("the literal main", () => {
 
   it("uses the configured mainKey", () => {
     expect(keyOf("main", customMain, "research")).toBe("agent:research:home");
+  });
+
+  it("is what mainSessionKey names, in every key option", () => {
+    expect(mainSessionKey("research", defaults)).toBe("agent:research:main");
+    expect(mainSessionKey("research", customMain)).toBe("agent:research:home");
+    expect(mainSessionKey("research", globalScope)).toBe("agent:research:global");
+    for (const options of [defaults, customMain, globalScope])
+      expect(mainSessionKey("research", options)).toBe(keyOf("main", options, "research"));
   });
 
   it("accepts the configured mainKey itself", () => {
