@@ -1,8 +1,7 @@
-import { deriveKey } from "../auth/purpose-keys";
+import { thirdPartySecrets } from "../auth/third-party-secret";
 import { signatureHeader } from "../channels/signature";
 import { findAgent } from "../config/agents";
 import type { SwitchboardConfig } from "../config/schema";
-import { readSecret } from "../config/secrets";
 import type { OutboxPayload } from "./outbox-store";
 
 /**
@@ -19,13 +18,15 @@ export async function postSteerNotice(
   const runtime = findAgent(config, notice.agentId)?.runtime;
   if (runtime?.type !== "webhook") return;
   // The run POST's secret: the agent's own, else the key derived for this agent alone.
-  const secret = runtime.secretEnv
-    ? readSecret(env, runtime.secretEnv)
-    : env.SWITCHBOARD_SIGNING_KEY
-      ? await deriveKey(env.SWITCHBOARD_SIGNING_KEY, { use: "webhook-agent", agentId: notice.agentId })
-      : undefined;
+  const secrets = await thirdPartySecrets(
+    env,
+    { use: "webhook-agent", agentId: notice.agentId },
+    runtime.secretEnv,
+  );
+  const secret = secrets.ok ? secrets.secrets[0] : undefined;
   if (!secret) {
-    console.error(`steer ${notice.message.id}: no secret to sign it for agent ${notice.agentId}; not sent`);
+    const why = secrets.ok ? "no secret" : secrets.error;
+    console.error(`steer ${notice.message.id}: ${why}; not sent to agent ${notice.agentId}`);
     return;
   }
   const body = JSON.stringify({ type: "steer", ...notice });
