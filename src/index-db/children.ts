@@ -48,6 +48,8 @@ export async function listChildren(db: D1Database, sessionKey: string): Promise<
 
 // D1 binds at most 100 parameters per statement.
 const KEYS_PER_READ = 90;
+/** How far a walk of the spawn tree goes: deeper than any maxSpawnDepth, it only stops a cyclic chain. */
+export const MAX_TREE_DEPTH = 16;
 
 /** For each of these sessions, how many of its descendants have a run in flight (or none yet). */
 export async function pendingDescendants(
@@ -65,7 +67,7 @@ export async function pendingDescendants(
            UNION ALL
            SELECT down.root, s.session_key, s.status, down.depth + 1 FROM session_index s
              JOIN down ON s.spawned_by = down.session_key
-             WHERE down.depth < 16 AND s.list_state IN (0, 1)
+             WHERE down.depth < ${MAX_TREE_DEPTH} AND s.list_state IN (0, 1)
          )
          SELECT root, COUNT(*) AS n FROM down WHERE status IS NULL OR status = 'running' GROUP BY root`,
       )

@@ -1,3 +1,5 @@
+import { MAX_TREE_DEPTH } from "./children";
+
 /** The session key a run belongs to, from the run index (primary key lookup). */
 export async function findRunSession(db: D1Database, runId: string): Promise<string | undefined> {
   const row = await db
@@ -6,9 +8,6 @@ export async function findRunSession(db: D1Database, runId: string): Promise<str
     .first<{ session_key: string }>();
   return row?.session_key;
 }
-
-// Deeper than any configured maxSpawnDepth: only bounds a damaged (cyclic) spawned_by chain.
-const MAX_TREE_DEPTH = 16;
 
 /**
  * The runs among `runIds` that belong to the caller's controlled tree (its children and their
