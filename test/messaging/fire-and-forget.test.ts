@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { withInterSessionHeader } from "../../src/messaging/inter-session";
 import { queueMessageSchema } from "../../src/queue/messages";
 import {
   capturingContext,
@@ -16,6 +15,7 @@ import {
   uid,
   waitRun,
 } from "../support";
+import { sentMessage } from "./fixtures";
 
 const ACCEPTED = {
   status: "accepted",
@@ -49,18 +49,7 @@ describe("sessions_send fire-and-forget (timeoutSeconds: 0)", () => {
       id: `in:${result.runId}`,
       role: "user",
       runId: result.runId,
-      content: withInterSessionHeader("fire one", {
-        sessionKey: requester,
-        channel: "unknown",
-        tool: "sessions_send",
-      }),
-      provenance: {
-        kind: "inter_session",
-        sourceSessionKey: requester,
-        sourceChannel: "unknown",
-        sourceTool: "sessions_send",
-        hop: 1,
-      },
+      ...sentMessage(requester, "fire one"),
     });
   });
 

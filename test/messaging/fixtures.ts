@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { withInterSessionHeader } from "../../src/messaging/inter-session";
 import {
   createSession,
   createSpawned,
@@ -9,6 +10,20 @@ import {
   UUID,
   uid,
 } from "../support";
+
+/** A sessions_send message as its target's transcript holds it: the header, and its provenance. */
+export function sentMessage(from: string, text: string) {
+  return {
+    content: withInterSessionHeader(text, { sessionKey: from, channel: "unknown", tool: "sessions_send" }),
+    provenance: {
+      kind: "inter_session",
+      sourceSessionKey: from,
+      sourceChannel: "unknown",
+      sourceTool: "sessions_send",
+      hop: 1,
+    },
+  };
+}
 
 /** A failed send: exactly `{ runId, status, error, sessionKey? }`, with a fresh runId no run carries. */
 export async function expectFailure(

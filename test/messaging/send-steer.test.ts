@@ -2,7 +2,6 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { deriveKey } from "../../src/auth/purpose-keys";
 import { verifySignatureHeader } from "../../src/channels/signature";
-import { withInterSessionHeader } from "../../src/messaging/inter-session";
 import {
   callTool,
   createSession,
@@ -22,6 +21,7 @@ import {
   waitRun,
   webhookCalls,
 } from "../support";
+import { sentMessage } from "./fixtures";
 
 const NO_ACTIVE_RUN =
   "Target has no active run that accepts steering. Use mode=followup to start a new turn.";
@@ -45,18 +45,7 @@ function steeredMessage(requester: string, text: string, runId: string) {
   return {
     id: expect.stringMatching(/^steer:/),
     role: "user",
-    content: withInterSessionHeader(text, {
-      sessionKey: requester,
-      channel: "unknown",
-      tool: "sessions_send",
-    }),
-    provenance: {
-      kind: "inter_session",
-      sourceSessionKey: requester,
-      sourceChannel: "unknown",
-      sourceTool: "sessions_send",
-      hop: 1,
-    },
+    ...sentMessage(requester, text),
     timestamp: expect.any(Number),
     runId,
   };
