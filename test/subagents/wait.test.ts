@@ -150,23 +150,17 @@ describe("subagents wait (SPEC §15)", () => {
     expect(textOf(completion)).toBe(
       await expectedCompletion(mine.child, mine.runId, "mine", "failed: run killed", "(no output)"),
     );
-    expect(await subagents(r, { action: "cancel", runId: mine.runId })).toEqual({
+    const alreadyFinished = {
       status: "ok",
       action: "cancel",
       runId: mine.runId,
       killed: 0,
       labels: [],
       text: "mine: already finished, nothing to cancel.",
-    });
+    };
+    expect(await subagents(r, { action: "cancel", runId: mine.runId })).toEqual(alreadyFinished);
     // Or by target, as kill takes it.
-    expect(await subagents(r, { action: "cancel", target: "mine" })).toEqual({
-      status: "ok",
-      action: "cancel",
-      runId: mine.runId,
-      killed: 0,
-      labels: [],
-      text: "mine: already finished, nothing to cancel.",
-    });
+    expect(await subagents(r, { action: "cancel", target: "mine" })).toEqual(alreadyFinished);
     expect(await subagents(r, { action: "wait", runIds: [mine.runId], timeoutSeconds: 0 })).toMatchObject({
       reason: "completed",
       runs: [{ status: "killed", outcome: { status: "killed", error: "run killed" } }],
