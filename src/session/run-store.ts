@@ -115,7 +115,7 @@ export function latestRun(sql: SqlStorage, afterSeq = 0): RunRow | undefined {
 /** Inserts a queued run, created at the same instant as its inbound message. */
 export function insertRun(
   sql: SqlStorage,
-  request: TurnRequest,
+  request: Pick<TurnRequest, "runId" | "dedupeKey" | "context" | "flow" | "replyTo">,
   triggerMessageId: string,
   timeoutMs: number,
   createdAt: number,

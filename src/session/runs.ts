@@ -243,7 +243,7 @@ export class Runs {
       recordRunEnding(this.#sql, sessionConfig(this.#env), row, ending);
       // A message steered in after the runtime's last look is answered by a turn of its own (runQueued
       // picks it up next); a killed or failed run's steering just stays in the transcript.
-      if (ending.status === "ok") queueSteeringFollowUp(this.#sql, row.runId, Date.now());
+      if (ending.status === "ok") queueSteeringFollowUp(this.#sql, row, Date.now());
       clearSteering(this.#sql, row.runId);
       addIndexSync(this.#sql);
     });

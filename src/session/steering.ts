@@ -4,7 +4,7 @@ import type { TranscriptMessage } from "../transcript/message";
 import type { SteerMessage } from "./api";
 import { addIndexSync, addToOutbox } from "./outbox-store";
 import { type SessionRecord, updateRecord } from "./record";
-import { DEFAULT_RUN_TIMEOUT_MS, insertRun, runningRuns } from "./run-store";
+import { insertRun, runningRuns } from "./run-store";
 import { appendMessages, summaryChanges } from "./transcript";
 
 // Steering into the active run (sessions_send mode=steer, SPEC §14): the message joins the transcript
@@ -84,22 +84,21 @@ export function markSteeringTaken(sql: SqlStorage, runId: string, seq: number): 
  * acknowledged as steered but never seen, so it starts a follow-up turn of its own, triggered by the
  * last such message (the run's history holds the others and the ended run's answer). Returns its run id.
  */
-export function queueSteeringFollowUp(sql: SqlStorage, runId: string, now: number): string | undefined {
+export function queueSteeringFollowUp(
+  sql: SqlStorage,
+  run: { runId: string; timeoutMs: number },
+  now: number,
+): string | undefined {
   const last = sql
     .exec<{ message_id: string }>(
       "SELECT message_id FROM steering WHERE run_id = ? AND taken = 0 ORDER BY seq DESC LIMIT 1",
-      runId,
+      run.runId,
     )
     .toArray()[0];
   if (!last) return undefined;
   const followUp = crypto.randomUUID();
-  insertRun(
-    sql,
-    { runId: followUp, message: { text: "", provenance: { kind: "system" } } },
-    last.message_id,
-    DEFAULT_RUN_TIMEOUT_MS,
-    now,
-  );
+  // The same time allowance as the run the message was steered into.
+  insertRun(sql, { runId: followUp }, last.message_id, run.timeoutMs, now);
   return followUp;
 }
 
