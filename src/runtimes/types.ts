@@ -57,6 +57,11 @@ export interface RunInput {
    * first; already in the transcript. A runtime takes them before its next step.
    */
   takeSteering: () => TranscriptMessage[];
+  /**
+   * Hands reply text to the run's live stream as the runtime produces it (SPEC §14 `delta`). Only for
+   * watchers: the final reply is still the outcome's `text`.
+   */
+  onDelta: (text: string) => void;
   /** Executes a tool call as the run's session. */
   callTool: (name: string, args: unknown) => Promise<object>;
   /** Reads a secret by name (API keys, a webhook agent's own `secretEnv`). */

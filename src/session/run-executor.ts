@@ -165,6 +165,7 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
         markSteeringTaken(sql, run.runId, steeredSeq);
         return steered.messages;
       },
+      onDelta: () => {},
       secret: (name) => readSecret(env, name),
       purposeKey: async (purpose) =>
         env.SWITCHBOARD_SIGNING_KEY ? deriveKey(env.SWITCHBOARD_SIGNING_KEY, purpose) : undefined,

@@ -49,6 +49,7 @@ export function runInput(
       return toolResult;
     },
     takeSteering: () => [],
+    onDelta: () => {},
     secret: (name) => secrets[name],
     purposeKey: async (purpose) => deriveKey(env.SWITCHBOARD_SIGNING_KEY ?? "", purpose),
     ...overrides,
