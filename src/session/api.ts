@@ -5,6 +5,7 @@
  */
 import type { PreparedAttachment } from "../subagents/attachments";
 import type { Provenance, TranscriptMessage } from "../transcript/message";
+import type { StateChanges } from "./api-events";
 import type {
   DeferredResult,
   HistoryPage,
@@ -23,6 +24,7 @@ import {
 } from "./record";
 import type { SessionRow } from "./row";
 
+export * from "./api-events";
 export * from "./api-runs";
 export * from "./api-turns";
 export { type IndexRow, LIST_STATE } from "./index-row";
@@ -171,4 +173,11 @@ export interface SessionApi {
   steerActiveRun(message: SteerMessage): Promise<Result<{ runId: string }>>;
   /** One of the files this session was spawned with. */
   attachment(name: string): Promise<Result<{ bytes: ArrayBuffer; mimeType?: string }>>;
+  /**
+   * The events after `since` (SPEC §13 `changesSince`); the caller checks `since` against stateVersion.
+   * Asked by a watcher (`watcherKey`), it acknowledges that watcher's notice up to `since`.
+   */
+  changes(since: number, watcherKey?: string): Promise<Result<StateChanges>>;
+  /** Records a child this session spawned (`child_spawned`); a repeat for the same run writes nothing. */
+  childSpawned(child: { childSessionKey: string; runId: string }): Promise<Result<{ recorded: boolean }>>;
 }

@@ -69,5 +69,6 @@ export function indexRow(record: SessionRecord, config: SwitchboardConfig): Inde
     spawn_task: record.spawn?.task ?? null,
     last_run_id: record.lastRunId ?? null,
     pinned: record.pinned ? 1 : 0,
+    state_version: record.stateVersion ?? 0,
   };
 }

@@ -1,4 +1,5 @@
 import { notFound, type Result, type SessionGuard, type SessionPatch } from "./api";
+import { appendEvent, systemEvent } from "./event-log";
 import { addIndexSync } from "./outbox-store";
 import { liveRecord, type RecordChanges, type SessionRecord, updateRecord } from "./record";
 import { hasQueuedRuns, runningRuns } from "./run-store";
@@ -29,11 +30,24 @@ export function guardedRecord(sql: SqlStorage, guard: SessionGuard | undefined):
 /** Writes a patch (call inside a transaction): the fields as given, pinning and archiving as record fields. */
 export function writePatch(sql: SqlStorage, changes: SessionPatch, now: number): void {
   const { archived, pinned, ...fields } = changes;
+  const wasArchived = liveRecord(sql)?.archivedAt !== undefined;
+  const archiving = archiveChanges(sql, archived, now);
   updateRecord(sql, {
     ...fields,
     ...(pinned !== undefined ? { pinned: pinned ? 1 : 0 } : {}),
-    ...archiveChanges(sql, archived, now),
+    ...archiving,
   });
+  const patched = Object.keys(changes).filter((field) => field !== "archived");
+  if (patched.length > 0)
+    appendEvent(
+      sql,
+      systemEvent("patched", `patched ${patched.join(", ")}`, { data: { fields: patched } }),
+      now,
+    );
+  if (typeof archiving.archivedAt === "number" && !wasArchived)
+    appendEvent(sql, systemEvent("archived", "archived"), now);
+  if (archiving.archivedAt === null && wasArchived)
+    appendEvent(sql, systemEvent("restored", "restored"), now);
   addIndexSync(sql);
 }
 

@@ -1,3 +1,5 @@
+import { liveMigrations } from "./migrations-live";
+
 /**
  * The session object's schema, as an append-only list: a shipped entry is never edited; a change is a
  * new entry. Applied ids are recorded in `_migrations`.
@@ -251,7 +253,7 @@ export function applySessionMigrations(sql: SqlStorage): void {
       .toArray()
       .map((row) => row.id),
   );
-  for (const migration of sessionMigrations) {
+  for (const migration of [...sessionMigrations, ...liveMigrations]) {
     if (applied.has(migration.id)) continue;
     sql.exec(migration.sql);
     sql.exec("INSERT INTO _migrations (id, applied_at) VALUES (?, ?)", migration.id, Date.now());

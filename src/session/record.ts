@@ -74,6 +74,8 @@ export const sessionRecordSchema = z.object({
   lastRunId: z.string().optional(),
   /** 1 when pinned with the `sessions` tool (a SQLite boolean, like systemSent). */
   pinned: z.number().optional(),
+  /** The last event's seq (SPEC §13); written only by the event log. */
+  stateVersion: z.number().optional(),
 });
 export type SessionRecord = z.infer<typeof sessionRecordSchema>;
 type Field = keyof SessionRecord;
@@ -122,6 +124,7 @@ const WRITABLE = [
   "archiveAt",
   "lastRunId",
   "pinned",
+  "stateVersion",
 ] as const satisfies readonly Field[];
 const writable: ReadonlySet<string> = new Set(WRITABLE);
 
@@ -188,14 +191,21 @@ export type NewRecord = Omit<SessionRecord, "version" | "sessionId"> & { session
 
 /**
  * Writes a new record, replacing a deleted session's tombstone. Its version only grows, so the new
- * record never shares one with the old (index upserts and the kept copy rely on it).
+ * record never shares one with the old (index upserts and the kept copy rely on it); so does its
+ * stateVersion.
  */
 export function insertRecord(sql: SqlStorage, record: NewRecord, now: number): void {
-  const previous = sql.exec<{ version: number }>("SELECT version FROM session WHERE id = 1").toArray()[0];
+  const previous = sql
+    .exec<{ version: number; state_version: number | null }>(
+      "SELECT version, state_version FROM session WHERE id = 1",
+    )
+    .toArray()[0];
   const full: SessionRecord = sessionRecordSchema.parse({
     sessionId: crypto.randomUUID(),
     ...record,
     version: Math.max(now, (previous?.version ?? 0) + 1),
+    // The event log goes on from the deleted session's last seq: a stream cursor never names two events.
+    ...(previous?.state_version ? { stateVersion: previous.state_version } : {}),
   });
   const entries = Object.entries(full).filter(([, value]) => value !== undefined);
   forgetRecord(sql);

@@ -16,6 +16,7 @@ import { toolSpecs } from "../tools/specs";
 import { attachmentRefs } from "./attachments";
 import type { SessionRecord } from "./record";
 import { queuedRuns, type RunRow } from "./run-store";
+import { appendRunEvent, pruneRunStreams, redactedArgs } from "./run-stream";
 import { markSteeringTaken, steeringAfter } from "./steering";
 import { recordedToolCall, recordToolCall } from "./tool-calls";
 import { runMessages } from "./transcript";
@@ -95,6 +96,7 @@ async function callToolOnce(
   const { sql, run } = context;
   const recorded = recordedToolCall(sql, run.runId, callIndex, name);
   if (recorded) return recorded;
+  appendRunEvent(sql, run.runId, "tool_call", { name, args: redactedArgs(args) });
   const tools = toolContext(context.env, context.config, requester, `${run.runId}:${callIndex}`);
   let result: object;
   // A failing tool is the model's problem to read about, not a reason to lose the run.
@@ -103,15 +105,24 @@ async function callToolOnce(
     result = called.ok ? called.details : { status: "error", error: called.message };
   } catch (cause) {
     console.error(`run ${run.runId}: tool ${name} failed`, cause);
+    appendRunEvent(sql, run.runId, "tool_result", { name, status: "error" });
     return { status: "error", error: `tool ${name} failed` };
   }
   recordToolCall(sql, run.runId, callIndex, name, result);
+  appendRunEvent(sql, run.runId, "tool_result", { name, status: toolStatus(result) });
   return result;
+}
+
+/** A tool result's `status` as a run stream shows it (every tool answers with one; `ok` when one does not). */
+function toolStatus(result: object): string {
+  const status = (result as { status?: unknown }).status;
+  return typeof status === "string" ? status : "ok";
 }
 
 /** Runs one turn with the session's agent runtime, retrying transient failures a bounded number of times. */
 export async function executeRun(context: ExecutionContext): Promise<RunOutcome> {
   const { env, sql, config, record, run } = context;
+  pruneRunStreams(sql, Date.now());
   const configured = findAgent(config, record.agentId);
   if (!configured)
     return { kind: "failed", error: `agent "${record.agentId}" is not configured`, retryable: false };
@@ -165,7 +176,9 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
         markSteeringTaken(sql, run.runId, steeredSeq);
         return steered.messages;
       },
-      onDelta: () => {},
+      onDelta: (text) => {
+        if (text) appendRunEvent(sql, run.runId, "delta", { text });
+      },
       secret: (name) => readSecret(env, name),
       purposeKey: async (purpose) =>
         env.SWITCHBOARD_SIGNING_KEY ? deriveKey(env.SWITCHBOARD_SIGNING_KEY, purpose) : undefined,
@@ -179,6 +192,8 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
       return outcome;
     }
     context.onRetry(`attempt ${attempt + 1} failed: ${outcome.error}`);
+    // The next attempt writes its reply from the start: a stream reader drops what it showed so far.
+    appendRunEvent(sql, run.runId, "delta", { text: "", reset: true });
     await sleep(RETRY_BASE_MS * 2 ** attempt, context.signal);
   }
 }

@@ -4,12 +4,15 @@ import { fromColumns } from "../storage/columns";
 import {
   type DeliveryContext,
   deliveryContextSchema,
+  ENDED_STATUSES,
   type ReplyFlow,
   type RunRecord,
   type RunStatus,
   replyFlowSchema,
   type TurnRequest,
 } from "./api";
+import { appendEvent, type NewEvent, systemEvent } from "./event-log";
+import { safeReplyText } from "./run-stream";
 
 /** A stored run (table `run`), its JSON columns parsed; internal to the session object. */
 export interface RunRow {
@@ -120,6 +123,7 @@ export function insertRun(
   timeoutMs: number,
   createdAt: number,
 ): void {
+  appendEvent(sql, systemEvent("run_queued", "run queued", { runId: request.runId }), createdAt);
   sql.exec(
     `INSERT INTO run (run_id, dedupe_key, status, trigger_message_id, context, flow, reply_to, timeout_ms, created_at)
      VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?)`,
@@ -136,6 +140,9 @@ export function insertRun(
 
 /** Marks a run started, with the deadline the alarm enforces if this instance is gone. */
 export function markRunStarted(sql: SqlStorage, runId: string, now: number, deadlineAt: number): void {
+  // A resumed or retried run starts again, but it started once.
+  if (findRun(sql, runId)?.startedAt === undefined)
+    appendEvent(sql, systemEvent("run_started", "run started", { runId }), now);
   sql.exec(
     "UPDATE run SET status = 'running', started_at = COALESCE(started_at, ?), deadline_at = ?, attempts = attempts + 1 WHERE run_id = ?",
     now,
@@ -171,6 +178,9 @@ export function markRunEnded(
   runId: string,
   ending: { status: RunStatus; reply?: string; error?: string; usage?: RunUsage; endedAt: number },
 ): void {
+  const current = findRun(sql, runId);
+  if (current && !ENDED_STATUSES.has(current.status))
+    appendEvent(sql, runEndEvent(runId, ending), ending.endedAt);
   sql.exec(
     `UPDATE run SET status = ?, deferred = 0, ended_at = ?, reply = ?, error = ?,
        input_tokens = ?, output_tokens = ?, total_tokens = ? WHERE run_id = ?`,
@@ -183,6 +193,20 @@ export function markRunEnded(
     ending.usage?.total ?? null,
     runId,
   );
+}
+
+/** A run's end as an event: `run_completed`, or `run_failed` with its outcome; the reply rides on the run stream. */
+function runEndEvent(runId: string, ending: { status: RunStatus; reply?: string; error?: string }): NewEvent {
+  if (ending.status === "ok")
+    return systemEvent("run_completed", "run completed", {
+      runId,
+      streamData: { status: "ok", reply: safeReplyText(ending.reply ?? "") },
+    });
+  return systemEvent("run_failed", `run ${ending.status === "error" ? "failed" : ending.status}`, {
+    runId,
+    data: { outcome: ending.status },
+    ...(ending.error ? { streamData: { error: safeReplyText(ending.error) } } : {}),
+  });
 }
 
 export function hasQueuedRuns(sql: SqlStorage): boolean {

@@ -23,8 +23,11 @@ import {
   type SteerMessage,
   type TurnRequest,
 } from "./api";
+import type { StateChanges } from "./api-events";
 import { readAttachment } from "./attachments";
 import { sessionConfig } from "./config";
+import { EventFeed } from "./event-feed";
+import { stateChanges } from "./event-log";
 import { guardedRecord, writePatch } from "./lifecycle";
 import { applySessionMigrations } from "./migrations";
 import { Outbox } from "./outbox";
@@ -40,6 +43,7 @@ import { Turns } from "./turns";
 import {
   archiveIfDue,
   failIfOrphaned,
+  writeChildSpawned,
   writeCreation,
   writeDeletion,
   writeImport,
@@ -59,6 +63,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   readonly #runs: Runs;
   readonly #waiters = new RunWaiters();
   readonly #turns: Turns;
+  readonly #feed: EventFeed;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -67,6 +72,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     this.#outbox = new Outbox(ctx.storage, () => this.env, this.#alarm);
     this.#runs = new Runs(ctx.storage, env, this.#outbox, this.#alarm, this.#waiters);
     this.#turns = new Turns(ctx.storage, env, this.#runs, this.#waiters);
+    this.#feed = new EventFeed(this.#sql);
     void ctx.blockConcurrencyWhile(async () => applySessionMigrations(this.#sql));
   }
 
@@ -213,6 +219,24 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     const duplicate = await this.#write(() => writeInbound(this.#sql, record, inbound, Date.now()));
     const sendPolicy = liveRecord(this.#sql)?.sendPolicy;
     return { ok: true, value: { duplicate, ...(sendPolicy ? { sendPolicy } : {}) } };
+  }
+
+  async changes(since: number, _watcherKey?: string): Promise<Result<StateChanges>> {
+    return liveRecord(this.#sql) ? { ok: true, value: stateChanges(this.#sql, since) } : notFound();
+  }
+
+  async childSpawned(child: {
+    childSessionKey: string;
+    runId: string;
+  }): Promise<Result<{ recorded: boolean }>> {
+    if (!liveRecord(this.#sql)) return notFound();
+    const recorded = await this.#write(() => writeChildSpawned(this.#sql, child));
+    return { ok: true, value: { recorded } };
+  }
+
+  /** The live streams (SPEC §14), forwarded by the Worker once it checked the caller's access. */
+  override async fetch(request: Request): Promise<Response> {
+    return this.#feed.open(request);
   }
 
   async getRun(runId: string): Promise<Result<RunRecord>> {

@@ -2,6 +2,7 @@ import { findAgent } from "../config/agents";
 import type { SwitchboardConfig } from "../config/schema";
 import type { TranscriptMessage } from "../transcript/message";
 import type { SteerMessage } from "./api";
+import { appendEvent, steeredEvent } from "./event-log";
 import { addIndexSync, addToOutbox } from "./outbox-store";
 import { type SessionRecord, updateRecord } from "./record";
 import { insertRun, runningRuns } from "./run-store";
@@ -34,6 +35,11 @@ export function writeSteering(
   };
   const appended = appendMessages(sql, [message], record.firstUserText !== undefined);
   if (appended.imported === 0) return active.runId;
+  appendEvent(
+    sql,
+    { ...steeredEvent(active.runId, message.provenance), data: { messageId: message.id } },
+    now,
+  );
   updateRecord(sql, { updatedAt: Math.max(record.updatedAt, now), ...summaryChanges(appended) });
   addIndexSync(sql);
   if (findAgent(config, record.agentId)?.runtime.type === "webhook") {

@@ -5,6 +5,7 @@ import { sanitizeMessage } from "../history/sanitize-message";
 import { messageText, type TranscriptMessage, toolRoles } from "../transcript/message";
 import type { HistoryPage, HistoryRequest } from "./api";
 import { previewText } from "./derived-title";
+import { appendEvents, messageEvents } from "./event-log";
 import type { RecordChanges } from "./record";
 
 export interface AppendResult {
@@ -39,6 +40,7 @@ export function appendMessages(
   hasFirstUser: boolean,
 ): AppendResult {
   const result: AppendResult = { imported: 0, skipped: 0 };
+  const appended: TranscriptMessage[] = [];
   for (const message of messages) {
     if (sql.exec("SELECT 1 FROM message WHERE id = ?", message.id).toArray().length > 0) {
       result.skipped++;
@@ -55,6 +57,7 @@ export function appendMessages(
       JSON.stringify(message),
     );
     result.imported++;
+    appended.push(message);
     result.newestTimestamp = Math.max(result.newestTimestamp ?? 0, message.timestamp);
     if (message.role !== "user" && message.role !== "assistant") continue;
     const text = safeIndexText(message);
@@ -63,6 +66,7 @@ export function appendMessages(
       result.firstUserText = text.slice(0, 1000);
     result.lastMessagePreview = previewText(text);
   }
+  appendEvents(sql, appended.flatMap(messageEvents));
   return result;
 }
 
@@ -177,4 +181,10 @@ export function runMessages(
 /** Empties the transcript (a new session replacing a deleted one's leftovers). */
 export function clearTranscript(sql: SqlStorage): void {
   sql.exec("DELETE FROM message");
+}
+
+/** One stored message by id, exactly as stored. */
+export function readMessage(sql: SqlStorage, id: string): TranscriptMessage | undefined {
+  const row = sql.exec<{ body: string }>("SELECT body FROM message WHERE id = ?", id).toArray()[0];
+  return row ? (JSON.parse(row.body) as TranscriptMessage) : undefined;
 }

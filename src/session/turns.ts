@@ -13,9 +13,10 @@ import {
 } from "./api";
 import { sessionConfig } from "./config";
 import { takeSteerSlot } from "./control";
+import { appendEvent, steeredEvent } from "./event-log";
 import { liveRecord } from "./record";
 import { runProgress } from "./run-progress";
-import { findRun, toRunRecord } from "./run-store";
+import { findRun, runningRuns, toRunRecord } from "./run-store";
 import type { RunWaiters } from "./run-waiters";
 import type { Runs } from "./runs";
 import { writeSpawn, writeTurn } from "./writes";
@@ -90,7 +91,13 @@ export class Turns {
     text: string,
   ): Promise<Result<{ runId: string; rateLimited: boolean }>> {
     if (!liveRecord(this.#sql)) return notFound();
-    const allowed = this.#storage.transactionSync(() => takeSteerSlot(this.#sql, requesterKey, Date.now()));
+    const allowed = this.#storage.transactionSync(() => {
+      if (!takeSteerSlot(this.#sql, requesterKey, Date.now())) return false;
+      const provenance = { kind: "inter_session" as const, sourceSessionKey: requesterKey };
+      for (const active of runningRuns(this.#sql))
+        appendEvent(this.#sql, steeredEvent(active.runId, provenance));
+      return true;
+    });
     if (!allowed) return { ok: true, value: { runId, rateLimited: true } };
     this.#runs.stopRuns("steer");
     const accepted = await this.enqueue({

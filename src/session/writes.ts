@@ -3,6 +3,7 @@ import type { TranscriptMessage } from "../transcript/message";
 import type { CreateSessionInit, ImportReceipt, InboundRecord, TurnRequest } from "./api";
 import { clearAttachments, insertAttachments } from "./attachments";
 import { clearSteers } from "./control";
+import { appendEvent, clearEvents, systemEvent } from "./event-log";
 import { addIndexSync, addToOutbox, clearOutbox } from "./outbox-store";
 import { addPost, announceTarget } from "./posts";
 import { insertRecord, readRecord, type SessionRecord, updateRecord } from "./record";
@@ -15,6 +16,7 @@ import {
   insertRun,
   runningRuns,
 } from "./run-store";
+import { clearRunStreams } from "./run-stream";
 import { clearSteering } from "./steering";
 import { clearToolCalls } from "./tool-calls";
 import { appendMessages, clearTranscript, messageCounts, summaryChanges } from "./transcript";
@@ -31,6 +33,8 @@ export function writeCreation(sql: SqlStorage, init: CreateSessionInit, now: num
   clearSteers(sql);
   clearSteering(sql);
   clearToolCalls(sql);
+  clearEvents(sql);
+  clearRunStreams(sql);
   const { attachments, channel, parentSessionKey, spawnDepth, ...fields } = init;
   insertRecord(
     sql,
@@ -45,6 +49,7 @@ export function writeCreation(sql: SqlStorage, init: CreateSessionInit, now: num
     now,
   );
   insertAttachments(sql, attachments ?? []);
+  appendEvent(sql, systemEvent("created", "session created"), now);
   addIndexSync(sql);
 }
 
@@ -119,6 +124,8 @@ export function writeTurn(
     request.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS,
     now,
   );
+  if (record.archivedAt !== undefined)
+    appendEvent(sql, systemEvent("restored", "new work brought the session back from the archive"), now);
   updateRecord(sql, {
     updatedAt: Math.max(record.updatedAt, now),
     lastRunId: request.runId,
@@ -225,5 +232,25 @@ export function archiveIfDue(sql: SqlStorage, record: SessionRecord, now: number
   )
     return;
   updateRecord(sql, { archivedAt: now, archiveAt: null });
+  appendEvent(sql, systemEvent("archived", "archived once idle"), now);
   addIndexSync(sql);
+}
+
+/** Records a child this session spawned (`child_spawned`), once per run: a repeated spawn writes nothing. */
+export function writeChildSpawned(
+  sql: SqlStorage,
+  child: { childSessionKey: string; runId: string },
+): boolean {
+  const seen = sql
+    .exec("SELECT 1 FROM event WHERE kind = 'child_spawned' AND run_id = ? LIMIT 1", child.runId)
+    .toArray();
+  if (seen.length > 0) return false;
+  appendEvent(
+    sql,
+    systemEvent("child_spawned", `spawned ${child.childSessionKey}`, {
+      runId: child.runId,
+      data: { childSessionKey: child.childSessionKey, runId: child.runId },
+    }),
+  );
+  return true;
 }

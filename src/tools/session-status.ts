@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { contextWindowOf, findAgent, unknownModelError } from "../config/agents";
+import { ToolInputError } from "../errors";
 import { countChildrenByStatus } from "../index-db/lookup";
 import { displayKey } from "../keys";
 import { checkSessionVisible } from "../policy/visibility";
@@ -8,17 +9,25 @@ import { implicitSession, parseSessionReference, resolveSessionReference } from 
 import { statusCard } from "./status-card";
 import { defineTool, type ToolContext } from "./types";
 
-/**
- * The session's state version (SPEC §13): read off the session row once it carries one (issue 12),
- * 0 until then and for a session never written.
- */
-function stateVersionOf(row: object): number {
-  const version = (row as { stateVersion?: unknown }).stateVersion;
-  return typeof version === "number" ? version : 0;
+/** What changed since a version (SPEC §13), and the card's line about it; `since` beyond the head is bad input. */
+async function changesPart(ctx: ToolContext, sessionKey: string, version: number, since: number) {
+  if (since > version)
+    throw new ToolInputError(`changesSince: ${since} is beyond the session's stateVersion (${version})`);
+  // Asked by a session, this also acknowledges that session's watch notice about the target (SPEC §13).
+  const changes = await ctx.session(sessionKey).changes(since, ctx.requester.sessionKey);
+  if (!changes.ok) return undefined;
+  const { stateVersion, ...stateChanges } = changes.value;
+  return {
+    stateVersion,
+    stateChanges,
+    line: `State: v${stateVersion}, ${stateVersion - since} changes since v${since}`,
+  };
 }
 
 /** SPEC §12: the card of the requester's own (or its agent's main) session, never written yet. */
-function noActivityCard(ctx: ToolContext, sessionKey: string) {
+function noActivityCard(ctx: ToolContext, sessionKey: string, changesSince: number | undefined) {
+  if (changesSince !== undefined && changesSince > 0)
+    throw new ToolInputError(`changesSince: ${changesSince} is beyond the session's stateVersion (0)`);
   const { agentId } = ctx.requester;
   const key = displayKey(sessionKey, ctx.keyOptions);
   const model = findAgent(ctx.config, agentId)?.model;
@@ -32,6 +41,11 @@ function noActivityCard(ctx: ToolContext, sessionKey: string) {
       { key, model, contextTokens: contextWindowOf(ctx.config, agentId) },
       { modelOverridden: false, children: {}, now: Date.now() },
     ),
+    ...(changesSince === undefined
+      ? {}
+      : {
+          stateChanges: { events: [], truncated: false, earliestAvailableSequence: 1, historyGap: false },
+        }),
   };
 }
 
@@ -42,6 +56,12 @@ export const sessionStatus = defineTool({
   schema: z.object({
     sessionKey: sessionKeyParam().optional().describe("default: your own session"),
     model: z.string().optional().describe("a configured model, or 'default' to clear the override"),
+    changesSince: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("a stateVersion you saw: also answer the session's events after it (stateChanges)"),
   }),
   // As OpenClaw answers it: the card itself is the text; an error result stays JSON.
   resultText: (details) =>
@@ -77,21 +97,28 @@ export const sessionStatus = defineTool({
       // Reads are pure, and a model is a setting of a session that exists: this one is not created.
       if (params.model !== undefined)
         return { status: "error", error: `Session ${shown} has no activity yet; set its model once it has.` };
-      return noActivityCard(ctx, sessionKey);
+      return noActivityCard(ctx, sessionKey, params.changesSince);
     }
     const row = described.value;
     const agentModel = findAgent(ctx.config, row.agentId)?.model;
+    const stateVersion = row.stateVersion ?? 0;
+    const changes =
+      params.changesSince === undefined
+        ? undefined
+        : await changesPart(ctx, sessionKey, stateVersion, params.changesSince);
+    const card = statusCard(row, {
+      modelOverridden: row.model !== undefined && row.model !== agentModel,
+      children: await countChildrenByStatus(ctx.db, sessionKey),
+      now: Date.now(),
+    });
     return {
       ok: true,
       sessionKey: row.key,
       agentId: row.agentId,
       changedModel: params.model !== undefined,
-      stateVersion: stateVersionOf(row),
-      statusText: statusCard(row, {
-        modelOverridden: row.model !== undefined && row.model !== agentModel,
-        children: await countChildrenByStatus(ctx.db, sessionKey),
-        now: Date.now(),
-      }),
+      stateVersion: changes?.stateVersion ?? stateVersion,
+      statusText: changes ? `${card}\n${changes.line}` : card,
+      ...(changes ? { stateChanges: changes.stateChanges } : {}),
     };
   },
 });

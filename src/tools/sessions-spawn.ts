@@ -186,6 +186,8 @@ export const sessionsSpawn = defineTool({
     // the first time, and adding its run again is a no-op (same runId).
     const queued = await ctx.session(childKey).createWithTurn(init, task, fork);
     if (!queued.ok) return { status: "error", error: queued.message };
+    // The requester's own log shows the spawn (SPEC §13); a requester never written has no log to show it in.
+    await ctx.session(requester.sessionKey).childSpawned({ childSessionKey: childKey, runId });
     return accepted;
   },
 });

@@ -90,7 +90,8 @@ describe("session_status answers", () => {
       sessionKey: key,
       agentId: "research",
       changedModel: false,
-      stateVersion: 0,
+      // Its one event so far: `created`.
+      stateVersion: 1,
       statusText: expect.any(String),
     });
     expect(Object.keys(details)).toEqual([

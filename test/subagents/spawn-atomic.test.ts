@@ -73,8 +73,8 @@ describe("a spawn is one call to the child's object (issue 17, item 3)", () => {
         .toArray()
         .map((row) => row.id),
     );
-    expect(bodies[0]).toBe("f1");
-    expect(bodies).toHaveLength(2);
+    // The forked message, then the task; the child's own reply may already follow them.
+    expect(bodies.slice(0, 2)).toEqual(["f1", `in:${(spawned.details as { runId: string }).runId}`]);
   });
 });
 

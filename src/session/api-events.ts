@@ -1,0 +1,68 @@
+/** The session's event log as callers see it (SPEC §13): the types that cross the session object's face. */
+import { z } from "zod";
+
+export const eventKinds = [
+  "created",
+  "message",
+  "run_queued",
+  "run_started",
+  "run_completed",
+  "run_failed",
+  "child_spawned",
+  "child_completed",
+  "steered",
+  "patched",
+  "delivery",
+  "archived",
+  "restored",
+] as const;
+export type EventKind = (typeof eventKinds)[number];
+
+/** Who caused an event: a person on a channel, another session, or the session and the service themselves. */
+export const eventActorSchema = z.object({
+  type: z.enum(["human", "agent", "system"]),
+  id: z.string().optional(),
+});
+export type EventActor = z.infer<typeof eventActorSchema>;
+
+export const sessionEventSchema = z.object({
+  seq: z.number().int().positive(),
+  kind: z.enum(eventKinds),
+  actor: eventActorSchema,
+  runId: z.string().optional(),
+  occurredAt: z.number(),
+  summary: z.string(),
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+export type SessionEvent = z.infer<typeof sessionEventSchema>;
+
+/** `session_status` `changesSince`: what happened after a version, and whether some of it is gone. */
+export interface StateChanges {
+  stateVersion: number;
+  events: SessionEvent[];
+  truncated: boolean;
+  earliestAvailableSequence: number;
+  historyGap: boolean;
+}
+
+/** What a run stream carries beyond the run's session events (SPEC §14 "Run streams"). */
+export const runStreamKinds = [
+  "run_queued",
+  "run_started",
+  "delta",
+  "tool_call",
+  "tool_result",
+  "steered",
+  "run_completed",
+  "run_failed",
+] as const;
+export type RunStreamKind = (typeof runStreamKinds)[number];
+
+/** One item of a run stream: `seq` counts within the run. */
+export interface RunStreamEvent {
+  seq: number;
+  kind: RunStreamKind;
+  runId: string;
+  occurredAt: number;
+  data?: Record<string, unknown>;
+}

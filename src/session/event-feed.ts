@@ -1,0 +1,192 @@
+import { sanitizeMessage } from "../history/sanitize-message";
+import type { RunStreamEvent, SessionEvent } from "./api-events";
+import { eventsAfter, prunedMax, stateVersion } from "./event-log";
+import { onEventsWritten } from "./feed-wake";
+import { liveRecord } from "./record";
+import { findRun } from "./run-store";
+import { isTerminalKind, runEventsAfter, runStreamHead } from "./run-stream";
+import { SSE_HEADERS, sseComment, sseFrame } from "./sse";
+import { readMessage } from "./transcript";
+
+/** A stream ends after this long (SPEC §14); EventSource reconnects with Last-Event-ID. */
+export const STREAM_LIFETIME_MS = 5 * 60 * 1000;
+export const KEEP_ALIVE_MS = 15_000;
+/** What one connection may hold unread; beyond it, the reader is fed from the log as it drains. */
+const BUFFER_BYTES = 256 * 1024;
+/** A reader this many events behind the head is closed (with a reason) and resumes by reconnecting. */
+export const MAX_LAG_EVENTS = 2_000;
+const BATCH = 100;
+
+/** What a connection follows: the session's log, or one run's stream. */
+type Source = { type: "session"; raw: boolean; sessionKey?: string } | { type: "run"; runId: string };
+
+interface Reader {
+  source: Source;
+  cursor: number;
+  controller: ReadableStreamDefaultController<Uint8Array>;
+  timers: ReturnType<typeof setTimeout>[];
+  closed: boolean;
+}
+
+function jsonError(status: number, code: string, message: string): Response {
+  return Response.json({ error: { code, message } }, { status });
+}
+
+/**
+ * The live readers of one session object's streams (SPEC §14). Readers take no lock: each reads the
+ * durable log from its own cursor, at its own pace, when the log grows or when it has room; a reader
+ * never delays a write or another reader.
+ */
+export class EventFeed {
+  readonly #sql: SqlStorage;
+  readonly #readers = new Set<Reader>();
+
+  constructor(sql: SqlStorage) {
+    this.#sql = sql;
+    onEventsWritten(sql, () => {
+      for (const reader of this.#readers) this.#pump(reader);
+    });
+  }
+
+  /**
+   * `GET /events?after=&raw=&tag=` (the session's log) or `GET /runs/<runId>/events?after=` (one run),
+   * as the Worker forwards them once it checked access; `field` names where `after` came from.
+   */
+  open(request: Request): Response {
+    const url = new URL(request.url);
+    const record = liveRecord(this.#sql);
+    if (!record) return jsonError(404, "not_found", "session not found");
+    const after = Number(url.searchParams.get("after") ?? "0");
+    const field = url.searchParams.get("field") ?? "after";
+    const runMatch = /^\/runs\/([^/]+)\/events$/.exec(url.pathname);
+    if (runMatch) {
+      const runId = decodeURIComponent(runMatch[1] ?? "");
+      if (!findRun(this.#sql, runId)) return jsonError(404, "not_found", "run not found");
+      const head = runStreamHead(this.#sql, runId);
+      if (after > head)
+        return jsonError(
+          400,
+          "bad_request",
+          `${field}: ${after} is beyond the run stream's last event (${head})`,
+        );
+      return this.#stream({ type: "run", runId }, after, []);
+    }
+    if (url.pathname !== "/events") return jsonError(404, "not_found", `no route ${url.pathname}`);
+    const version = stateVersion(this.#sql);
+    if (after > version)
+      return jsonError(
+        400,
+        "bad_request",
+        `${field}: ${after} is beyond the session's stateVersion (${version})`,
+      );
+    const pruned = prunedMax(this.#sql);
+    const source: Source = {
+      type: "session",
+      raw: url.searchParams.get("raw") === "1",
+      ...(url.searchParams.get("tag") === "1" ? { sessionKey: record.sessionKey } : {}),
+    };
+    // A reader that comes back after events it never saw were pruned is told so before the rest.
+    const gap =
+      after < pruned
+        ? [sseFrame("gap", { after, earliestAvailableSequence: pruned + 1, ...sessionKeyOf(source) })]
+        : [];
+    return this.#stream(source, Math.max(after, pruned), gap);
+  }
+
+  #stream(source: Source, cursor: number, first: Uint8Array[]): Response {
+    let reader: Reader | undefined;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          reader = { source, cursor, controller, timers: [], closed: false };
+          for (const frame of first) controller.enqueue(frame);
+          const live = reader;
+          live.timers.push(
+            setInterval(() => this.#keepAlive(live), KEEP_ALIVE_MS),
+            setTimeout(() => this.#close(live, "lifetime"), STREAM_LIFETIME_MS),
+          );
+          this.#readers.add(live);
+        },
+        pull: () => {
+          if (reader) this.#pump(reader);
+        },
+        cancel: () => {
+          if (reader) this.#forget(reader);
+        },
+      },
+      { highWaterMark: BUFFER_BYTES, size: (chunk) => chunk.byteLength },
+    );
+    return new Response(body, { headers: SSE_HEADERS });
+  }
+
+  /** Moves a reader forward while it has room; what does not fit waits in the log for its next pull. */
+  #pump(reader: Reader): void {
+    if (reader.closed) return;
+    if (reader.source.type === "session" && stateVersion(this.#sql) - reader.cursor > MAX_LAG_EVENTS) {
+      this.#close(reader, "slow_reader");
+      return;
+    }
+    while (!reader.closed && (reader.controller.desiredSize ?? 0) > 0) {
+      const sent =
+        reader.source.type === "run"
+          ? this.#sendRun(reader, reader.source.runId)
+          : this.#sendSession(reader, reader.source);
+      if (sent === 0) return;
+    }
+  }
+
+  #sendSession(reader: Reader, source: Extract<Source, { type: "session" }>): number {
+    const events = eventsAfter(this.#sql, reader.cursor, BATCH);
+    for (const event of events) {
+      reader.controller.enqueue(sseFrame(event.kind, this.#view(event, source), event.seq));
+      reader.cursor = event.seq;
+    }
+    return events.length;
+  }
+
+  #sendRun(reader: Reader, runId: string): number {
+    const items: RunStreamEvent[] = runEventsAfter(this.#sql, runId, reader.cursor, BATCH);
+    for (const item of items) {
+      reader.controller.enqueue(sseFrame(item.kind, item, item.seq));
+      reader.cursor = item.seq;
+      if (isTerminalKind(item.kind)) {
+        this.#close(reader);
+        break;
+      }
+    }
+    return items.length;
+  }
+
+  /** A `message` event carries its message: the safe view of sessions_history, or exactly (`raw`). */
+  #view(event: SessionEvent, source: Extract<Source, { type: "session" }>): object {
+    const tagged = { ...event, ...sessionKeyOf(source) };
+    const messageId = event.kind === "message" ? event.data?.messageId : undefined;
+    if (typeof messageId !== "string") return tagged;
+    const message = readMessage(this.#sql, messageId);
+    if (!message) return tagged;
+    return { ...tagged, message: source.raw ? message : sanitizeMessage(message).message };
+  }
+
+  #keepAlive(reader: Reader): void {
+    if (!reader.closed && (reader.controller.desiredSize ?? 0) > 0)
+      reader.controller.enqueue(sseComment("keep-alive"));
+  }
+
+  /** Ends a connection; with a reason, the reader is told why first (it resumes with Last-Event-ID). */
+  #close(reader: Reader, reason?: "lifetime" | "slow_reader"): void {
+    if (reader.closed) return;
+    if (reason) reader.controller.enqueue(sseFrame("close", { reason, lastEventId: reader.cursor }));
+    reader.controller.close();
+    this.#forget(reader);
+  }
+
+  #forget(reader: Reader): void {
+    reader.closed = true;
+    for (const timer of reader.timers) clearTimeout(timer);
+    this.#readers.delete(reader);
+  }
+}
+
+function sessionKeyOf(source: Source): { sessionKey?: string } {
+  return source.type === "session" && source.sessionKey ? { sessionKey: source.sessionKey } : {};
+}

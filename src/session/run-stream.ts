@@ -1,0 +1,95 @@
+import { cleanAssistantText } from "../history/clean-assistant-text";
+import { redactJsonLeaf, redactSecrets } from "../history/redact";
+import type { RunStreamEvent, RunStreamKind } from "./api-events";
+import { eventsWritten } from "./feed-wake";
+
+/** A run's stream stays replayable this long after the run ends (SPEC §14), then only its end is kept. */
+export const RUN_STREAM_KEPT_MS = 5 * 60 * 1000;
+const TERMINAL_KINDS = ["run_completed", "run_failed"] as const;
+export const isTerminalKind = (kind: string): boolean => (TERMINAL_KINDS as readonly string[]).includes(kind);
+
+/** Appends one item to a run's stream (inside the write it describes, where there is one). */
+export function appendRunEvent(
+  sql: SqlStorage,
+  runId: string,
+  kind: RunStreamKind,
+  data?: Record<string, unknown>,
+  now = Date.now(),
+): void {
+  sql.exec(
+    `INSERT INTO run_event (run_id, seq, kind, occurred_at, data)
+     VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM run_event WHERE run_id = ?), ?, ?, ?)`,
+    runId,
+    runId,
+    kind,
+    now,
+    data ? JSON.stringify(data) : null,
+  );
+  eventsWritten(sql);
+}
+
+type RunEventRow = {
+  run_id: string;
+  seq: number;
+  kind: RunStreamKind;
+  occurred_at: number;
+  data: string | null;
+};
+
+/** The kept items of a run's stream after `after`, oldest first. */
+export function runEventsAfter(
+  sql: SqlStorage,
+  runId: string,
+  after: number,
+  limit: number,
+): RunStreamEvent[] {
+  return sql
+    .exec<RunEventRow>(
+      "SELECT * FROM run_event WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+      runId,
+      after,
+      limit,
+    )
+    .toArray()
+    .map((row) => ({
+      seq: row.seq,
+      kind: row.kind,
+      runId: row.run_id,
+      occurredAt: row.occurred_at,
+      ...(row.data !== null ? { data: JSON.parse(row.data) as Record<string, unknown> } : {}),
+    }));
+}
+
+/** The last seq of a run's stream (0 when it has none). */
+export function runStreamHead(sql: SqlStorage, runId: string): number {
+  return sql
+    .exec<{ seq: number }>("SELECT COALESCE(MAX(seq), 0) AS seq FROM run_event WHERE run_id = ?", runId)
+    .one().seq;
+}
+
+/** Drops the replayable middle of streams of runs that ended long enough ago; their end stays. */
+export function pruneRunStreams(sql: SqlStorage, now: number): void {
+  sql.exec(
+    `DELETE FROM run_event WHERE kind NOT IN ('run_completed', 'run_failed')
+       AND run_id IN (SELECT run_id FROM run WHERE ended_at < ?)`,
+    now - RUN_STREAM_KEPT_MS,
+  );
+}
+
+export function clearRunStreams(sql: SqlStorage): void {
+  sql.exec("DELETE FROM run_event");
+}
+
+/** A reply as a stream shows it: the safe view of `sessions_history` (reasoning gone, secrets masked). */
+export function safeReplyText(reply: string): string {
+  return redactSecrets(cleanAssistantText(reply)).text;
+}
+
+/** Tool-call arguments as a stream shows them: every string leaf redacted, credential keys masked. */
+export function redactedArgs(value: unknown, key?: string): unknown {
+  if (typeof value === "string") return redactJsonLeaf(key, value).text;
+  if (Array.isArray(value)) return value.map((item) => redactedArgs(item));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, redactedArgs(item, name)]));
+  return value;
+}
