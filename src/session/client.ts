@@ -90,3 +90,20 @@ export async function deliverTurn(
   }
   return undefined;
 }
+
+/**
+ * A live stream of a session object (SPEC §14), as the object answers it: `path` is `/events` or
+ * `/runs/<runId>/events`; the query carries the cursor. The body streams straight from the object.
+ */
+export function openSessionStream(
+  namespace: SessionNamespace,
+  sessionKey: string,
+  path: string,
+  query: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<Response> {
+  const url = new URL(`https://session${path}`);
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+  const stub = namespace.getByName(sessionKey) as unknown as Fetcher;
+  return stub.fetch(url, signal ? { signal } : {});
+}

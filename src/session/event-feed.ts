@@ -50,19 +50,21 @@ export class EventFeed {
 
   /**
    * `GET /events?after=&raw=&tag=` (the session's log) or `GET /runs/<runId>/events?after=` (one run),
-   * as the Worker forwards them once it checked access; `field` names where `after` came from.
+   * as the Worker forwards them once it checked access and the cursor's form; `field` names where the
+   * cursor came from (`after` or `Last-Event-ID`), for the error when it lies beyond the head.
    */
   open(request: Request): Response {
     const url = new URL(request.url);
     const record = liveRecord(this.#sql);
     if (!record) return jsonError(404, "not_found", "session not found");
-    const after = Number(url.searchParams.get("after") ?? "0");
+    const given = url.searchParams.get("after");
     const field = url.searchParams.get("field") ?? "after";
     const runMatch = /^\/runs\/([^/]+)\/events$/.exec(url.pathname);
     if (runMatch) {
       const runId = decodeURIComponent(runMatch[1] ?? "");
       if (!findRun(this.#sql, runId)) return jsonError(404, "not_found", "run not found");
       const head = runStreamHead(this.#sql, runId);
+      const after = Number(given ?? "0");
       if (after > head)
         return jsonError(
           400,
@@ -73,6 +75,8 @@ export class EventFeed {
     }
     if (url.pathname !== "/events") return jsonError(404, "not_found", `no route ${url.pathname}`);
     const version = stateVersion(this.#sql);
+    // Without a cursor, a session stream is live only: it starts at the current version.
+    const after = given === null ? version : Number(given);
     if (after > version)
       return jsonError(
         400,

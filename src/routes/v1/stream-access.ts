@@ -1,0 +1,84 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../../app-env";
+import type { Identity } from "../../auth/identity";
+import { keyOptionsOf } from "../../config/key-options";
+import { AppError, badRequest } from "../../errors";
+import { canonicalizeKeyInput } from "../../keys";
+import { checkSessionVisible, visibilityConfigOf } from "../../policy/visibility";
+import { canonicalKeyForRequest } from "./session-access";
+
+/** A session whose stream a reader may or may not follow. */
+export interface StreamTarget {
+  sessionKey: string;
+  agentId: string;
+  spawnedBy?: string;
+}
+
+/**
+ * Who reads a stream, and which sessions' events it may see (SPEC §14): the operator any (and the
+ * exact messages with `raw`); an agent token its own agent's sessions; a run token the sessions its
+ * session may read the history of (SPEC §4). Checked for every session a tree stream adds.
+ */
+export interface StreamReader {
+  raw: boolean;
+  mayRead: (target: StreamTarget) => boolean;
+}
+
+/** The canonical key a stream path names, for the credential at hand (run tokens included). */
+export function streamKey(c: Context<AppEnv>, rawKey: string): string {
+  const identity = c.get("identity");
+  if (identity.kind !== "run") return canonicalKeyForRequest(identity, c.get("config"), rawKey);
+  const key = canonicalizeKeyInput(rawKey, identity.claims.agentId, keyOptionsOf(c.get("config")));
+  if (!key.ok) throw badRequest(`key: ${key.error}`);
+  return key.key;
+}
+
+function flag(c: Context<AppEnv>, name: string): boolean {
+  const value = c.req.query(name);
+  if (value === undefined || value === "0" || value === "false") return false;
+  if (value === "1" || value === "true") return true;
+  throw badRequest(`${name}: use 1 or 0`);
+}
+
+export function streamReader(c: Context<AppEnv>): StreamReader {
+  const identity: Identity = c.get("identity");
+  const raw = flag(c, "raw");
+  if (raw && identity.kind !== "operator") throw new AppError("forbidden", "raw: the exact messages are for the operator");
+  if (identity.kind === "operator") return { raw, mayRead: () => true };
+  if (identity.kind === "agent") return { raw, mayRead: (target) => target.agentId === identity.agentId };
+  if (identity.kind === "run") {
+    const { claims } = identity;
+    const requester = {
+      agentId: claims.agentId,
+      sessionKey: claims.sessionKey,
+      depth: claims.depth,
+      sandboxed: claims.sandboxed,
+      isSubagent: claims.depth > 0,
+    };
+    const visibility = visibilityConfigOf(c.get("config"));
+    return { raw, mayRead: (target) => checkSessionVisible(visibility, requester, target, "history").ok };
+  }
+  return { raw, mayRead: () => false };
+}
+
+/** Whether a stream was asked for the session's sub-agent tree too (`?tree=1`). */
+export function wantsTree(c: Context<AppEnv>): boolean {
+  return flag(c, "tree");
+}
+
+/**
+ * The cursor a stream resumes from: `Last-Event-ID` (what EventSource sends on reconnect) or `?after=`;
+ * undefined for neither. A session cursor is a seq; a tree stream's is its own composite id.
+ */
+export function streamCursor(c: Context<AppEnv>): { value: string; field: string } | undefined {
+  const header = c.req.header("Last-Event-ID");
+  if (header !== undefined && header.trim() !== "") return { value: header.trim(), field: "Last-Event-ID" };
+  const after = c.req.query("after");
+  return after === undefined ? undefined : { value: after, field: "after" };
+}
+
+/** A seq cursor: a non-negative integer (the head check is the session object's). */
+export function seqCursor(cursor: { value: string; field: string }): number {
+  if (!/^\d{1,15}$/.test(cursor.value)) throw badRequest(`${cursor.field}: must be a non-negative integer`);
+  return Number(cursor.value);
+}
