@@ -43,7 +43,7 @@ const chunkSchema = z.object({
     .optional(),
   // With `stream_options.include_usage` every chunk says `usage: null` but the last, which has it.
   usage: reportedUsageSchema.nullable().optional(),
-  error: z.object({ message: z.string().optional() }).passthrough().optional(),
+  error: z.object({ message: z.string().optional() }).optional(),
 });
 type Chunk = z.infer<typeof chunkSchema>;
 
