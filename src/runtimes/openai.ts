@@ -1,7 +1,14 @@
-import { z } from "zod";
 import { MAX_TOOL_ARGUMENTS_DEPTH, messageText, type TranscriptMessage } from "../transcript/message";
 import { nestsDeeperThan } from "../validation";
 import { describeFetchFailure, describeHttpFailure, readJsonBody } from "./http-errors";
+import {
+  type Completion,
+  type CompletionFailure,
+  completionOf,
+  MALFORMED,
+  type ReportedUsage,
+} from "./openai-completion";
+import { readCompletionStream } from "./openai-stream";
 import {
   assistantMessage,
   type MessageUsage,
@@ -13,30 +20,6 @@ import type { RunInput, RunOutcome, RunUsage } from "./types";
 
 /** The tool loop stops after this many model calls, answer or not. */
 export const MAX_TOOL_ROUNDS = 8;
-
-const toolCallSchema = z.object({
-  id: z.string(),
-  type: z.literal("function").optional(),
-  function: z.object({ name: z.string(), arguments: z.string() }),
-});
-const completionSchema = z.object({
-  choices: z
-    .array(
-      z.object({
-        message: z.object({
-          role: z.string().optional(),
-          content: z.string().nullable().optional(),
-          tool_calls: z.array(toolCallSchema).optional(),
-        }),
-        finish_reason: z.string().nullable().optional(),
-      }),
-    )
-    .min(1),
-  usage: z
-    .object({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() })
-    .partial()
-    .optional(),
-});
 
 type ChatMessage = Record<string, unknown>;
 
@@ -68,10 +51,32 @@ function chatHistory(input: RunInput): ChatMessage[] {
 }
 
 /** One call's usage as the model reported it; zeros when it reported none. */
-function callUsageOf(reported: z.infer<typeof completionSchema>["usage"]): MessageUsage {
+function callUsageOf(reported: ReportedUsage | undefined): MessageUsage {
   const input = reported?.prompt_tokens ?? 0;
   const output = reported?.completion_tokens ?? 0;
   return { input, output, totalTokens: reported?.total_tokens ?? input + output };
+}
+
+/**
+ * The completion in a successful answer: read from its event stream as it arrives, each piece of text
+ * handed to `onDelta`; or parsed whole when the server answered plain JSON despite `stream: true` (some
+ * compatible servers ignore it).
+ */
+async function readCompletion(
+  response: Response,
+  signal: AbortSignal,
+  onDelta: (text: string) => void,
+): Promise<{ ok: true; completion: Completion } | CompletionFailure> {
+  const type = (response.headers.get("Content-Type") ?? "").toLowerCase();
+  if (response.body && type.includes("text/event-stream"))
+    return readCompletionStream(response.body, signal, onDelta);
+  const body = await readJsonBody("model API", response, signal);
+  if (!body.ok) return body;
+  const completion = completionOf(body.json);
+  if (!completion) return MALFORMED;
+  // Watchers still see the reply, as one delta, so the deltas always add up to what the model said.
+  if (completion.content) onDelta(completion.content);
+  return { ok: true, completion };
 }
 
 /** OpenAI-compatible Chat Completions, with the tool loop run by the service (SPEC §7). */
@@ -101,6 +106,9 @@ export async function runOpenAi(input: RunInput): Promise<RunOutcome> {
           model: runtime.model,
           messages: chat,
           ...(tools.length > 0 ? { tools } : {}),
+          // Streamed so watchers see the reply as it is written (SPEC §14); usage comes in the last chunk.
+          stream: true,
+          stream_options: { include_usage: true },
         }),
         signal: input.signal,
       });
@@ -108,26 +116,21 @@ export async function runOpenAi(input: RunInput): Promise<RunOutcome> {
       return { kind: "failed", ...describeFetchFailure("model API", cause, input.signal) };
     }
     if (!response.ok) return { kind: "failed", ...(await describeHttpFailure("model API", response)) };
-    const body = await readJsonBody("model API", response, input.signal);
-    if (!body.ok) return { kind: "failed", error: body.error, retryable: body.retryable };
-    const parsed = completionSchema.safeParse(body.json);
-    if (!parsed.success)
-      return { kind: "failed", error: "model API answered a malformed completion", retryable: false };
-    const choice = parsed.data.choices[0] ?? { message: {}, finish_reason: undefined };
-    const { message } = choice;
-    const calls = message.tool_calls ?? [];
-    const callUsage = callUsageOf(parsed.data.usage);
+    const answer = await readCompletion(response, input.signal, input.onDelta);
+    if (!answer.ok) return { kind: "failed", error: answer.error, retryable: answer.retryable };
+    const { content, calls, finishReason, usage: reported } = answer.completion;
+    const callUsage = callUsageOf(reported);
     usage.input += callUsage.input;
     usage.output += callUsage.output;
-    usage.total += parsed.data.usage?.total_tokens ?? 0;
+    usage.total += reported?.total_tokens ?? 0;
     usage.lastCallTokens = callUsage.totalTokens;
-    const stopReason = stopReasonOf(choice.finish_reason, calls.length > 0);
-    const text = message.content ?? "";
+    const stopReason = stopReasonOf(finishReason, calls.length > 0);
+    const text = content ?? "";
     if (calls.length === 0) {
       if (text) appended.push(assistantMessage(input, textContent(text), stopReason, callUsage));
       return { kind: "done", text, usage, messages: appended };
     }
-    chat.push({ role: "assistant", content: message.content ?? null, tool_calls: calls });
+    chat.push({ role: "assistant", content, tool_calls: calls });
     const callBlocks = calls.map((call) => ({
       type: "toolCall" as const,
       id: call.id,

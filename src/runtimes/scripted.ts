@@ -82,7 +82,9 @@ export async function runScripted(input: RunInput): Promise<RunOutcome> {
   values.steered = await steeredText(input, rule.waitForSteeringMs ?? 0);
   const reply = rule.reply !== undefined ? fill(rule.reply, values) : (values.result ?? "");
   const outTokens = Math.ceil(reply.length / 4);
-  if (reply)
+  if (reply) {
+    // No model writes it piece by piece: the reply streams as one delta, just before the run ends.
+    input.onDelta(reply);
     messages.push(
       assistantMessage(input, textContent(reply), "stop", {
         input: tokens,
@@ -90,6 +92,7 @@ export async function runScripted(input: RunInput): Promise<RunOutcome> {
         totalTokens: tokens + outTokens,
       }),
     );
+  }
   return {
     kind: "done",
     text: reply,

@@ -65,6 +65,8 @@ describe("runOpenAi against an OpenAI-compatible server", () => {
         { role: "assistant", content: "earlier answer" },
         { role: "user", content: "hello model" },
       ],
+      stream: true,
+      stream_options: { include_usage: true },
     });
   });
 

@@ -117,6 +117,33 @@ describe("runScripted", () => {
     expect(outcome).toMatchObject({ kind: "done", text: '{"sessions":[]}' });
   });
 
+  it("streams its reply as one delta after its tool call, and no delta for an empty reply", async () => {
+    const agent = scripted([
+      { match: "list", toolCall: { name: "sessions_list" }, reply: "Found: {{result}}" },
+      { match: "quiet", reply: "" },
+    ]);
+    const deltas: string[] = [];
+    const deltasAtToolCall: string[][] = [];
+    const input = runInput(agent, "list", {
+      onDelta: (text) => deltas.push(text),
+      callTool: async () => {
+        deltasAtToolCall.push([...deltas]);
+        return { sessions: [] };
+      },
+    });
+    expect(await runScripted(input)).toMatchObject({ kind: "done", text: 'Found: {"sessions":[]}' });
+    expect(deltasAtToolCall).toEqual([[]]);
+    expect(deltas).toEqual(['Found: {"sessions":[]}']);
+    const quiet: string[] = [];
+    expect(
+      await runScripted(runInput(agent, "quiet", { onDelta: (text) => quiet.push(text) })),
+    ).toMatchObject({
+      kind: "done",
+      text: "",
+    });
+    expect(quiet).toEqual([]);
+  });
+
   it("answers an empty reply when no rule matches", async () => {
     const input = runInput(scripted([{ match: "ping", reply: "pong" }]), "hello");
     expect(await runScripted(input)).toEqual({ kind: "done", text: "", messages: [] });

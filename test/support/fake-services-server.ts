@@ -18,6 +18,12 @@
  *     stall/<ms>    echo, but the body stops after a few bytes for <ms> milliseconds (abort mid-body)
  *     malformed     200 with JSON that is not a completion
  *     status-<n>    HTTP <n> with `{ error: { message } }`
+ *     broken        echo, streamed, but the connection drops after the first piece of text
+ *     cut-short     echo, streamed, but the stream ends cleanly after the first piece of text (no finish, no [DONE])
+ *   A request with `stream: true` gets its completion as OpenAI streams it (`text/event-stream`: a comment, a
+ *   role chunk, the text in 3 pieces, each tool call's name then its arguments in 3 pieces, the finish chunk,
+ *   a usage chunk when `stream_options.include_usage`, `[DONE]`; every event written in two halves, split
+ *   mid-byte-sequence); a path segment `as-json` (`/openai/tools/as-json/rec-1/...`) answers JSON regardless.
  *   POST /webhook/<scenario>[/<param>][/rec-<id>][?secret=<s>]         an agent webhook
  *     Every scenario first checks X-Switchboard-Signature (HMAC-SHA256 of "t.body", 300 s tolerance) with
  *     `?secret=`, else the key the service derives for the agent, and answers 401 if it is bad.
@@ -70,8 +76,20 @@ type Recorded = {
   body: string;
   json: unknown;
 };
-/** `delayMs`: answer that much later. `stallMs`: send a few bytes now, the rest later. `hangup`: answer nothing. */
-type Reply = { status: number; body?: unknown; delayMs?: number; stallMs?: number; hangup?: boolean };
+/**
+ * `delayMs`: answer that much later. `stallMs`: send a few bytes now, the rest later. `hangup`: answer
+ * nothing. `events`: the body as a `text/event-stream` of these `data` values instead of JSON.
+ * `cutAfter`: send only that many events, then drop the connection (`hangup`) or end the body.
+ */
+type Reply = {
+  status: number;
+  body?: unknown;
+  delayMs?: number;
+  stallMs?: number;
+  hangup?: boolean;
+  events?: string[];
+  cutAfter?: { events: number; hangup: boolean };
+};
 
 /** Recording id → the requests received with `rec-<id>` in their path, as `GET /recorded/<id>` answers. */
 const recordings = new Map<string, Recorded[]>();
@@ -130,6 +148,46 @@ const completion = (message: Json, usage?: [number, number], finishReason?: stri
   },
 });
 
+/** `text` in `count` pieces of about equal length (whole characters), none empty. */
+function piecesOf(text: string, count: number): string[] {
+  const chars = Array.from(text);
+  const size = Math.max(1, Math.ceil(chars.length / count));
+  const pieces: string[] = [];
+  for (let at = 0; at < chars.length; at += size) pieces.push(chars.slice(at, at + size).join(""));
+  return pieces;
+}
+
+/** A `chat.completion` as the `data` values OpenAI streams it in (`stream: true`). */
+function completionEvents(completionBody: Json, request: Json): string[] {
+  const choice = objectOf(objectsOf(completionBody.choices)[0]);
+  const message = objectOf(choice.message);
+  const includeUsage = objectOf(request.stream_options).include_usage === true;
+  const base = {
+    id: completionBody.id,
+    object: "chat.completion.chunk",
+    created: Math.floor(Date.now() / 1000),
+    model: request.model,
+    ...(includeUsage ? { usage: null } : {}),
+  };
+  const chunk = (delta: Json, finishReason: unknown = null) =>
+    JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] });
+  const content = typeof message.content === "string" ? message.content : "";
+  const events = [chunk({ role: "assistant", content: "" })];
+  for (const piece of piecesOf(content, 3)) events.push(chunk({ content: piece }));
+  for (const [index, call] of objectsOf(message.tool_calls).entries()) {
+    const fn = objectOf(call.function);
+    const head = { index, id: call.id, type: "function", function: { name: fn.name, arguments: "" } };
+    events.push(chunk({ tool_calls: [head] }));
+    for (const piece of piecesOf(String(fn.arguments ?? ""), 3))
+      events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+  }
+  events.push(chunk({}, choice.finish_reason));
+  if (includeUsage && completionBody.usage)
+    events.push(JSON.stringify({ ...base, choices: [], usage: completionBody.usage }));
+  events.push("[DONE]");
+  return events;
+}
+
 function toolCall(request: Json, param: string | undefined, lastUser: string): Json {
   const name = param ?? objectOf(objectOf(objectsOf(request.tools)[0]).function).name ?? "missing_tool";
   const asJson = parseJson(lastUser);
@@ -174,6 +232,10 @@ function openAi(scenario: string, param: string | undefined, request: Json): Rep
       return { ...completion({ content: lastUser }), stallMs: Number(param ?? 1000) };
     case "malformed":
       return { status: 200, body: { hello: "this is not a chat completion" } };
+    case "broken":
+      return { ...completion({ content: lastUser }), cutAfter: { events: 2, hangup: true } };
+    case "cut-short":
+      return { ...completion({ content: lastUser }), cutAfter: { events: 2, hangup: false } };
   }
 }
 
@@ -239,7 +301,9 @@ async function route(request: IncomingMessage, url: URL, body: string): Promise<
   if (recordId) record(recordId, request, url, body);
   if (scenario === "hangup") return { status: 0, hangup: true };
   // The one optional parameter comes right after the scenario: `/openai/slow/500/rec-1/chat/completions`.
-  const param = [segments[2]].find((segment) => segment && !segment.startsWith("rec-") && segment !== "chat");
+  const param = [segments[2]].find(
+    (segment) => segment && !segment.startsWith("rec-") && segment !== "chat" && segment !== "as-json",
+  );
   const status = Number(/^status-(\d{3})$/.exec(scenario)?.[1]);
   const failure = (who: string) => ({ status, body: { error: { message: `fake ${who} status ${status}` } } });
   const unknown = { status: 404, body: { error: `no scenario ${scenario}` } };
@@ -260,8 +324,13 @@ async function route(request: IncomingMessage, url: URL, body: string): Promise<
     record(`channel:${json.sessionKey}`, request, url, body);
     return status ? failure("channel") : (channelDelivery(scenario, param, json) ?? unknown);
   }
-  if (service === "openai" && request.method === "POST" && url.pathname.endsWith("/chat/completions"))
-    return status ? failure("model") : (openAi(scenario, param, json) ?? unknown);
+  if (service === "openai" && request.method === "POST" && url.pathname.endsWith("/chat/completions")) {
+    if (status) return failure("model");
+    const reply = openAi(scenario, param, json) ?? unknown;
+    const isCompletion = objectOf(reply.body).object === "chat.completion";
+    if (json.stream !== true || !isCompletion || segments.includes("as-json")) return reply;
+    return { ...reply, events: completionEvents(objectOf(reply.body), json) };
+  }
   return { status: 404, body: { error: `no route ${request.method} ${url.pathname}` } };
 }
 
@@ -273,6 +342,7 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
   if (reply.hangup) return void request.socket.destroy();
   if (reply.delayMs) await delay(reply.delayMs, request);
   if (response.destroyed) return;
+  if (reply.events) return writeEvents(reply, request, response);
   const text = reply.body === undefined ? "" : JSON.stringify(reply.body);
   response.writeHead(reply.status, { "Content-Type": "application/json" });
   if (reply.stallMs) {
@@ -281,6 +351,33 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
     if (response.destroyed) return;
   }
   response.end(reply.stallMs ? text.slice(8) : text);
+}
+
+/** Writes `reply.events` as an event stream, each event in two writes split mid-way (byte-wise). */
+async function writeEvents(reply: Reply, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const events = (reply.events ?? []).slice(0, reply.cutAfter?.events).map((data) => `data: ${data}\n\n`);
+  // A comment first, as some providers send (keep-alives, "processing"): readers must skip it.
+  const pieces = [": fake model streaming\n\n", ...events].map((text) => Buffer.from(text));
+  response.writeHead(reply.status, { "Content-Type": "text/event-stream; charset=utf-8" });
+  if (reply.stallMs) {
+    const bytes = Buffer.concat(pieces);
+    response.write(bytes.subarray(0, 8));
+    await delay(reply.stallMs, request);
+    if (response.destroyed) return;
+    response.write(bytes.subarray(8));
+  } else {
+    for (const piece of pieces) {
+      const middle = Math.floor(piece.length / 2);
+      response.write(piece.subarray(0, middle));
+      response.write(piece.subarray(middle));
+    }
+  }
+  if (reply.cutAfter?.hangup) {
+    // Let the written events reach the client before the connection drops.
+    await delay(50, request);
+    return void request.socket.destroy();
+  }
+  response.end();
 }
 
 /** vitest globalSetup: listen on the port vitest.config.ts chose; the returned function closes the server. */

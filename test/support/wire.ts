@@ -110,6 +110,8 @@ export interface ModelRequest {
   model: string;
   messages: ModelMessage[];
   tools?: { type: string; function: ToolSpec }[];
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
 }
 
 /** A run as a webhook agent receives it (src/runtimes/webhook.ts). */

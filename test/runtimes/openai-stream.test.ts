@@ -1,0 +1,157 @@
+import { describe, expect, it } from "vitest";
+import { runOpenAi } from "../../src/runtimes/openai";
+import { readCompletionStream } from "../../src/runtimes/openai-stream";
+import type { RunOutcome } from "../../src/runtimes/types";
+import { fakeServicesUrl, type ModelRequest, newRecording } from "../support";
+import { agentWith, LOOKUP_TOOL, runInput } from "./fixtures";
+
+/**
+ * Runs an openai agent against the fake model's `scenario` (a path such as `tools` or `tools/as-json`);
+ * answers the outcome, every delta handed to `onDelta` in order, and the requests the model received.
+ */
+async function run(scenario: string, text: string, options: Parameters<typeof runInput>[2] = {}) {
+  const recording = newRecording<ModelRequest>();
+  const agent = agentWith({
+    type: "openai",
+    baseUrl: `${fakeServicesUrl()}/openai/${scenario}/${recording.segment}`,
+    model: "fake-model",
+  });
+  const deltas: string[] = [];
+  const input = runInput(agent, text, { ...options, onDelta: (delta) => deltas.push(delta) });
+  const outcome = await runOpenAi(input);
+  return { outcome, deltas, requests: (await recording.requests()).map((request) => request.json) };
+}
+
+/** The outcome without what differs between two runs of the same answer (message ids and times). */
+function comparable(outcome: RunOutcome): unknown {
+  if (outcome.kind !== "done") return outcome;
+  return {
+    ...outcome,
+    messages: outcome.messages.map((m) => ({ ...m, id: "id", timestamp: 0, runId: "run" })),
+  };
+}
+
+/** A model stream of these `data` values, read with `readCompletionStream`; answers it and the deltas. */
+async function readEvents(data: unknown[]) {
+  const text = data.map((value) => `data: ${typeof value === "string" ? value : JSON.stringify(value)}\n\n`);
+  const body = new Response(text.join("")).body;
+  if (!body) throw new Error("no body");
+  const deltas: string[] = [];
+  const result = await readCompletionStream(body, new AbortController().signal, (delta) =>
+    deltas.push(delta),
+  );
+  return { result, deltas };
+}
+
+const delta = (value: object, finishReason: string | null = null) => ({
+  choices: [{ index: 0, delta: value, finish_reason: finishReason }],
+});
+
+describe("readCompletionStream", () => {
+  it("reads what compatible servers vary on: calls without index, names repeated, no [DONE] after a finish", async () => {
+    const { result, deltas } = await readEvents([
+      delta({ role: "assistant", content: null }),
+      delta({ content: "Looking" }),
+      delta({ tool_calls: [{ id: "a", function: { name: "lookup", arguments: '{"word":' } }] }),
+      delta({ tool_calls: [{ function: { name: "lookup", arguments: '"x"}' } }] }),
+      delta({
+        tool_calls: [{ index: 1, id: "b", type: "function", function: { name: "other", arguments: "{}" } }],
+      }),
+      delta({}, "tool_calls"),
+    ]);
+    expect(deltas).toEqual(["Looking"]);
+    expect(result).toEqual({
+      ok: true,
+      completion: {
+        content: "Looking",
+        calls: [
+          { id: "a", type: "function", function: { name: "lookup", arguments: '{"word":"x"}' } },
+          { id: "b", type: "function", function: { name: "other", arguments: "{}" } },
+        ],
+        finishReason: "tool_calls",
+        usage: undefined,
+      },
+    });
+  });
+
+  it("fails on an error chunk (retryable), a chunk that is not JSON, and a call that never got a name", async () => {
+    expect(
+      (await readEvents([delta({ content: "a" }), { error: { message: "overloaded\nnow" } }])).result,
+    ).toEqual({
+      ok: false,
+      error: "model API stream failed: overloaded now",
+      retryable: true,
+    });
+    const malformed = { ok: false, error: "model API answered a malformed completion", retryable: false };
+    expect((await readEvents(["{not json", "[DONE]"])).result).toEqual(malformed);
+    const nameless = delta(
+      { tool_calls: [{ index: 0, id: "a", function: { arguments: "{}" } }] },
+      "tool_calls",
+    );
+    expect((await readEvents([nameless, "[DONE]"])).result).toEqual(malformed);
+  });
+});
+
+describe("runOpenAi streams the model's answer", () => {
+  it("asks for a stream with usage; deltas arrive in order, add up to the reply, and the outcome is the JSON answer's", async () => {
+    const text = "a streamed reply, with ünïcode 👋";
+    const streamed = await run("length", text);
+    expect(streamed.requests).toEqual([
+      expect.objectContaining({ stream: true, stream_options: { include_usage: true } }),
+    ]);
+    // The fake model streams the text in 3 pieces, as a real one streams tokens.
+    expect(streamed.deltas).toHaveLength(3);
+    expect(streamed.deltas.join("")).toBe(text);
+    expect(streamed.outcome).toMatchObject({
+      kind: "done",
+      text,
+      // Usage from the last chunk, finish reason from the finish chunk.
+      usage: { input: 11, output: 7, total: 18, lastCallTokens: 18 },
+      messages: [{ stopReason: "length", content: [{ type: "text", text }] }],
+    });
+    const whole = await run("length/as-json", text);
+    expect(comparable(streamed.outcome)).toEqual(comparable(whole.outcome));
+    // A server that answers JSON despite `stream: true`: the reply reaches watchers as one delta.
+    expect(whole.deltas).toEqual([text]);
+  });
+
+  it("reassembles tool calls from their deltas: same calls, messages and next request as a JSON answer", async () => {
+    const options = { tools: [LOOKUP_TOOL], toolResult: { definition: "a panel of switches" } };
+    const streamed = await run("tools", '{"word":"switchboard"}', options);
+    const whole = await run("tools/as-json", '{"word":"switchboard"}', options);
+    expect(streamed.outcome.kind).toBe("done");
+    expect(comparable(streamed.outcome)).toEqual(comparable(whole.outcome));
+    expect(streamed.outcome).toMatchObject({
+      messages: [
+        {
+          content: [{ type: "toolCall", id: "call_1", name: "lookup", arguments: { word: "switchboard" } }],
+          stopReason: "toolUse",
+        },
+        { role: "toolResult", toolCallId: "call_1" },
+        { role: "assistant", stopReason: "stop" },
+      ],
+    });
+    // The round that only called a tool streamed no text.
+    expect(streamed.deltas.join("")).toBe('tool said: {"definition":"a panel of switches"}');
+    expect(streamed.requests).toHaveLength(2);
+    expect(streamed.requests[1]?.messages).toEqual(whole.requests[1]?.messages);
+  });
+
+  // workerd logs the dropped connection as an exception of its own; the run still sees a read error.
+  it("fails retryable when the stream breaks off or ends before the answer, after the deltas it got", async () => {
+    const broken = await run("broken", "cut me off");
+    expect(broken.outcome).toEqual({
+      kind: "failed",
+      error: expect.stringContaining("model API stream broke off"),
+      retryable: true,
+    });
+    expect(broken.deltas).toEqual(["cut "]);
+    const short = await run("cut-short", "cut me off");
+    expect(short.outcome).toEqual({
+      kind: "failed",
+      error: "model API stream ended before the answer did",
+      retryable: true,
+    });
+    expect(short.deltas).toEqual(["cut "]);
+  });
+});
