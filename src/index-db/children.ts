@@ -77,3 +77,29 @@ export async function pendingDescendants(
   }
   return counts;
 }
+
+/** A session's descendants (children, theirs, …), parents before children, as the index has them. */
+export async function descendants(
+  db: D1Database,
+  sessionKey: string,
+): Promise<{ sessionKey: string; agentId: string; spawnedBy: string }[]> {
+  const { results } = await db
+    .prepare(
+      `WITH RECURSIVE down(session_key, agent_id, spawned_by, depth) AS (
+         SELECT session_key, agent_id, spawned_by, 1 FROM session_index
+           WHERE spawned_by = ? AND list_state IN (0, 1)
+         UNION ALL
+         SELECT s.session_key, s.agent_id, s.spawned_by, down.depth + 1 FROM session_index s
+           JOIN down ON s.spawned_by = down.session_key
+           WHERE down.depth < ${MAX_TREE_DEPTH} AND s.list_state IN (0, 1)
+       )
+       SELECT session_key, agent_id, spawned_by FROM down ORDER BY depth LIMIT ${MAX_CHILDREN}`,
+    )
+    .bind(sessionKey)
+    .all<{ session_key: string; agent_id: string; spawned_by: string }>();
+  return results.map((row) => ({
+    sessionKey: row.session_key,
+    agentId: row.agent_id,
+    spawnedBy: row.spawned_by,
+  }));
+}

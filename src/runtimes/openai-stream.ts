@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { readSse, type SseEvent } from "../sse/reader";
 import { describeFetchFailure } from "./http-errors";
 import {
   type ChatToolCall,
@@ -7,7 +8,6 @@ import {
   MALFORMED,
   reportedUsageSchema,
 } from "./openai-completion";
-import { readSse, type SseEvent } from "./sse-chunks";
 
 const EXCERPT_CHARS = 300;
 

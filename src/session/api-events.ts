@@ -50,6 +50,7 @@ export const runStreamKinds = [
   "run_queued",
   "run_started",
   "delta",
+  "progress",
   "tool_call",
   "tool_result",
   "steered",
@@ -57,6 +58,16 @@ export const runStreamKinds = [
   "run_failed",
 ] as const;
 export type RunStreamKind = (typeof runStreamKinds)[number];
+
+/** What a webhook agent posts to its run's stream (`POST /v1/runs/{runId}/progress`). */
+export interface RunProgressPost {
+  /** Reply text to add. */
+  delta?: string;
+  /** The whole reply so far: what extends what was streamed goes out as a delta; anything else restarts it. */
+  text?: string;
+  /** A status line for a typing view ("searching the docs…"): a `progress` item. */
+  message?: string;
+}
 
 /** One item of a run stream: `seq` counts within the run. */
 export interface RunStreamEvent {

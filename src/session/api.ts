@@ -5,7 +5,7 @@
  */
 import type { PreparedAttachment } from "../subagents/attachments";
 import type { Provenance, TranscriptMessage } from "../transcript/message";
-import type { StateChanges } from "./api-events";
+import type { RunProgressPost, StateChanges } from "./api-events";
 import type {
   DeferredResult,
   HistoryPage,
@@ -178,6 +178,8 @@ export interface SessionApi {
    * Asked by a watcher (`watcherKey`), it acknowledges that watcher's notice up to `since`.
    */
   changes(since: number, watcherKey?: string): Promise<Result<StateChanges>>;
+  /** A webhook agent's progress on its running run, added to the run's stream; `conflict` once it ended. */
+  postRunProgress(runId: string, progress: RunProgressPost): Promise<Result<{ accepted: true }>>;
   /** Records a child this session spawned (`child_spawned`); a repeat for the same run writes nothing. */
   childSpawned(child: { childSessionKey: string; runId: string }): Promise<Result<{ recorded: boolean }>>;
 }

@@ -1,16 +1,13 @@
 import { sanitizeMessage } from "../history/sanitize-message";
+import { KEEP_ALIVE_MS, SSE_HEADERS, STREAM_LIFETIME_MS, sseComment, sseFrame } from "../sse/frames";
 import type { RunStreamEvent, SessionEvent } from "./api-events";
 import { eventsAfter, prunedMax, stateVersion } from "./event-log";
 import { onEventsWritten } from "./feed-wake";
 import { liveRecord } from "./record";
 import { findRun } from "./run-store";
 import { isTerminalKind, runEventsAfter, runStreamHead } from "./run-stream";
-import { SSE_HEADERS, sseComment, sseFrame } from "./sse";
 import { readMessage } from "./transcript";
 
-/** A stream ends after this long (SPEC §14); EventSource reconnects with Last-Event-ID. */
-export const STREAM_LIFETIME_MS = 5 * 60 * 1000;
-export const KEEP_ALIVE_MS = 15_000;
 /** What one connection may hold unread; beyond it, the reader is fed from the log as it drains. */
 const BUFFER_BYTES = 256 * 1024;
 /** A reader this many events behind the head is closed (with a reason) and resumes by reconnecting. */

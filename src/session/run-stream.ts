@@ -1,6 +1,6 @@
 import { cleanAssistantText } from "../history/clean-assistant-text";
 import { redactJsonLeaf, redactSecrets } from "../history/redact";
-import type { RunStreamEvent, RunStreamKind } from "./api-events";
+import type { RunProgressPost, RunStreamEvent, RunStreamKind } from "./api-events";
 import { eventsWritten } from "./feed-wake";
 
 /** A run's stream stays replayable this long after the run ends (SPEC §14), then only its end is kept. */
@@ -58,6 +58,43 @@ export function runEventsAfter(
       occurredAt: row.occurred_at,
       ...(row.data !== null ? { data: JSON.parse(row.data) as Record<string, unknown> } : {}),
     }));
+}
+
+/** The reply text a run's stream has shown since its last restart (a retried attempt resets it). */
+function streamedText(sql: SqlStorage, runId: string): string {
+  const rows = sql
+    .exec<{ data: string }>(
+      "SELECT data FROM run_event WHERE run_id = ? AND kind = 'delta' ORDER BY seq",
+      runId,
+    )
+    .toArray();
+  let text = "";
+  for (const row of rows) {
+    const delta = JSON.parse(row.data) as { text?: string; reset?: boolean };
+    text = delta.reset ? "" : text + (delta.text ?? "");
+  }
+  return text;
+}
+
+/** A webhook agent's progress, as run stream items (call inside a transaction). */
+export function writeRunProgress(
+  sql: SqlStorage,
+  runId: string,
+  progress: RunProgressPost,
+  now: number,
+): void {
+  if (progress.text !== undefined) {
+    const streamed = streamedText(sql, runId);
+    if (progress.text.startsWith(streamed)) {
+      const rest = progress.text.slice(streamed.length);
+      if (rest) appendRunEvent(sql, runId, "delta", { text: rest }, now);
+    } else {
+      appendRunEvent(sql, runId, "delta", { text: "", reset: true }, now);
+      if (progress.text) appendRunEvent(sql, runId, "delta", { text: progress.text }, now);
+    }
+  }
+  if (progress.delta) appendRunEvent(sql, runId, "delta", { text: progress.delta }, now);
+  if (progress.message) appendRunEvent(sql, runId, "progress", { message: progress.message }, now);
 }
 
 /** The last seq of a run's stream (0 when it has none). */

@@ -23,7 +23,7 @@ import {
   type SteerMessage,
   type TurnRequest,
 } from "./api";
-import type { StateChanges } from "./api-events";
+import type { RunProgressPost, StateChanges } from "./api-events";
 import { readAttachment } from "./attachments";
 import { sessionConfig } from "./config";
 import { EventFeed } from "./event-feed";
@@ -34,6 +34,7 @@ import { Outbox } from "./outbox";
 import { liveRecord } from "./record";
 import { type SessionRow, sessionRowOf } from "./row";
 import { findRun } from "./run-store";
+import { writeRunProgress } from "./run-stream";
 import { RunWaiters } from "./run-waiters";
 import { Runs } from "./runs";
 import { readSentTurn, settleQueuedSend, writeSend } from "./sent";
@@ -232,6 +233,16 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     if (!liveRecord(this.#sql)) return notFound();
     const recorded = await this.#write(() => writeChildSpawned(this.#sql, child));
     return { ok: true, value: { recorded } };
+  }
+
+  async postRunProgress(runId: string, progress: RunProgressPost): Promise<Result<{ accepted: true }>> {
+    if (!liveRecord(this.#sql)) return notFound();
+    const run = findRun(this.#sql, runId);
+    if (!run) return { ok: false, code: "not_found", message: "run not found" };
+    if (run.status !== "running")
+      return { ok: false, code: "conflict", message: `run ${runId} is ${run.status}, not running` };
+    this.ctx.storage.transactionSync(() => writeRunProgress(this.#sql, runId, progress, Date.now()));
+    return { ok: true, value: { accepted: true } };
   }
 
   /** The live streams (SPEC §14), forwarded by the Worker once it checked the caller's access. */

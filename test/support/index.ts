@@ -13,5 +13,6 @@ export * from "./ids";
 export * from "./lists";
 export * from "./runs";
 export * from "./sessions";
+export * from "./streams";
 export * from "./tools";
 export * from "./wire";

@@ -10,12 +10,33 @@ import type { Result, RunRecord } from "../../session/api";
 import { sessionApi, waitForRunResilient } from "../../session/client";
 import { readJsonBody } from "../middleware";
 import { parseBody } from "../parse-body";
+import { unwrapResult } from "../store-result";
 import { waitResult } from "./run-view";
+import { streamReader } from "./stream-access";
+import { runCursor, runEvents } from "./streams";
 
 const MAX_WAIT_MS = 10 * 60 * 1000;
 export const waitBodySchema = z.strictObject({
   timeoutMs: z.number().int().min(0).max(MAX_WAIT_MS).default(30_000),
 });
+
+/** What a webhook agent may tell a run's stream while it works (SPEC §14); at least one field. */
+const runProgressSchema = z
+  .strictObject({
+    delta: z
+      .string()
+      .min(1)
+      .max(64 * 1024)
+      .optional(),
+    text: z
+      .string()
+      .max(1024 * 1024)
+      .optional(),
+    message: z.string().trim().min(1).max(1000).optional(),
+  })
+  .refine((body) => body.delta !== undefined || body.text !== undefined || body.message !== undefined, {
+    message: "one of delta, text or message is required",
+  });
 
 function unwrapRun(result: Result<RunRecord>): RunRecord {
   if (result.ok) return result.value;
@@ -46,11 +67,40 @@ async function runSession(c: Context<AppEnv>, runId: string) {
   return sessionApi(c.env.SESSION, await runSessionKey(c, runId));
 }
 
+/**
+ * The session of a run whose stream the caller may follow: the same rule as a session stream (SPEC §14),
+ * so a parent's run token may follow its child's runs.
+ */
+async function streamedRunSession(c: Context<AppEnv>, runId: string): Promise<string> {
+  const reader = streamReader(c);
+  const sessionKey = await findRunSession(c.env.DB, runId);
+  const row = sessionKey ? await sessionApi(c.env.SESSION, sessionKey).describe() : undefined;
+  if (!sessionKey || !row?.ok) throw new AppError("not_found", "run not found");
+  const { agentId, spawnedBy } = row.value;
+  if (!reader.mayRead({ sessionKey, agentId, ...(spawnedBy ? { spawnedBy } : {}) }))
+    throw new AppError("forbidden", "this credential may not read this run's session");
+  return sessionKey;
+}
+
 /** Runs: read one, wait for one (agent.wait), and the deferred result of a webhook agent (SPEC §7, §9). */
 export const runRoutes = new Hono<AppEnv>()
   .get("/:runId", async (c) => {
     const session = await runSession(c, c.req.param("runId"));
     return c.json(unwrapRun(await session.getRun(c.req.param("runId"))));
+  })
+  .get("/:runId/events", async (c) => {
+    const runId = c.req.param("runId");
+    const { after, field } = runCursor(c);
+    return runEvents(c, await streamedRunSession(c, runId), runId, after, field);
+  })
+  .post("/:runId/progress", async (c) => {
+    const runId = c.req.param("runId");
+    const identity = c.get("identity");
+    if (identity.kind !== "run" || identity.claims.runId !== runId)
+      throw new AppError("forbidden", "only the run's own run token may post its progress");
+    const body = parseBody(runProgressSchema, await readJsonBody(c.req.raw));
+    const session = await runSession(c, runId);
+    return c.json(unwrapResult(await session.postRunProgress(runId, body)));
   })
   .post("/:runId/wait", async (c) => {
     const runId = c.req.param("runId");

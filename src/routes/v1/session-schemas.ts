@@ -73,4 +73,6 @@ export const chatSendSchema = z.strictObject({
       message: `text larger than ${MAX_MESSAGE_TEXT_BYTES} bytes`,
     }),
   idempotencyKey: z.string().trim().min(1).max(MAX_IDEMPOTENCY_KEY_CHARS).optional(),
+  /** Answer with the run's event stream instead of 202 (SPEC §14). */
+  stream: z.boolean().optional(),
 });

@@ -13,13 +13,18 @@ import {
   importTranscriptSchema,
   patchSessionSchema,
 } from "./session-schemas";
+import { runEvents, sessionEvents } from "./streams";
 
 const EXPORT_CHUNK_ROWS = 500;
 
+/** The canonical key a path names, after the caller's access to it is checked. */
+function pathKey(c: Context<AppEnv>): string {
+  return canonicalKeyForRequest(c.get("identity"), c.get("config"), c.req.param("key") ?? "");
+}
+
 /** The session object a path names, after the caller's access to it is checked. */
 function pathSession(c: Context<AppEnv>) {
-  const key = canonicalKeyForRequest(c.get("identity"), c.get("config"), c.req.param("key") ?? "");
-  return sessionApi(c.env.SESSION, key);
+  return sessionApi(c.env.SESSION, pathKey(c));
 }
 
 /** Operator and integration REST for sessions (SPEC §9). */
@@ -73,8 +78,12 @@ export const sessionRoutes = new Hono<AppEnv>()
       ...(body.idempotencyKey ? { dedupeKey: `chat:${body.idempotencyKey}` } : {}),
       message: { text: body.text, provenance: { kind: "external_user" } },
     });
-    return c.json({ runId: unwrapResult(queued).runId, status: "accepted" }, 202);
+    const { runId } = unwrapResult(queued);
+    // A chat bot's typing view in one request: the run's stream, from its start to its end (SPEC §14).
+    if (body.stream) return runEvents(c, pathKey(c), runId);
+    return c.json({ runId, status: "accepted" }, 202);
   })
+  .get("/:key/events", sessionEvents)
   .get("/:key/attachments/:name", async (c) => {
     const identity = c.get("identity");
     // The child's own run token reads its files (a webhook agent fetches them); otherwise the usual access.

@@ -43,7 +43,8 @@ function flag(c: Context<AppEnv>, name: string): boolean {
 export function streamReader(c: Context<AppEnv>): StreamReader {
   const identity: Identity = c.get("identity");
   const raw = flag(c, "raw");
-  if (raw && identity.kind !== "operator") throw new AppError("forbidden", "raw: the exact messages are for the operator");
+  if (raw && identity.kind !== "operator")
+    throw new AppError("forbidden", "raw: the exact messages are for the operator");
   if (identity.kind === "operator") return { raw, mayRead: () => true };
   if (identity.kind === "agent") return { raw, mayRead: (target) => target.agentId === identity.agentId };
   if (identity.kind === "run") {

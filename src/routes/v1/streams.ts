@@ -11,7 +11,13 @@ export async function sessionEvents(c: Context<AppEnv>): Promise<Response> {
   const reader = streamReader(c);
   const sessionKey = streamKey(c, c.req.param("key") ?? "");
   const row = unwrapResult(await sessionApi(c.env.SESSION, sessionKey).describe());
-  if (!reader.mayRead({ sessionKey, agentId: row.agentId, ...(row.spawnedBy ? { spawnedBy: row.spawnedBy } : {}) }))
+  if (
+    !reader.mayRead({
+      sessionKey,
+      agentId: row.agentId,
+      ...(row.spawnedBy ? { spawnedBy: row.spawnedBy } : {}),
+    })
+  )
     throw new AppError("forbidden", "this credential may not read this session");
   const cursor = streamCursor(c);
   if (wantsTree(c)) return treeStream(c, { sessionKey, reader, cursor });

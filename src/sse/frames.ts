@@ -18,3 +18,8 @@ export const SSE_HEADERS = {
   "cache-control": "no-store",
   "x-accel-buffering": "no",
 } as const;
+
+/** A stream ends after this long (SPEC §14); EventSource reconnects with Last-Event-ID. */
+export const STREAM_LIFETIME_MS = 5 * 60 * 1000;
+/** A comment this often keeps an idle stream open through proxies. */
+export const KEEP_ALIVE_MS = 15_000;

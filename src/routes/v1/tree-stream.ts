@@ -1,0 +1,138 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../../app-env";
+import { keyOptionsOf } from "../../config/key-options";
+import { badRequest } from "../../errors";
+import { descendants } from "../../index-db/children";
+import { parseSessionKey } from "../../keys";
+import { openSessionStream } from "../../session/client";
+import { KEEP_ALIVE_MS, SSE_HEADERS, STREAM_LIFETIME_MS, sseComment, sseFrame } from "../../sse/frames";
+import { readSse } from "../../sse/reader";
+import type { StreamReader } from "./stream-access";
+
+const TREE_CURSOR_PREFIX = "t.";
+
+/**
+ * A tree stream's cursor: every session's last seq, as one id (base64url JSON), so a reconnect resumes
+ * each session where it was. A plain seq (a first `?after=`) applies to the root alone.
+ */
+function parseTreeCursor(cursor: { value: string; field: string }, root: string): Map<string, number> {
+  if (/^\d{1,15}$/.test(cursor.value)) return new Map([[root, Number(cursor.value)]]);
+  const bad = () => badRequest(`${cursor.field}: not a cursor this stream gave out`);
+  if (!cursor.value.startsWith(TREE_CURSOR_PREFIX)) throw bad();
+  try {
+    const base64 = cursor.value.slice(TREE_CURSOR_PREFIX.length).replace(/-/g, "+").replace(/_/g, "/");
+    const parsed: unknown = JSON.parse(
+      new TextDecoder().decode(Uint8Array.from(atob(base64), (ch) => ch.charCodeAt(0))),
+    );
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw bad();
+    const entries = Object.entries(parsed);
+    if (!entries.every(([, seq]) => Number.isSafeInteger(seq) && (seq as number) >= 0)) throw bad();
+    return new Map(entries as [string, number][]);
+  } catch {
+    throw bad();
+  }
+}
+
+function treeCursor(cursors: Map<string, number>): string {
+  const json = new TextEncoder().encode(JSON.stringify(Object.fromEntries(cursors)));
+  const base64 = btoa(String.fromCharCode(...json));
+  return TREE_CURSOR_PREFIX + base64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/**
+ * `?tree=1`: the session's events and those of its sub-agents and theirs, merged as they come, each
+ * with its `sessionKey`. Sessions spawned while it runs join when their `child_spawned` event passes;
+ * each session is checked against what the reader may read. One substream per session, each read at
+ * the pace the client reads (no buffering beyond the pipe), all closed together.
+ */
+export async function treeStream(
+  c: Context<AppEnv>,
+  tree: { sessionKey: string; reader: StreamReader; cursor: { value: string; field: string } | undefined },
+): Promise<Response> {
+  const { sessionKey: root, reader } = tree;
+  const resuming = tree.cursor !== undefined;
+  const cursors = tree.cursor ? parseTreeCursor(tree.cursor, root) : new Map<string, number>();
+  const keyOptions = keyOptionsOf(c.get("config"));
+  const stop = new AbortController();
+  c.req.raw.signal.addEventListener("abort", () => stop.abort());
+  const pipe = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = pipe.writable.getWriter();
+  const open = new Set<string>();
+  let closed = false;
+
+  const finish = async (frame?: Uint8Array) => {
+    if (closed) return;
+    closed = true;
+    stop.abort();
+    try {
+      if (frame) await writer.write(frame);
+      await writer.close();
+    } catch {
+      // the client is gone
+    }
+  };
+
+  // A substream that fails (the client left, the object went away) ends the whole stream: the client
+  // reconnects with the last id and loses nothing.
+  const follow = (sessionKey: string, fromStart: boolean): void => {
+    void relay(sessionKey, fromStart).catch(() => finish());
+  };
+
+  const relay = async (sessionKey: string, fromStart: boolean): Promise<void> => {
+    if (open.has(sessionKey) || closed) return;
+    open.add(sessionKey);
+    const known = cursors.get(sessionKey);
+    const after = known ?? (fromStart ? 0 : undefined);
+    const response = await openSessionStream(
+      c.env.SESSION,
+      sessionKey,
+      "/events",
+      {
+        tag: "1",
+        ...(after !== undefined ? { after: String(after) } : {}),
+        ...(reader.raw ? { raw: "1" } : {}),
+      },
+      stop.signal,
+    ).catch(() => undefined);
+    if (!response?.ok || !response.body) return;
+    for await (const event of readSse(response.body)) {
+      if (closed) return;
+      if (event.event === "close") return finish(sseFrame("close", JSON.parse(event.data)));
+      if (event.id !== undefined && event.event !== "gap") cursors.set(sessionKey, Number(event.id));
+      const frame = sseFrame(
+        event.event ?? "message",
+        JSON.parse(event.data),
+        event.id !== undefined ? treeCursor(cursors) : undefined,
+      );
+      await writer.write(frame);
+      if (event.event === "child_spawned") {
+        const child = (JSON.parse(event.data) as { data?: { childSessionKey?: unknown } }).data
+          ?.childSessionKey;
+        const agentId = typeof child === "string" ? parseSessionKey(child, keyOptions)?.agentId : undefined;
+        if (
+          typeof child === "string" &&
+          agentId &&
+          reader.mayRead({ sessionKey: child, agentId, spawnedBy: sessionKey })
+        )
+          follow(child, true);
+      }
+    }
+  };
+
+  const known = await descendants(c.env.DB, root);
+  follow(root, resuming);
+  // A session found now was there before this connection: live-only unless resuming (then from its cursor, or all).
+  for (const child of known) if (reader.mayRead(child)) follow(child.sessionKey, resuming);
+  const keepAlive = setInterval(() => {
+    if (!closed) writer.write(sseComment("keep-alive")).catch(() => undefined);
+  }, KEEP_ALIVE_MS);
+  const lifetime = setTimeout(
+    () => void finish(sseFrame("close", { reason: "lifetime", lastEventId: treeCursor(cursors) })),
+    STREAM_LIFETIME_MS,
+  );
+  stop.signal.addEventListener("abort", () => {
+    clearInterval(keepAlive);
+    clearTimeout(lifetime);
+  });
+  return new Response(pipe.readable, { headers: SSE_HEADERS });
+}
