@@ -16,12 +16,23 @@ export const MAX_GRANT_TTL_SECONDS = 7 * 24 * 60 * 60;
 
 /** `POST /v1/grants`. Repeated scopes are allowed and count once. */
 export const createGrantSchema = z.strictObject({
-  sessionKey: z.string().trim().min(1).superRefine(refineKeyInput),
+  sessionKey: z
+    .string()
+    .trim()
+    .min(1)
+    .superRefine(refineKeyInput)
+    .describe("the one session the token acts on"),
   scopes: z
     .array(z.enum(GRANT_SCOPES))
     .min(1, "scopes must not be empty")
-    .max(GRANT_SCOPES.length * 4),
-  ttlSeconds: z.number().int().min(MIN_GRANT_TTL_SECONDS).max(MAX_GRANT_TTL_SECONDS),
+    .max(GRANT_SCOPES.length * 4)
+    .describe("read: the session and its history; send: chat.send; events: its streams"),
+  ttlSeconds: z
+    .number()
+    .int()
+    .min(MIN_GRANT_TTL_SECONDS)
+    .max(MAX_GRANT_TTL_SECONDS)
+    .describe("lifetime in seconds, one minute to seven days"),
 });
 
 /** Only the operator token and agent tokens hand out or take back grants; run and grant tokens never. */
