@@ -3,13 +3,16 @@ import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "./app-env";
 import { AppError, invokeErrorType } from "./errors";
 import { docsRoutes } from "./routes/docs";
+import { confineGrants } from "./routes/grant-routes";
 import { healthRoutes } from "./routes/health";
 import { mcpRoutes } from "./routes/mcp";
 import { requireConfig, requireIdentity } from "./routes/middleware";
 import { openApiRoutes } from "./routes/openapi";
 import { toolsInvokeRoutes } from "./routes/tools-invoke";
 import { channelRoutes } from "./routes/v1/channels";
+import { grantRoutes } from "./routes/v1/grants";
 import { runRoutes } from "./routes/v1/runs";
+import { sessionHistoryRoutes } from "./routes/v1/session-history";
 import { sessionRoutes } from "./routes/v1/sessions";
 import { toolRoutes } from "./routes/v1/tools";
 
@@ -38,12 +41,15 @@ const limitBody = bodyLimit({
 app.use("/v1/channels/*", limitBody);
 app.route("/v1/channels", channelRoutes);
 
-for (const path of ["/tools/*", "/v1/*", "/mcp"]) app.use(path, limitBody, requireIdentity);
+// A grant token reaches only its session's allowed routes; confineGrants refuses it everywhere else.
+for (const path of ["/tools/*", "/v1/*", "/mcp"]) app.use(path, limitBody, requireIdentity, confineGrants);
 
 app.route("/tools/invoke", toolsInvokeRoutes);
 app.route("/v1/tools", toolRoutes);
 app.route("/v1/sessions", sessionRoutes);
+app.route("/v1/sessions", sessionHistoryRoutes);
 app.route("/v1/runs", runRoutes);
+app.route("/v1/grants", grantRoutes);
 app.route("/mcp", mcpRoutes);
 
 app.notFound((c) =>

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { findGrant } from "../index-db/grants";
 import { secretsEqual } from "./constant-time";
+import { type GrantScope, hashGrantSecret, looksLikeGrantToken, parseGrantToken } from "./grant-token";
 import { rootKeys } from "./purpose-keys";
 import { looksLikeRunToken, type RunTokenClaims, verifyRunToken } from "./run-token";
 
@@ -7,7 +9,8 @@ import { looksLikeRunToken, type RunTokenClaims, verifyRunToken } from "./run-to
 export type Identity =
   | { kind: "operator" }
   | { kind: "agent"; agentId: string }
-  | { kind: "run"; claims: RunTokenClaims };
+  | { kind: "run"; claims: RunTokenClaims }
+  | { kind: "grant"; grantId: string; sessionKey: string; scopes: GrantScope[] };
 
 const agentTokensSchema = z.record(z.string(), z.string().min(1));
 
@@ -35,10 +38,26 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
+/**
+ * A grant token's identity (SPEC §18): its row by id, then its secret's hash compared in constant time;
+ * unknown, revoked and expired grants are all simply not valid.
+ */
+async function authenticateGrant(db: D1Database, token: string): Promise<Identity | undefined> {
+  const parsed = parseGrantToken(token);
+  if (!parsed) return undefined;
+  const found = await findGrant(db, parsed.grantId);
+  if (!found) return undefined;
+  if (!(await secretsEqual(await hashGrantSecret(parsed.secret), found.secretHash))) return undefined;
+  const { grant } = found;
+  if (grant.revokedAt !== undefined || Date.now() >= grant.expiresAt) return undefined;
+  return { kind: "grant", grantId: grant.grantId, sessionKey: grant.sessionKey, scopes: grant.scopes };
+}
+
 /** Resolves a bearer token to an identity; undefined for anything not valid. */
 export async function authenticate(
   env: Pick<
     Env,
+    | "DB"
     | "SWITCHBOARD_ADMIN_TOKEN"
     | "SWITCHBOARD_AGENT_TOKENS"
     | "SWITCHBOARD_SIGNING_KEY"
@@ -47,6 +66,7 @@ export async function authenticate(
   token: string | undefined,
 ): Promise<Identity | undefined> {
   if (!token) return undefined;
+  if (looksLikeGrantToken(token)) return authenticateGrant(env.DB, token);
   if (looksLikeRunToken(token)) {
     const roots = rootKeys(env);
     if (roots.length === 0) return undefined;

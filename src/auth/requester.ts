@@ -26,6 +26,9 @@ function requesterKey(
   // A key that can never be one is bad input whoever names it (X-Switchboard-Session or body sessionKey).
   const problem = named.sessionKey === undefined ? undefined : keyInputProblem(named.sessionKey.trim());
   if (problem) return { ok: false, code: "bad_request", message: `sessionKey: ${problem}` };
+  // A grant acts as no requester at all (SPEC §18): it must never fall through to the operator's rules.
+  if (identity.kind === "grant")
+    return { ok: false, code: "forbidden", message: "a grant token may not call tools" };
   if (identity.kind === "run") {
     const own = identity.claims.sessionKey;
     // "current" is the caller's own session (SPEC §1), which for a run token is the run's session.

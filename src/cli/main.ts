@@ -4,6 +4,7 @@ import { DEFAULT_BASE_URL } from "../client/http";
 import { type FlagSpec, parseArgv, stringFlag } from "./args";
 import type { Command } from "./command";
 import { cliErrorMessage, exitCodeOf } from "./errors";
+import { grantCommand, revokeGrantCommand } from "./grants";
 import { commandHelp, mainHelp } from "./help";
 import { type CliIo, EXIT, UsageError } from "./io";
 import { sessionsCommand } from "./manage";
@@ -34,6 +35,8 @@ export const commands: Command[] = [
   sessionsCommand,
   importCommand,
   exportCommand,
+  grantCommand,
+  revokeGrantCommand,
   healthCommand,
   secretCommand,
 ];

@@ -1,8 +1,11 @@
 import { type ClientOptions, type RequestSpec, request } from "./http";
 import type {
   AgentsListResult,
+  CreatedGrant,
+  CreateGrantBody,
   CreateSessionBody,
   HealthResult,
+  HistoryQuery,
   ImportMessage,
   ImportReceipt,
   PatchSessionBody,
@@ -173,6 +176,33 @@ export class SwitchboardClient {
   sendMessage(key: string, body: SendMessageBody): Promise<{ runId: string; status: "accepted" }> {
     const path = `/v1/sessions/${enc(key)}/messages`;
     return this.#call({ method: "POST", path, body, what: `send to ${key}` });
+  }
+
+  /** `GET /v1/sessions/{key}/history`: the `sessions_history` safe view (a `read` grant may call it). */
+  history(key: string, query: HistoryQuery = {}): Promise<SessionsHistoryPage> {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query))
+      if (value !== undefined) params.set(name, String(value));
+    const search = params.size > 0 ? `?${params}` : "";
+    return this.#call({
+      method: "GET",
+      path: `/v1/sessions/${enc(key)}/history${search}`,
+      what: `history of ${key}`,
+    });
+  }
+
+  /** `POST /v1/grants`: a token for one session with some of read/send/events (SPEC §18). */
+  createGrant(body: CreateGrantBody): Promise<CreatedGrant> {
+    return this.#call({ method: "POST", path: "/v1/grants", body, what: "create grant" });
+  }
+
+  /** `DELETE /v1/grants/{grantId}`: the grant's token is refused from now on. */
+  revokeGrant(grantId: string): Promise<{ grantId: string; revoked: true }> {
+    return this.#call({
+      method: "DELETE",
+      path: `/v1/grants/${enc(grantId)}`,
+      what: `revoke grant ${grantId}`,
+    });
   }
 
   /** `GET /v1/runs/{runId}`. */

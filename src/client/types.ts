@@ -1,6 +1,7 @@
 // Types only: every import here is `import type`, so the client loads nothing from the server at run
 // time (no zod, no Worker code). Params come from the tools' and routes' zod schemas (their input side).
 import type { z } from "zod";
+import type { createGrantSchema } from "../routes/v1/grants";
 import type { waitResult } from "../routes/v1/run-view";
 import type {
   chatSendSchema,
@@ -219,4 +220,23 @@ export interface HealthResult {
 export interface RunResultBody {
   text: string;
   usage?: { input?: number; output?: number; total?: number };
+}
+
+/** `POST /v1/grants` (SPEC §18): one session, some of read/send/events, 60 s to 7 days. */
+export type CreateGrantBody = z.input<typeof createGrantSchema>;
+
+/** A created grant; `token` is shown only in this answer. `expiresAt` is ms since the epoch. */
+export interface CreatedGrant {
+  grantId: string;
+  token: string;
+  expiresAt: number;
+  sessionKey: string;
+  scopes: CreateGrantBody["scopes"];
+}
+
+/** The query of `GET /v1/sessions/{key}/history`, as `sessions_history` takes it. */
+export interface HistoryQuery {
+  limit?: number;
+  offset?: number;
+  includeTools?: boolean;
 }

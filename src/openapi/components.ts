@@ -143,6 +143,13 @@ export function baseComponents() {
         description:
           "An operator token (`SWITCHBOARD_ADMIN_TOKEN`), an agent token, or a run token minted for a run (SPEC §3).",
       },
+      grantToken: {
+        type: "http",
+        scheme: "bearer",
+        bearerFormat: "sbg_<grantId>.<secret>",
+        description:
+          "A grant token from `POST /v1/grants` (SPEC §18): only its one session, only its scopes (`read`: get the session and its history; `send`: chat.send; `events`: its event and run streams), until it expires or is revoked. Anywhere else it is 403.",
+      },
       channelSignature: {
         type: "apiKey",
         in: "header",

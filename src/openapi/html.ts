@@ -36,6 +36,7 @@ function operationSection(operation: OperationOutline): string {
     operation.description ? `<p>${prose(operation.description)}</p>` : "",
     fieldTable("Path parameters", operation.pathParams),
     fieldTable("Headers", operation.headers),
+    fieldTable("Query parameters", operation.query),
     fieldTable("Body", operation.body),
     `<h4>Responses</h4><ul>${responses}</ul></section>`,
   ].join("");

@@ -7,7 +7,7 @@ const errorTable = Object.entries(errorStatus)
 /** The document's introduction (Markdown): auth, input rules and the error model. */
 export const apiIntroduction = `Hosted session tools for AI agents: list sessions, read a transcript, send a message into another session (and optionally wait for the reply), spawn and steer background sub-agents, read a status card. The same tools are served over \`/tools/invoke\`, \`/v1/tools/{name}\` and MCP, each from one schema.
 
-**Auth.** Every \`/tools/*\`, \`/v1/*\` and \`/mcp\` request carries \`Authorization: Bearer <token>\`: an operator token (tool calls must then name the requester session, with \`sessionKey\` or the \`X-Switchboard-Session\` header), an agent token (acts as that agent's main session, or another session of the same agent), or a run token (acts as exactly its run's session). Channel webhooks sign their body instead (\`X-Switchboard-Signature\`). A missing or bad token is 401 with no detail; a valid token acting outside its scope is 403 with the reason.
+**Auth.** Every \`/tools/*\`, \`/v1/*\` and \`/mcp\` request carries \`Authorization: Bearer <token>\`: an operator token (tool calls must then name the requester session, with \`sessionKey\` or the \`X-Switchboard-Session\` header), an agent token (acts as that agent's main session, or another session of the same agent), or a run token (acts as exactly its run's session). A grant token (\`sbg_…\`, from \`POST /v1/grants\`) reaches only its one session's read, send and events routes, with the scopes it was given. Channel webhooks sign their body instead (\`X-Switchboard-Signature\`). A missing or bad token is 401 with no detail; a valid token acting outside its scope is 403 with the reason.
 
 **Tool input.** Strings are trimmed and an empty string counts as absent; each camelCase parameter also accepts its snake_case spelling (\`session_key\`); numbers are JSON numbers, floats floored. A missing required parameter is a 400 (\`<name> required\`). Policy and lookup failures are results, \`{ status: "forbidden" | "error", error }\`, answered with 200.
 
@@ -30,6 +30,10 @@ export const apiTags = [
   {
     name: "Runs",
     description: "Agent runs: read, wait (agent.wait), and a webhook agent's deferred result.",
+  },
+  {
+    name: "Grants",
+    description: "Scoped, expiring tokens for one session: read, send, events (SPEC §18).",
   },
   {
     name: "Channels",

@@ -32,6 +32,7 @@ function operationSection(operation: OperationOutline): string[] {
     ...(operation.description ? [operation.description, ""] : []),
     ...fieldTable("Path parameters", operation.pathParams),
     ...fieldTable("Headers", operation.headers),
+    ...fieldTable("Query parameters", operation.query),
     ...fieldTable("Body", operation.body),
     ...example,
     "**Responses**",

@@ -14,6 +14,7 @@ type Components = OpenApiDocument["components"];
 
 const security: Record<RouteAuth, Record<string, string[]>[]> = {
   bearer: [{ bearerAuth: [] }],
+  bearerOrGrant: [{ bearerAuth: [] }, { grantToken: [] }],
   signature: [{ channelSignature: [] }],
   none: [],
 };
@@ -33,7 +34,14 @@ function parameters(route: RouteDoc): JsonSchema[] {
     description: header.description,
     schema: { type: "string" },
   }));
-  return [...inPath, ...headers];
+  const query = Object.entries(route.query ?? {}).map(([name, description]) => ({
+    name,
+    in: "query",
+    required: false,
+    description,
+    schema: { type: "string" },
+  }));
+  return [...inPath, ...headers, ...query];
 }
 
 function requestBody(route: RouteDoc, components: Components): JsonSchema | undefined {

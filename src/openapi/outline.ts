@@ -16,6 +16,7 @@ export interface OperationOutline {
   auth: string;
   pathParams: FieldRow[];
   headers: FieldRow[];
+  query: FieldRow[];
   body: FieldRow[];
   bodyExample: unknown;
   responses: { status: string; description: string }[];
@@ -104,6 +105,7 @@ export function fieldRows(doc: OpenApiDocument, raw: unknown, prefix = "", depth
 
 function authLabel(operation: OpenApiOperation): string {
   const schemes = operation.security.flatMap((requirement) => Object.keys(requirement));
+  if (schemes.includes("grantToken")) return "bearer token or grant token";
   if (schemes.includes("bearerAuth")) return "bearer token";
   if (schemes.includes("channelSignature")) return "channel signature (`X-Switchboard-Signature`)";
   return "none";
@@ -130,6 +132,7 @@ function outlineOperation(doc: OpenApiDocument, method: string, path: string, op
     auth: authLabel(operation),
     pathParams: rows("path"),
     headers: rows("header"),
+    query: rows("query"),
     body: json.schema ? fieldRows(doc, json.schema) : [],
     bodyExample: json.example,
     responses: Object.entries(operation.responses).map(([status, value]) => ({

@@ -1,3 +1,4 @@
+import { grantRouteDocs } from "./routes-grants";
 import { routeRunDocs } from "./routes-runs";
 import { serviceRoutes } from "./routes-service";
 import { sessionRouteDocs } from "./routes-sessions";
@@ -7,7 +8,12 @@ import type { RouteDoc } from "./types";
  * Every route of the app, once: the OpenAPI document, docs/api.md and the /docs page are built from
  * this list, and test/openapi/route-table.test.ts fails when `app.routes` serves a route it lacks.
  */
-export const routeTable: readonly RouteDoc[] = [...serviceRoutes, ...sessionRouteDocs, ...routeRunDocs];
+export const routeTable: readonly RouteDoc[] = [
+  ...serviceRoutes,
+  ...sessionRouteDocs,
+  ...routeRunDocs,
+  ...grantRouteDocs,
+];
 
 /** `/v1/runs/:runId` → `/v1/runs/{runId}`. */
 export function openApiPath(honoPath: string): string {

@@ -59,7 +59,7 @@ export const sessionRouteDocs: RouteDoc[] = [
     operationId: "getSession",
     summary: "Get a session",
     tag: "Sessions",
-    auth: "bearer",
+    auth: "bearerOrGrant",
     pathParams: keyParam,
     responses: [{ status: 200, description: "The session.", schema: sessionRow, example: sessionExample }],
     errors: [400, 401, 403, 404, 500],
@@ -127,7 +127,7 @@ export const sessionRouteDocs: RouteDoc[] = [
     description:
       "Appends a user message and queues a run; wait for it with `POST /v1/runs/{runId}/wait`. A repeated `idempotencyKey` returns the first run.",
     tag: "Sessions",
-    auth: "bearer",
+    auth: "bearerOrGrant",
     pathParams: keyParam,
     body: {
       name: "ChatSendRequest",

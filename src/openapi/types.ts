@@ -5,8 +5,11 @@ export type JsonSchema = { [key: string]: unknown };
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
-/** How a route authenticates: a bearer token, the channel's HMAC signature, or not at all. */
-export type RouteAuth = "bearer" | "signature" | "none";
+/**
+ * How a route authenticates: a bearer token, a bearer token or a grant token (SPEC §18), the channel's
+ * HMAC signature, or not at all.
+ */
+export type RouteAuth = "bearer" | "bearerOrGrant" | "signature" | "none";
 
 /** An error status a route can answer, each backed by a shared response in `components.responses`. */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 500 | 503;
@@ -42,6 +45,8 @@ export interface RouteDoc {
   auth: RouteAuth;
   pathParams?: Record<string, string>;
   headers?: HeaderDoc[];
+  /** The query parameters the route reads, by name: all optional strings. */
+  query?: Record<string, string>;
   /**
    * The zod schema the route validates its body with, a component name for it, and an example;
    * `jsonSchema` when its JSON Schema is generated elsewhere (a tool's, by src/tools/specs.ts).

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { displayKey } from "../keys";
+import { displayKey, type KeyOptions } from "../keys";
 import { checkSessionVisible, visibilityConfigOf } from "../policy/visibility";
 import type { HistoryPage, Result } from "../session/api";
 import { flooredNumber, sessionKeyParam } from "./args";
@@ -11,8 +11,8 @@ import {
 } from "./resolve-session";
 import { defineTool, type ToolContext, type ToolFailure } from "./types";
 
-const DEFAULT_LIMIT = 200;
-const MAX_LIMIT = 1000;
+export const DEFAULT_HISTORY_LIMIT = 200;
+export const MAX_HISTORY_LIMIT = 1000;
 
 const failureOf = ({ status, error }: ToolFailure): ToolFailure => ({ status, error });
 
@@ -27,8 +27,8 @@ const EMPTY_PAGE: HistoryPage = {
   totalMessages: 0,
 };
 
-/** The tool's answer for a page of a session (SPEC §5.2 result). */
-function historyResult(ctx: ToolContext, sessionKey: string, page: HistoryPage) {
+/** The tool's answer for a page of a session (SPEC §5.2 result); `GET /v1/sessions/{key}/history` too. */
+export function historyResult(keyOptions: KeyOptions, sessionKey: string, page: HistoryPage) {
   const {
     messages,
     droppedMessages,
@@ -40,7 +40,7 @@ function historyResult(ctx: ToolContext, sessionKey: string, page: HistoryPage) 
     totalMessages,
   } = page;
   return {
-    sessionKey: displayKey(sessionKey, ctx.keyOptions),
+    sessionKey: displayKey(sessionKey, keyOptions),
     messages,
     truncated: droppedMessages || contentTruncated,
     droppedMessages,
@@ -62,7 +62,7 @@ function neverWritten(ctx: ToolContext, sessionKey: string) {
   if (!target) return undefined;
   const visible = checkSessionVisible(ctx.config, ctx.requester, target, "history");
   if (!visible.ok) return { status: visible.status, error: visible.error };
-  return historyResult(ctx, sessionKey, EMPTY_PAGE);
+  return historyResult(ctx.keyOptions, sessionKey, EMPTY_PAGE);
 }
 
 export const sessionsHistory = defineTool({
@@ -73,7 +73,7 @@ export const sessionsHistory = defineTool({
     sessionKey: sessionKeyParam().describe("session key, 'main', 'current' or a sessionId"),
     limit: flooredNumber()
       .optional()
-      .describe(`newest N messages, default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}`),
+      .describe(`newest N messages, default ${DEFAULT_HISTORY_LIMIT}, at most ${MAX_HISTORY_LIMIT}`),
     offset: flooredNumber()
       .optional()
       .describe("skip this many of the newest messages (nextOffset pages back)"),
@@ -81,7 +81,7 @@ export const sessionsHistory = defineTool({
   }),
   async handler(ctx, params) {
     const request = {
-      limit: Math.min(MAX_LIMIT, Math.max(1, params.limit ?? DEFAULT_LIMIT)),
+      limit: Math.min(MAX_HISTORY_LIMIT, Math.max(1, params.limit ?? DEFAULT_HISTORY_LIMIT)),
       offset: Math.max(0, params.offset ?? 0),
       includeTools: params.includeTools ?? false,
     };
@@ -105,6 +105,6 @@ export const sessionsHistory = defineTool({
       page = await ctx.session(sessionKey).history(request);
       if (!page.ok) return neverWritten(ctx, sessionKey) ?? failureOf(referenceNotFound(params.sessionKey));
     }
-    return historyResult(ctx, sessionKey, page.value);
+    return historyResult(ctx.keyOptions, sessionKey, page.value);
   },
 });

@@ -1,8 +1,10 @@
+import { env as workerEnv } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { authenticate, bearerToken } from "../../src/auth/identity";
 import { mintRunToken } from "../../src/auth/run-token";
 
 const env = {
+  DB: workerEnv.DB,
   SWITCHBOARD_ADMIN_TOKEN: "admin-secret",
   SWITCHBOARD_AGENT_TOKENS: JSON.stringify({ Main: "main-secret", ops: "ops-secret" }),
   SWITCHBOARD_SIGNING_KEY: "signing-key-0123456789",

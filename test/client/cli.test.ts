@@ -167,6 +167,24 @@ describe("CLI commands (in workerd, against the Worker)", () => {
     expect((await cli(["sessions", "patch", key, "--pinned", "yes"], asKey)).code).toBe(2);
   });
 
+  it("grant prints a token that reads its session; revoke-grant ends it", async () => {
+    const key = `agent:main:cli-${uid()}`;
+    await createSession({ agentId: "main", key });
+    const granted = await cli(["grant", key, "--scopes", "read,events", "--ttl", "2h", "--json"]);
+    expect(granted.code, granted.stderr).toBe(0);
+    const grant = JSON.parse(granted.stdout) as { grantId: string; token: string; expiresAt: number };
+    expect(grant).toMatchObject({ sessionKey: key, scopes: ["read", "events"] });
+    expect(grant.expiresAt).toBeGreaterThan(Date.now() + 7_100_000);
+    const asGrant = { env: { SWITCHBOARD_TOKEN: grant.token } };
+    expect((await cli(["send", key, "hi", "--user"], asGrant)).code).toBe(3);
+    expect(await cli(["revoke-grant", grant.grantId])).toMatchObject({
+      code: 0,
+      stdout: `revoked ${grant.grantId}\n`,
+    });
+    expect((await cli(["grant", key, "--scopes", "read", "--ttl", "soon"])).code).toBe(2);
+    expect((await cli(["grant", key, "--scopes", "read", "--ttl", "30s"])).code).toBe(1);
+  });
+
   it("--help per command", async () => {
     const help = await cli(["send", "--help"]);
     expect(help.code).toBe(0);

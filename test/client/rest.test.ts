@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ForbiddenError, NotFoundError } from "../../src/client";
+import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../src/client";
 import { ADMIN, AGENT_TOKENS, uid } from "../support";
 import { lastRoute, testClient } from "./fixtures";
 
@@ -92,5 +92,30 @@ describe("client REST methods", () => {
       serverMessage: "only the run's own run token may post its result",
     });
     expect(lastRoute(requests)).toBe(`POST /v1/runs/${runId}/result`);
+  });
+
+  it("creates a grant, reads history and sends with its token, then revokes it", async () => {
+    const { client, requests } = testClient({ token: AGENT_TOKENS.main });
+    const key = `agent:main:client-${uid()}`;
+    await client.createSession({ key });
+    const grant = await client.createGrant({ sessionKey: key, scopes: ["read", "send"], ttlSeconds: 3600 });
+    expect(lastRoute(requests)).toBe("POST /v1/grants");
+    expect(grant).toMatchObject({ sessionKey: key, scopes: ["read", "send"], expiresAt: expect.any(Number) });
+
+    await client.importTranscript(key, [
+      message("m1", "user", "hello", 1_763_700_000_000),
+      message("m2", "assistant", "<think>hm</think>Hi.", 1_763_700_001_000),
+    ]);
+    const widget = client.with({ token: grant.token });
+    const page = await widget.history(key, { limit: 1, includeTools: false });
+    expect(lastRoute(requests)).toBe(`GET /v1/sessions/${key}/history`);
+    expect(page).toMatchObject({ sessionKey: key, hasMore: true, nextOffset: 1, totalMessages: 2 });
+    expect(page.messages).toMatchObject([{ id: "m2", content: "Hi." }]);
+    expect(await widget.sendMessage(key, { text: "ping" })).toMatchObject({ status: "accepted" });
+    await expect(widget.getRun(grant.grantId)).rejects.toBeInstanceOf(ForbiddenError);
+
+    expect(await client.revokeGrant(grant.grantId)).toEqual({ grantId: grant.grantId, revoked: true });
+    expect(lastRoute(requests)).toBe(`DELETE /v1/grants/${grant.grantId}`);
+    await expect(widget.history(key)).rejects.toBeInstanceOf(UnauthorizedError);
   });
 });

@@ -1,3 +1,4 @@
+import { env as workerEnv } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { hmacSha256, toBase64Url } from "../../src/auth/hmac";
 import { authenticate } from "../../src/auth/identity";
@@ -103,6 +104,7 @@ describe("one key per purpose (a third party's secret never mints run tokens)", 
 
 describe("key rotation", () => {
   const env = {
+    DB: workerEnv.DB,
     SWITCHBOARD_ADMIN_TOKEN: ADMIN,
     SWITCHBOARD_AGENT_TOKENS: "{}",
     SWITCHBOARD_SIGNING_KEY: "new-signing-key-0123456789abcdef",

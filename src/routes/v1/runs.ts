@@ -59,6 +59,10 @@ async function runSessionKey(c: Context<AppEnv>, runId: string): Promise<string>
   if (identity.kind === "run" && identity.claims.runId !== runId) {
     throw new AppError("forbidden", "a run token reaches only its own run");
   }
+  // The run stream is a grant's only run route (src/routes/grant-routes.ts); its scope is checked there.
+  if (identity.kind === "grant" && identity.sessionKey !== sessionKey) {
+    throw new AppError("forbidden", "a grant token reaches only its own session's runs");
+  }
   return sessionKey;
 }
 

@@ -1,3 +1,4 @@
+import type { GrantScope } from "../../auth/grant-token";
 import type { Identity } from "../../auth/identity";
 import { findAgent } from "../../config/agents";
 import { keyOptionsOf } from "../../config/key-options";
@@ -5,9 +6,40 @@ import type { SwitchboardConfig } from "../../config/schema";
 import { AppError, badRequest } from "../../errors";
 import { canonicalizeKeyInput, parseSessionKey } from "../../keys";
 
+/** Why a grant token is refused anywhere but its own session's allowed routes (SPEC §18). */
+export const GRANT_REACH = "a grant token reaches only its session's read, send and events routes";
+
 /** The operator API takes operator tokens, and agent tokens for their own agent's sessions (SPEC §9). */
 export function assertOperatorApiAccess(identity: Identity): void {
   if (identity.kind === "run") throw new AppError("forbidden", "run tokens may not use the sessions API");
+  if (identity.kind === "grant") throw new AppError("forbidden", GRANT_REACH);
+}
+
+/**
+ * A grant's access to a session (SPEC §18): refused (403) when the identity is a grant that lacks
+ * `scope` or names another session; nothing for other identities, whose access is checked as usual.
+ * `sessionKey` is canonical. The stream routes call it once they know the session.
+ */
+export function assertGrantScope(identity: Identity, sessionKey: string, scope: GrantScope): void {
+  if (identity.kind !== "grant") return;
+  if (!identity.scopes.includes(scope))
+    throw new AppError("forbidden", `this grant token lacks the "${scope}" scope`);
+  if (identity.sessionKey !== sessionKey)
+    throw new AppError("forbidden", "a grant token reaches only its own session");
+}
+
+/** The canonical key a grant's request names, which must be the grant's own session (else 403). */
+export function grantSessionKey(
+  identity: Extract<Identity, { kind: "grant" }>,
+  config: SwitchboardConfig,
+  rawKey: string,
+): string {
+  const options = keyOptionsOf(config);
+  const owner = parseSessionKey(identity.sessionKey, options)?.agentId;
+  const key = owner ? canonicalizeKeyInput(rawKey, owner, options) : undefined;
+  if (!key?.ok || key.key !== identity.sessionKey)
+    throw new AppError("forbidden", "a grant token reaches only its own session");
+  return key.key;
 }
 
 /** The agent a request acts for: an agent token's own, else the one the operator names. */
@@ -37,6 +69,8 @@ export function canonicalKeyForRequest(
   rawKey: string,
   agentId?: string,
 ): string {
+  // A grant's scope is checked by the grant route allowlist (src/routes/grant-routes.ts) before this.
+  if (identity.kind === "grant") return grantSessionKey(identity, config, rawKey);
   assertOperatorApiAccess(identity);
   const options = keyOptionsOf(config);
   const owner =

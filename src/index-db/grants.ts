@@ -1,0 +1,80 @@
+import { GRANT_SCOPES, type GrantScope } from "../auth/grant-token";
+
+/** A stored grant, as the routes and authentication read it (never its secret's hash). */
+export interface GrantRecord {
+  grantId: string;
+  sessionKey: string;
+  agentId: string;
+  scopes: GrantScope[];
+  createdAt: number;
+  expiresAt: number;
+  revokedAt?: number;
+}
+
+interface GrantRow {
+  grant_id: string;
+  secret_hash: string;
+  session_key: string;
+  agent_id: string;
+  scopes: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+/** Scopes are stored comma-separated; anything unknown read back is dropped rather than trusted. */
+function scopesOf(stored: string): GrantScope[] {
+  return GRANT_SCOPES.filter((scope) => stored.split(",").includes(scope));
+}
+
+function grantOf(row: GrantRow): GrantRecord {
+  return {
+    grantId: row.grant_id,
+    sessionKey: row.session_key,
+    agentId: row.agent_id,
+    scopes: scopesOf(row.scopes),
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    ...(row.revoked_at !== null ? { revokedAt: row.revoked_at } : {}),
+  };
+}
+
+/** Stores a new grant with the hash of its secret (one write). */
+export async function insertGrant(
+  db: D1Database,
+  grant: Omit<GrantRecord, "revokedAt">,
+  secretHash: string,
+): Promise<void> {
+  await db
+    .prepare(
+      `INSERT INTO grants (grant_id, secret_hash, session_key, agent_id, scopes, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(
+      grant.grantId,
+      secretHash,
+      grant.sessionKey,
+      grant.agentId,
+      grant.scopes.join(","),
+      grant.createdAt,
+      grant.expiresAt,
+    )
+    .run();
+}
+
+/** A grant and its secret's hash, by id (primary key lookup), revoked or expired ones included. */
+export async function findGrant(
+  db: D1Database,
+  grantId: string,
+): Promise<{ grant: GrantRecord; secretHash: string } | undefined> {
+  const row = await db.prepare("SELECT * FROM grants WHERE grant_id = ?").bind(grantId).first<GrantRow>();
+  return row ? { grant: grantOf(row), secretHash: row.secret_hash } : undefined;
+}
+
+/** Marks a grant revoked at `now`; revoking twice keeps the first time. */
+export async function revokeGrant(db: D1Database, grantId: string, now: number): Promise<void> {
+  await db
+    .prepare("UPDATE grants SET revoked_at = COALESCE(revoked_at, ?) WHERE grant_id = ?")
+    .bind(now, grantId)
+    .run();
+}

@@ -1,0 +1,41 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../../app-env";
+import { keyOptionsOf } from "../../config/key-options";
+import { sessionApi } from "../../session/client";
+import { DEFAULT_HISTORY_LIMIT, historyResult, MAX_HISTORY_LIMIT } from "../../tools/sessions-history";
+import { parseBody } from "../parse-body";
+import { unwrapResult } from "../store-result";
+import { canonicalKeyForRequest } from "./session-access";
+
+const wholeNumber = z
+  .string()
+  .regex(/^\d{1,9}$/, "must be a whole number")
+  .transform(Number);
+
+/** `GET /v1/sessions/{key}/history`'s query: the tool's `limit`, `offset` and `includeTools`. */
+export const historyQuerySchema = z.strictObject({
+  limit: wholeNumber.pipe(z.number().min(1).max(MAX_HISTORY_LIMIT)).optional(),
+  offset: wholeNumber.optional(),
+  includeTools: z
+    .enum(["true", "false", "1", "0"])
+    .transform((flag) => flag === "true" || flag === "1")
+    .optional(),
+});
+
+/**
+ * The safe view of a session's history over REST (SPEC §5.2 result, as `sessions_history` answers):
+ * for the operator, an agent token in its own agent, or a `read` grant on its session. Never the
+ * exact export.
+ */
+export const sessionHistoryRoutes = new Hono<AppEnv>().get("/:key/history", async (c) => {
+  const config = c.get("config");
+  const sessionKey = canonicalKeyForRequest(c.get("identity"), config, c.req.param("key"));
+  const query = parseBody(historyQuerySchema, c.req.query());
+  const page = await sessionApi(c.env.SESSION, sessionKey).history({
+    limit: query.limit ?? DEFAULT_HISTORY_LIMIT,
+    offset: query.offset ?? 0,
+    includeTools: query.includeTools ?? false,
+  });
+  return c.json(historyResult(keyOptionsOf(config), sessionKey, unwrapResult(page)));
+});
