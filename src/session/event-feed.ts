@@ -23,6 +23,8 @@ interface Reader {
   controller: ReadableStreamDefaultController<Uint8Array>;
   timers: ReturnType<typeof setTimeout>[];
   closed: boolean;
+  /** An enqueue can call `pull` at once, which pumps again: the inner pump must not resend. */
+  pumping: boolean;
 }
 
 function jsonError(status: number, code: string, message: string): Response {
@@ -99,7 +101,7 @@ export class EventFeed {
     const body = new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
-          reader = { source, cursor, controller, timers: [], closed: false };
+          reader = { source, cursor, controller, timers: [], closed: false, pumping: false };
           for (const frame of first) controller.enqueue(frame);
           const live = reader;
           live.timers.push(
@@ -122,7 +124,16 @@ export class EventFeed {
 
   /** Moves a reader forward while it has room; what does not fit waits in the log for its next pull. */
   #pump(reader: Reader): void {
-    if (reader.closed) return;
+    if (reader.closed || reader.pumping) return;
+    reader.pumping = true;
+    try {
+      this.#pumpNow(reader);
+    } finally {
+      reader.pumping = false;
+    }
+  }
+
+  #pumpNow(reader: Reader): void {
     if (reader.source.type === "session" && stateVersion(this.#sql) - reader.cursor > MAX_LAG_EVENTS) {
       this.#close(reader, "slow_reader");
       return;
@@ -139,8 +150,8 @@ export class EventFeed {
   #sendSession(reader: Reader, source: Extract<Source, { type: "session" }>): number {
     const events = eventsAfter(this.#sql, reader.cursor, BATCH);
     for (const event of events) {
-      reader.controller.enqueue(sseFrame(event.kind, this.#view(event, source), event.seq));
       reader.cursor = event.seq;
+      reader.controller.enqueue(sseFrame(event.kind, this.#view(event, source), event.seq));
     }
     return events.length;
   }
@@ -148,8 +159,8 @@ export class EventFeed {
   #sendRun(reader: Reader, runId: string): number {
     const items: RunStreamEvent[] = runEventsAfter(this.#sql, runId, reader.cursor, BATCH);
     for (const item of items) {
-      reader.controller.enqueue(sseFrame(item.kind, item, item.seq));
       reader.cursor = item.seq;
+      reader.controller.enqueue(sseFrame(item.kind, item, item.seq));
       if (isTerminalKind(item.kind)) {
         this.#close(reader);
         break;

@@ -6,7 +6,7 @@ import { sessionApi } from "../../session/client";
 import { readJsonBody } from "../middleware";
 import { parseBody } from "../parse-body";
 import { unwrapResult } from "../store-result";
-import { agentForRequest, canonicalKeyForRequest } from "./session-access";
+import { agentForRequest, assertGrantScope, canonicalKeyForRequest } from "./session-access";
 import {
   chatSendSchema,
   createSessionSchema,
@@ -71,8 +71,11 @@ export const sessionRoutes = new Hono<AppEnv>()
     return c.json(unwrapResult(await session.importMessages(body.messages)));
   })
   .post("/:key/messages", async (c) => {
-    const session = pathSession(c);
+    const sessionKey = pathKey(c);
+    const session = sessionApi(c.env.SESSION, sessionKey);
     const body = parseBody(chatSendSchema, await readJsonBody(c.req.raw));
+    // Watching the reply stream is the `events` scope's, not `send`'s: checked before anything is written.
+    if (body.stream) assertGrantScope(c.get("identity"), sessionKey, "events");
     const queued = await session.enqueueTurn({
       runId: crypto.randomUUID(),
       ...(body.idempotencyKey ? { dedupeKey: `chat:${body.idempotencyKey}` } : {}),
@@ -80,7 +83,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     });
     const { runId } = unwrapResult(queued);
     // A chat bot's typing view in one request: the run's stream, from its start to its end (SPEC §14).
-    if (body.stream) return runEvents(c, pathKey(c), runId);
+    if (body.stream) return runEvents(c, sessionKey, runId);
     return c.json({ runId, status: "accepted" }, 202);
   })
   .get("/:key/events", sessionEvents)

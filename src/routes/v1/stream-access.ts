@@ -59,7 +59,8 @@ export function streamReader(c: Context<AppEnv>): StreamReader {
     const visibility = visibilityConfigOf(c.get("config"));
     return { raw, mayRead: (target) => checkSessionVisible(visibility, requester, target, "history").ok };
   }
-  return { raw, mayRead: () => false };
+  // A grant (its `events` scope checked before the route) reads exactly its one session.
+  return { raw, mayRead: (target) => target.sessionKey === identity.sessionKey };
 }
 
 /** Whether a stream was asked for the session's sub-agent tree too (`?tree=1`). */
