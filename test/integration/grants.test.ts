@@ -10,7 +10,9 @@ import {
   createSession,
   importMessages,
   msg,
+  openStream,
   runToken,
+  sendMessage,
   sessionPath,
   tool,
   UUID,
@@ -183,6 +185,31 @@ describe("a grant token", () => {
     });
     expect(noSend.json.error.message).toBe('this grant token lacks the "send" scope');
     expect(await tool("sessions_history", key, { sessionKey: key })).toMatchObject({ totalMessages: 2 });
+  });
+
+  it("with events: its session's and its runs' streams only; stream: true on a send needs it too", async () => {
+    const key = await chatSession();
+    const other = await chatSession();
+    const { token } = await grantFor(key, ["events"]);
+    const stream = await openStream(sessionPath(key, "/events?after=0"), { token });
+    expect(stream.status).toBe(200);
+    expect((await stream.next()).event).toBe("created");
+    await stream.close();
+    expect((await openStream(sessionPath(other, "/events"), { token })).status).toBe(403);
+    const runId = await sendMessage(key, "stream me", { token: ADMIN });
+    const run = await openStream(`/v1/runs/${runId}/events`, { token });
+    expect((await run.until((event) => event.event === "run_completed")).at(-1)?.data.runId).toBe(runId);
+    const otherRun = await sendMessage(other, "not yours", { token: ADMIN });
+    expect((await openStream(`/v1/runs/${otherRun}/events`, { token })).status).toBe(403);
+    const send = await grantFor(key, ["send"]);
+    const streamed = await call<ApiError>("POST", sessionPath(key, "/messages"), {
+      token: send.token,
+      body: { text: "typing view", stream: true },
+    });
+    expect([streamed.status, streamed.json.error.message]).toEqual([
+      403,
+      'this grant token lacks the "events" scope',
+    ]);
   });
 
   it("with send: chat.send into its session only, and no read", async () => {

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
   ADMIN,
@@ -58,6 +57,8 @@ describe("sessions_list rows and order", () => {
     expect(groupRow).toEqual({
       key: `agent:main:discord:group:dev-${u}`,
       agentId: "main",
+      // created, then three messages: its event log's last seq (SPEC §13).
+      stateVersion: 4,
       kind: "group",
       channel: "discord",
       sessionId: expect.stringMatching(UUID),
@@ -446,20 +447,15 @@ describe("sessions_list row fields and archive filter (SPEC §17)", () => {
       sessionKey: archived.key,
       updated: ["archived"],
     });
-    // The event log (SPEC §13) feeds this column; a row shows it only above 0.
-    await env.DB.prepare("UPDATE session_index SET state_version = 3 WHERE session_key = ?")
-      .bind(plain.key)
-      .run();
-
     const listed = await list(requester);
     expect(keysOf(listed)).toEqual([pinned.key, plain.key, requester]);
     const row = (key: string) => listed.sessions.find((each) => each.key === key);
     // The agent's contextWindow (research: 32000); every other agent lists the default, 200000.
-    expect(row(plain.key)).toMatchObject({ contextTokens: 32_000, stateVersion: 3 });
+    // The event log (SPEC §13): `created`, and for the pinned one `patched` too.
+    expect(row(plain.key)).toMatchObject({ contextTokens: 32_000, stateVersion: 1 });
     expect(row(plain.key)).not.toHaveProperty("pinned");
     expect(row(plain.key)).not.toHaveProperty("archived");
-    expect(row(pinned.key)).toMatchObject({ contextTokens: 32_000, pinned: true });
-    expect(row(pinned.key)).not.toHaveProperty("stateVersion");
+    expect(row(pinned.key)).toMatchObject({ contextTokens: 32_000, pinned: true, stateVersion: 2 });
 
     const onlyArchived = await list(requester, { archived: true });
     expect(keysOf(onlyArchived)).toEqual([archived.key]);

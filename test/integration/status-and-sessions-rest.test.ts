@@ -43,7 +43,7 @@ describe("session_status", () => {
       sessionKey: key,
       agentId: "main",
       changedModel: false,
-      stateVersion: 0,
+      stateVersion: 1,
       statusText: expect.any(String),
     });
     expect(own.statusText.split("\n")).toEqual([
@@ -130,6 +130,7 @@ describe("REST sessions", () => {
     expect(created).toEqual({
       key: `agent:main:discord:group:rest-${u}`,
       agentId: "main",
+      stateVersion: 1,
       kind: "group",
       channel: "discord",
       sessionId: expect.stringMatching(UUID),

@@ -6,9 +6,11 @@ import {
   callTool,
   createSession,
   drive,
+  driveUntil,
   importMessages,
   msg,
   openStream,
+  pollRun,
   sendMessage,
   session,
   sessionPath,
@@ -61,6 +63,51 @@ describe("the session event log (SPEC §13)", () => {
     expect(events[3]?.runId).toBe(runId);
     expect(events[6]?.data).toEqual({ fields: ["label"] });
     for (const event of events) expect(event.occurredAt).toEqual(expect.any(Number));
+  });
+
+  it("logs a spawn and the child's completion in the requester, and a killed run's outcome", async () => {
+    const parent = `agent:main:spl-${uid()}`;
+    await createSession({ agentId: "main", key: parent });
+    const spawned = await tool("sessions_spawn", parent, { task: "look around", agentId: "research" });
+    const { childSessionKey, runId } = spawned as unknown as { childSessionKey: string; runId: string };
+    const completed = await driveUntil(
+      [childSessionKey, parent],
+      async () => {
+        const { events } = await changes(parent);
+        return events.some((event) => event.kind === "child_completed") ? events : undefined;
+      },
+      "the completion in the requester",
+    );
+    expect(completed.find((event) => event.kind === "child_spawned")).toMatchObject({
+      runId,
+      data: { childSessionKey, runId },
+    });
+    const index = completed.findIndex((event) => event.kind === "child_completed");
+    expect(completed[index]?.data).toEqual({ childSessionKey });
+    expect(completed[index + 1]).toMatchObject({
+      kind: "message",
+      data: { provenance: { kind: "subagent_completion" } },
+    });
+    // A repeated spawn call records nothing twice.
+    expect(await session(parent).childSpawned({ childSessionKey, runId })).toEqual({
+      ok: true,
+      value: { recorded: false },
+    });
+    expect(completed.filter((event) => event.kind === "child_spawned")).toHaveLength(1);
+
+    const slow = `agent:model-slow:kill-${uid()}`;
+    await createSession({ agentId: "model-slow", key: slow });
+    const killed = await sendMessage(slow, "take your time");
+    await pollRun(killed, (run) => run.status === "running");
+    await session(slow).kill();
+    const ends = (await changes(slow)).events.filter(
+      (event) => event.runId === killed && event.kind.startsWith("run_"),
+    );
+    expect(ends.map((event) => [event.kind, event.data?.outcome])).toEqual([
+      ["run_queued", undefined],
+      ["run_started", undefined],
+      ["run_failed", "killed"],
+    ]);
   });
 
   it("puts stateVersion on GET /v1/sessions/{key}, the sessions_list row and session_status", async () => {
