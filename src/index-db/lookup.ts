@@ -94,19 +94,28 @@ export async function findSessionsByLabel(
   return results.flatMap((row) => toRef(row) ?? []);
 }
 
-/** Sub-agent sessions of an agent with a run in flight, other than `exceptKey` (for `maxConcurrent`). */
-export async function countRunningSubagents(
+/**
+ * Claims one of an agent's `maxConcurrent` sub-agent slots for a session about to start a run: its index
+ * row is marked running only if fewer than `max` other sub-agent sessions of the agent are. One D1
+ * statement, so two sessions checking at once cannot both take the last slot (a count, then a start,
+ * could). False when none is free, or the session is not indexed yet; the session's own index sync then
+ * writes what it really is.
+ */
+export async function claimSubagentSlot(
   db: D1Database,
   agentId: string,
-  exceptKey: string,
-): Promise<number> {
-  const row = await db
+  sessionKey: string,
+  max: number,
+): Promise<boolean> {
+  const claimed = await db
     .prepare(
-      "SELECT COUNT(*) AS n FROM session_index WHERE agent_id = ? AND list_state IN (0, 1) AND status = 'running' AND spawn_depth > 0 AND session_key != ?",
+      `UPDATE session_index SET status = 'running' WHERE session_key = ?1 AND (
+         SELECT COUNT(*) FROM session_index WHERE agent_id = ?2 AND list_state IN (0, 1) AND status = 'running'
+           AND spawn_depth > 0 AND session_key != ?1) < ?3`,
     )
-    .bind(agentId, exceptKey)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
+    .bind(sessionKey, agentId, max)
+    .run();
+  return claimed.meta.changes > 0;
 }
 
 /** Children of a session that have not finished: no run ended yet, or one running (`maxChildrenPerAgent`). */

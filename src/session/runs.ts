@@ -1,6 +1,6 @@
 import { findAgent, subagentSettings } from "../config/agents";
 import type { AgentConfig } from "../config/schema";
-import { countRunningSubagents } from "../index-db/lookup";
+import { claimSubagentSlot } from "../index-db/lookup";
 import type { Alarm } from "./alarm";
 import type { DeferredResult } from "./api";
 import { sessionConfig } from "./config";
@@ -79,7 +79,7 @@ export class Runs {
     const record = liveRecord(this.#sql);
     if (!record?.spawn) return true;
     const { maxConcurrent } = subagentSettings(sessionConfig(this.#env), record.agentId);
-    return (await countRunningSubagents(this.#env.DB, record.agentId, record.sessionKey)) < maxConcurrent;
+    return claimSubagentSlot(this.#env.DB, record.agentId, record.sessionKey, maxConcurrent);
   }
 
   /** Aborts every run executing here; `reason` says how they end. */
