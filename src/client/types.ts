@@ -94,6 +94,8 @@ export type SessionsSendResult =
       sessionKey: string;
       targetDisposition: TargetDisposition;
       delivery: SendDelivery;
+      /** SPEC §13: whether the requester now watches the target; only when `watch` was passed. */
+      watched?: boolean;
     }
   | {
       runId: string;
@@ -102,6 +104,8 @@ export type SessionsSendResult =
       sessionKey: string;
       targetDisposition: TargetDisposition;
       delivery: SendDelivery;
+      /** SPEC §13: whether the requester now watches the target; only when `watch` was passed. */
+      watched?: boolean;
     }
   | {
       runId: string;
@@ -110,6 +114,8 @@ export type SessionsSendResult =
       sessionKey: string;
       targetDisposition: TargetDisposition;
       delivery: SendDelivery;
+      /** SPEC §13: whether the requester now watches the target; only when `watch` was passed. */
+      watched?: boolean;
     }
   | {
       runId: string;
@@ -120,6 +126,7 @@ export type SessionsSendResult =
       sentBeforeError?: true;
       /** On a timeout whose run goes on: where it is. */
       runStatus?: "queued" | "running";
+      watched?: boolean;
     }
   | { runId: string; status: "forbidden"; error: string; sessionKey?: string };
 
