@@ -228,12 +228,12 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     const record = liveRecord(this.#sql);
     if (!record) return notFound();
     if (watcherKey === undefined) return { ok: true, value: stateChanges(this.#sql, since) };
-    const value = await this.#write(() => {
+    const { changes, raised } = this.ctx.storage.transactionSync(() => {
       const changes = stateChanges(this.#sql, since);
-      acknowledgeWatch(this.#sql, record.sessionKey, watcherKey, since, changes);
-      return changes;
+      return { changes, raised: acknowledgeWatch(this.#sql, record.sessionKey, watcherKey, since, changes) };
     });
-    return { ok: true, value };
+    if (raised) await this.#runs.flush();
+    return { ok: true, value: changes };
   }
 
   async watch(watcherKey: string): Promise<Result<{ watched: boolean }>> {

@@ -65,7 +65,7 @@ export function noteWatchedEvents(sql: SqlStorage, targetKey: string, events: re
  * The watcher read the changes after `since` (session_status `changesSince`). With `since` at or past
  * its `last_seen` (the notice's n), that acknowledges everything the answer showed: the cursor moves
  * there and the pending notice is settled. Only an answer cut at its limit can leave a notify-eligible
- * event unread; then exactly one fresh notice is owed, from where the answer stopped.
+ * event unread; then exactly one fresh notice is owed, from where the answer stopped (true).
  */
 export function acknowledgeWatch(
   sql: SqlStorage,
@@ -73,9 +73,9 @@ export function acknowledgeWatch(
   watcherKey: string,
   since: number,
   changes: StateChanges,
-): void {
+): boolean {
   const cursor = sql.exec<CursorRow>("SELECT * FROM watcher WHERE watcher_key = ?", watcherKey).toArray()[0];
-  if (!cursor || since < cursor.last_seen) return;
+  if (!cursor || since < cursor.last_seen) return false;
   const shown = changes.truncated ? (changes.events.at(-1)?.seq ?? since) : changes.stateVersion;
   const lastSeen = Math.max(cursor.last_seen, shown);
   const unread = cursor.material > lastSeen;
@@ -86,6 +86,7 @@ export function acknowledgeWatch(
     watcherKey,
   );
   if (unread) raiseNotice(sql, targetKey, watcherKey, lastSeen);
+  return unread;
 }
 
 /**

@@ -140,7 +140,12 @@ describe("watch (SPEC §13)", () => {
     expect(plain).toMatchObject({ status: "ok", reply: "relay got: plain" });
     expect(plain).not.toHaveProperty("watched");
     expect(await cursor(target, watcher)).toBeUndefined();
-    const self = await send(watcher, { sessionKey: watcher, message: "to me", timeoutSeconds: 0, watch: true });
+    const self = await send(watcher, {
+      sessionKey: watcher,
+      message: "to me",
+      timeoutSeconds: 0,
+      watch: true,
+    });
     expect(self).toMatchObject({ status: "accepted", watched: false });
     const off = await send(watcher, { sessionKey: target, message: "off", timeoutSeconds: 30, watch: false });
     expect(off).toMatchObject({ status: "ok", watched: false });
@@ -170,7 +175,8 @@ describe("watch (SPEC §13)", () => {
 
   it("deleting the target removes its cursors; a deleted watcher stops watching, an archived one takes nothing", async () => {
     const u = uid();
-    const [kept, deleted, archived] = ["kept", "deleted", "archived"].map((name) => `agent:relay:watch-${name}-${u}`);
+    const keyOf = (name: string) => `agent:relay:watch-${name}-${u}`;
+    const [kept, deleted, archived] = [keyOf("kept"), keyOf("deleted"), keyOf("archived")];
     const target = `agent:relay:watch-dt-${u}`;
     for (const key of [kept, deleted, archived]) await createSession({ agentId: "relay", key });
     await createSpawned({ sessionKey: target, agentId: "relay", spawnedBy: kept });
