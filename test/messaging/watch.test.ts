@@ -5,6 +5,8 @@ import {
   createSpawned,
   describeSession,
   drive,
+  importMessages,
+  msg,
   runAlarms,
   type StoredMessage,
   send,
@@ -127,6 +129,45 @@ describe("watch (SPEC §13)", () => {
     await sendMessage(target, "five");
     expect(await notices(watcher)).toEqual([notice(target, v0), notice(target, v1)]);
     expect(await notices(nested)).toHaveLength(1);
+  });
+
+  it("an answer cut at 200 events acknowledges what it showed and owes exactly one fresh notice", async () => {
+    const u = uid();
+    const watcher = `agent:relay:watch-cut-${u}`;
+    const target = `agent:relay:watch-cut-t-${u}`;
+    await createSession({ agentId: "relay", key: watcher });
+    await createSpawned({ sessionKey: target, agentId: "relay", spawnedBy: watcher });
+    await session(target).watch(watcher);
+    const v0 = (await describeSession(target)).stateVersion ?? 0;
+    const person = { provenance: { kind: "external_user" } };
+    const lines = Array.from({ length: 250 }, (_, i) =>
+      msg(`p${i}`, "user", `line ${i}`, 1_763_700_000_000 + i, person),
+    );
+    await importMessages(target, lines);
+    expect(await notices(watcher)).toEqual([notice(target, v0)]);
+
+    // The client's status card type does not carry stateChanges (yet): read as the wire has it.
+    const cut = (await tool("session_status", watcher, { sessionKey: target, changesSince: v0 })) as {
+      stateChanges?: { truncated: boolean; events: { seq: number }[] };
+    };
+    expect(cut.stateChanges).toMatchObject({ truncated: true });
+    const shown = v0 + 200;
+    expect(cut.stateChanges?.events.at(-1)?.seq).toBe(shown);
+    expect(await notices(watcher)).toEqual([notice(target, v0), notice(target, shown)]);
+    expect(await cursor(target, watcher)).toEqual({
+      last_seen: shown,
+      notified: v0 + 250,
+      material: v0 + 250,
+    });
+
+    // Reading the rest settles it: nothing more is owed.
+    await tool("session_status", watcher, { sessionKey: target, changesSince: shown });
+    expect(await cursor(target, watcher)).toEqual({
+      last_seen: v0 + 250,
+      notified: null,
+      material: v0 + 250,
+    });
+    expect(await notices(watcher)).toHaveLength(2);
   });
 
   it("sessions_send: watched only when asked, false for oneself; the watcher's own sends and the replies raise nothing", async () => {
