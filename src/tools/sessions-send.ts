@@ -20,7 +20,8 @@ const MAX_STEP_MS = 60_000;
 
 /**
  * SPEC §13 watch: once the message is accepted, the requester watches the session that took it. Only
- * a send that passed `watch` reports `watched` (false for the requester's own session).
+ * a send that passed `watch` reports `watched` (false for the requester's own session, and for a
+ * requester that does not exist).
  */
 async function watchedPart(ctx: ToolContext, watch: boolean | undefined, targetKey: string) {
   if (watch === undefined) return {};
@@ -118,7 +119,10 @@ export const sessionsSend = defineTool({
     // No announce step ends an exchange with a sub-agent on either side (SPEC §14 `delivery`).
     const skipAnnounce = requester.isSubagent || (parsedTarget?.isSubagent ?? false);
 
-    const requesterChannel = (await requesterRow())?.channel ?? "unknown";
+    const requesterSession = await requesterRow();
+    const requesterChannel = requesterSession?.channel ?? "unknown";
+    // A requester never written has nowhere to take a notice: it does not become a watcher (OpenClaw).
+    const watch = params.watch === true && requesterSession === undefined ? false : params.watch;
     const requesterShown = displayKey(requester.sessionKey, keyOptions);
     // A run's own tool call has a key of its own: resumed after an eviction, it finds its send again.
     const idempotencyKey = params.idempotencyKey ?? ctx.callKey;
@@ -155,7 +159,7 @@ export const sessionsSend = defineTool({
     if (steer) {
       const steered = await ctx.session(targetKey).steerActiveRun({ id: `steer:${runId}`, ...turn.message });
       if (!steered.ok) return fail("error", NO_ACTIVE_RUN_ERROR, shownKey);
-      const watched = await watchedPart(ctx, params.watch, targetKey);
+      const watched = await watchedPart(ctx, watch, targetKey);
       return {
         runId: steered.value.runId,
         status: "accepted",
@@ -208,7 +212,7 @@ export const sessionsSend = defineTool({
           console.warn(`send ${runId}: left to the requester's outbox: ${String(cause)}`);
         }
       }
-      const watched = await watchedPart(ctx, params.watch, runKey);
+      const watched = await watchedPart(ctx, watch, runKey);
       return {
         runId: first?.runId ?? runId,
         status: "accepted",
@@ -223,7 +227,7 @@ export const sessionsSend = defineTool({
     if (!run.ok) return fail("error", `Session not found: ${runShown}.`, runShown);
     return {
       ...waitOutcome(run.value, runShown, timeoutSeconds, skipAnnounce),
-      ...(await watchedPart(ctx, params.watch, runKey)),
+      ...(await watchedPart(ctx, watch, runKey)),
     };
   },
 });
