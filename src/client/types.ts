@@ -95,6 +95,8 @@ export type SessionsSendResult =
       sessionKey: string;
       targetDisposition: TargetDisposition;
       delivery: SendDelivery;
+      /** SPEC §13: whether the requester now watches the target; only when `watch` was passed. */
+      watched?: boolean;
     }
   | {
       runId: string;
@@ -103,6 +105,8 @@ export type SessionsSendResult =
       sessionKey: string;
       targetDisposition: TargetDisposition;
       delivery: SendDelivery;
+      /** SPEC §13: whether the requester now watches the target; only when `watch` was passed. */
+      watched?: boolean;
     }
   | {
       runId: string;
@@ -111,6 +115,8 @@ export type SessionsSendResult =
       sessionKey: string;
       targetDisposition: TargetDisposition;
       delivery: SendDelivery;
+      /** SPEC §13: whether the requester now watches the target; only when `watch` was passed. */
+      watched?: boolean;
     }
   | {
       runId: string;
@@ -121,6 +127,7 @@ export type SessionsSendResult =
       sentBeforeError?: true;
       /** On a timeout whose run goes on: where it is. */
       runStatus?: "queued" | "running";
+      watched?: boolean;
     }
   | { runId: string; status: "forbidden"; error: string; sessionKey?: string };
 

@@ -182,4 +182,19 @@ export interface SessionApi {
   postRunProgress(runId: string, progress: RunProgressPost): Promise<Result<{ accepted: true }>>;
   /** Records a child this session spawned (`child_spawned`); a repeat for the same run writes nothing. */
   childSpawned(child: { childSessionKey: string; runId: string }): Promise<Result<{ recorded: boolean }>>;
+  /**
+   * Registers `watcherKey` as a watcher of this session (SPEC §13 watch), its cursor at the current
+   * stateVersion; a registered watcher keeps its cursor and any pending notice. False for this session itself.
+   */
+  watch(watcherKey: string): Promise<Result<{ watched: boolean }>>;
+  /**
+   * A watched session's coalesced notice for this (watcher) session: appended once as a hidden `system`
+   * message, with a wake turn after the coalescing window unless this is a sub-agent. An archived
+   * session takes no notice; a repeat of one appended is a `duplicate`.
+   */
+  watchNotice(notice: {
+    watcherKey: string;
+    targetKey: string;
+    n: number;
+  }): Promise<Result<{ taken: "appended" | "duplicate" | "archived" }>>;
 }

@@ -11,6 +11,7 @@ import { eventsWritten } from "./feed-wake";
 import { addIndexSync } from "./outbox-store";
 import { readRecord, updateRecord } from "./record";
 import { appendRunEvent } from "./run-stream";
+import { noteWatchedEvents } from "./watchers";
 
 const isRunStreamKind = (kind: EventKind): kind is EventKind & RunStreamKind =>
   (runStreamKinds as readonly string[]).includes(kind);
@@ -107,6 +108,7 @@ export function appendEvents(sql: SqlStorage, events: readonly NewEvent[], now =
     return { ...event, seq, occurredAt: now };
   });
   updateRecord(sql, { stateVersion: seq });
+  noteWatchedEvents(sql, record.sessionKey, written);
   addIndexSync(sql);
   pruneEvents(sql, seq, now);
   eventsWritten(sql);

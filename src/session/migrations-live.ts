@@ -29,4 +29,44 @@ export const liveMigrations: ReadonlyArray<{ id: string; sql: string }> = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    id: "0013_watchers",
+    sql: `
+      -- Who watches this session (SPEC §13), one cursor per watcher session key: last_seen is the version
+      -- the watcher has read up to (a notice says changesSince <last_seen>); notified is the first
+      -- notify-eligible seq of the notice owed now (NULL: none pending); material the newest such seq
+      -- (the notice's high-water mark). Only sessions with watchers have rows.
+      CREATE TABLE watcher (
+        watcher_key TEXT PRIMARY KEY,
+        last_seen INTEGER NOT NULL,
+        notified INTEGER,
+        material INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      -- The watcher side: when this (non-sub-agent) session's coalesced wake turn is due; one row at most.
+      CREATE TABLE watch_wake (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        due_at INTEGER NOT NULL
+      );
+      -- due_work gains the wake turn. A compound SELECT of a session object holds at most 5 terms
+      -- (SQLITE_LIMIT_COMPOUND_SELECT), so the newer terms are nested as one.
+      DROP VIEW due_work;
+      CREATE VIEW due_work AS
+        SELECT next_attempt_at AS due_at FROM outbox
+        UNION ALL
+        SELECT * FROM (SELECT COALESCE(not_before, 0) FROM run WHERE status = 'queued' ORDER BY seq LIMIT 1)
+        UNION ALL
+        SELECT CASE WHEN deferred = 1 THEN deadline_at ELSE 0 END FROM run WHERE status = 'running'
+        UNION ALL
+        SELECT archive_at FROM session WHERE archive_at IS NOT NULL AND deleted_at IS NULL
+          AND (archive_at > 0 OR NOT EXISTS (SELECT 1 FROM run WHERE status IN ('queued', 'running')))
+        UNION ALL
+        SELECT * FROM (
+          SELECT created_at + 60000 FROM session
+            WHERE spawn IS NOT NULL AND status IS NULL AND deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM run)
+          UNION ALL
+          SELECT due_at FROM watch_wake
+        );
+    `,
+  },
 ];

@@ -28,6 +28,12 @@ const payloadSchemas = {
   }),
   /** The session deletes itself (a silent `cleanup: "delete"` sub-agent). */
   remove_session: z.object({}),
+  /** A watcher's coalesced notice that this (watched) session changed (SPEC §13): `changesSince <n>`. */
+  watch_notice: z.object({
+    watcherKey: z.string(),
+    targetKey: z.string(),
+    n: z.number().int().nonnegative(),
+  }),
 } as const;
 
 export type OutboxKind = keyof typeof payloadSchemas;

@@ -1,6 +1,6 @@
 import { deleteSessionIndex, runIndexInsert, sessionIndexUpsert } from "../index-db/write";
 import type { Alarm } from "./alarm";
-import { deliverTurn, queuedSend } from "./client";
+import { deliverTurn, queuedSend, sessionApi } from "./client";
 import { sessionConfig } from "./config";
 import { indexRow } from "./index-row";
 import { applySessionMigrations } from "./migrations";
@@ -15,6 +15,7 @@ import {
 import { forgetRecord, readRecord } from "./record";
 import { recordCompletionUndeliverable } from "./run-progress";
 import { postSteerNotice } from "./steer-notice";
+import { watcherAway } from "./watchers";
 import { writeDeletion } from "./writes";
 
 /** If the object is evicted between a write and its inline delivery, the alarm finishes the job then. */
@@ -131,6 +132,14 @@ export class Outbox {
         return "done";
       case "remove_session":
         return "remove_session";
+      case "watch_notice": {
+        const { watcherKey } = entry.payload;
+        const taken = await sessionApi(env.SESSION, watcherKey).watchNotice(entry.payload);
+        // A deleted or archived watcher takes nothing: the notice is dropped, not retried.
+        if (!taken.ok) watcherAway(this.#sql, watcherKey, "deleted");
+        else if (taken.value.taken === "archived") watcherAway(this.#sql, watcherKey, "archived");
+        return "done";
+      }
     }
   }
 

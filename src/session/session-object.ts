@@ -41,6 +41,8 @@ import { readSentTurn, settleQueuedSend, writeSend } from "./sent";
 import { writeSteering } from "./steering";
 import { readExportChunk, readHistoryPage, readRecentMessages } from "./transcript";
 import { Turns } from "./turns";
+import { type WatchNotice, wakeIfDue, writeWatchNotice } from "./watch-notice";
+import { acknowledgeWatch, registerWatcher } from "./watchers";
 import {
   archiveIfDue,
   failIfOrphaned,
@@ -222,8 +224,35 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     return { ok: true, value: { duplicate, ...(sendPolicy ? { sendPolicy } : {}) } };
   }
 
-  async changes(since: number, _watcherKey?: string): Promise<Result<StateChanges>> {
-    return liveRecord(this.#sql) ? { ok: true, value: stateChanges(this.#sql, since) } : notFound();
+  /** Read by a watcher, the answer also acknowledges its notice (a fresh one may go out with it). */
+  async changes(since: number, watcherKey?: string): Promise<Result<StateChanges>> {
+    const record = liveRecord(this.#sql);
+    if (!record) return notFound();
+    if (watcherKey === undefined) return { ok: true, value: stateChanges(this.#sql, since) };
+    const { changes, raised } = this.ctx.storage.transactionSync(() => {
+      const changes = stateChanges(this.#sql, since);
+      return { changes, raised: acknowledgeWatch(this.#sql, record.sessionKey, watcherKey, since, changes) };
+    });
+    if (raised) await this.#runs.flush();
+    return { ok: true, value: changes };
+  }
+
+  async watch(watcherKey: string): Promise<Result<{ watched: boolean }>> {
+    const record = liveRecord(this.#sql);
+    if (!record) return notFound();
+    if (watcherKey === record.sessionKey) return { ok: true, value: { watched: false } };
+    this.ctx.storage.transactionSync(() =>
+      registerWatcher(this.#sql, watcherKey, record.stateVersion ?? 0, Date.now()),
+    );
+    return { ok: true, value: { watched: true } };
+  }
+
+  async watchNotice(notice: WatchNotice): Promise<Result<{ taken: "appended" | "duplicate" | "archived" }>> {
+    const record = liveRecord(this.#sql);
+    if (!record) return notFound();
+    const config = sessionConfig(this.env);
+    const taken = await this.#write(() => writeWatchNotice(this.#sql, record, config, notice, Date.now()));
+    return { ok: true, value: { taken } };
   }
 
   async childSpawned(child: {
@@ -272,6 +301,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     // What the outbox holds goes out alongside the first run, so a run never waits on D1 to start.
     const delivering = this.#outbox.deliver();
     this.#runs.recoverInterrupted();
+    this.ctx.storage.transactionSync(() => wakeIfDue(this.#sql, sessionConfig(this.env), Date.now()));
     await this.#runs.runQueued();
     const record = liveRecord(this.#sql);
     if (record)

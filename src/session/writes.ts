@@ -20,6 +20,7 @@ import { clearRunStreams } from "./run-stream";
 import { clearSteering } from "./steering";
 import { clearToolCalls } from "./tool-calls";
 import { appendMessages, clearTranscript, messageCounts, summaryChanges } from "./transcript";
+import { clearWatchers, registerWatcher } from "./watchers";
 
 // The writes of the session object's RPC methods: each is called inside one transaction, with the
 // outbox entries it owes.
@@ -35,6 +36,7 @@ export function writeCreation(sql: SqlStorage, init: CreateSessionInit, now: num
   clearToolCalls(sql);
   clearEvents(sql);
   clearRunStreams(sql);
+  clearWatchers(sql);
   const { attachments, channel, parentSessionKey, spawnDepth, ...fields } = init;
   insertRecord(
     sql,
@@ -63,6 +65,8 @@ export function writeSpawn(
   writeCreation(sql, spawn.init, now);
   const created = readRecord(sql);
   if (!created) throw new Error("the session record was not written");
+  // The requester watches its child from the start (SPEC §13).
+  if (spawn.init.spawn) registerWatcher(sql, spawn.init.spawn.requesterKey, created.stateVersion ?? 0, now);
   if (spawn.fork.length > 0) writeImport(sql, created, spawn.fork);
   writeTurn(sql, readRecord(sql) ?? created, config, spawn.turn, now);
 }
@@ -72,6 +76,7 @@ export function writeDeletion(sql: SqlStorage, now: number): void {
   const record = readRecord(sql);
   if (!record) return;
   updateRecord(sql, { deletedAt: now });
+  clearWatchers(sql);
   const version = readRecord(sql)?.version ?? record.version + 1;
   // Same key as the index sync: an undelivered upsert is replaced by the delete.
   addToOutbox(sql, "index_delete", "index", { sessionKey: record.sessionKey, version });

@@ -12,12 +12,23 @@ import { flooredNumber, idempotencyKeyParam, labelParam, sessionKeyParam } from 
 import { parseSessionReference } from "./resolve-session";
 import { deliveryOf, NO_ACTIVE_RUN_ERROR, waitOutcome } from "./send-results";
 import { resolveSendParties } from "./send-target";
-import { defineTool } from "./types";
+import { defineTool, type ToolContext } from "./types";
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
 /** Each reply-back step waits at most this long (SPEC §5.3). */
 const MAX_STEP_MS = 60_000;
 
+/**
+ * SPEC §13 watch: once the message is accepted, the requester watches the session that took it. Only
+ * a send that passed `watch` reports `watched` (false for the requester's own session, and for a
+ * requester that does not exist).
+ */
+async function watchedPart(ctx: ToolContext, watch: boolean | undefined, targetKey: string) {
+  if (watch === undefined) return {};
+  if (!watch || targetKey === ctx.requester.sessionKey) return { watched: false };
+  const watched = await ctx.session(targetKey).watch(ctx.requester.sessionKey);
+  return { watched: watched.ok && watched.value.watched };
+}
 export const sessionsSend = defineTool({
   name: "sessions_send",
   description:
@@ -42,6 +53,10 @@ export const sessionsSend = defineTool({
       .describe(
         "followup (default): a new turn; steer: into the target's active run, which goes on (timeoutSeconds is 0)",
       ),
+    watch: z
+      .boolean()
+      .optional()
+      .describe("true: be told (a hidden notice) when someone else later writes into the target"),
   }),
   async handler(ctx, params) {
     const { requester, config, keyOptions } = ctx;
@@ -104,7 +119,10 @@ export const sessionsSend = defineTool({
     // No announce step ends an exchange with a sub-agent on either side (SPEC §14 `delivery`).
     const skipAnnounce = requester.isSubagent || (parsedTarget?.isSubagent ?? false);
 
-    const requesterChannel = (await requesterRow())?.channel ?? "unknown";
+    const requesterSession = await requesterRow();
+    const requesterChannel = requesterSession?.channel ?? "unknown";
+    // A requester never written has nowhere to take a notice: it does not become a watcher (OpenClaw).
+    const watch = params.watch === true && requesterSession === undefined ? false : params.watch;
     const requesterShown = displayKey(requester.sessionKey, keyOptions);
     // A run's own tool call has a key of its own: resumed after an eviction, it finds its send again.
     const idempotencyKey = params.idempotencyKey ?? ctx.callKey;
@@ -141,6 +159,7 @@ export const sessionsSend = defineTool({
     if (steer) {
       const steered = await ctx.session(targetKey).steerActiveRun({ id: `steer:${runId}`, ...turn.message });
       if (!steered.ok) return fail("error", NO_ACTIVE_RUN_ERROR, shownKey);
+      const watched = await watchedPart(ctx, watch, targetKey);
       return {
         runId: steered.value.runId,
         status: "accepted",
@@ -148,6 +167,7 @@ export const sessionsSend = defineTool({
         targetDisposition: "steered",
         // The message joins a run it did not start: no reply flow, so no announce step (SPEC §14).
         delivery: deliveryOf(true),
+        ...watched,
       };
     }
     if (target.missing) {
@@ -192,17 +212,22 @@ export const sessionsSend = defineTool({
           console.warn(`send ${runId}: left to the requester's outbox: ${String(cause)}`);
         }
       }
+      const watched = await watchedPart(ctx, watch, runKey);
       return {
         runId: first?.runId ?? runId,
         status: "accepted",
         sessionKey: runShown,
         targetDisposition: "queued",
         delivery: deliveryOf(skipAnnounce),
+        ...watched,
       };
     }
     // A keyed repeat hands the first send's own turn to its own target again: the target deduplicates.
     const run = await ctx.sendTurnAndWait(runKey, first?.turn ?? turn, timeoutSeconds * 1000);
     if (!run.ok) return fail("error", `Session not found: ${runShown}.`, runShown);
-    return waitOutcome(run.value, runShown, timeoutSeconds, skipAnnounce);
+    return {
+      ...waitOutcome(run.value, runShown, timeoutSeconds, skipAnnounce),
+      ...(await watchedPart(ctx, watch, runKey)),
+    };
   },
 });
