@@ -54,7 +54,7 @@ export function requestHeaders(
   return headers;
 }
 
-export const isTimeout = (error: unknown) =>
+const isTimeout = (error: unknown) =>
   error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
 
 /** One HTTP exchange with Switchboard: headers, timeout, and errors mapped to `SwitchboardError`s. */

@@ -4,7 +4,6 @@ import {
   type ClientOptions,
   DEFAULT_TIMEOUT_MS,
   fetchOf,
-  isTimeout,
   parseJson,
   requestHeaders,
 } from "./http";
@@ -27,7 +26,7 @@ export interface ResumableStream {
   /** Names the stream in error messages. */
   what: string;
   /** The request of the next connection, given the last id seen (undefined before any). */
-  request: (lastEventId: string | undefined, reconnect: boolean) => StreamRequest;
+  request: (lastEventId: string | undefined) => StreamRequest;
   /** True for the frame after which the stream is complete (a run's terminal item). */
   isLast?: (frame: SseEvent) => boolean;
   signal: AbortSignal | undefined;
@@ -68,7 +67,7 @@ export async function* resumableStream(
   while (!signal?.aborted) {
     let body: ReadableStream<Uint8Array>;
     try {
-      body = await open(options, stream, stream.request(lastEventId, connected), lastEventId);
+      body = await open(options, stream, stream.request(lastEventId), lastEventId);
     } catch (error) {
       if (signal?.aborted) return;
       if (!connected || !retryable(error) || ++failures > MAX_FAILURES) throw error;
@@ -150,11 +149,10 @@ async function open(
       signal: AbortSignal.any(signals),
     });
   } catch (error) {
+    // An abort by the caller ends the stream quietly (resumableStream checks the signal first).
     throw headersTimeout.signal.aborted
       ? timeoutError(stream.what, timeoutMs, error)
-      : isTimeout(error) && !stream.signal?.aborted
-        ? timeoutError(stream.what, timeoutMs, error)
-        : networkError(baseUrl, error);
+      : networkError(baseUrl, error);
   } finally {
     clearTimeout(timer);
   }

@@ -1,6 +1,7 @@
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { type FetchLike, ForbiddenError, NotFoundError, type SessionStreamItem } from "../../src/client";
-import { ADMIN, AGENT_TOKENS, uid } from "../support";
+import { ADMIN, AGENT_TOKENS, stub, uid } from "../support";
 import { recordingFetch, testClient } from "./fixtures";
 
 /**
@@ -136,6 +137,22 @@ describe("client live streams", () => {
     for await (const item of client.runEvents(runId, { after: 2 })) rest.push(item);
     expect(rest.map((item) => item.seq)).toEqual(items.slice(2).map((item) => item.seq));
     expect(requests.at(-1)?.path).toBe(`/v1/runs/${runId}/events`);
+  });
+
+  it("events() hands the caller a gap where pruned events were, then the events after it", async () => {
+    const { client } = testClient({ token: ADMIN });
+    const key = `agent:main:gap-${uid()}`;
+    await client.createSession({ key });
+    await client.waitRun((await client.sendMessage(key, { text: "ping" })).runId);
+    // Events 1–3 are made older than the 30 days kept; the next append prunes them.
+    await runInDurableObject(stub(key), (_instance, state) => {
+      state.storage.sql.exec("UPDATE event SET occurred_at = occurred_at - 31 * 86400000 WHERE seq <= 3");
+    });
+    await client.patchSession(key, { label: "pruned" });
+    const events = client.events(key, { after: 0 });
+    expect((await events.next()).value).toEqual({ kind: "gap", after: 0, earliestAvailableSequence: 4 });
+    expect((await events.next()).value).toMatchObject({ kind: "run_started", seq: 4, cursor: "4" });
+    await events.return(undefined);
   });
 
   it("throws the client's usual errors before a stream: unknown session, another agent's run", async () => {
