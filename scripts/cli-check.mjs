@@ -14,14 +14,15 @@ const state = mkdtempSync(path.join(tmpdir(), "switchboard-cli-check-"));
 const results = [];
 let server;
 
-/** One CLI run: exit code, stdout, stderr. */
-function cli(args, env = {}) {
+/** One CLI run: exit code, stdout, stderr. `options` overrides spawnSync's (a live view's Ctrl-C). */
+function cli(args, env = {}, options = {}) {
   const run = spawnSync(process.execPath, [CLI, ...args], {
     cwd: state,
     // INIT_CWD: where relative file names resolve (npm sets it to where `npm run` was typed).
     env: { ...process.env, INIT_CWD: state, SWITCHBOARD_TOKEN: TOKENS.main, SWITCHBOARD_SESSION: "", ...env },
     encoding: "utf8",
     timeout: 30_000,
+    ...options,
   });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
@@ -131,6 +132,25 @@ async function main() {
     "send --user",
     cli(["send", "main", "ping", "--user"], env),
     expectCode(0, (run) => (run.stdout === "pong\n" ? undefined : "no pong")),
+  );
+  check(
+    "send --stream: the reply as it is written, then the run's status",
+    cli(["send", "main", "ping", "--stream"], env),
+    expectCode(0, (run) =>
+      run.stdout === "pong\n" && /^run \S+: ok\n$/.test(run.stderr) ? undefined : "no streamed pong",
+    ),
+  );
+  check(
+    "follow --after 0: replays the session's events; Ctrl-C exits cleanly",
+    // Ctrl-C after 4 s: the replay is printed by then, and the stream is live, waiting.
+    cli(["follow", "main", "--after", "0"], env, { timeout: 4_000, killSignal: "SIGINT" }),
+    expectCode(0, (run) =>
+      /^\d\d:\d\d:\d\d {2}created /.test(run.stdout) &&
+      run.stdout.includes("human  user: ping") &&
+      run.stdout.includes("run_completed")
+        ? undefined
+        : "no replayed events",
+    ),
   );
   check(
     "send to itself is the tool's error",

@@ -35,6 +35,10 @@ const code = await runCli(process.argv.slice(2), {
   stderrIsTTY: process.stderr.isTTY === true,
   readFile: (file) => readFile(fromCaller(file), "utf8"),
   writeFile: (file, text) => writeFile(fromCaller(file), text, "utf8"),
+  onInterrupt: (handler) => {
+    process.on("SIGINT", handler);
+    return () => process.off("SIGINT", handler);
+  },
 });
 // Let stdout drain (a piped export can be large) before the exit code is set.
 process.exitCode = code;

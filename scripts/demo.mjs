@@ -4,6 +4,9 @@
 //   1. an inbound webchat message → a run → the reply delivered back to the channel
 //   2. a tool call made by an agent's run (sessions_list), its answer delivered
 //   3. sessions_send from main to research: the reply, two reply-back turns, the announce delivered
+//   4. a streamed reply: chat.send with `stream: true`, the run's items printed as they arrive
+//   5. a watch: sessions_send with `watch: true`, then a person writes into the watched session, and the
+//      watcher's transcript gets the hidden notice `Session "…" changed (other actor). …`
 import { spawn } from "node:child_process";
 import { createHmac, hkdfSync } from "node:crypto";
 import { rmSync } from "node:fs";
@@ -105,6 +108,87 @@ async function inbound(base, message) {
     body,
   });
   return response.json();
+}
+
+/** 4. chat.send with `stream: true`: the answer is the run's event stream, read as it arrives. */
+async function streamedReply(base) {
+  log("── 4. a streamed reply: POST /v1/sessions/main/messages with stream: true");
+  // The project's own event-stream reader (dependency-free TypeScript; Node 22 strips the types).
+  const { readSse } = await import("../src/client/sse.ts");
+  const t0 = Date.now();
+  const response = await fetch(`${base}/v1/sessions/main/messages`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "text/event-stream",
+      Authorization: `Bearer ${TOKENS.main}`,
+    },
+    body: JSON.stringify({ text: "stream me a short answer", stream: true }),
+  });
+  log(`   HTTP ${response.status} ${response.headers.get("content-type")} in ${since(t0)}`);
+  for await (const frame of readSse(response.body)) {
+    const item = JSON.parse(frame.data);
+    const detail =
+      item.kind === "delta"
+        ? ` ${JSON.stringify(item.data.text)}`
+        : item.kind === "run_completed"
+          ? ` reply ${JSON.stringify(item.data.reply)}`
+          : "";
+    log(`   id ${frame.id} ${frame.event}${detail} (${since(t0)})`);
+  }
+}
+
+/**
+ * 5. A watch (SPEC §13): main sends to a research session with `watch: true`; then a person writes
+ * into that session over REST; main's transcript gets a hidden system notice. Looked for a few seconds
+ * only, so a server without watches says so instead of failing the demo.
+ */
+async function watchNotice(base) {
+  log("── 5. a watch: sessions_send watch: true, then a human message into the watched session");
+  const watched = "agent:research:api:watched";
+  await api(base, "POST", "/v1/sessions", TOKENS.research, { key: "api:watched", displayName: "Watched" });
+  const t0 = Date.now();
+  const sent = await api(base, "POST", "/v1/tools/sessions_send", TOKENS.main, {
+    sessionKey: watched,
+    message: "Keep me posted on this one",
+    timeoutSeconds: 15,
+    watch: true,
+  });
+  log(`   sessions_send: ${sent.json?.status}, watched: ${sent.json?.watched ?? "(not answered)"}`);
+  const human = await api(
+    base,
+    "POST",
+    `/v1/sessions/${encodeURIComponent(watched)}/messages`,
+    TOKENS.research,
+    {
+      text: "A person adds: the numbers changed",
+    },
+  );
+  log(`   human message into ${watched}: HTTP ${human.status}`);
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const response = await fetch(
+      `${base}/v1/sessions/${encodeURIComponent("agent:main:main")}/transcript.jsonl`,
+      {
+        headers: { Authorization: `Bearer ${ADMIN}` },
+      },
+    );
+    const notice = (await response.text())
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line))
+      .find((message) => JSON.stringify(message.content).includes("changed (other actor)"));
+    if (notice) {
+      const text = typeof notice.content === "string" ? notice.content : notice.content[0]?.text;
+      log(`   watch notice in agent:main:main after ${since(t0)} (${notice.role}): "${text}"`);
+      return;
+    }
+    if (Date.now() > deadline) {
+      log("   watch notice: not seen");
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 async function main() {
@@ -224,6 +308,8 @@ async function main() {
         log(`     ${message.role.padEnd(9)} ${text.replace(/\s+/g, " ").slice(0, 110)}`);
       }
     }
+    await streamedReply(base);
+    await watchNotice(base);
     log(`done in ${since(started)}`);
   } finally {
     stop();

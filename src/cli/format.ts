@@ -11,6 +11,12 @@ export function clockTime(ms: number): string {
   );
 }
 
+/** A time of today as `HH:MM:SS`; of another day with its date (`clockTime`). */
+export function shortTime(ms: number, now = Date.now()): string {
+  const full = clockTime(ms);
+  return full.slice(0, 10) === clockTime(now).slice(0, 10) ? full.slice(11) : full;
+}
+
 /** How long ago, for a listing: `just now`, `5m ago`, `3h ago`, `2d ago`, then the date. */
 export function timeAgo(ms: number, now = Date.now()): string {
   const seconds = Math.max(0, Math.round((now - ms) / 1000));

@@ -26,6 +26,7 @@ Exit codes: 0 ok · 1 failed (a tool's error result, a server error, no reply ye
 
 Example:
   SWITCHBOARD_TOKEN=local-main-token switchboard list
+  SWITCHBOARD_TOKEN=local-main-token switchboard follow main   # live, until Ctrl-C
 `;
 }
 

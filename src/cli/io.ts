@@ -14,6 +14,11 @@ export interface CliIo {
   writeFile: (path: string, text: string) => Promise<void>;
   /** Replaces the global `fetch` (tests). */
   fetch?: FetchLike;
+  /**
+   * Ctrl-C calls `handler` instead of ending the process, until the returned function is called: a
+   * live view (follow, send --stream) stops its stream and exits cleanly. Without it, Ctrl-C kills.
+   */
+  onInterrupt?: (handler: () => void) => () => void;
 }
 
 /** A mistake in the command line itself: printed with a pointer to `--help`, exit code 2. */

@@ -7,6 +7,7 @@ import { cliErrorMessage, exitCodeOf } from "./errors";
 import { grantCommand, revokeGrantCommand } from "./grants";
 import { commandHelp, mainHelp } from "./help";
 import { type CliIo, EXIT, UsageError } from "./io";
+import { followCommand } from "./live";
 import { sessionsCommand } from "./manage";
 import { sendCommand, waitCommand } from "./messaging";
 import { secretCommand } from "./secret";
@@ -27,6 +28,7 @@ export const commands: Command[] = [
   historyCommand,
   sendCommand,
   waitCommand,
+  followCommand,
   spawnCommand,
   subagentsCommand,
   statusCommand,

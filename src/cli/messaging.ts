@@ -2,6 +2,7 @@ import type { RunWaitResult, SessionsSendResult } from "../client/types";
 import { numberFlag, stringFlag } from "./args";
 import { type Command, type CommandContext, note, output, required } from "./command";
 import { EXIT, UsageError } from "./io";
+import { sendStreamedReply } from "./live";
 import { withProgress } from "./spinner";
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -52,7 +53,7 @@ async function sendAsUser(ctx: CommandContext, sessionKey: string, text: string,
 
 export const sendCommand: Command = {
   name: "send",
-  usage: "send <session> <message…> [--timeout N] [--steer] [--user] | send --label L <message…>",
+  usage: "send <session> <message…> [--timeout N] [--steer] [--user] [--stream] | send --label L <message…>",
   summary: "message a session and print its reply (sessions_send, as the requester)",
   details: `Sends as the requester session (your agent's main session, or --session), like an agent would.
 Options:
@@ -60,13 +61,22 @@ Options:
   --label L     find the target by its label instead of a key
   --steer       put the message into the target's active run instead of a new turn (no waiting)
   --user        post as an end user into one of your own sessions instead (chat.send), then wait
+  --stream      as --user, but print the reply as it is written, then the run's status (Ctrl-C stops
+                watching; the run goes on)
 Example: switchboard send agent:research:main "Summarize the Q3 incident reports" --timeout 20`,
-  flags: { timeout: "string", label: "string", user: "boolean", steer: "boolean" },
+  flags: { timeout: "string", label: "string", user: "boolean", steer: "boolean", stream: "boolean" },
   async run(ctx) {
     const label = stringFlag(ctx.flags, "label");
     const sessionKey = label ? undefined : required(ctx, 0, "session");
     const message = ctx.positionals.slice(label ? 0 : 1).join(" ");
     if (message.trim() === "") throw new UsageError("<message> required");
+    if (ctx.flags.stream) {
+      if (!sessionKey) throw new UsageError("--stream needs a <session> key, not --label");
+      if (ctx.flags.steer) throw new UsageError("--stream starts a turn; it does not --steer");
+      if (ctx.flags.timeout !== undefined)
+        throw new UsageError("--stream watches the run to its end; --timeout does not apply");
+      return sendStreamedReply(ctx, sessionKey, message);
+    }
     const timeoutSeconds = numberFlag(ctx.flags, "timeout") ?? DEFAULT_TIMEOUT_SECONDS;
     if (ctx.flags.user) {
       if (!sessionKey) throw new UsageError("--user needs a <session> key, not --label");

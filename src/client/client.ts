@@ -1,4 +1,5 @@
 import { type ClientOptions, type RequestSpec, request } from "./http";
+import { runEvents, sendStreamed, sessionEvents } from "./live";
 import type {
   AgentsListResult,
   CreatedGrant,
@@ -11,11 +12,14 @@ import type {
   PatchSessionBody,
   RunRecord,
   RunResultBody,
+  RunStreamItem,
   RunWaitResult,
   SendMessageBody,
   SessionRow,
   SessionStatusArgs,
   SessionStatusCard,
+  SessionStreamItem,
+  SessionStreamOptions,
   SessionsArgs,
   SessionsHistoryArgs,
   SessionsHistoryPage,
@@ -28,6 +32,7 @@ import type {
   SessionsSpawnResult,
   SessionsYieldArgs,
   SessionsYieldResult,
+  StreamOptions,
   SubagentsArgs,
   SubagentsResult,
   ToolEnvelope,
@@ -226,5 +231,26 @@ export class SwitchboardClient {
   postRunResult(runId: string, body: RunResultBody): Promise<RunWaitResult> {
     const path = `/v1/runs/${enc(runId)}/result`;
     return this.#call({ method: "POST", path, body, what: `result of run ${runId}` });
+  }
+
+  // Live streams (SPEC §14): async iterators that reconnect with Last-Event-ID by themselves.
+
+  /** `GET /v1/sessions/{key}/events`: the session's events from `after` (default: live only), and gaps. */
+  events(sessionKey: string, options: SessionStreamOptions = {}): AsyncGenerator<SessionStreamItem> {
+    return sessionEvents(this.options, sessionKey, options);
+  }
+
+  /** `GET /v1/runs/{runId}/events`: the run's items from `after` (default: all); ends after the last. */
+  runEvents(runId: string, options: StreamOptions = {}): AsyncGenerator<RunStreamItem> {
+    return runEvents(this.options, runId, options);
+  }
+
+  /** chat.send with `stream: true`: the new run's items as they happen, its reply in `delta`s. */
+  sendStreamed(
+    sessionKey: string,
+    text: string,
+    options: { idempotencyKey?: string; signal?: AbortSignal } = {},
+  ): AsyncGenerator<RunStreamItem> {
+    return sendStreamed(this.options, sessionKey, text, options);
   }
 }

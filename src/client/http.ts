@@ -19,7 +19,7 @@ export interface ClientOptions {
 }
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8787";
-const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export interface RequestSpec {
   method: "GET" | "POST" | "PATCH" | "DELETE";
@@ -33,19 +33,36 @@ export interface RequestSpec {
   what: string;
 }
 
+/** The service's address without a trailing slash. */
+export const baseUrlOf = (options: ClientOptions): string =>
+  (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+
+export const fetchOf = (options: ClientOptions): FetchLike =>
+  options.fetch ?? ((input: string, init: RequestInit) => fetch(input, init));
+
+/** The headers of every call: what it accepts, the credentials and requester, the body's type. */
+export function requestHeaders(
+  options: ClientOptions,
+  accept: string,
+  hasBody: boolean,
+): Record<string, string> {
+  const headers: Record<string, string> = { Accept: accept };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  if (options.session) headers["X-Switchboard-Session"] = options.session;
+  if (options.agent) headers["X-Switchboard-Agent"] = options.agent;
+  if (hasBody) headers["Content-Type"] = "application/json";
+  return headers;
+}
+
 const isTimeout = (error: unknown) =>
   error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
 
 /** One HTTP exchange with Switchboard: headers, timeout, and errors mapped to `SwitchboardError`s. */
 export async function request<T>(options: ClientOptions, spec: RequestSpec): Promise<T> {
-  const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
-  const headers: Record<string, string> = { Accept: "application/json" };
-  if (options.token) headers.Authorization = `Bearer ${options.token}`;
-  if (options.session) headers["X-Switchboard-Session"] = options.session;
-  if (options.agent) headers["X-Switchboard-Agent"] = options.agent;
-  if (spec.body !== undefined) headers["Content-Type"] = "application/json";
+  const baseUrl = baseUrlOf(options);
+  const headers = requestHeaders(options, "application/json", spec.body !== undefined);
   const timeoutMs = (options.timeoutMs ?? DEFAULT_TIMEOUT_MS) + (spec.serverWaitMs ?? 0);
-  const doFetch = options.fetch ?? ((input: string, init: RequestInit) => fetch(input, init));
+  const doFetch = fetchOf(options);
   let response: Response;
   try {
     response = await doFetch(`${baseUrl}${spec.path}`, {
@@ -71,7 +88,7 @@ export async function request<T>(options: ClientOptions, spec: RequestSpec): Pro
   return json as T;
 }
 
-function parseJson(text: string): unknown {
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

@@ -15,6 +15,7 @@ import type {
   ImportReceipt,
   RunProgress,
   RunRecord,
+  SessionEvent,
   SessionRow,
 } from "../session/api";
 import type { SubagentItem } from "../subagents/targets";
@@ -246,4 +247,63 @@ export interface HistoryQuery {
   limit?: number;
   offset?: number;
   includeTools?: boolean;
+}
+
+// Live streams (SPEC §14): what `events()`, `runEvents()` and `sendStreamed()` yield.
+
+/** One event of a session's log, as its stream carries it. */
+export type SessionStreamEvent = SessionEvent & {
+  /** A `message` event's message: the sessions_history safe view (the exact one with the operator's `raw`). */
+  message?: TranscriptMessage;
+  /** Whose event it is, on a tree stream (the session's own or a sub-agent's). */
+  sessionKey?: string;
+  /** The stream's id for this event: pass it as `after` to resume here (a tree stream's is opaque). */
+  cursor: string;
+};
+
+/** Events between the cursor and `earliestAvailableSequence` were pruned: they will never arrive. */
+export interface StreamGap {
+  kind: "gap";
+  after: number;
+  earliestAvailableSequence: number;
+  sessionKey?: string;
+}
+
+/** What a session stream yields: its events in order, and a gap where pruned events were. */
+export type SessionStreamItem = SessionStreamEvent | StreamGap;
+
+interface RunItemBase {
+  /** Counts within the run, from 1. */
+  seq: number;
+  runId: string;
+  occurredAt: number;
+  /** The stream's id for this item (its seq as text): pass it as `after` to resume here. */
+  cursor: string;
+}
+
+/** One item of a run stream; the stream ends after `run_completed` or `run_failed`. */
+export type RunStreamItem = RunItemBase &
+  (
+    | { kind: "run_queued" | "run_started" | "steered"; data?: Record<string, unknown> }
+    /** Reply text to add; `reset` (with empty text): a retried attempt restarts the reply. */
+    | { kind: "delta"; data: { text: string; reset?: true } }
+    | { kind: "progress"; data: { message: string } }
+    | { kind: "tool_call"; data: { name: string; args: unknown } }
+    | { kind: "tool_result"; data: { name: string; status: string } }
+    | { kind: "run_completed"; data: { status: "ok"; reply?: string } }
+    | { kind: "run_failed"; data: { outcome: string; error?: string } }
+  );
+
+export interface StreamOptions {
+  /** Resume after this cursor (a seq, or a tree stream's cursor); a session stream without it is live only. */
+  after?: number | string;
+  /** Stops the stream: the iteration ends (it does not throw). */
+  signal?: AbortSignal;
+}
+
+export interface SessionStreamOptions extends StreamOptions {
+  /** Sub-agents' events too, each with its `sessionKey`. */
+  tree?: boolean;
+  /** The exact messages instead of the safe view (operator only). */
+  raw?: boolean;
 }

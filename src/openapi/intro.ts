@@ -36,6 +36,11 @@ export const apiTags = [
     description: "Scoped, expiring tokens for one session: read, send, events (SPEC §18).",
   },
   {
+    name: "Streams",
+    description:
+      "Live server-sent event streams: a session's events (and its sub-agents'), one run's reply as it is written; resumable with Last-Event-ID.",
+  },
+  {
     name: "Channels",
     description: "Inbound messages from chat integrations, signed with the channel's secret.",
   },

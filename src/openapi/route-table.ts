@@ -2,6 +2,7 @@ import { grantRouteDocs } from "./routes-grants";
 import { routeRunDocs } from "./routes-runs";
 import { serviceRoutes } from "./routes-service";
 import { sessionRouteDocs } from "./routes-sessions";
+import { streamRouteDocs } from "./routes-streams";
 import type { RouteDoc } from "./types";
 
 /**
@@ -13,6 +14,7 @@ export const routeTable: readonly RouteDoc[] = [
   ...sessionRouteDocs,
   ...routeRunDocs,
   ...grantRouteDocs,
+  ...streamRouteDocs,
 ];
 
 /** `/v1/runs/:runId` → `/v1/runs/{runId}`. */

@@ -5,6 +5,7 @@ import {
   patchSessionSchema,
 } from "../routes/v1/session-schemas";
 import { sessionRowSchema } from "../session/api";
+import { streamedSendResponse } from "./routes-streams";
 import type { RouteDoc } from "./types";
 
 const keyParam = {
@@ -125,7 +126,7 @@ export const sessionRouteDocs: RouteDoc[] = [
     operationId: "sendChatMessage",
     summary: "Send a message (chat.send)",
     description:
-      "Appends a user message and queues a run; wait for it with `POST /v1/runs/{runId}/wait`. A repeated `idempotencyKey` returns the first run.",
+      "Appends a user message and queues a run; wait for it with `POST /v1/runs/{runId}/wait`. A repeated `idempotencyKey` returns the first run. With `stream: true` the answer is the run's event stream instead (200 `text/event-stream`).",
     tag: "Sessions",
     auth: "bearerOrGrant",
     pathParams: keyParam,
@@ -140,6 +141,7 @@ export const sessionRouteDocs: RouteDoc[] = [
         description: "Accepted; the run is queued.",
         example: { runId: "5d0c3a59-0d7e-4b52-a1f4-8c0f3a6b2e11", status: "accepted" },
       },
+      streamedSendResponse,
     ],
     errors: [400, 401, 403, 404, 413, 500],
   },

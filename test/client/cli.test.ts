@@ -9,7 +9,9 @@ import {
   inbound,
   postInbound,
   SIGNING_KEY,
+  sendMessage,
   uid,
+  waitRun,
   webhookAgentSecret,
 } from "../support";
 import { recordingFetch } from "./fixtures";
@@ -17,14 +19,31 @@ import { recordingFetch } from "./fixtures";
 /** Runs the CLI against the Worker with in-memory files; returns its exit code and output. */
 async function cli(
   argv: string[],
-  options: { env?: Record<string, string>; files?: Map<string, string>; fetch?: CliIo["fetch"] } = {},
+  options: {
+    env?: Record<string, string>;
+    files?: Map<string, string>;
+    fetch?: CliIo["fetch"];
+    /** Sees the output so far after each write; `interrupt` is Ctrl-C. */
+    onOutput?: (stdout: string, interrupt: () => void) => void;
+  } = {},
 ) {
   const out: string[] = [];
   const err: string[] = [];
   const files = options.files ?? new Map<string, string>();
+  let interrupted: (() => void) | undefined;
+  const interrupt = () => interrupted?.();
   const code = await runCli(argv, {
     env: { SWITCHBOARD_URL: "http://switchboard.test", SWITCHBOARD_TOKEN: AGENT_TOKENS.main, ...options.env },
-    stdout: (text) => out.push(text),
+    stdout: (text) => {
+      out.push(text);
+      options.onOutput?.(out.join(""), interrupt);
+    },
+    onInterrupt: (handler) => {
+      interrupted = handler;
+      return () => {
+        interrupted = undefined;
+      };
+    },
     stderr: (text) => err.push(text),
     stderrIsTTY: false,
     readFile: async (path) => {
@@ -80,6 +99,61 @@ describe("CLI commands (in workerd, against the Worker)", () => {
     });
     const json = await cli(["status", "--session", key, "--json"]);
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, sessionKey: key });
+  });
+
+  it("send --stream prints the reply as it is written, then the run's status", async () => {
+    const key = `agent:main:cli-${uid()}`;
+    await createSession({ agentId: "main", key });
+    const recorded = recordingFetch();
+    const streamed = await cli(["send", key, "ping", "--stream"], { fetch: recorded.fetch });
+    expect(streamed).toMatchObject({ code: 0, stdout: "pong\n" });
+    expect(streamed.stderr).toMatch(/^run [0-9a-f-]{36}: ok\n$/);
+    expect(JSON.parse(recorded.requests.at(-1)?.body ?? "{}")).toMatchObject({ text: "ping", stream: true });
+    const json = await cli(["send", key, "ping", "--stream", "--json"]);
+    const kinds = json.stdout
+      .trim()
+      .split("\n")
+      .map((text) => (JSON.parse(text) as { kind: string }).kind);
+    expect(kinds).toEqual(["run_queued", "run_started", "delta", "run_completed"]);
+    expect((await cli(["send", key, "ping", "--stream", "--timeout", "5"])).code).toBe(2);
+  });
+
+  it("follow replays, prints events live as they come (with --replies the reply inline), and Ctrl-C ends it cleanly", async () => {
+    const key = `agent:main:cli-${uid()}`;
+    await createSession({ agentId: "main", key });
+    await waitRun(await sendMessage(key, "ping"));
+    let sentLive = false;
+    const followed = await cli(["follow", key, "--after", "1", "--replies"], {
+      onOutput: (stdout, interrupt) => {
+        const ends = stdout.split("run_completed").length - 1;
+        // The second turn is sent only once the first was printed: its events can only arrive live.
+        if (ends === 1 && !sentLive) {
+          sentLive = true;
+          void sendMessage(key, "hello there");
+        }
+        if (ends === 2) interrupt();
+      },
+    });
+    expect(followed.code, followed.stderr).toBe(0);
+    const lines = followed.stdout.trimEnd().split("\n");
+    const kinds = lines.map((text) => /^\d\d:\d\d:\d\d {2}(\w+)/.exec(text)?.[1] ?? text.trim());
+    expect(kinds).toEqual([
+      "message",
+      "run_queued",
+      "run_started",
+      "↳ pong",
+      "message",
+      "run_completed",
+      "message",
+      "run_queued",
+      "run_started",
+      "↳ Got it: hello there",
+      "message",
+      "run_completed",
+    ]);
+    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d {2}message {10}human {2}user: ping$/);
+    expect(lines[4]).toMatch(/ {2}assistant: pong$/);
+    expect(lines[2]).toMatch(/ {2}run_started {6}system {2}run started$/);
   });
 
   it("errors: bad token, forbidden, unreachable, usage; each with its exit code", async () => {

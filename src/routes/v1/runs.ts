@@ -21,7 +21,7 @@ export const waitBodySchema = z.strictObject({
 });
 
 /** What a webhook agent may tell a run's stream while it works (SPEC §14); at least one field. */
-const runProgressSchema = z
+export const runProgressSchema = z
   .strictObject({
     delta: z
       .string()
