@@ -33,6 +33,8 @@ export async function* sessionEvents(
     signal: options.signal,
   });
   for await (const frame of frames) {
+    // Only where a live stream starts: its id is the cursor a reconnect resumes from.
+    if (frame.event === "ready") continue;
     if (frame.event === "gap")
       yield { kind: "gap", ...(JSON.parse(frame.data) as object) } as SessionStreamItem;
     else yield withCursor<SessionStreamItem>(frame);

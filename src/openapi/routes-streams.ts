@@ -72,7 +72,7 @@ export const streamRouteDocs: RouteDoc[] = [
     path: "/v1/sessions/:key/events",
     operationId: "streamSessionEvents",
     summary: "Stream a session's events (SSE)",
-    description: `The session's event log (SPEC §13): replayed from a cursor, then live as events are written; without a cursor, live only. After events were pruned, a reader whose cursor is older first gets \`event: gap\` (no id), data \`{ after, earliestAvailableSequence }\`. ${FRAMING} Operators read any session; agent tokens their agent's; run tokens the sessions their session may read the history of; grants with the \`events\` scope their session.`,
+    description: `The session's event log (SPEC §13): replayed from a cursor, then live as events are written; without a cursor, live only, starting with \`event: ready\` whose id is the current version (data \`{ stateVersion }\`: resume from it). After events were pruned, a reader whose cursor is older first gets \`event: gap\` (no id), data \`{ after, earliestAvailableSequence }\`. ${FRAMING} Operators read any session; agent tokens their agent's; run tokens the sessions their session may read the history of; grants with the \`events\` scope their session.`,
     tag: "Streams",
     auth: "bearerOrGrant",
     pathParams: {

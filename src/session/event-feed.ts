@@ -93,7 +93,11 @@ export class EventFeed {
       after < pruned
         ? [sseFrame("gap", { after, earliestAvailableSequence: pruned + 1, ...sessionKeyOf(source) })]
         : [];
-    return this.#stream(source, Math.max(after, pruned), gap);
+    // A live-only reader learns where it starts (`ready`, with that id), so a connection dropped before
+    // the first event still resumes from there instead of missing what came in between.
+    const ready =
+      given === null && !source.sessionKey ? [sseFrame("ready", { stateVersion: version }, version)] : [];
+    return this.#stream(source, Math.max(after, pruned), [...gap, ...ready]);
   }
 
   #stream(source: Source, cursor: number, first: Uint8Array[]): Response {

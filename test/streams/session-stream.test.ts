@@ -51,8 +51,10 @@ describe("session event streams (SPEC §14)", () => {
       ["11", "run_completed"],
     ]);
     await resumed.close();
-    // Without a cursor a stream is live only: its first event is the next one written.
+    // Without a cursor a stream is live only: it says where it starts (an id to resume from, no event
+    // of the log), then its first event is the next one written.
     const live = await openStream(sessionPath(key, "/events"));
+    expect(await live.next()).toEqual({ event: "ready", id: "11", data: { stateVersion: 11 } });
     await sendMessage(key, "third");
     expect((await live.next()).id).toBe("12");
     await live.close();

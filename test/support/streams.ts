@@ -1,5 +1,5 @@
 import { exports } from "cloudflare:workers";
-import { readSse } from "../../src/sse/reader";
+import { readSse } from "../../src/client/sse";
 import { ADMIN } from "./auth";
 import { BASE_URL } from "./http";
 

@@ -1,12 +1,12 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
+import { readSse } from "../../client/sse";
 import { keyOptionsOf } from "../../config/key-options";
 import { badRequest } from "../../errors";
 import { descendants } from "../../index-db/children";
 import { parseSessionKey } from "../../keys";
 import { openSessionStream } from "../../session/client";
 import { KEEP_ALIVE_MS, SSE_HEADERS, STREAM_LIFETIME_MS, sseComment, sseFrame } from "../../sse/frames";
-import { readSse } from "../../sse/reader";
 import type { StreamReader } from "./stream-access";
 
 const TREE_CURSOR_PREFIX = "t.";

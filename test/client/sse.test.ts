@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readSse, type SseEvent, SseParser } from "../../src/sse/reader";
+import { readSse, type SseEvent, SseParser } from "../../src/client/sse";
 
 /** Every event the parser completes when fed `pieces` in order. */
 function parse(pieces: string[]): SseEvent[] {
