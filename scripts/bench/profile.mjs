@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // CPU-profiles the local Worker under one load scenario, to see where the time goes:
 //
-//   npm run bench:profile -- <history200|sendwait|fireforget|list|healthz> [seconds=5]
+//   npm run bench:profile -- <history200|sendwait|fireforget|list|healthz|fanout> [seconds=5]
 //
 // Starts the bench's `wrangler dev` (server.mjs: the Worker plus its /bench routes) with its inspector on
 // a free port, seeds what the scenario needs, warms up, then samples the Worker's isolate through the
@@ -19,6 +19,7 @@ import { proxyTargets, runtimeTargets, startProfiler, stopProfiler } from "./pro
 import { analyse, report, sourceLocator } from "./profile-report.mjs";
 import { createSessions, importTranscript } from "./seed.mjs";
 import { ADMIN, freePort, startWorker, TOKENS, wrangler } from "./server.mjs";
+import { openStream } from "./sse-client.mjs";
 
 const STATE_DIR = ".wrangler/profile-state";
 const OUT_DIR = ".wrangler/profiles";
@@ -96,6 +97,26 @@ const SCENARIOS = {
     request: (base) => ok(post(base, "/v1/tools/sessions_list", TOKENS.main, { limit: 50 })),
   },
   healthz: { concurrency: 1, request: (base) => ok(fetch(`${base}/healthz`)) },
+  // One session with 100 live event streams open on it (streams.mjs), each turn fanned out to all of them.
+  fanout: {
+    concurrency: 1,
+    async setup(base, ctx) {
+      ctx.key = "agent:instant:api:profile-fanout";
+      await api(base, "POST", "/v1/sessions", ADMIN, { key: ctx.key });
+      const url = `${base}/v1/sessions/${encodeURIComponent(ctx.key)}/events`;
+      ctx.streams = await Promise.all(Array.from({ length: 100 }, () => openStream(url, { token: ADMIN })));
+    },
+    request: async (base, ctx) => {
+      const sent = await api(base, "POST", `/v1/sessions/${encodeURIComponent(ctx.key)}/messages`, ADMIN, {
+        text: "profile probe",
+      });
+      if (sent.status !== 202) return false;
+      const waited = await api(base, "POST", `/v1/runs/${sent.json.runId}/wait`, ADMIN, {
+        timeoutMs: 15_000,
+      });
+      return waited.status === 200;
+    },
+  },
 };
 
 /** Closed loop for `ms`: `concurrency` workers, each sending its next request when the last answers. */

@@ -2,6 +2,7 @@
 // and the targets of issue 6 §2 marked met or missed.
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
+import { streamsSection } from "./stream-report.mjs";
 import { targets } from "./targets.mjs";
 
 const ms = (value) => (Number.isFinite(value) ? value.toFixed(value < 10 ? 2 : 1) : "–");
@@ -54,6 +55,8 @@ export function printTable(results) {
     console.log(
       `${row.name}: RSS ${row.rssBeforeMiB.toFixed(0)} → max ${row.rssMaxMiB.toFixed(0)} MiB, VmHWM ${row.peakHwmMiB.toFixed(0)} MiB`,
     );
+  for (const row of results.filter((entry) => entry.stream))
+    console.log(`${row.met ? "MET   " : "MISSED"} ${row.name} (${row.target}): ${row.figure}`);
   for (const row of results.filter((entry) => entry.failed)) console.log(`FAILED ${row.name}: ${row.failed}`);
   for (const target of targets(results))
     console.log(`${target.met ? "MET   " : "MISSED"} ${target.name}: ${target.figure}`);
@@ -130,6 +133,8 @@ ${results
 | target | | figure |
 | --- | --- | --- |
 ${goals}
+
+${streamsSection(results, { ...run, date: new Date().toISOString() })}
 
 <!-- notes -->${notes || "\n\n## Notes\n"}`;
   writeFileSync("docs/benchmarks.md", text);

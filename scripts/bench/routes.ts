@@ -30,6 +30,7 @@ function benchSession(env: Env, key: string): DurableObjectStub<BenchSessionObje
 /** Baselines for `npm run bench`: the platform's floor under each service call. */
 export const benchRoutes = new Hono<AppEnv>()
   .get("/ping/:key", async (c) => c.json({ pong: await benchSession(c.env, c.req.param("key")).benchPing() }))
+  .get("/write/:key", async (c) => c.json({ at: await benchSession(c.env, c.req.param("key")).benchWrite() }))
   .get("/sql/:key", async (c) => {
     const limit = Number(c.req.query("limit") ?? 20);
     return c.json({ rows: await benchSession(c.env, c.req.param("key")).benchHistoryRows(limit) });

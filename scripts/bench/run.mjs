@@ -1,16 +1,20 @@
 #!/usr/bin/env node
 // `npm run bench` (issue 6): starts the Worker locally, seeds it, measures every scenario next to the
 // baselines of the same run, prints a table and rewrites docs/benchmarks.md. BENCH_SCALE=small for a
-// quick run. Not part of `npm test` or CI.
+// quick run; BENCH_ONLY=streams runs the live-stream group alone and rewrites only its section of the
+// report. Not part of `npm test` or CI.
 import { rmSync } from "node:fs";
 import { api, ok } from "./api.mjs";
 import { exportScenario, historyScenario, memoryScenario } from "./history.mjs";
 import { cursorAt, listScenario, waitForIndex } from "./list.mjs";
 import { measure } from "./measure.mjs";
 import { deliveryScenario, sendLoadScenario, spawnScenario, waitScenario } from "./messaging.mjs";
+import { startModelServer } from "./model-server.mjs";
 import { printTable, writeReport } from "./report.mjs";
 import { createSessions, seedIndex } from "./seed.mjs";
 import { startWorker, TOKENS, workerdPid, wrangler } from "./server.mjs";
+import { writeStreamsSection } from "./stream-report.mjs";
+import { churnScenario, eventDelayScenario, fanOutScenario, firstDeltaScenario } from "./streams.mjs";
 
 const SCALES = {
   small: {
@@ -21,6 +25,8 @@ const SCALES = {
     durationMs: 700,
     reps: 3,
     samples: 6,
+    streamSamples: 20,
+    churnCycles: 300,
   },
   full: {
     sessions: 200,
@@ -30,6 +36,8 @@ const SCALES = {
     durationMs: 2000,
     reps: 3,
     samples: 15,
+    streamSamples: 50,
+    churnCycles: 1_000,
   },
 };
 const scaleName = process.env.BENCH_SCALE === "small" ? "small" : "full";
@@ -118,16 +126,56 @@ async function phaseTwo(all) {
   }
 }
 
+/** Live streams (issue 12), on a Worker of their own whose `streamer` agent talks to the stand-in model. */
+async function phaseStreams(all) {
+  const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 3 }))) };
+  const stateDir = `${STATE_DIR}-streams`;
+  rmSync(stateDir, { recursive: true, force: true });
+  wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", stateDir]);
+  const model = await startModelServer();
+  const worker = await startWorker(stateDir, [], { modelUrl: model.baseUrl });
+  const { base } = worker;
+  try {
+    const samples = scale.streamSamples;
+    await step(results, "baselines", () => baselines(base, " (streams run)"));
+    await step(results, "live stream: event delay", () => eventDelayScenario(base, samples));
+    const processes = { wranglerPid: worker.pid, workerd: workerdPid(worker.pid) };
+    await step(results, "live stream: 100 streams during turns", () =>
+      fanOutScenario(base, samples, processes),
+    );
+    await step(results, "live stream: first delta", () =>
+      firstDeltaScenario(base, model, Math.ceil(samples / 2)),
+    );
+    await step(results, "live stream: memory across connects", () =>
+      churnScenario(base, processes.workerd, scale.churnCycles),
+    );
+  } finally {
+    await worker.stop();
+    await model.close();
+  }
+}
+
 async function main() {
+  const results = [];
+  if (process.env.BENCH_ONLY === "streams") {
+    await phaseStreams(results);
+    printTable(results);
+    writeStreamsSection(results, { scale: scaleName, ...scale, date: new Date().toISOString() });
+    log("docs/benchmarks.md: the live streams section rewritten");
+    return;
+  }
   rmSync(STATE_DIR, { recursive: true, force: true });
   rmSync(`${STATE_DIR}-sql`, { recursive: true, force: true });
   wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", STATE_DIR]);
-  const results = [];
   await phaseOne(results);
   // The first phase's figures are still reported when the large index cannot be seeded.
   await phaseTwo(results).catch((error) => {
     log(`large index phase failed: ${error.message}`);
     results.push({ name: `large index phase (${scale.largeSessions} sessions)`, failed: error.message });
+  });
+  await phaseStreams(results).catch((error) => {
+    log(`live streams phase failed: ${error.message}`);
+    results.push({ name: "live streams phase", failed: error.message });
   });
   printTable(results);
   writeReport(results, { scale: scaleName, ...scale, seconds: (Date.now() - started) / 1000 });

@@ -49,9 +49,9 @@ export function wrangler(args) {
  * "all"), plus the `instant` agent of the send-and-wait round trip: it answers at once, and the exchange
  * ends there — main answers its reply with REPLY_SKIP and it skips the announce — so the round trip is
  * measured without a ping-pong running alongside it (the full loop is measured separately, against
- * research).
+ * research). With `modelUrl`, also `streamer`, an openai agent on the stand-in model of model-server.mjs.
  */
-export function benchConfig() {
+export function benchConfig(modelUrl) {
   const config = readDemoConfig();
   const main = config.agents.list.find((agent) => agent.id === "main");
   main.runtime.rules.unshift({ match: "instant-ack", reply: "REPLY_SKIP" });
@@ -68,17 +68,25 @@ export function benchConfig() {
       ],
     },
   });
+  if (modelUrl)
+    config.agents.list.push({
+      id: "streamer",
+      name: "Streamer (bench)",
+      model: "bench-model",
+      runtime: { type: "openai", baseUrl: modelUrl, model: "bench-model" },
+    });
   return config;
 }
 
 /**
  * Starts the Worker on a free loopback port over `stateDir`; resolves once /healthz answers.
- * `extraArgs` go to `wrangler dev` as they are (e.g. `--inspector-port` for scripts/bench/profile.mjs).
+ * `extraArgs` go to `wrangler dev` as they are (e.g. `--inspector-port` for scripts/bench/profile.mjs);
+ * `modelUrl` adds the `streamer` agent (benchConfig).
  */
-export async function startWorker(stateDir, extraArgs = []) {
+export async function startWorker(stateDir, extraArgs = [], { modelUrl } = {}) {
   const port = await freePort();
   const vars = {
-    SWITCHBOARD_CONFIG: JSON.stringify(benchConfig()),
+    SWITCHBOARD_CONFIG: JSON.stringify(benchConfig(modelUrl)),
     SWITCHBOARD_ADMIN_TOKEN: ADMIN,
     SWITCHBOARD_AGENT_TOKENS: JSON.stringify(TOKENS),
     SWITCHBOARD_SIGNING_KEY: "bench-signing-key",
@@ -121,7 +129,7 @@ export async function startWorker(stateDir, extraArgs = []) {
 }
 
 /** Every process below `pid`, through /proc's child lists. */
-function descendants(pid) {
+export function descendants(pid) {
   const children = readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
     readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").split(" ").filter(Boolean).map(Number),
   );
@@ -143,4 +151,11 @@ export function memoryOf(pid) {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kib = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rssMiB: kib("VmRSS") / 1024, peakMiB: kib("VmHWM") / 1024 };
+}
+
+/** CPU time (user + system) a process has used so far, in ms (/proc/<pid>/stat, 100 ticks a second). */
+export function cpuMsOf(pid) {
+  // The command name (field 2) may hold spaces; the fields after its closing parenthesis are fixed.
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }

@@ -1,7 +1,7 @@
 import { SessionObject } from "../../src/session/session-object";
 
 /**
- * The session object with two bench baselines on top (scripts/bench/wrangler.toml binds SESSION to it):
+ * The session object with the bench baselines on top (scripts/bench/wrangler.toml binds SESSION to it):
  * what the service's calls cost at the least, measured in the same object. Named `bench…` so they never
  * override a method of SessionObject.
  */
@@ -9,6 +9,16 @@ export class BenchSessionObject extends SessionObject {
   /** A bare RPC into the object: the floor under every call the Worker makes to a session. */
   async benchPing(): Promise<string> {
     return "pong";
+  }
+
+  /**
+   * One durable write (a storage key, not a session table): its answer leaves once the write is
+   * committed, as any write of the service's does — the floor under "a message committed, and said so".
+   */
+  async benchWrite(): Promise<number> {
+    const at = Date.now();
+    await this.ctx.storage.put("bench-write", at);
+    return at;
   }
 
   /** The history page's row read (newest `limit` bodies), without the service's work around it. */
