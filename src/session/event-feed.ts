@@ -25,6 +25,19 @@ interface Reader {
   closed: boolean;
   /** An enqueue can call `pull` at once, which pumps again: the inner pump must not resend. */
   pumping: boolean;
+  /** The last pump stopped for want of room: the next pull (the reader drained some) resumes it. */
+  stalled: boolean;
+}
+
+/**
+ * One pass over the readers (a wake, or a pull): the log's head and runs' heads read once, and each
+ * event read and framed once for every reader at the same place (readers of one session mostly are).
+ */
+interface Pass {
+  head: number;
+  runHeads: Map<string, number>;
+  events: Map<number, SessionEvent[]>;
+  frames: Map<string, Uint8Array>;
 }
 
 function jsonError(status: number, code: string, message: string): Response {
@@ -43,7 +56,8 @@ export class EventFeed {
   constructor(sql: SqlStorage) {
     this.#sql = sql;
     onEventsWritten(sql, () => {
-      for (const reader of this.#readers) this.#pump(reader);
+      const pass = this.#pass();
+      for (const reader of this.#readers) this.#pump(reader, pass);
     });
   }
 
@@ -105,7 +119,7 @@ export class EventFeed {
     const body = new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
-          reader = { source, cursor, controller, timers: [], closed: false, pumping: false };
+          reader = { source, cursor, controller, timers: [], closed: false, pumping: false, stalled: true };
           for (const frame of first) controller.enqueue(frame);
           const live = reader;
           live.timers.push(
@@ -114,8 +128,9 @@ export class EventFeed {
           );
           this.#readers.add(live);
         },
+        // A reader with room is fed by the wakes; only one that ran out of room is resumed here.
         pull: () => {
-          if (reader) this.#pump(reader);
+          if (reader?.stalled) this.#pump(reader, this.#pass());
         },
         cancel: () => {
           if (reader) this.#forget(reader);
@@ -126,36 +141,60 @@ export class EventFeed {
     return new Response(body, { headers: SSE_HEADERS });
   }
 
+  #pass(): Pass {
+    return { head: stateVersion(this.#sql), runHeads: new Map(), events: new Map(), frames: new Map() };
+  }
+
+  /** The last item of a run's stream, read once per pass. */
+  #runHead(pass: Pass, runId: string): number {
+    const known = pass.runHeads.get(runId);
+    if (known !== undefined) return known;
+    const head = runStreamHead(this.#sql, runId);
+    pass.runHeads.set(runId, head);
+    return head;
+  }
+
   /** Moves a reader forward while it has room; what does not fit waits in the log for its next pull. */
-  #pump(reader: Reader): void {
+  #pump(reader: Reader, pass: Pass): void {
     if (reader.closed || reader.pumping) return;
+    const head = reader.source.type === "run" ? this.#runHead(pass, reader.source.runId) : pass.head;
+    if (reader.cursor >= head) return;
     reader.pumping = true;
     try {
-      this.#pumpNow(reader);
+      this.#pumpNow(reader, pass, head);
     } finally {
       reader.pumping = false;
     }
   }
 
-  #pumpNow(reader: Reader): void {
-    if (reader.source.type === "session" && stateVersion(this.#sql) - reader.cursor > MAX_LAG_EVENTS) {
+  #pumpNow(reader: Reader, pass: Pass, head: number): void {
+    if (reader.source.type === "session" && head - reader.cursor > MAX_LAG_EVENTS) {
       this.#close(reader, "slow_reader");
       return;
     }
-    while (!reader.closed && (reader.controller.desiredSize ?? 0) > 0) {
+    reader.stalled = false;
+    while (!reader.closed && reader.cursor < head) {
+      if ((reader.controller.desiredSize ?? 0) <= 0) {
+        reader.stalled = true;
+        return;
+      }
       const sent =
         reader.source.type === "run"
           ? this.#sendRun(reader, reader.source.runId)
-          : this.#sendSession(reader, reader.source);
+          : this.#sendSession(reader, reader.source, pass);
       if (sent === 0) return;
     }
   }
 
-  #sendSession(reader: Reader, source: Extract<Source, { type: "session" }>): number {
-    const events = eventsAfter(this.#sql, reader.cursor, BATCH);
+  #sendSession(reader: Reader, source: Extract<Source, { type: "session" }>, pass: Pass): number {
+    const events = pass.events.get(reader.cursor) ?? eventsAfter(this.#sql, reader.cursor, BATCH);
+    pass.events.set(reader.cursor, events);
     for (const event of events) {
       reader.cursor = event.seq;
-      reader.controller.enqueue(sseFrame(event.kind, this.#view(event, source), event.seq));
+      const key = `${event.seq}:${source.raw ? "raw" : "safe"}:${source.sessionKey ?? ""}`;
+      const frame = pass.frames.get(key) ?? sseFrame(event.kind, this.#view(event, source), event.seq);
+      pass.frames.set(key, frame);
+      reader.controller.enqueue(frame);
     }
     return events.length;
   }

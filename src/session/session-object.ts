@@ -26,27 +26,23 @@ import {
 import type { RunProgressPost, StateChanges } from "./api-events";
 import { readAttachment } from "./attachments";
 import { sessionConfig } from "./config";
-import { EventFeed } from "./event-feed";
-import { stateChanges } from "./event-log";
 import { guardedRecord, writePatch } from "./lifecycle";
+import { Live } from "./live";
 import { applySessionMigrations } from "./migrations";
 import { Outbox } from "./outbox";
 import { liveRecord } from "./record";
 import { type SessionRow, sessionRowOf } from "./row";
 import { findRun } from "./run-store";
-import { writeRunProgress } from "./run-stream";
 import { RunWaiters } from "./run-waiters";
 import { Runs } from "./runs";
 import { readSentTurn, settleQueuedSend, writeSend } from "./sent";
 import { writeSteering } from "./steering";
 import { readExportChunk, readHistoryPage, readRecentMessages } from "./transcript";
 import { Turns } from "./turns";
-import { type WatchNotice, wakeIfDue, writeWatchNotice } from "./watch-notice";
-import { acknowledgeWatch, registerWatcher } from "./watchers";
+import { type WatchNotice, wakeIfDue } from "./watch-notice";
 import {
   archiveIfDue,
   failIfOrphaned,
-  writeChildSpawned,
   writeCreation,
   writeDeletion,
   writeImport,
@@ -66,7 +62,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   readonly #runs: Runs;
   readonly #waiters = new RunWaiters();
   readonly #turns: Turns;
-  readonly #feed: EventFeed;
+  readonly #live: Live;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -75,7 +71,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     this.#outbox = new Outbox(ctx.storage, () => this.env, this.#alarm);
     this.#runs = new Runs(ctx.storage, env, this.#outbox, this.#alarm, this.#waiters);
     this.#turns = new Turns(ctx.storage, env, this.#runs, this.#waiters);
-    this.#feed = new EventFeed(this.#sql);
+    this.#live = new Live(ctx.storage, env, this.#runs);
     void ctx.blockConcurrencyWhile(async () => applySessionMigrations(this.#sql));
   }
 
@@ -224,59 +220,31 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     return { ok: true, value: { duplicate, ...(sendPolicy ? { sendPolicy } : {}) } };
   }
 
-  /** Read by a watcher, the answer also acknowledges its notice (a fresh one may go out with it). */
   async changes(since: number, watcherKey?: string): Promise<Result<StateChanges>> {
-    const record = liveRecord(this.#sql);
-    if (!record) return notFound();
-    if (watcherKey === undefined) return { ok: true, value: stateChanges(this.#sql, since) };
-    const { changes, raised } = this.ctx.storage.transactionSync(() => {
-      const changes = stateChanges(this.#sql, since);
-      return { changes, raised: acknowledgeWatch(this.#sql, record.sessionKey, watcherKey, since, changes) };
-    });
-    if (raised) await this.#runs.flush();
-    return { ok: true, value: changes };
+    return this.#live.changes(since, watcherKey);
   }
 
   async watch(watcherKey: string): Promise<Result<{ watched: boolean }>> {
-    const record = liveRecord(this.#sql);
-    if (!record) return notFound();
-    if (watcherKey === record.sessionKey) return { ok: true, value: { watched: false } };
-    this.ctx.storage.transactionSync(() =>
-      registerWatcher(this.#sql, watcherKey, record.stateVersion ?? 0, Date.now()),
-    );
-    return { ok: true, value: { watched: true } };
+    return this.#live.watch(watcherKey);
   }
 
   async watchNotice(notice: WatchNotice): Promise<Result<{ taken: "appended" | "duplicate" | "archived" }>> {
-    const record = liveRecord(this.#sql);
-    if (!record) return notFound();
-    const config = sessionConfig(this.env);
-    const taken = await this.#write(() => writeWatchNotice(this.#sql, record, config, notice, Date.now()));
-    return { ok: true, value: { taken } };
+    return this.#live.watchNotice(notice);
   }
 
   async childSpawned(child: {
     childSessionKey: string;
     runId: string;
   }): Promise<Result<{ recorded: boolean }>> {
-    if (!liveRecord(this.#sql)) return notFound();
-    const recorded = await this.#write(() => writeChildSpawned(this.#sql, child));
-    return { ok: true, value: { recorded } };
+    return this.#live.childSpawned(child);
   }
 
   async postRunProgress(runId: string, progress: RunProgressPost): Promise<Result<{ accepted: true }>> {
-    if (!liveRecord(this.#sql)) return notFound();
-    const run = findRun(this.#sql, runId);
-    if (!run) return { ok: false, code: "not_found", message: "run not found" };
-    if (run.status !== "running")
-      return { ok: false, code: "conflict", message: `run ${runId} is ${run.status}, not running` };
-    this.ctx.storage.transactionSync(() => writeRunProgress(this.#sql, runId, progress, Date.now()));
-    return { ok: true, value: { accepted: true } };
+    return this.#live.postRunProgress(runId, progress);
   }
 
-  /** The live streams (SPEC §14), forwarded by the Worker once it checked the caller's access. */
   override async fetch(request: Request): Promise<Response> {
-    return this.#feed.open(request);
+    return this.#live.open(request);
   }
 
   async getRun(runId: string): Promise<Result<RunRecord>> {
