@@ -31,13 +31,13 @@ interface Reader {
 
 /**
  * One pass over the readers (a wake, or a pull): the log's head and runs' heads read once, and each
- * event read and framed once for every reader at the same place (readers of one session mostly are).
+ * batch of events read and framed once for every reader at the same place (readers of one session
+ * mostly are).
  */
 interface Pass {
   head: number;
   runHeads: Map<string, number>;
-  events: Map<number, SessionEvent[]>;
-  frames: Map<string, Uint8Array>;
+  batches: Map<string, { chunk: Uint8Array; count: number; last: number }>;
 }
 
 function jsonError(status: number, code: string, message: string): Response {
@@ -84,7 +84,7 @@ export class EventFeed {
           "bad_request",
           `${field}: ${after} is beyond the run stream's last event (${head})`,
         );
-      return this.#stream({ type: "run", runId }, after, []);
+      return this.#stream({ type: "run", runId }, after, [], request.signal);
     }
     if (url.pathname !== "/events") return jsonError(404, "not_found", `no route ${url.pathname}`);
     const version = stateVersion(this.#sql);
@@ -111,10 +111,10 @@ export class EventFeed {
     // the first event still resumes from there instead of missing what came in between.
     const ready =
       given === null && !source.sessionKey ? [sseFrame("ready", { stateVersion: version }, version)] : [];
-    return this.#stream(source, Math.max(after, pruned), [...gap, ...ready]);
+    return this.#stream(source, Math.max(after, pruned), [...gap, ...ready], request.signal);
   }
 
-  #stream(source: Source, cursor: number, first: Uint8Array[]): Response {
+  #stream(source: Source, cursor: number, first: Uint8Array[], gone: AbortSignal): Response {
     let reader: Reader | undefined;
     const body = new ReadableStream<Uint8Array>(
       {
@@ -127,6 +127,9 @@ export class EventFeed {
             setTimeout(() => this.#close(live, "lifetime"), STREAM_LIFETIME_MS),
           );
           this.#readers.add(live);
+          // The caller went away (compatibility flag enable_request_signal): let the reader go now,
+          // not at the next write to a connection nobody reads.
+          gone.addEventListener("abort", () => this.#close(live));
         },
         // A reader with room is fed by the wakes; only one that ran out of room is resumed here.
         pull: () => {
@@ -142,7 +145,7 @@ export class EventFeed {
   }
 
   #pass(): Pass {
-    return { head: stateVersion(this.#sql), runHeads: new Map(), events: new Map(), frames: new Map() };
+    return { head: stateVersion(this.#sql), runHeads: new Map(), batches: new Map() };
   }
 
   /** The last item of a run's stream, read once per pass. */
@@ -187,16 +190,19 @@ export class EventFeed {
   }
 
   #sendSession(reader: Reader, source: Extract<Source, { type: "session" }>, pass: Pass): number {
-    const events = pass.events.get(reader.cursor) ?? eventsAfter(this.#sql, reader.cursor, BATCH);
-    pass.events.set(reader.cursor, events);
-    for (const event of events) {
-      reader.cursor = event.seq;
-      const key = `${event.seq}:${source.raw ? "raw" : "safe"}:${source.sessionKey ?? ""}`;
-      const frame = pass.frames.get(key) ?? sseFrame(event.kind, this.#view(event, source), event.seq);
-      pass.frames.set(key, frame);
-      reader.controller.enqueue(frame);
+    // Readers at the same place with the same view share one read and one chunk.
+    const key = `${reader.cursor}:${source.raw ? "raw" : "safe"}:${source.sessionKey ?? ""}`;
+    let batch = pass.batches.get(key);
+    if (!batch) {
+      const events = eventsAfter(this.#sql, reader.cursor, BATCH);
+      const frames = events.map((event) => sseFrame(event.kind, this.#view(event, source), event.seq));
+      batch = { chunk: concat(frames), count: events.length, last: events.at(-1)?.seq ?? reader.cursor };
+      pass.batches.set(key, batch);
     }
-    return events.length;
+    if (batch.count === 0) return 0;
+    reader.cursor = batch.last;
+    reader.controller.enqueue(batch.chunk);
+    return batch.count;
   }
 
   #sendRun(reader: Reader, runId: string): number {
@@ -230,9 +236,13 @@ export class EventFeed {
   /** Ends a connection; with a reason, the reader is told why first (it resumes with Last-Event-ID). */
   #close(reader: Reader, reason?: "lifetime" | "slow_reader"): void {
     if (reader.closed) return;
-    if (reason) reader.controller.enqueue(sseFrame("close", { reason, lastEventId: reader.cursor }));
-    reader.controller.close();
     this.#forget(reader);
+    try {
+      if (reason) reader.controller.enqueue(sseFrame("close", { reason, lastEventId: reader.cursor }));
+      reader.controller.close();
+    } catch {
+      // The stream ended on the reader's side already.
+    }
   }
 
   #forget(reader: Reader): void {
@@ -244,4 +254,16 @@ export class EventFeed {
 
 function sessionKeyOf(source: Source): { sessionKey?: string } {
   return source.type === "session" && source.sessionKey ? { sessionKey: source.sessionKey } : {};
+}
+
+/** Frames as one chunk: one write down the connection instead of one per event. */
+function concat(frames: Uint8Array[]): Uint8Array {
+  if (frames.length === 1 && frames[0]) return frames[0];
+  const chunk = new Uint8Array(frames.reduce((sum, frame) => sum + frame.byteLength, 0));
+  let offset = 0;
+  for (const frame of frames) {
+    chunk.set(frame, offset);
+    offset += frame.byteLength;
+  }
+  return chunk;
 }
