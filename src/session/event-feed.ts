@@ -10,8 +10,12 @@ import { readMessage } from "./transcript";
 
 /** What one connection may hold unread; beyond it, the reader is fed from the log as it drains. */
 const BUFFER_BYTES = 256 * 1024;
-/** A reader this many events behind the head is closed (with a reason) and resumes by reconnecting. */
-export const MAX_LAG_EVENTS = 2_000;
+/**
+ * A reader whose connection has taken nothing for this long while events wait is closed (with a
+ * reason); it resumes by reconnecting with an empty buffer. How far behind it is does not matter: the
+ * log is its buffer, so a reader that reconnects far behind catches up at its own pace.
+ */
+export const STALLED_READER_MS = 30_000;
 const BATCH = 100;
 
 /** What a connection follows: the session's log, or one run's stream. */
@@ -27,6 +31,8 @@ interface Reader {
   pumping: boolean;
   /** The last pump stopped for want of room: the next pull (the reader drained some) resumes it. */
   stalled: boolean;
+  /** Since when the connection has had no room, while events waited. */
+  stalledSince?: number;
 }
 
 /**
@@ -110,7 +116,7 @@ export class EventFeed {
     // A live-only reader learns where it starts (`ready`, with that id), so a connection dropped before
     // the first event still resumes from there instead of missing what came in between.
     const ready =
-      given === null && !source.sessionKey ? [sseFrame("ready", { stateVersion: version }, version)] : [];
+      given === null ? [sseFrame("ready", { stateVersion: version, ...sessionKeyOf(source) }, version)] : [];
     return this.#stream(source, Math.max(after, pruned), [...gap, ...ready], request.signal);
   }
 
@@ -171,7 +177,7 @@ export class EventFeed {
   }
 
   #pumpNow(reader: Reader, pass: Pass, head: number): void {
-    if (reader.source.type === "session" && head - reader.cursor > MAX_LAG_EVENTS) {
+    if (reader.stalledSince !== undefined && Date.now() - reader.stalledSince > STALLED_READER_MS) {
       this.#close(reader, "slow_reader");
       return;
     }
@@ -179,8 +185,10 @@ export class EventFeed {
     while (!reader.closed && reader.cursor < head) {
       if ((reader.controller.desiredSize ?? 0) <= 0) {
         reader.stalled = true;
+        reader.stalledSince ??= Date.now();
         return;
       }
+      reader.stalledSince = undefined;
       const sent =
         reader.source.type === "run"
           ? this.#sendRun(reader, reader.source.runId)
@@ -243,6 +251,11 @@ export class EventFeed {
     } catch {
       // The stream ended on the reader's side already.
     }
+  }
+
+  /** The session was deleted: every connection ends (its runs' streams would never see an end). */
+  closeAll(): void {
+    for (const reader of [...this.#readers]) this.#close(reader);
   }
 
   #forget(reader: Reader): void {

@@ -85,6 +85,11 @@ export class Live {
     return { ok: true, value: { accepted: true } };
   }
 
+  /** The session was deleted: its open streams end. */
+  closeStreams(): void {
+    this.#feed.closeAll();
+  }
+
   /** A live stream (SPEC §14), forwarded by the Worker once it checked the caller's access. */
   open(request: Request): Response {
     return this.#feed.open(request);

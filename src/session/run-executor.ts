@@ -16,7 +16,7 @@ import { toolSpecs } from "../tools/specs";
 import { attachmentRefs } from "./attachments";
 import type { SessionRecord } from "./record";
 import { queuedRuns, type RunRow } from "./run-store";
-import { appendRunEvent, pruneRunStreams, redactedArgs } from "./run-stream";
+import { appendRunEvent, pruneRunStreams, redactedArgs, SafeDeltas } from "./run-stream";
 import { markSteeringTaken, steeringAfter } from "./steering";
 import { recordedToolCall, recordToolCall } from "./tool-calls";
 import { runMessages } from "./transcript";
@@ -152,6 +152,8 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
     : "";
   const agent = effectiveAgent(configured, record);
   const runtime = runtimeFor(agent);
+  // What a stream shows of the reply as it comes: its safe view, never the raw text (SPEC §14).
+  const deltas = new SafeDeltas((data) => appendRunEvent(sql, run.runId, "delta", data));
   for (let attempt = 0; ; attempt++) {
     // The n-th tool call of an attempt is the same call in every attempt and every resumption of the run.
     let callIndex = 0;
@@ -177,12 +179,13 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
         return steered.messages;
       },
       onDelta: (text) => {
-        if (text) appendRunEvent(sql, run.runId, "delta", { text });
+        if (text) deltas.push(text);
       },
       secret: (name) => readSecret(env, name),
       purposeKey: async (purpose) =>
         env.SWITCHBOARD_SIGNING_KEY ? deriveKey(env.SWITCHBOARD_SIGNING_KEY, purpose) : undefined,
     });
+    if (outcome.kind === "done") deltas.end();
     if (
       outcome.kind !== "failed" ||
       !outcome.retryable ||
@@ -193,7 +196,7 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
     }
     context.onRetry(`attempt ${attempt + 1} failed: ${outcome.error}`);
     // The next attempt writes its reply from the start: a stream reader drops what it showed so far.
-    appendRunEvent(sql, run.runId, "delta", { text: "", reset: true });
+    deltas.restart();
     await sleep(RETRY_BASE_MS * 2 ** attempt, context.signal);
   }
 }

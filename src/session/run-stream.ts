@@ -130,3 +130,49 @@ export function redactedArgs(value: unknown, key?: string): unknown {
     return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, redactedArgs(item, name)]));
   return value;
 }
+
+/**
+ * A reply's text as a stream may show it while it is written: the safe view of everything so far
+ * (reasoning blocks hidden, even unclosed ones; secrets masked), less its last word, which may be the
+ * start of a secret not yet recognisable; the word goes out once what follows it (or the end) settles
+ * it. Should the safe view ever rewrite what was shown, the stream restarts the reply (`reset`).
+ */
+export class SafeDeltas {
+  #raw = "";
+  #shown = "";
+  readonly #emit: (data: { text: string; reset?: true }) => void;
+
+  constructor(emit: (data: { text: string; reset?: true }) => void) {
+    this.#emit = emit;
+  }
+
+  push(text: string): void {
+    this.#raw += text;
+    this.#release(false);
+  }
+
+  /** The reply is complete: its last word goes out too. */
+  end(): void {
+    this.#release(true);
+  }
+
+  /** A retried attempt writes its reply again from the start. */
+  restart(): void {
+    this.#raw = "";
+    this.#shown = "";
+    this.#emit({ text: "", reset: true });
+  }
+
+  #release(final: boolean): void {
+    const safe = safeReplyText(this.#raw);
+    const settled = final ? safe : safe.slice(0, safe.length - (/\S*$/.exec(safe)?.[0].length ?? 0));
+    if (!settled.startsWith(this.#shown)) {
+      this.#emit({ text: "", reset: true });
+      this.#shown = "";
+    }
+    const rest = settled.slice(this.#shown.length);
+    if (!rest) return;
+    this.#emit({ text: rest });
+    this.#shown = settled;
+  }
+}

@@ -118,6 +118,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     if (!record.ok) return record;
     this.ctx.storage.transactionSync(() => writeDeletion(this.#sql, Date.now()));
     this.#runs.abortAll("killed");
+    this.#live.closeStreams();
     await this.#runs.flush();
     return { ok: true, value: { deleted: true } };
   }

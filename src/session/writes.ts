@@ -66,9 +66,11 @@ export function writeSpawn(
   const created = readRecord(sql);
   if (!created) throw new Error("the session record was not written");
   // The requester watches its child from the start (SPEC §13).
-  if (spawn.init.spawn) registerWatcher(sql, spawn.init.spawn.requesterKey, created.stateVersion ?? 0, now);
   if (spawn.fork.length > 0) writeImport(sql, created, spawn.fork);
   writeTurn(sql, readRecord(sql) ?? created, config, spawn.turn, now);
+  // After the fork and the task: copies of the requester's own history never notify it.
+  if (spawn.init.spawn)
+    registerWatcher(sql, spawn.init.spawn.requesterKey, readRecord(sql)?.stateVersion ?? 0, now);
 }
 
 /** Marks the session deleted (hidden at once) and owes the index the removal of its row. */

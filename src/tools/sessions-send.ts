@@ -222,12 +222,13 @@ export const sessionsSend = defineTool({
         ...watched,
       };
     }
+    // Watching starts before the wait, so what others write while the requester waits notifies it; a
+    // target the send itself creates (SPEC §12) is watched once it exists.
+    const early = await watchedPart(ctx, watch, runKey);
     // A keyed repeat hands the first send's own turn to its own target again: the target deduplicates.
     const run = await ctx.sendTurnAndWait(runKey, first?.turn ?? turn, timeoutSeconds * 1000);
     if (!run.ok) return fail("error", `Session not found: ${runShown}.`, runShown);
-    return {
-      ...waitOutcome(run.value, runShown, timeoutSeconds, skipAnnounce),
-      ...(await watchedPart(ctx, watch, runKey)),
-    };
+    const watched = watch && !early.watched ? await watchedPart(ctx, watch, runKey) : early;
+    return { ...waitOutcome(run.value, runShown, timeoutSeconds, skipAnnounce), ...watched };
   },
 });

@@ -186,8 +186,13 @@ export const sessionsSpawn = defineTool({
     // the first time, and adding its run again is a no-op (same runId).
     const queued = await ctx.session(childKey).createWithTurn(init, task, fork);
     if (!queued.ok) return { status: "error", error: queued.message };
-    // The requester's own log shows the spawn (SPEC §13); a requester never written has no log to show it in.
-    await ctx.session(requester.sessionKey).childSpawned({ childSessionKey: childKey, runId });
+    // The requester's own log shows the spawn (SPEC §13); a requester never written has no log to show it
+    // in. The child exists and runs already: a failure here costs the event, never the spawn.
+    try {
+      await ctx.session(requester.sessionKey).childSpawned({ childSessionKey: childKey, runId });
+    } catch (cause) {
+      console.warn(`spawn ${runId}: child_spawned not recorded: ${String(cause)}`);
+    }
     return accepted;
   },
 });

@@ -208,10 +208,11 @@ describe("watch (SPEC §13)", () => {
     const parent = (await createSession({ agentId: "main", key: `agent:main:watch-p-${uid()}` })).key;
     const spawned = await tool("sessions_spawn", parent, { task: "count the widgets" });
     const child = String((spawned as { childSessionKey: string }).childSessionKey);
-    // Cursor at the child's version when it was created: its `created` event.
-    expect(await cursor(child, parent)).toEqual({ last_seen: 1, notified: null, material: 1 });
+    // Cursor at the child's version once created with its task (created, the task message, its run
+    // queued): a forked transcript or the task itself never notifies the requester.
+    expect(await cursor(child, parent)).toEqual({ last_seen: 3, notified: null, material: 3 });
     await sendMessage(child, "a person writes in");
-    expect(await notices(parent)).toEqual([notice(child, 1)]);
+    expect(await notices(parent)).toEqual([notice(child, 3)]);
   });
 
   it("deleting the target removes its cursors; a deleted watcher stops watching, an archived one takes nothing", async () => {

@@ -51,6 +51,23 @@ describe("run streams (SPEC §14)", () => {
     expect(await again.ended()).toBe(true);
   });
 
+  it("streams the reply in its safe view: a secret the model repeats is masked in the deltas too", async () => {
+    const key = `agent:model-echo:rsafe-${uid()}`;
+    await createSession({ agentId: "model-echo", key });
+    const secret = "sk-live0123456789abcdefXYZ";
+    const stream = await openStream(sessionPath(key, "/messages"), {
+      body: { text: `the key is ${secret} and that is all`, stream: true },
+    });
+    const events = await stream.until((event) => event.event === "run_completed");
+    const text = events
+      .filter((event) => event.event === "delta")
+      .map((event) => (event.data.data as { text: string }).text)
+      .join("");
+    expect(JSON.stringify(events)).not.toContain(secret);
+    expect(text).toBe((events.at(-1)?.data.data as { reply: string }).reply);
+    expect(text).toContain("and that is all");
+  });
+
   it("shows a run's tool calls with redacted args and their result status", async () => {
     const key = `agent:model-tools:rt-${uid()}`;
     await createSession({ agentId: "model-tools", key });
@@ -79,9 +96,18 @@ describe("run streams (SPEC §14)", () => {
     await send(requester, { sessionKey: target, message: "turn left", mode: "steer" });
     await alarm;
     const events = await stream.until((event) => event.event === "run_completed");
-    expect(kinds(events)).toEqual(["run_queued", "run_started", "steered", "delta", "run_completed"]);
+    const deltas = events.filter((event) => event.event === "delta");
+    expect(kinds(events)).toEqual([
+      "run_queued",
+      "run_started",
+      "steered",
+      ...deltas.map(() => "delta"),
+      "run_completed",
+    ]);
     expect(events[2]?.data).toMatchObject({ runId, kind: "steered" });
-    expect(events[3]?.data.data).toEqual({ text: "steered: turn left" });
+    expect(deltas.map((event) => (event.data.data as { text: string }).text).join("")).toBe(
+      "steered: turn left",
+    );
   });
 
   it("takes a webhook agent's progress with its run token, and nothing once the run ended", async () => {

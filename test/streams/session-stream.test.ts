@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
+  ADMIN,
   AGENT_TOKENS,
+  call,
   createSession,
   createSpawned,
   drive,
@@ -102,6 +104,7 @@ describe("session event streams (SPEC §14)", () => {
       ["?after=9", {}, "after: 9 is beyond the session's stateVersion (1)"],
       ["", { "Last-Event-ID": "7" }, "Last-Event-ID: 7 is beyond the session's stateVersion (1)"],
       ["?tree=yes", {}, "tree: use 1 or 0"],
+      ["?tree=1&after=9", {}, "after: 9 is beyond the session's stateVersion (1)"],
       ["?tree=1&after=t.nonsense", {}, "after: not a cursor this stream gave out"],
     ];
     for (const [query, headers, message] of cases) {
@@ -112,6 +115,32 @@ describe("session event streams (SPEC §14)", () => {
         (refused.error as { error: { message: string } }).error.message,
       ]).toEqual([query, 400, message]);
     }
+  });
+
+  it("feeds a reader that comes back far behind from the log at its own pace, to the head", async () => {
+    const key = `agent:research:far-${uid()}`;
+    await createSession({ agentId: "research", key });
+    await importMessages(
+      key,
+      Array.from({ length: 2_100 }, (_, index) =>
+        msg(`f${index}`, "user", `line ${index}`, 1_763_700_000_000 + index),
+      ),
+    );
+    const stream = await openStream(sessionPath(key, "/events?after=0"));
+    const events = await stream.until((event) => event.id === "2101", 30_000);
+    expect(events.map((event) => Number(event.id))).toEqual(
+      Array.from({ length: 2_101 }, (_, index) => index + 1),
+    );
+    await stream.close();
+  });
+
+  it("ends its streams when the session is deleted", async () => {
+    const key = `agent:research:del-${uid()}`;
+    await createSession({ agentId: "research", key });
+    const stream = await openStream(sessionPath(key, "/events"));
+    expect((await stream.next()).event).toBe("ready");
+    expect((await call("DELETE", sessionPath(key), { token: ADMIN })).status).toBe(200);
+    expect(await stream.ended()).toBe(true);
   });
 
   it("with tree=1 merges the sub-agent tree, grandchildren included, and resumes the whole tree from one id", async () => {
@@ -137,11 +166,24 @@ describe("session event streams (SPEC §14)", () => {
     const arrived = news.at(-1);
     expect(arrived?.data).toMatchObject({ sessionKey: grandchild, data: { messageId: `g-${u}` } });
     await tree.close();
+    // A live-only tree says where it starts: a reader dropped before any event resumes from there.
+    const live = await openStream(sessionPath(root, "/events?tree=1"));
+    const ready = await live.next();
+    expect(ready).toMatchObject({ event: "ready", data: { sessions: 3 } });
+    await live.close();
+    await importMessages(child, [msg(`q-${u}`, "user", "while away", 1_763_700_000_000)]);
+    const back = await openStream(sessionPath(root, "/events?tree=1"), {
+      headers: { "Last-Event-ID": String(ready.id) },
+    });
+    expect((await back.next()).data).toMatchObject({ sessionKey: child, data: { messageId: `q-${u}` } });
+    await back.close();
     // One id resumes every session where it was: the next event is the next new one, nothing repeated.
     const resumed = await openStream(sessionPath(root, "/events?tree=1"), {
       headers: { "Last-Event-ID": String(arrived?.id) },
     });
     await importMessages(child, [msg(`c-${u}`, "user", "child news", 1_763_700_000_000)]);
+    // The message written while the live-only reader was away comes first, then the new one.
+    expect((await resumed.next()).data).toMatchObject({ sessionKey: child, data: { messageId: `q-${u}` } });
     expect((await resumed.next()).data).toMatchObject({ sessionKey: child, data: { messageId: `c-${u}` } });
     await resumed.close();
   });

@@ -20,7 +20,7 @@ export async function sessionEvents(c: Context<AppEnv>): Promise<Response> {
   )
     throw new AppError("forbidden", "this credential may not read this session");
   const cursor = streamCursor(c);
-  if (wantsTree(c)) return treeStream(c, { sessionKey, reader, cursor });
+  if (wantsTree(c)) return treeStream(c, { sessionKey, stateVersion: row.stateVersion ?? 0, reader, cursor });
   return openSessionStream(
     c.env.SESSION,
     sessionKey,

@@ -47,11 +47,21 @@ function treeCursor(cursors: Map<string, number>): string {
  */
 export async function treeStream(
   c: Context<AppEnv>,
-  tree: { sessionKey: string; reader: StreamReader; cursor: { value: string; field: string } | undefined },
+  tree: {
+    sessionKey: string;
+    stateVersion: number;
+    reader: StreamReader;
+    cursor: { value: string; field: string } | undefined;
+  },
 ): Promise<Response> {
   const { sessionKey: root, reader } = tree;
   const resuming = tree.cursor !== undefined;
   const cursors = tree.cursor ? parseTreeCursor(tree.cursor, root) : new Map<string, number>();
+  const rootAfter = cursors.get(root) ?? 0;
+  if (tree.cursor && rootAfter > tree.stateVersion)
+    throw badRequest(
+      `${tree.cursor.field}: ${rootAfter} is beyond the session's stateVersion (${tree.stateVersion})`,
+    );
   const keyOptions = keyOptionsOf(c.get("config"));
   const stop = new AbortController();
   c.req.raw.signal.addEventListener("abort", () => stop.abort());
@@ -94,11 +104,19 @@ export async function treeStream(
       },
       stop.signal,
     ).catch(() => undefined);
-    if (!response?.ok || !response.body) return;
+    if (!response?.ok || !response.body) return settled(sessionKey);
     for await (const event of readSse(response.body)) {
       if (closed) return;
-      if (event.event === "close") return finish(sseFrame("close", JSON.parse(event.data)));
+      // The one cursor a tree reader can resume from is the tree's: a substream's own close says why.
+      if (event.event === "close") {
+        const { reason } = JSON.parse(event.data) as { reason?: string };
+        return finish(sseFrame("close", { reason, lastEventId: treeCursor(cursors) }));
+      }
       if (event.id !== undefined && event.event !== "gap") cursors.set(sessionKey, Number(event.id));
+      if (event.event === "ready") {
+        await settled(sessionKey);
+        continue;
+      }
       const frame = sseFrame(
         event.event ?? "message",
         JSON.parse(event.data),
@@ -119,10 +137,19 @@ export async function treeStream(
     }
   };
 
+  // A live-only tree says where it starts once every session it opened live-only said so (each one's
+  // `ready`), so that a reader dropped before its first event resumes with every session's place.
+  const awaitingReady = new Set<string>();
+  const settled = async (sessionKey: string): Promise<void> => {
+    if (!awaitingReady.delete(sessionKey) || awaitingReady.size > 0 || closed) return;
+    await writer.write(sseFrame("ready", { sessions: cursors.size }, treeCursor(cursors)));
+  };
+
   const known = await descendants(c.env.DB, root);
-  follow(root, resuming);
   // A session found now was there before this connection: live-only unless resuming (then from its cursor, or all).
-  for (const child of known) if (reader.mayRead(child)) follow(child.sessionKey, resuming);
+  const initial = [root, ...known.filter((child) => reader.mayRead(child)).map((child) => child.sessionKey)];
+  if (!resuming) for (const sessionKey of initial) awaitingReady.add(sessionKey);
+  for (const sessionKey of initial) follow(sessionKey, resuming);
   const keepAlive = setInterval(() => {
     if (!closed) writer.write(sseComment("keep-alive")).catch(() => undefined);
   }, KEEP_ALIVE_MS);
