@@ -64,7 +64,7 @@ describe("run streams (SPEC §14)", () => {
       .map((event) => (event.data.data as { text: string }).text)
       .join("");
     expect(JSON.stringify(events)).not.toContain(secret);
-    expect(text).toBe((events.at(-1)?.data.data as { reply: string }).reply);
+    expect(text).toBe((events.at(-1)?.data.data as { reply?: string } | undefined)?.reply);
     expect(text).toContain("and that is all");
   });
 
