@@ -258,7 +258,7 @@ const KEEP_ALIVE_PAUSE_MS = 20_000;
  * every reader of the last 15 s; a second round after a pause past the keep-alive then says whether that
  * memory is reused (flat) or kept (a leak).
  */
-export async function churnScenario(base, workerd, cycles = 1_000, warmup = 100) {
+export async function churnScenario(base, workerd, cycles = 1_000, warmup = 1_000) {
   const key = "agent:main:api:stream-churn";
   await createSession(base, key);
   await api(base, "POST", `${path(key)}/transcript`, ADMIN, {

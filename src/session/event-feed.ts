@@ -133,8 +133,8 @@ export class EventFeed {
             setTimeout(() => this.#close(live, "lifetime"), STREAM_LIFETIME_MS),
           );
           this.#readers.add(live);
-          // The caller went away (compatibility flag enable_request_signal): let the reader go now,
-          // not at the next write to a connection nobody reads.
+          // The caller went away (compatibility flag enable_request_signal), where the platform says so:
+          // let the reader go now rather than at its next write (a keep-alive at the latest).
           gone.addEventListener("abort", () => this.#close(live));
         },
         // A reader with room is fed by the wakes; only one that ran out of room is resumed here.
