@@ -88,37 +88,21 @@ export interface SendDelivery {
 /** How the target took the message: a new turn, or steered into its active run (`mode: "steer"`). */
 export type TargetDisposition = "queued" | "steered";
 
+/** What every `sessions_send` outcome whose message the target took carries. */
+interface SendTaken {
+  runId: string;
+  sessionKey: string;
+  targetDisposition: TargetDisposition;
+  delivery: SendDelivery;
+  /** SPEC §13: whether the requester now watches the target; only when `watch` was passed. */
+  watched?: boolean;
+}
+
 /** `sessions_send` (SPEC §5.3, §14): every outcome, refusals included, is a result. */
 export type SessionsSendResult =
-  | {
-      runId: string;
-      status: "accepted";
-      sessionKey: string;
-      targetDisposition: TargetDisposition;
-      delivery: SendDelivery;
-      /** SPEC §13: whether the requester now watches the target; only when `watch` was passed. */
-      watched?: boolean;
-    }
-  | {
-      runId: string;
-      status: "ok";
-      reply?: string;
-      sessionKey: string;
-      targetDisposition: TargetDisposition;
-      delivery: SendDelivery;
-      /** SPEC §13: whether the requester now watches the target; only when `watch` was passed. */
-      watched?: boolean;
-    }
-  | {
-      runId: string;
-      status: "no_reply";
-      message: string;
-      sessionKey: string;
-      targetDisposition: TargetDisposition;
-      delivery: SendDelivery;
-      /** SPEC §13: whether the requester now watches the target; only when `watch` was passed. */
-      watched?: boolean;
-    }
+  | (SendTaken & { status: "accepted" })
+  | (SendTaken & { status: "ok"; reply?: string })
+  | (SendTaken & { status: "no_reply"; message: string })
   | {
       runId: string;
       status: "timeout" | "error";
