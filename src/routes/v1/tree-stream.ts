@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
+import { fromBase64Url, toBase64Url } from "../../auth/hmac";
 import { readSse } from "../../client/sse";
 import { keyOptionsOf } from "../../config/key-options";
 import { badRequest } from "../../errors";
@@ -19,24 +20,23 @@ function parseTreeCursor(cursor: { value: string; field: string }, root: string)
   if (/^\d{1,15}$/.test(cursor.value)) return new Map([[root, Number(cursor.value)]]);
   const bad = () => badRequest(`${cursor.field}: not a cursor this stream gave out`);
   if (!cursor.value.startsWith(TREE_CURSOR_PREFIX)) throw bad();
+  const bytes = fromBase64Url(cursor.value.slice(TREE_CURSOR_PREFIX.length));
+  let parsed: unknown;
   try {
-    const base64 = cursor.value.slice(TREE_CURSOR_PREFIX.length).replace(/-/g, "+").replace(/_/g, "/");
-    const parsed: unknown = JSON.parse(
-      new TextDecoder().decode(Uint8Array.from(atob(base64), (ch) => ch.charCodeAt(0))),
-    );
-    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw bad();
-    const entries = Object.entries(parsed);
-    if (!entries.every(([, seq]) => Number.isSafeInteger(seq) && (seq as number) >= 0)) throw bad();
-    return new Map(entries as [string, number][]);
+    parsed = bytes && JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     throw bad();
   }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw bad();
+  const entries = Object.entries(parsed);
+  if (!entries.every(([, seq]) => Number.isSafeInteger(seq) && (seq as number) >= 0)) throw bad();
+  return new Map(entries as [string, number][]);
 }
 
 function treeCursor(cursors: Map<string, number>): string {
-  const json = new TextEncoder().encode(JSON.stringify(Object.fromEntries(cursors)));
-  const base64 = btoa(String.fromCharCode(...json));
-  return TREE_CURSOR_PREFIX + base64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return (
+    TREE_CURSOR_PREFIX + toBase64Url(new TextEncoder().encode(JSON.stringify(Object.fromEntries(cursors))))
+  );
 }
 
 /**
