@@ -59,7 +59,8 @@ async function runSessionKey(c: Context<AppEnv>, runId: string): Promise<string>
   if (identity.kind === "run" && identity.claims.runId !== runId) {
     throw new AppError("forbidden", "a run token reaches only its own run");
   }
-  // The run stream is a grant's only run route (src/routes/grant-routes.ts); its scope is checked there.
+  // No run route here is open to grants (src/routes/grant-routes.ts lets only the run stream through,
+  // which checks its own session); should one be, a grant still reaches only its session's runs.
   if (identity.kind === "grant" && identity.sessionKey !== sessionKey) {
     throw new AppError("forbidden", "a grant token reaches only its own session's runs");
   }
