@@ -1,45 +1,83 @@
 import { loadConfig } from "../config/load";
+import { retryDelayMs } from "../session/api";
 import { deliverTurn, sessionApi } from "../session/client";
-import { type QueueMessage, queueMessageSchema } from "./messages";
+import { deadLetterOf } from "./dead-letters";
+import { type OutboundMessage, type QueueMessage, queueMessageSchema } from "./messages";
 import { deliverOutbound } from "./outbound";
 
-/** Retry backoff: 2 s doubling, at most 5 minutes; after `max_retries` the queue dead-letters it. */
-function backoffSeconds(attempts: number): number {
-  return Math.min(300, 2 ** Math.min(attempts, 8));
+/** The dead-letter queue (wrangler.toml): what the deliveries queue gave up on, for the ledger. */
+export const DEAD_LETTER_QUEUE = "switchboard-deliveries-dlq";
+
+type Handled = { ack: true } | { retryInSeconds: number; reason: string } | { deadLetter: string };
+
+/** The one schedule (SPEC §16) for a message whose retries no ledger record answers for. */
+const scheduled = (attempts: number, reason: string): Handled => ({
+  retryInSeconds: Math.ceil(retryDelayMs(attempts) / 1000),
+  reason,
+});
+
+async function handleSend(
+  env: Env,
+  message: Extract<QueueMessage, { type: "send" | "send_ref" }>,
+): Promise<Handled> {
+  const read =
+    message.type === "send"
+      ? ({ ok: true, value: message.turn } as const)
+      : await sessionApi(env.SESSION, message.sourceKey).sentTurn(message.runId);
+  if (!read.ok) return { deadLetter: `send to ${message.targetKey}: ${read.message}` };
+  // Idempotent at the target by runId: a redelivered send never adds a second transcript row.
+  const taker = await deliverTurn(env.SESSION, { targets: [message.targetKey], request: read.value });
+  return taker ? { ack: true } : { deadLetter: `target ${message.targetKey}: session not found` };
 }
 
-type Handled = { ack: true } | { ack: false; reason: string } | { deadLetter: string };
-
-async function handle(env: Env, message: QueueMessage): Promise<Handled> {
-  if (message.type === "send" || message.type === "send_ref") {
-    const read =
-      message.type === "send"
-        ? ({ ok: true, value: message.turn } as const)
-        : await sessionApi(env.SESSION, message.sourceKey).sentTurn(message.runId);
-    if (!read.ok) return { deadLetter: `send to ${message.targetKey}: ${read.message}` };
-    const request = read.value;
-    // Idempotent at the target by runId: a redelivered send never adds a second transcript row.
-    const taker = await deliverTurn(env.SESSION, { targets: [message.targetKey], request });
-    return taker ? { ack: true } : { deadLetter: `target ${message.targetKey}: session not found` };
-  }
+/**
+ * A channel post: each attempt is reported to the producing session's ledger, which answers whether and
+ * when to try again (its schedule, its 30-minute deadline). If the report cannot be made, the message is
+ * retried: the channel deduplicates the post by its idempotency key, and the report is made then.
+ */
+async function handlePost(env: Env, message: OutboundMessage, attempts: number): Promise<Handled> {
   const config = loadConfig(env);
-  if (!config.ok) return { ack: false, reason: config.error };
-  const delivered = await deliverOutbound(env, config.config, message);
-  if (delivered.kind === "delivered") return { ack: true };
-  return delivered.kind === "retry"
-    ? { ack: false, reason: delivered.reason }
-    : { deadLetter: delivered.reason };
+  const delivered = config.ok
+    ? await deliverOutbound(env, config.config, message)
+    : ({ kind: "retry", reason: config.error } as const);
+  if (delivered.kind === "delivered") {
+    if (message.deliveryId)
+      await sessionApi(env.SESSION, message.sessionKey).reportDelivery(message.deliveryId, {
+        outcome: "delivered",
+      });
+    return { ack: true };
+  }
+  // A post owed before the ledger existed: the schedule alone, then the dead-letter queue.
+  if (!message.deliveryId)
+    return delivered.kind === "retry"
+      ? scheduled(attempts, delivered.reason)
+      : { deadLetter: delivered.reason };
+  const outcome = delivered.kind === "retry" ? "retry" : "failed";
+  const answer = await sessionApi(env.SESSION, message.sessionKey).reportDelivery(message.deliveryId, {
+    outcome,
+    error: delivered.reason,
+  });
+  // No record (its session was deleted meanwhile), or it is settled (failed, suspended): stop here.
+  if (!answer.ok || !("retryInSeconds" in answer.value)) return { ack: true };
+  return { retryInSeconds: answer.value.retryInSeconds, reason: delivered.reason };
+}
+
+async function handle(env: Env, message: QueueMessage, attempts: number): Promise<Handled> {
+  return message.type === "outbound" ? handlePost(env, message, attempts) : handleSend(env, message);
 }
 
 /** The queue consumer: every body is parsed; each message is acked, retried or dead-lettered explicitly. */
 export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  if (batch.queue === DEAD_LETTER_QUEUE) return handleDeadLetters(batch, env);
   for (const message of batch.messages) {
     const parsed = queueMessageSchema.safeParse(message.body);
     let outcome: Handled;
     try {
-      outcome = parsed.success ? await handle(env, parsed.data) : { deadLetter: "unknown message shape" };
+      outcome = parsed.success
+        ? await handle(env, parsed.data, message.attempts)
+        : { deadLetter: "unknown message shape" };
     } catch (cause) {
-      outcome = { ack: false, reason: cause instanceof Error ? cause.message : String(cause) };
+      outcome = scheduled(message.attempts, cause instanceof Error ? cause.message : String(cause));
     }
     if ("deadLetter" in outcome) {
       // Never going to work: keep it for an operator in the dead-letter queue, not in a retry loop.
@@ -49,13 +87,37 @@ export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): 
         { contentType: "json" },
       );
       message.ack();
-    } else if (outcome.ack) {
+    } else if ("ack" in outcome) {
       message.ack();
     } else {
       console.warn(
         `queue ${batch.queue}: message ${message.id} attempt ${message.attempts} failed: ${outcome.reason}`,
       );
-      message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+      message.retry({ delaySeconds: outcome.retryInSeconds });
     }
+  }
+}
+
+/**
+ * The dead-letter queue's consumer: a channel post the deliveries queue gave up on is not dropped, its
+ * ledger record is marked `suspended` for an operator to retry or dismiss (SPEC §16). Anything else is
+ * logged: there is no record to keep it in.
+ */
+async function handleDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  for (const message of batch.messages) {
+    const { post, reason } = deadLetterOf(message.body);
+    if (post?.deliveryId) {
+      const marked = await sessionApi(env.SESSION, post.sessionKey)
+        .reportDelivery(post.deliveryId, { outcome: "dead_letter", error: reason })
+        .catch(() => undefined);
+      if (!marked) {
+        message.retry({ delaySeconds: Math.ceil(retryDelayMs(message.attempts) / 1000) });
+        continue;
+      }
+    } else
+      console.error(
+        `queue ${batch.queue}: message ${message.id} dead-lettered with no delivery record: ${reason}`,
+      );
+    message.ack();
   }
 }

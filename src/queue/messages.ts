@@ -27,6 +27,8 @@ export const outboundMessageSchema = z.object({
   sessionKey: z.string(),
   runId: z.string(),
   idempotencyKey: z.string().min(1),
+  /** The producing session's delivery record (SPEC §16), which each attempt is reported to. */
+  deliveryId: z.string().min(1).optional(),
 });
 
 export const queueMessageSchema = z.discriminatedUnion("type", [

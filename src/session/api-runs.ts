@@ -6,6 +6,7 @@ import type { Requester } from "../policy/requester";
 import type { VisibilityConfig } from "../policy/visibility";
 import type { RunUsage } from "../runtimes/types";
 import type { TranscriptMessage } from "../transcript/message";
+import type { DeliveryStatus } from "./api-deliveries";
 
 export const runStatuses = ["queued", "running", "ok", "error", "timeout", "killed"] as const;
 export type RunStatus = (typeof runStatuses)[number];
@@ -26,15 +27,6 @@ export interface RunRecord {
   attempts: number;
   retries: string[];
 }
-
-/** Where a run's completion stands (SPEC §16; derived in src/session/run-progress.ts until the ledger). */
-export type DeliveryStatus =
-  | "pending"
-  | "in_progress"
-  | "delivered"
-  | "failed"
-  | "suspended"
-  | "not_required";
 
 /**
  * A run as `subagents` sees it (SPEC §15): a run that yielded is `waiting` and is followed to the

@@ -5,6 +5,7 @@
  */
 import type { PreparedAttachment } from "../subagents/attachments";
 import type { Provenance, TranscriptMessage } from "../transcript/message";
+import type { DeliveryRecord, DeliveryReport, DeliveryReportAnswer } from "./api-deliveries";
 import type { RunProgressPost, StateChanges } from "./api-events";
 import type {
   DeferredResult,
@@ -24,9 +25,11 @@ import {
 } from "./record";
 import type { SessionRow } from "./row";
 
+export * from "./api-deliveries";
 export * from "./api-events";
 export * from "./api-runs";
 export * from "./api-turns";
+export { retryDelayMs } from "./delivery-schedule";
 export { type IndexRow, LIST_STATE } from "./index-row";
 export { sessionRowSchema, toSessionRow } from "./row";
 export type { DeliveryContext, SessionRecord, SessionRow, SpawnInfo };
@@ -197,4 +200,12 @@ export interface SessionApi {
     targetKey: string;
     n: number;
   }): Promise<Result<{ taken: "appended" | "duplicate" | "archived" }>>;
+  /** One of this session's delivery records (SPEC §16). */
+  delivery(deliveryId: string): Promise<Result<DeliveryRecord>>;
+  /** An attempt of the Queue's consumer at a channel post: the answer says whether and when to retry. */
+  reportDelivery(deliveryId: string, report: DeliveryReport): Promise<Result<DeliveryReportAnswer>>;
+  /** A new attempt series for a suspended, failed or dismissed record (`conflict` otherwise). */
+  retryDelivery(deliveryId: string): Promise<Result<DeliveryRecord>>;
+  /** Leaves a pending, failed or suspended record undelivered on purpose (`conflict` otherwise). */
+  dismissDelivery(deliveryId: string): Promise<Result<DeliveryRecord>>;
 }

@@ -69,4 +69,31 @@ export const liveMigrations: ReadonlyArray<{ id: string; sql: string }> = [
         );
     `,
   },
+  {
+    id: "0014_delivery_ledger",
+    sql: `
+      -- The delivery ledger (SPEC §16): one record per handoff this session owes someone (a completion,
+      -- an announce or reply post, a watch notice). The outbox entry that carries it is outbox_key; the
+      -- payload is kept while it is undelivered, so an operator can retry a suspended one.
+      CREATE TABLE delivery (
+        delivery_id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        run_id TEXT,
+        target TEXT NOT NULL,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER,
+        first_attempt_at INTEGER,
+        last_error TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        outbox_kind TEXT NOT NULL,
+        outbox_key TEXT NOT NULL,
+        payload TEXT
+      ) WITHOUT ROWID;
+      CREATE INDEX delivery_outbox ON delivery (outbox_key, status);
+      CREATE INDEX delivery_run ON delivery (run_id, kind);
+      CREATE INDEX delivery_updated ON delivery (updated_at);
+    `,
+  },
 ];

@@ -34,6 +34,8 @@ const payloadSchemas = {
     targetKey: z.string(),
     n: z.number().int().nonnegative(),
   }),
+  /** A delivery record's row in D1 \`delivery_index\` (SPEC §16), or its removal once it is gone. */
+  delivery_index: z.object({ deliveryId: z.string() }),
 } as const;
 
 export type OutboxKind = keyof typeof payloadSchemas;
@@ -43,6 +45,8 @@ export type OutboxPayload<K extends OutboxKind> = z.infer<(typeof payloadSchemas
 export type OutboxEntry = {
   [K in OutboxKind]: {
     id: number;
+    /** The entry's dedupe key: one pending entry per key; the ledger finds its record by it. */
+    key: string;
     kind: K;
     payload: OutboxPayload<K>;
     attempts: number;
@@ -50,10 +54,6 @@ export type OutboxEntry = {
     raw: string;
   };
 }[OutboxKind];
-
-// Retry backoff: 1 s doubling to 5 min; an index write is retried forever, never dropped.
-const BASE_BACKOFF_MS = 1000;
-const MAX_BACKOFF_MS = 5 * 60 * 1000;
 
 /**
  * Adds an entry in the same transaction as the change that owes it. One pending entry per `key`: a newer
@@ -87,7 +87,14 @@ export function addIndexSync(sql: SqlStorage): void {
   addToOutbox(sql, "index_sync", "index", { version: readRecord(sql)?.version ?? 0 });
 }
 
-type EntryRow = { id: number; kind: string; payload: string; attempts: number; next_attempt_at: number };
+type EntryRow = {
+  id: number;
+  kind: string;
+  dedupe_key: string;
+  payload: string;
+  attempts: number;
+  next_attempt_at: number;
+};
 
 function parseEntry(row: EntryRow): OutboxEntry | undefined {
   if (!(row.kind in payloadSchemas)) return undefined;
@@ -102,6 +109,7 @@ function parseEntry(row: EntryRow): OutboxEntry | undefined {
   if (!parsed.success) return undefined;
   return {
     id: row.id,
+    key: row.dedupe_key,
     kind,
     payload: parsed.data,
     attempts: row.attempts,
@@ -110,11 +118,24 @@ function parseEntry(row: EntryRow): OutboxEntry | undefined {
   } as OutboxEntry;
 }
 
-/** Every pending entry, oldest first; one that cannot be read is logged and removed. */
-export function pendingEntries(sql: SqlStorage): OutboxEntry[] {
-  const rows = sql
-    .exec<EntryRow>("SELECT id, kind, payload, attempts, next_attempt_at FROM outbox ORDER BY id")
-    .toArray();
+/**
+ * The entries due by `now` (their retry time has come; an inline pass's lease has run out), oldest
+ * first; one that cannot be read is logged and removed. With `ids`, only those (an inline pass's own).
+ */
+export function dueEntries(sql: SqlStorage, now: number, ids?: readonly number[]): OutboxEntry[] {
+  const rows = (
+    ids
+      ? sql.exec<EntryRow>(
+          `SELECT id, kind, dedupe_key, payload, attempts, next_attempt_at FROM outbox
+           WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+          JSON.stringify(ids),
+        )
+      : sql.exec<EntryRow>(
+          `SELECT id, kind, dedupe_key, payload, attempts, next_attempt_at FROM outbox
+           WHERE next_attempt_at <= ? ORDER BY id`,
+          now,
+        )
+  ).toArray();
   const entries: OutboxEntry[] = [];
   for (const row of rows) {
     const entry = parseEntry(row);
@@ -130,11 +151,19 @@ export function pendingEntries(sql: SqlStorage): OutboxEntry[] {
 }
 
 /**
- * Marks the pending entries as taken by an inline pass until `until`: if the object is evicted in the
- * middle, the alarm (due_work) delivers them then. A delivered entry is removed, a failed one deferred.
+ * Takes the entries due by `now` for an inline pass until `until`: if the object is evicted in the
+ * middle, the alarm (due_work) delivers them then. Entries waiting for a retry are not due: backoff holds
+ * between attempts whoever makes them. The ids taken.
  */
-export function leaseEntries(sql: SqlStorage, until: number): void {
-  sql.exec("UPDATE outbox SET next_attempt_at = MAX(next_attempt_at, ?)", until);
+export function leaseDueEntries(sql: SqlStorage, now: number, until: number): number[] {
+  return sql
+    .exec<{ id: number }>(
+      "UPDATE outbox SET next_attempt_at = ? WHERE next_attempt_at <= ? RETURNING id",
+      until,
+      now,
+    )
+    .toArray()
+    .map((row) => row.id);
 }
 
 /** True while an entry of this dedupe key waits in the outbox. */
@@ -154,12 +183,11 @@ export function settleEntry(sql: SqlStorage, entry: OutboxEntry): void {
   sql.exec("DELETE FROM outbox WHERE id = ? AND payload = ?", entry.id, entry.raw);
 }
 
-/** Records a failed attempt and when to try again. */
-export function deferEntry(sql: SqlStorage, entry: OutboxEntry, error: string): void {
-  const delay = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** entry.attempts);
+/** Records a failed attempt and when to try again (src/session/delivery-schedule.ts). */
+export function deferEntry(sql: SqlStorage, entry: OutboxEntry, error: string, retryAt: number): void {
   sql.exec(
     "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ? AND payload = ?",
-    Date.now() + delay,
+    retryAt,
     error.slice(0, 500),
     entry.id,
     entry.raw,

@@ -1,19 +1,31 @@
+import { deleteSessionDeliveries, deliveryIndexDelete, deliveryIndexUpsert } from "../index-db/deliveries";
 import { deleteSessionIndex, runIndexInsert, sessionIndexUpsert } from "../index-db/write";
 import type { Alarm } from "./alarm";
 import { deliverTurn, queuedSend, sessionApi } from "./client";
 import { sessionConfig } from "./config";
+import { retryDelayMs } from "./delivery-schedule";
+import { deliveryIdOf } from "./delivery-store";
 import { indexRow } from "./index-row";
+import {
+  attemptFailed,
+  byOutboxKey,
+  indexedDelivery,
+  markDelivered,
+  markFailed,
+  markHandedOff,
+  markNotRequired,
+  pruneDeliveries,
+} from "./ledger";
 import { applySessionMigrations } from "./migrations";
 import {
   deferEntry,
+  dueEntries,
   isPending,
-  leaseEntries,
+  leaseDueEntries,
   type OutboxEntry,
-  pendingEntries,
   settleEntry,
 } from "./outbox-store";
 import { forgetRecord, readRecord } from "./record";
-import { recordCompletionUndeliverable } from "./run-progress";
 import { postSteerNotice } from "./steer-notice";
 import { watcherAway } from "./watchers";
 import { writeDeletion } from "./writes";
@@ -29,7 +41,13 @@ export type PassOutcome = "delivered" | "removed";
 
 /** The effects that are one D1 write each, so that a pass can send them together in one batch. */
 const isIndexWrite = (entry: OutboxEntry): boolean =>
-  entry.kind === "index_sync" || entry.kind === "run_index";
+  entry.kind === "index_sync" || entry.kind === "run_index" || entry.kind === "delivery_index";
+
+/**
+ * How one entry went: `delivered` (its ledger record, if any, is delivered), `handed_off` (the Queue
+ * takes it on), `settled` (its record was settled otherwise), or the session must go.
+ */
+type EntryOutcome = "delivered" | "handed_off" | "settled" | "remove_session" | "wipe";
 
 /**
  * Delivers what the session owes others (the `outbox` table): index writes, turns in other sessions,
@@ -61,19 +79,25 @@ export class Outbox {
     return this.#storage.sql;
   }
 
-  /** Delivers what was just written, now, leaving the alarm set for whatever is left. */
+  /** Delivers what is due (what was just written), now, leaving the alarm set for whatever is left. */
   async flush(): Promise<PassOutcome> {
-    leaseEntries(this.#sql, Date.now() + INLINE_LEASE_MS);
+    const now = Date.now();
+    const taken = leaseDueEntries(this.#sql, now, now + INLINE_LEASE_MS);
     await this.#alarm.rearm();
-    const outcome = await this.deliver();
+    const outcome = await this.#pass(dueEntries(this.#sql, now, taken));
     await this.#alarm.rearm();
     return outcome;
   }
 
-  /** One pass over every pending entry; failures stay with a backoff. */
+  /** One pass over every entry due now (the alarm's); failures wait for their retry time. */
   async deliver(): Promise<PassOutcome> {
-    const entries = pendingEntries(this.#sql);
-    await this.#deliverIndexWrites(entries);
+    const now = Date.now();
+    pruneDeliveries(this.#sql, now);
+    return this.#pass(dueEntries(this.#sql, now));
+  }
+
+  async #pass(entries: readonly OutboxEntry[]): Promise<PassOutcome> {
+    await this.#deliverIndexWrites(entries, 2);
     for (const entry of entries) {
       // Passes may overlap (a request and the alarm); an entry one of them is delivering is left to it,
       // and one it delivered since this pass read the list is gone, so it is posted once. Waiting for that
@@ -85,60 +109,100 @@ export class Outbox {
       try {
         const outcome = await this.#deliverEntry(entry);
         settleEntry(this.#sql, entry);
+        if (outcome === "delivered") markDelivered(this.#sql, byOutboxKey(entry.key));
+        if (outcome === "handed_off") markHandedOff(this.#sql, entry.key);
         if (outcome === "remove_session") return await this.#removeSession();
         if (outcome === "wipe") {
           await this.#wipe();
           return "removed";
         }
       } catch (cause) {
-        deferEntry(this.#sql, entry, cause instanceof Error ? cause.message : String(cause));
-        console.warn(`session outbox: ${entry.kind} failed (attempt ${entry.attempts + 1}), will retry`);
+        this.#attemptFailed(entry, cause instanceof Error ? cause.message : String(cause));
       } finally {
         this.#delivering.delete(entry.id);
       }
     }
+    // What the pass owed the index meanwhile (the ledger's records, the state version), in one batch.
+    await this.#deliverIndexWrites(dueEntries(this.#sql, Date.now()), 1);
     return "delivered";
   }
 
+  /**
+   * A failed attempt waits for its retry time by the one schedule; a ledger record past its deadline
+   * is suspended instead (its payload stays with the record, for an operator's retry).
+   */
+  #attemptFailed(entry: OutboxEntry, error: string): void {
+    const now = Date.now();
+    const ledger = isIndexWrite(entry)
+      ? undefined
+      : attemptFailed(this.#sql, byOutboxKey(entry.key), error, now);
+    if (ledger && "suspended" in ledger) {
+      settleEntry(this.#sql, entry);
+      console.warn(`session outbox: ${entry.kind} suspended after ${entry.attempts + 1} attempts: ${error}`);
+      return;
+    }
+    deferEntry(this.#sql, entry, error, ledger?.retryAt ?? now + retryDelayMs(entry.attempts + 1));
+    console.warn(`session outbox: ${entry.kind} failed (attempt ${entry.attempts + 1}), will retry`);
+  }
+
   /** Delivers one entry; throws to have it retried. */
-  async #deliverEntry(entry: OutboxEntry): Promise<"done" | "remove_session" | "wipe"> {
+  async #deliverEntry(entry: OutboxEntry): Promise<EntryOutcome> {
     const env = this.#env;
     switch (entry.kind) {
       case "index_sync":
       case "run_index":
+      case "delivery_index":
         for (const statement of this.#indexWrite(entry)) await statement.run();
-        return "done";
-      case "index_delete":
+        return "delivered";
+      case "index_delete": {
         await deleteSessionIndex(env.DB, entry.payload.sessionKey, entry.payload.version);
-        return readRecord(this.#sql)?.deletedAt !== undefined ? "wipe" : "done";
+        const deletedAt = readRecord(this.#sql)?.deletedAt;
+        if (deletedAt === undefined) return "delivered";
+        // Its ledger goes with its storage: the index keeps no record the session cannot answer for.
+        await deleteSessionDeliveries(env.DB, entry.payload.sessionKey, deletedAt);
+        return "wipe";
+      }
       case "turn": {
         if (entry.payload.viaQueue) {
           await env.DELIVERIES.send(queuedSend(entry.payload), { contentType: "json" });
-          return "done";
+          return "delivered";
         }
         const taker = await deliverTurn(env.SESSION, entry.payload);
         // A session deleted meanwhile (and every requester above it) cannot take the turn: nobody is left.
         if (!taker) {
-          console.warn(`turn ${entry.payload.request.runId}: no session left to take it`);
-          recordCompletionUndeliverable(this.#sql, entry.payload.request.dedupeKey);
+          const why = `no session left to take it: ${entry.payload.targets.join(", ")} gone`;
+          console.warn(`turn ${entry.payload.request.runId}: ${why}`);
+          markFailed(this.#sql, byOutboxKey(entry.key), why);
+          return "settled";
         }
-        return entry.payload.afterwards ?? "done";
+        markDelivered(this.#sql, byOutboxKey(entry.key));
+        return entry.payload.afterwards ?? "settled";
       }
-      case "post":
-        await env.DELIVERIES.send(entry.payload, { contentType: "json" });
-        return "done";
+      case "post": {
+        // The Queue's consumer reports each attempt to this session's ledger by the record's id.
+        const deliveryId = deliveryIdOf(this.#sql, entry.key);
+        await env.DELIVERIES.send(
+          { ...entry.payload, ...(deliveryId ? { deliveryId } : {}) },
+          { contentType: "json" },
+        );
+        return "handed_off";
+      }
       case "steer_notice":
         await postSteerNotice(env, sessionConfig(env), entry.payload);
-        return "done";
+        return "delivered";
       case "remove_session":
         return "remove_session";
       case "watch_notice": {
         const { watcherKey } = entry.payload;
         const taken = await sessionApi(env.SESSION, watcherKey).watchNotice(entry.payload);
-        // A deleted or archived watcher takes nothing: the notice is dropped, not retried.
-        if (!taken.ok) watcherAway(this.#sql, watcherKey, "deleted");
-        else if (taken.value.taken === "archived") watcherAway(this.#sql, watcherKey, "archived");
-        return "done";
+        // A deleted or archived watcher takes nothing: the notice is not retried.
+        const away = !taken.ok ? "deleted" : taken.value.taken === "archived" ? "archived" : undefined;
+        if (!away) return "delivered";
+        watcherAway(this.#sql, watcherKey, away);
+        if (away === "deleted")
+          markFailed(this.#sql, byOutboxKey(entry.key), `watcher ${watcherKey} was deleted`);
+        else markNotRequired(this.#sql, byOutboxKey(entry.key), `watcher ${watcherKey} is archived`);
+        return "settled";
       }
     }
   }
@@ -147,6 +211,11 @@ export class Outbox {
   #indexWrite(entry: OutboxEntry): D1PreparedStatement[] {
     const db = this.#env.DB;
     if (entry.kind === "run_index") return [runIndexInsert(db, entry.payload)];
+    if (entry.kind === "delivery_index") {
+      const { deliveryId } = entry.payload;
+      const delivery = indexedDelivery(this.#sql, deliveryId);
+      return [delivery ? deliveryIndexUpsert(db, delivery) : deliveryIndexDelete(db, deliveryId)];
+    }
     const record = readRecord(this.#sql);
     return record && record.deletedAt === undefined
       ? [sessionIndexUpsert(db, indexRow(record, sessionConfig(this.#env)))]
@@ -154,21 +223,23 @@ export class Outbox {
   }
 
   /**
-   * The pending index writes (session row, run index) in one D1 batch: one round trip and one
-   * transaction instead of one each. If the batch fails, nothing of it was written, and the entries are
-   * left to the one-by-one pass that follows, so one bad write cannot hold the others back.
+   * The due index writes (session row, run index, delivery records) in one D1 batch: one round trip and
+   * one transaction instead of one each, when there are at least `minimum`. If the batch fails, nothing
+   * of it was written: at the start of a pass the entries are left to the one-by-one loop that follows,
+   * so one bad write cannot hold the others back; at its end they wait for their retry.
    */
-  async #deliverIndexWrites(pending: readonly OutboxEntry[]): Promise<void> {
-    // The entries settled here are skipped by the pass that follows (it re-checks each one).
-    const entries = pending.filter((entry) => isIndexWrite(entry) && !this.#delivering.has(entry.id));
-    if (entries.length < 2) return;
+  async #deliverIndexWrites(due: readonly OutboxEntry[], minimum: 1 | 2): Promise<void> {
+    // The entries settled here are skipped by the loop that follows (it re-checks each one).
+    const entries = due.filter((entry) => isIndexWrite(entry) && !this.#delivering.has(entry.id));
+    if (entries.length < minimum || entries.length === 0) return;
     for (const entry of entries) this.#delivering.add(entry.id);
     try {
       const statements = entries.flatMap((entry) => this.#indexWrite(entry));
       if (statements.length > 0) await this.#env.DB.batch(statements);
       for (const entry of entries) settleEntry(this.#sql, entry);
     } catch (cause) {
-      console.warn(`session outbox: batched index writes failed, delivering one by one: ${String(cause)}`);
+      console.warn(`session outbox: batched index writes failed: ${String(cause)}`);
+      if (minimum === 1) for (const entry of entries) this.#attemptFailed(entry, String(cause));
     } finally {
       for (const entry of entries) this.#delivering.delete(entry.id);
     }

@@ -2,7 +2,9 @@ import { keyOptionsOf } from "../config/key-options";
 import type { SwitchboardConfig } from "../config/schema";
 import { announceTargetFromKey, deriveChannel, parseSessionKey } from "../keys";
 import { resolveSendPolicy, sendPolicySubject } from "../policy/send-policy";
-import { addToOutbox } from "./outbox-store";
+import type { DeliveryKind } from "./api-deliveries";
+import { addDelivery } from "./delivery-store";
+import { addNotRequired } from "./ledger";
 import type { DeliveryContext, SessionRecord } from "./record";
 
 /**
@@ -46,19 +48,50 @@ export interface Post {
   purpose: string;
   text: string;
   target: DeliveryContext;
+  /** Its ledger kind (SPEC §16): `reply` unless said otherwise or the purpose is `announce`. */
+  kind?: Extract<DeliveryKind, "announce" | "reply">;
 }
 
-/** Owes the channel a post (through the outbox and the Queue); the idempotency key makes a redelivery one post. */
+/** A channel address as the ledger names a post's target: `channel:to`, `#thread` when there is one. */
+export function channelAddress(target: DeliveryContext): string {
+  return `${target.channel}:${target.to}${target.threadId !== undefined ? `#${target.threadId}` : ""}`;
+}
+
+const postKind = (post: Post) => post.kind ?? (post.purpose === "announce" ? "announce" : "reply");
+
+/**
+ * Owes the channel a post (through the outbox and the Queue), with its delivery record; the idempotency
+ * key makes a redelivery one post.
+ */
 export function addPost(sql: SqlStorage, record: SessionRecord, post: Post): void {
   const idempotencyKey = `${post.runId}:${post.purpose}`;
-  addToOutbox(sql, "post", `post:${idempotencyKey}`, {
-    type: "outbound",
-    ...post.target,
-    text: post.text,
-    sessionKey: record.sessionKey,
-    runId: post.runId,
-    idempotencyKey,
-  });
+  addDelivery(
+    sql,
+    postKind(post),
+    { runId: post.runId, target: channelAddress(post.target) },
+    {
+      kind: "post",
+      key: `post:${idempotencyKey}`,
+      payload: {
+        type: "outbound",
+        ...post.target,
+        text: post.text,
+        sessionKey: record.sessionKey,
+        runId: post.runId,
+        idempotencyKey,
+      },
+    },
+  );
+}
+
+/** A post nobody needs (the run answered `NO_REPLY`, the send policy denies it): recorded as such. */
+export function addPostNotRequired(sql: SqlStorage, post: Omit<Post, "text">, reason: string): void {
+  addNotRequired(
+    sql,
+    postKind({ ...post, text: "" }),
+    { runId: post.runId, target: channelAddress(post.target) },
+    reason,
+  );
 }
 
 /** `addPost` if the send policy allows it (SPEC §6: every outbound post); false when it does not. */
@@ -69,7 +102,10 @@ export function addPostIfAllowed(
   post: Post,
 ): boolean {
   const subject = sendPolicySubject(record, post.target.channel, keyOptionsOf(config));
-  if (resolveSendPolicy(config.session.sendPolicy, subject) === "deny") return false;
+  if (resolveSendPolicy(config.session.sendPolicy, subject) === "deny") {
+    addPostNotRequired(sql, post, "the send policy denies posts to this channel");
+    return false;
+  }
   addPost(sql, record, post);
   return true;
 }

@@ -7,9 +7,10 @@ import { buildCompletion, completionTurn } from "../subagents/completion";
 import { redactSpawnAttachments } from "../subagents/redact-attachments";
 import type { TranscriptMessage } from "../transcript/message";
 import type { DeferredResult, RunStatus } from "./api";
+import { addDelivery } from "./delivery-store";
 import { ARCHIVE_WHEN_IDLE } from "./lifecycle";
 import { addToOutbox } from "./outbox-store";
-import { addPostIfAllowed, announceTarget, sessionChannel } from "./posts";
+import { addPostIfAllowed, addPostNotRequired, announceTarget, sessionChannel } from "./posts";
 import { readRecord, type SessionRecord, type SpawnInfo, updateRecord } from "./record";
 import { completionKey, recordCompletionOwed } from "./run-progress";
 import { markRunEnded, type RunRow } from "./run-store";
@@ -97,15 +98,19 @@ function addFollowUps(
         });
     }
   }
+  if (!run.replyTo) return;
   const reply = ending.reply?.trim() ?? "";
-  if (run.replyTo && reply && reply !== NO_REPLY && reply !== ANNOUNCE_SKIP) {
-    addPostIfAllowed(sql, config, record, {
-      runId: run.runId,
-      purpose: "reply",
-      text: reply,
-      target: run.replyTo,
-    });
-  }
+  // A run that reads a completion posts the update for it: the completion's follow-on announce.
+  const post = {
+    runId: run.runId,
+    purpose: "reply",
+    target: run.replyTo,
+    kind: run.dedupeKey?.startsWith("completion:") ? ("announce" as const) : ("reply" as const),
+  };
+  // Intentional silence is an answer: recorded as not required, never retried (SPEC §16).
+  if (!reply || reply === NO_REPLY || reply === ANNOUNCE_SKIP)
+    addPostNotRequired(sql, post, reply ? `the run answered ${reply}` : "the run gave no reply");
+  else addPostIfAllowed(sql, config, record, { ...post, text: reply });
 }
 
 /** Records a run's end (call inside a transaction): its messages, the run, the session totals, the follow-ups. */
@@ -179,12 +184,22 @@ function addCompletion(
     runtimeMs: now - (run.startedAt ?? now),
     ...(ending.usage ? { usage: ending.usage } : {}),
   });
-  addToOutbox(sql, "turn", completionKey(run.runId), {
-    // The requester first; if it is gone, its own requester, and so on up the lineage.
-    targets: [spawn.requesterKey, ...(record.lineage ?? [])],
-    request: completionTurn(completion, crypto.randomUUID()),
-    // Deleting a `cleanup: "delete"` child waits for its completion to be in the requester's hands.
-    ...(cleanup ? { afterwards: "remove_session" as const } : {}),
-  });
+  addDelivery(
+    sql,
+    "completion",
+    { runId: run.runId, target: spawn.requesterKey },
+    {
+      kind: "turn",
+      key: completionKey(run.runId),
+      payload: {
+        // The requester first; if it is gone, its own requester, and so on up the lineage.
+        targets: [spawn.requesterKey, ...(record.lineage ?? [])],
+        request: completionTurn(completion, crypto.randomUUID()),
+        // Deleting a `cleanup: "delete"` child waits for its completion to be in the requester's hands.
+        ...(cleanup ? { afterwards: "remove_session" as const } : {}),
+      },
+    },
+    now,
+  );
   return true;
 }

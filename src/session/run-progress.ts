@@ -1,4 +1,5 @@
 import type { DeliveryStatus, RunProgress } from "./api";
+import { completionStatus } from "./ledger";
 import { hasOutboxEntry } from "./outbox-store";
 import type { SessionRecord } from "./record";
 import { findRun, latestRun, type RunRow, setRunCompletion } from "./run-store";
@@ -17,20 +18,16 @@ export function recordCompletionOwed(sql: SqlStorage, runId: string, owed: boole
   setRunCompletion(sql, runId, owed ? "owed" : "none");
 }
 
-/** A completion nobody was left to take (the requester and every session above it are gone). */
-export function recordCompletionUndeliverable(sql: SqlStorage, dedupeKey: string | undefined): void {
-  if (!dedupeKey?.startsWith(COMPLETION_PREFIX)) return;
-  setRunCompletion(sql, dedupeKey.slice(COMPLETION_PREFIX.length), "failed");
-}
-
 /**
- * The one place a run's completion delivery is derived (SPEC §16), until the delivery ledger records
- * it: owed while the run is underway; once it ended, pending while its outbox entry is there, delivered
- * once the requester took it (the entry is gone), not_required when none was owed.
+ * The one place a run's completion delivery is read (SPEC §16): pending while the run is underway; once
+ * it ended, its ledger record's status; not_required when none was owed. A run that ended before the
+ * ledger existed is derived from its outbox entry: pending while it is there, delivered once gone.
  */
 function deliveryStatusOf(sql: SqlStorage, record: SessionRecord, row: RunRow | undefined): DeliveryStatus {
   if (!record.spawn) return "not_required";
   if (!row || row.status === "queued" || row.status === "running" || isYielded(sql, row)) return "pending";
+  const recorded = completionStatus(sql, row.runId);
+  if (recorded) return recorded;
   if (row.completion === "failed") return "failed";
   if (row.completion !== "owed") return "not_required";
   return hasOutboxEntry(sql, completionKey(row.runId)) ? "pending" : "delivered";

@@ -23,9 +23,11 @@ import {
   type SteerMessage,
   type TurnRequest,
 } from "./api";
+import type { DeliveryRecord, DeliveryReport, DeliveryReportAnswer } from "./api-deliveries";
 import type { RunProgressPost, StateChanges } from "./api-events";
 import { readAttachment } from "./attachments";
 import { sessionConfig } from "./config";
+import { Deliveries } from "./deliveries";
 import { guardedRecord, writePatch } from "./lifecycle";
 import { Live } from "./live";
 import { applySessionMigrations } from "./migrations";
@@ -63,6 +65,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   readonly #waiters = new RunWaiters();
   readonly #turns: Turns;
   readonly #live: Live;
+  readonly #deliveries: Deliveries;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -72,6 +75,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     this.#runs = new Runs(ctx.storage, env, this.#outbox, this.#alarm, this.#waiters);
     this.#turns = new Turns(ctx.storage, env, this.#runs, this.#waiters);
     this.#live = new Live(ctx.storage, env, this.#runs);
+    this.#deliveries = new Deliveries(ctx.storage, this.#runs);
     void ctx.blockConcurrencyWhile(async () => applySessionMigrations(this.#sql));
   }
 
@@ -242,6 +246,22 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
 
   async postRunProgress(runId: string, progress: RunProgressPost): Promise<Result<{ accepted: true }>> {
     return this.#live.postRunProgress(runId, progress);
+  }
+
+  async delivery(deliveryId: string): Promise<Result<DeliveryRecord>> {
+    return this.#deliveries.read(deliveryId);
+  }
+
+  async reportDelivery(deliveryId: string, report: DeliveryReport): Promise<Result<DeliveryReportAnswer>> {
+    return this.#deliveries.report(deliveryId, report);
+  }
+
+  async retryDelivery(deliveryId: string): Promise<Result<DeliveryRecord>> {
+    return this.#deliveries.retry(deliveryId);
+  }
+
+  async dismissDelivery(deliveryId: string): Promise<Result<DeliveryRecord>> {
+    return this.#deliveries.dismiss(deliveryId);
   }
 
   override async fetch(request: Request): Promise<Response> {

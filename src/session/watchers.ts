@@ -1,5 +1,5 @@
 import type { SessionEvent, StateChanges } from "./api-events";
-import { addToOutbox } from "./outbox-store";
+import { addDelivery } from "./delivery-store";
 
 /**
  * Watch, on the watched (target) side (SPEC §13): one cursor per watcher session key (table `watcher`),
@@ -17,9 +17,17 @@ function notifies(event: SessionEvent, watcherKey: string): boolean {
   return event.actor.type === "human" || (event.actor.type === "agent" && event.actor.id !== watcherKey);
 }
 
-/** Owes the watcher one notice; its dedupe key makes a repeat of the same notice the same entry. */
+/**
+ * Owes the watcher one notice, with its delivery record (SPEC §16 `notice`); its dedupe key makes a
+ * repeat of the same notice the same entry.
+ */
 function raiseNotice(sql: SqlStorage, targetKey: string, watcherKey: string, n: number): void {
-  addToOutbox(sql, "watch_notice", `watch:${watcherKey}:${n}`, { watcherKey, targetKey, n });
+  addDelivery(
+    sql,
+    "notice",
+    { target: watcherKey },
+    { kind: "watch_notice", key: `watch:${watcherKey}:${n}`, payload: { watcherKey, targetKey, n } },
+  );
 }
 
 /**

@@ -115,9 +115,10 @@ describe("the completion announce is exactly-once under faults", () => {
     expect(await pendingCompletion(child)).toEqual({ attempts: 1, last_error: "requester unavailable" });
     expect(await completionsIn(r)).toEqual([]);
 
-    // The alarm retries (each of its delivery passes takes what is pending): the second attempt fails
-    // too, the third gets through.
-    await runDurableObjectAlarm(stub(child));
+    // Each round moves the clock to the retry time: the second attempt fails too, the third gets through.
+    await runAlarms([child]);
+    expect(faults).toEqual({ calls: 2, failed: 2 });
+    await runAlarms([child]);
     expect(faults).toEqual({ calls: 3, failed: 2 });
     expect(await pendingCompletion(child)).toBeUndefined();
     const [completion, ...more] = await completionsAfter(r, [r, child]);
@@ -174,8 +175,8 @@ describe("the completion announce is exactly-once under faults", () => {
     await evictAll([child, r]);
     expect(await completionsIn(r)).toEqual([]);
 
-    // 2. The child's alarm delivers it; the requester's turn is queued. Evict both again.
-    await runDurableObjectAlarm(stub(child));
+    // 2. The child's alarm delivers it at its retry time; the requester's turn is queued. Evict both again.
+    await runAlarms([child]);
     expect(await pendingCompletion(child)).toBeUndefined();
     expect(await completionsIn(r)).toHaveLength(1);
     await evictAll([child, r]);

@@ -3,8 +3,10 @@
  *
  * One contract throughout: a *round* runs the alarm of each session in `keys`, in order, right now
  * (`runDurableObjectAlarm`; a no-op where none is set), whatever time it was set for. The handler takes
- * only what is due by the clock (queued runs, deadlines passed, archiving) but delivers every pending
- * outbox effect (index writes, completions, queue sends) at once, even before its retry time.
+ * only what is due by the clock (queued runs, deadlines passed, archiving, outbox entries); a round first
+ * moves each session's clock past its outbox retries (`skipRetryWaits`), so a failed delivery is tried
+ * again in the next round rather than 15 seconds later. Tests of the schedule itself run the alarm
+ * directly (`runDurableObjectAlarm`) and move the stored times themselves.
  *
  * - `runAlarms(keys, n)`: exactly n rounds (to show that nothing more happens however often they run).
  * - `driveUntil(keys, probe, what)`: probe, round, probe, round... until the probe gives a value, which it
@@ -28,7 +30,26 @@ import { stub } from "./sessions";
 
 /** `rounds` rounds: each runs the alarm of every session in `keys`, in order, now. */
 export async function runAlarms(keys: string[], rounds = 1): Promise<void> {
-  for (let round = 0; round < rounds; round++) for (const key of keys) await runDurableObjectAlarm(stub(key));
+  for (let round = 0; round < rounds; round++)
+    for (const key of keys) {
+      await skipRetryWaits(key);
+      await runDurableObjectAlarm(stub(key));
+    }
+}
+
+/**
+ * The session's failed outbox entries (attempts > 0) become due now, as if their retry time had come.
+ * Fresh entries keep their time: a send the Worker is putting on the Queue has a grace period.
+ */
+export async function skipRetryWaits(key: string): Promise<void> {
+  await runInDurableObject(stub(key), (_instance, state) => {
+    const now = Date.now();
+    state.storage.sql.exec(
+      "UPDATE outbox SET next_attempt_at = ? WHERE attempts > 0 AND next_attempt_at > ?",
+      now,
+      now,
+    );
+  });
 }
 
 /** Rounds until `probe` gives a value (not undefined), which is returned; throws after `timeoutMs`. */

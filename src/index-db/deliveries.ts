@@ -1,0 +1,137 @@
+import type { DeliveryKind, DeliveryRecord, DeliveryStatus } from "../session/api";
+
+/** A record as the index keeps it: the caller's view plus the agent it belongs to (agent tokens). */
+export type IndexedDelivery = DeliveryRecord & { agentId: string };
+
+interface DeliveryIndexRow {
+  delivery_id: string;
+  session_key: string;
+  agent_id: string;
+  kind: DeliveryKind;
+  run_id: string | null;
+  target: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+function deliveryOf(row: DeliveryIndexRow): IndexedDelivery {
+  return {
+    deliveryId: row.delivery_id,
+    kind: row.kind,
+    ...(row.run_id !== null ? { runId: row.run_id } : {}),
+    sessionKey: row.session_key,
+    agentId: row.agent_id,
+    target: row.target,
+    status: row.status,
+    attempts: row.attempts,
+    ...(row.next_attempt_at !== null ? { nextAttemptAt: row.next_attempt_at } : {}),
+    ...(row.last_error !== null ? { lastError: row.last_error } : {}),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Writes a record's current state; an older state arriving late never overwrites a newer one. */
+export function deliveryIndexUpsert(db: D1Database, delivery: IndexedDelivery): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO delivery_index (delivery_id, session_key, agent_id, kind, run_id, target, status, attempts,
+         next_attempt_at, last_error, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+       ON CONFLICT (delivery_id) DO UPDATE SET status = excluded.status, attempts = excluded.attempts,
+         next_attempt_at = excluded.next_attempt_at, last_error = excluded.last_error, updated_at = excluded.updated_at
+       WHERE excluded.updated_at >= delivery_index.updated_at`,
+    )
+    .bind(
+      delivery.deliveryId,
+      delivery.sessionKey,
+      delivery.agentId,
+      delivery.kind,
+      delivery.runId ?? null,
+      delivery.target,
+      delivery.status,
+      delivery.attempts,
+      delivery.nextAttemptAt ?? null,
+      delivery.lastError ?? null,
+      delivery.createdAt,
+      delivery.updatedAt,
+    );
+}
+
+/** Removes a record the session no longer keeps (pruned after 7 days). */
+export function deliveryIndexDelete(db: D1Database, deliveryId: string): D1PreparedStatement {
+  return db.prepare("DELETE FROM delivery_index WHERE delivery_id = ?").bind(deliveryId);
+}
+
+/** Removes the records of a deleted session (those written before its deletion: the key may live again). */
+export async function deleteSessionDeliveries(
+  db: D1Database,
+  sessionKey: string,
+  deletedAt: number,
+): Promise<void> {
+  await db
+    .prepare("DELETE FROM delivery_index WHERE session_key = ? AND created_at <= ?")
+    .bind(sessionKey, deletedAt)
+    .run();
+}
+
+/** Keyset position of a page: the last row's (createdAt, deliveryId). */
+export interface DeliveryCursor {
+  createdAt: number;
+  deliveryId: string;
+}
+
+export interface DeliveryQuery {
+  status?: DeliveryStatus;
+  sessionKey?: string;
+  kind?: DeliveryKind;
+  /** Only this agent's sessions (an agent token). */
+  agentId?: string;
+  cursor?: DeliveryCursor;
+  limit: number;
+}
+
+/** A page of records, newest first, and the cursor of the next page when there is one. */
+export async function listDeliveries(
+  db: D1Database,
+  query: DeliveryQuery,
+): Promise<{ deliveries: IndexedDelivery[]; next?: DeliveryCursor }> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const filter = (clause: string, value: unknown) => {
+    where.push(clause);
+    params.push(value);
+  };
+  if (query.status) filter("status = ?", query.status);
+  if (query.sessionKey) filter("session_key = ?", query.sessionKey);
+  if (query.kind) filter("kind = ?", query.kind);
+  if (query.agentId !== undefined) filter("agent_id = ?", query.agentId);
+  if (query.cursor) {
+    where.push("(created_at < ? OR (created_at = ? AND delivery_id < ?))");
+    params.push(query.cursor.createdAt, query.cursor.createdAt, query.cursor.deliveryId);
+  }
+  const { results } = await db
+    .prepare(
+      `SELECT * FROM delivery_index ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
+       ORDER BY created_at DESC, delivery_id DESC LIMIT ?`,
+    )
+    .bind(...params, query.limit + 1)
+    .all<DeliveryIndexRow>();
+  const deliveries = results.slice(0, query.limit).map(deliveryOf);
+  const last = deliveries.at(-1);
+  return results.length > query.limit && last
+    ? { deliveries, next: { createdAt: last.createdAt, deliveryId: last.deliveryId } }
+    : { deliveries };
+}
+
+/** One record's session and agent, to route `GET/POST /v1/deliveries/{id}` to its session object. */
+export async function findDelivery(db: D1Database, deliveryId: string): Promise<IndexedDelivery | undefined> {
+  const row = await db
+    .prepare("SELECT * FROM delivery_index WHERE delivery_id = ?")
+    .bind(deliveryId)
+    .first<DeliveryIndexRow>();
+  return row ? deliveryOf(row) : undefined;
+}

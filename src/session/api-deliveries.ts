@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+/** What a delivery hands over (SPEC §16): a sub-agent completion, a channel post, a watch notice. */
+export const DELIVERY_KINDS = ["completion", "announce", "reply", "notice"] as const;
+export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
+
+export const DELIVERY_STATUSES = [
+  "pending",
+  "in_progress",
+  "delivered",
+  "not_required",
+  "failed",
+  "suspended",
+  "dismissed",
+] as const;
+/** Where a delivery stands (SPEC §16). `in_progress`: handed to the Queue, its consumer reports back. */
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** A delivery record as callers see it (SPEC §16), on the producing session's side. */
+export interface DeliveryRecord {
+  deliveryId: string;
+  kind: DeliveryKind;
+  runId?: string;
+  sessionKey: string;
+  /** Who it is for: a session key, a watcher's key, or a channel address `channel:to[#thread]`. */
+  target: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt?: number;
+  lastError?: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/**
+ * What the Queue's consumer reports of one attempt at a channel post: `delivered`; `retry` (a transient
+ * failure: the answer says when, or that the deadline passed); `failed` (never going to work);
+ * `dead_letter` (the dead-letter queue's consumer: the Queue gave up, so the record is suspended).
+ */
+export const deliveryReportSchema = z.object({
+  outcome: z.enum(["delivered", "retry", "failed", "dead_letter"]),
+  error: z.string().max(2000).optional(),
+});
+export type DeliveryReport = z.infer<typeof deliveryReportSchema>;
+
+/** The answer to a report: retry after `retryInSeconds`, or stop (the record is settled). */
+export type DeliveryReportAnswer = { retryInSeconds: number } | { settled: DeliveryStatus };
