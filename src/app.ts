@@ -10,6 +10,7 @@ import { requireConfig, requireIdentity } from "./routes/middleware";
 import { openApiRoutes } from "./routes/openapi";
 import { toolsInvokeRoutes } from "./routes/tools-invoke";
 import { channelRoutes } from "./routes/v1/channels";
+import { deliveryRoutes } from "./routes/v1/deliveries";
 import { grantRoutes } from "./routes/v1/grants";
 import { runRoutes } from "./routes/v1/runs";
 import { sessionHistoryRoutes } from "./routes/v1/session-history";
@@ -50,6 +51,7 @@ app.route("/v1/sessions", sessionRoutes);
 app.route("/v1/sessions", sessionHistoryRoutes);
 app.route("/v1/runs", runRoutes);
 app.route("/v1/grants", grantRoutes);
+app.route("/v1/deliveries", deliveryRoutes);
 app.route("/mcp", mcpRoutes);
 
 app.notFound((c) =>

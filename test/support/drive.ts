@@ -94,12 +94,17 @@ export interface TestQueueMessage {
 }
 
 /**
- * Hands one batch to the Worker's queue handler, as the Queues runtime would, and returns what it acked
+ * Hands one batch of `queue` (the deliveries queue unless told) to the Worker's queue handler, as the
+ * Queues runtime would, and returns what it acked
  * and retried. getQueueResult does not keep retry delays, so each message's retry delay is noted too.
  */
-export async function deliverBatch(messages: TestQueueMessage[], bindings: Env = env) {
+export async function deliverBatch(
+  messages: TestQueueMessage[],
+  bindings: Env = env,
+  queue = "switchboard-deliveries",
+) {
   const batch = createMessageBatch(
-    "switchboard-deliveries",
+    queue,
     messages.map((message) => ({ ...message, attempts: message.attempts ?? 1, timestamp: Date.now() })),
   );
   const delays: Record<string, number | undefined> = {};

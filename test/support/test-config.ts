@@ -198,6 +198,8 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
             },
             // A tool turn that always runs to its end: tool result, then a final answer.
             { match: "look around", toolCall: { name: "agents_list", args: {} }, reply: "looked around" },
+            // A completion the user needs no update for (its label says so): intentional silence.
+            { match: "nothing to tell", reply: "NO_REPLY" },
             { match: "Sub-agent completion", reply: "Update: {{message}}" },
             { match: "*", reply: "spawner got: {{message}}" },
           ]),
