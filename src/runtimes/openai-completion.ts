@@ -49,7 +49,8 @@ const completionSchema = z.object({
       }),
     )
     .min(1),
-  usage: reportedUsageSchema.optional(),
+  // Some compatible servers say `usage: null` for a call they did not count: unknown, like none at all.
+  usage: reportedUsageSchema.nullable().optional(),
 });
 
 /** A whole `chat.completion` body (a server that ignored `stream: true`, or answered JSON anyway). */
@@ -61,6 +62,6 @@ export function completionOf(json: unknown): Completion | undefined {
     content: choice.message.content ?? null,
     calls: choice.message.tool_calls ?? [],
     finishReason: choice.finish_reason,
-    usage: parsed.data.usage,
+    usage: parsed.data.usage ?? undefined,
   };
 }

@@ -50,11 +50,29 @@ function chatHistory(input: RunInput): ChatMessage[] {
   return messages;
 }
 
-/** One call's usage as the model reported it; zeros when it reported none. */
-function callUsageOf(reported: ReportedUsage | undefined): MessageUsage {
-  const input = reported?.prompt_tokens ?? 0;
-  const output = reported?.completion_tokens ?? 0;
-  return { input, output, totalTokens: reported?.total_tokens ?? input + output };
+/** One call's usage as the model reported it; `undefined` (unknown, not zero) when it reported none. */
+function callUsageOf(reported: ReportedUsage | undefined): MessageUsage | undefined {
+  const { prompt_tokens, completion_tokens, total_tokens } = reported ?? {};
+  if (prompt_tokens === undefined && completion_tokens === undefined && total_tokens === undefined)
+    return undefined;
+  const input = prompt_tokens ?? 0;
+  const output = completion_tokens ?? 0;
+  return { input, output, totalTokens: total_tokens ?? input + output };
+}
+
+/**
+ * The run's usage with one more call's. A run whose calls report usage only some of the time sums what
+ * was reported (the known part, an undercount rather than a guess), and its `lastCallTokens` is the last
+ * reporting call's; a run where no call reported any has no usage at all (unknown, never zeros).
+ */
+function addCallUsage(run: RunUsage | undefined, call: MessageUsage | undefined): RunUsage | undefined {
+  if (!call) return run;
+  return {
+    input: (run?.input ?? 0) + call.input,
+    output: (run?.output ?? 0) + call.output,
+    total: (run?.total ?? 0) + call.totalTokens,
+    lastCallTokens: call.totalTokens,
+  };
 }
 
 /**
@@ -88,7 +106,7 @@ export async function runOpenAi(input: RunInput): Promise<RunOutcome> {
     return { kind: "failed", error: `secret ${runtime.apiKeyEnv} is not set`, retryable: false };
   const url = `${runtime.baseUrl.replace(/\/+$/, "")}/chat/completions`;
   const chat = chatHistory(input);
-  const usage: RunUsage = { input: 0, output: 0, total: 0 };
+  let usage: RunUsage | undefined;
   const appended: TranscriptMessage[] = [];
   const tools = input.tools.map((tool) => ({ type: "function", function: tool }));
   for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
@@ -120,16 +138,14 @@ export async function runOpenAi(input: RunInput): Promise<RunOutcome> {
     if (!answer.ok) return { kind: "failed", error: answer.error, retryable: answer.retryable };
     const { content, calls, finishReason, usage: reported } = answer.completion;
     const callUsage = callUsageOf(reported);
-    usage.input += callUsage.input;
-    usage.output += callUsage.output;
-    usage.total += reported?.total_tokens ?? 0;
-    usage.lastCallTokens = callUsage.totalTokens;
+    usage = addCallUsage(usage, callUsage);
     const stopReason = stopReasonOf(finishReason, calls.length > 0);
     const text = content ?? "";
     if (calls.length === 0) {
       if (text) appended.push(assistantMessage(input, textContent(text), stopReason, callUsage));
-      return { kind: "done", text, usage, messages: appended };
+      return { kind: "done", text, ...(usage ? { usage } : {}), messages: appended };
     }
+    // What the model said along with its calls stays: in the transcript, and in what it reads next round.
     chat.push({ role: "assistant", content, tool_calls: calls });
     const callBlocks = calls.map((call) => ({
       type: "toolCall" as const,

@@ -32,13 +32,14 @@ export function textContent(text: string): ContentBlock[] {
 
 /**
  * An assistant message written by one of our runs: content blocks plus who answered and how. The agent
- * is missing only for a posted webhook result whose agent left the config since the run started.
+ * is missing only for a posted webhook result whose agent left the config since the run started; the
+ * usage only when the call reported none (unknown is left out, never written as zeros).
  */
 export function assistantMessage(
   run: { runId: string; agent: AgentConfig | undefined },
   content: ContentBlock[],
   stopReason: StopReason,
-  usage: MessageUsage,
+  usage: MessageUsage | undefined,
 ): TranscriptMessage {
   return {
     id: crypto.randomUUID(),
@@ -46,7 +47,7 @@ export function assistantMessage(
     content,
     ...(run.agent ? { model: runModel(run.agent), provider: runProvider(run.agent) } : {}),
     stopReason,
-    usage,
+    ...(usage ? { usage } : {}),
     timestamp: Date.now(),
     runId: run.runId,
   };

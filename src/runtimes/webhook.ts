@@ -69,21 +69,28 @@ export async function runWebhook(input: RunInput): Promise<RunOutcome> {
   return webhookReply(input, answer.data);
 }
 
+/**
+ * A webhook agent's reported usage as the run's; `undefined` (unknown, not zeros) when it reported none,
+ * or an empty `usage` object. A missing field of a partial report counts as 0.
+ */
+export function reportedRunUsage(
+  reported: z.infer<typeof webhookAnswerSchema>["usage"],
+): RunUsage | undefined {
+  if (reported?.input === undefined && reported?.output === undefined && reported?.total === undefined)
+    return undefined;
+  const input = reported.input ?? 0;
+  const output = reported.output ?? 0;
+  return { input, output, total: reported.total ?? input + output };
+}
+
 /** The outcome of a webhook agent's answer, given at once or posted later to `/v1/runs/{runId}/result`. */
 export function webhookReply(
   run: { runId: string; agent: AgentConfig | undefined },
   answer: z.infer<typeof webhookAnswerSchema>,
 ): Extract<RunOutcome, { kind: "done" }> {
-  const reported = answer.usage;
-  const usage: RunUsage | undefined = reported
-    ? {
-        input: reported.input ?? 0,
-        output: reported.output ?? 0,
-        total: reported.total ?? (reported.input ?? 0) + (reported.output ?? 0),
-      }
-    : undefined;
-  // The agent reports one answer, so its usage is that of one call; zeros when it reported none.
-  const callUsage = { input: usage?.input ?? 0, output: usage?.output ?? 0, totalTokens: usage?.total ?? 0 };
+  const usage = reportedRunUsage(answer.usage);
+  // The agent reports one answer, so its usage is that of one call; none when it reported none.
+  const callUsage = usage && { input: usage.input, output: usage.output, totalTokens: usage.total };
   return {
     kind: "done",
     text: answer.text,

@@ -135,10 +135,15 @@ export function recordRunEnding(
     endedAt: now,
     updatedAt: Math.max(record.updatedAt, now),
     runtimeMs: (record.runtimeMs ?? 0) + (now - (run.startedAt ?? now)),
-    inputTokens: (record.inputTokens ?? 0) + (ending.usage?.input ?? 0),
-    outputTokens: (record.outputTokens ?? 0) + (ending.usage?.output ?? 0),
-    // OpenClaw's meaning: what the latest run's last model call had in context, not a lifetime sum.
-    ...(ending.usage ? { totalTokens: ending.usage.lastCallTokens ?? ending.usage.total } : {}),
+    // A run without usage leaves the totals as they were: unknown stays unknown, never 0. OpenClaw's
+    // totalTokens: what the latest run's last model call had in context, not a lifetime sum.
+    ...(ending.usage
+      ? {
+          inputTokens: (record.inputTokens ?? 0) + ending.usage.input,
+          outputTokens: (record.outputTokens ?? 0) + ending.usage.output,
+          totalTokens: ending.usage.lastCallTokens ?? ending.usage.total,
+        }
+      : {}),
     abortedLastRun: ending.status === "killed" || ending.status === "timeout" ? 1 : 0,
     ...summaryChanges(appended),
     ...(record.spawn && record.spawn.archiveAfterMinutes > 0 && record.archiveAt !== ARCHIVE_WHEN_IDLE

@@ -53,7 +53,7 @@ export function buildCompletion(input: {
     title: input.title,
     statusText: completionStatus(input.status, input.error),
     result: completionResult(input.reply, input.messages),
-    stats: statsLine(input.runtimeMs, input.usage ?? { input: 0, output: 0, total: 0 }),
+    stats: statsLine(input.runtimeMs, input.usage),
   };
 }
 

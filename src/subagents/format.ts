@@ -1,13 +1,18 @@
 import { formatRuntime, formatTokenCount } from "../text/units";
 
-/** `runtime <dur> • tokens <total> (in <in> / out <out>)`, plus `prompt/cache <n>` when total exceeds in+out. */
+/**
+ * `runtime <dur> • tokens <total> (in <in> / out <out>)`, plus `prompt/cache <n>` when total exceeds
+ * in+out; `tokens unknown` for a run without usage (its model reported none, or it ended before answering).
+ */
 export function statsLine(
   runtimeMs: number,
-  usage: { input: number; output: number; total: number },
+  usage: { input: number; output: number; total: number } | undefined,
 ): string {
+  const runtime = `runtime ${formatRuntime(runtimeMs)}`;
+  if (!usage) return `${runtime} • tokens unknown`;
   const cache = usage.total - usage.input - usage.output;
   return [
-    `runtime ${formatRuntime(runtimeMs)}`,
+    runtime,
     `tokens ${formatTokenCount(usage.total)} (in ${formatTokenCount(usage.input)} / out ${formatTokenCount(usage.output)})`,
     ...(cache > 0 ? [`prompt/cache ${formatTokenCount(cache)}`] : []),
   ].join(" • ");

@@ -19,6 +19,21 @@ export type CardSession = Pick<
   | "status"
 > & { updatedAt?: number };
 
+/**
+ * A token count of the card: 0 before the session's first run ended (`runtimeMs` is written then), and
+ * `unknown` when runs ended but none reported usage (a model that sends none): never a made-up 0.
+ */
+function tokenCount(value: number | undefined, row: CardSession): string {
+  if (value !== undefined) return formatTokenCount(value);
+  return row.runtimeMs === undefined ? "0" : "unknown";
+}
+
+/** `<in> in / <out> out`, or `unknown` when the session's runs reported no usage. */
+function tokensText(row: CardSession): string {
+  const input = tokenCount(row.inputTokens, row);
+  return input === "unknown" ? input : `${input} in / ${tokenCount(row.outputTokens, row)} out`;
+}
+
 /** The compact status card of SPEC §5.7. */
 export function statusCard(
   row: CardSession,
@@ -33,7 +48,7 @@ export function statusCard(
   const lines = [
     `${PRODUCT_NAME} ${VERSION}`,
     `Model: ${row.model ?? "default"}${details.modelOverridden ? " (session override)" : ""}`,
-    `Tokens: ${formatTokenCount(row.inputTokens ?? 0)} in / ${formatTokenCount(row.outputTokens ?? 0)} out • context ${formatTokenCount(row.totalTokens ?? 0)}/${formatTokenCount(row.contextTokens ?? 0)}`,
+    `Tokens: ${tokensText(row)} • context ${tokenCount(row.totalTokens, row)}/${formatTokenCount(row.contextTokens ?? 0)}`,
     `Session: ${row.key} • ${activity}`,
     `Runtime: ${row.runtimeMs !== undefined ? formatRuntime(row.runtimeMs) : "none yet"} • thinking ${row.thinkingLevel ?? "default"}`,
     `Run: ${row.status === "running" ? "active" : "idle"}`,

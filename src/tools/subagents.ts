@@ -12,7 +12,12 @@ function describe(item: SubagentItem): string {
   const name = item.label ?? item.task?.slice(0, 60) ?? item.sessionKey;
   const stats = [
     item.runtimeMs !== undefined ? formatRuntime(item.runtimeMs) : undefined,
-    item.totalTokens !== undefined ? `${formatTokenCount(item.totalTokens)} tokens` : undefined,
+    // An ended child whose runs reported no usage says so; a running one has nothing to say yet.
+    item.totalTokens !== undefined
+      ? `${formatTokenCount(item.totalTokens)} tokens`
+      : item.status !== "running"
+        ? "tokens unknown"
+        : undefined,
   ].filter(Boolean);
   return `${item.index}. [${item.status}] ${name}${stats.length > 0 ? ` (${stats.join(", ")})` : ""} — ${item.sessionKey}`;
 }

@@ -137,6 +137,57 @@ describe("runOpenAi streams the model's answer", () => {
     expect(streamed.requests[1]?.messages).toEqual(whole.requests[1]?.messages);
   });
 
+  it("keeps text said along with tool calls, streamed or JSON: in the call's message and the next request; usage of the calls that reported it", async () => {
+    const options = { tools: [LOOKUP_TOOL], toolResult: { definition: "a panel of switches" } };
+    const streamed = await run("tools-text", '{"word":"switchboard"}', options);
+    const whole = await run("tools-text/as-json", '{"word":"switchboard"}', options);
+    const answer = 'tool said: {"definition":"a panel of switches"}';
+    for (const { outcome, deltas, requests } of [streamed, whole]) {
+      expect(outcome).toEqual({
+        kind: "done",
+        text: answer,
+        // The call round reported no usage: the run sums the answer's alone, the call's message has none.
+        usage: { input: 10, output: 5, total: 15, lastCallTokens: 15 },
+        messages: [
+          {
+            id: expect.any(String),
+            role: "assistant",
+            content: [
+              { type: "text", text: "Looking it up." },
+              { type: "toolCall", id: "call_1", name: "lookup", arguments: { word: "switchboard" } },
+            ],
+            model: "fake-model",
+            provider: "openai",
+            stopReason: "toolUse",
+            timestamp: expect.any(Number),
+            runId: expect.any(String),
+          },
+          expect.objectContaining({ role: "toolResult", toolCallId: "call_1" }),
+          expect.objectContaining({
+            role: "assistant",
+            content: [{ type: "text", text: answer }],
+            usage: { input: 10, output: 5, totalTokens: 15 },
+          }),
+        ],
+      });
+      expect(deltas.join("")).toBe(`Looking it up.${answer}`);
+      expect(requests).toHaveLength(2);
+      expect(requests[1]?.messages.slice(1, 2)).toEqual([
+        {
+          role: "assistant",
+          content: "Looking it up.",
+          tool_calls: [
+            {
+              id: "call_1",
+              type: "function",
+              function: { name: "lookup", arguments: '{"word":"switchboard"}' },
+            },
+          ],
+        },
+      ]);
+    }
+  });
+
   // workerd logs the dropped connection as an exception of its own; the run still sees a read error.
   it("fails retryable when the stream breaks off or ends before the answer, after the deltas it got", async () => {
     const broken = await run("broken", "cut me off");

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { deriveKey } from "../../src/auth/purpose-keys";
 import { verifySignatureHeader } from "../../src/channels/signature";
 import type { RunOutcome } from "../../src/runtimes/types";
-import { runWebhook } from "../../src/runtimes/webhook";
+import { runWebhook, webhookReply } from "../../src/runtimes/webhook";
 import { fakeServicesUrl, newRecording, SIGNING_KEY, type WebhookPost } from "../support";
 import { agentWith, LOOKUP_TOOL, runInput } from "./fixtures";
 
@@ -86,6 +86,22 @@ describe("runWebhook against an agent webhook", () => {
       context: "Reply step 1 of 2.",
       tools: [LOOKUP_TOOL],
       runToken: input.runToken,
+    });
+  });
+
+  it("records no usage for an answer without one, or with an empty one: unknown, not zeros", () => {
+    const run = { runId: "run-1", agent: agentWith({ type: "webhook", url: "https://agent.example/run" }) };
+    for (const answer of [{ text: "done" }, { text: "done", usage: {} }]) {
+      const outcome = webhookReply(run, answer);
+      expect(outcome).not.toHaveProperty("usage");
+      expect(outcome.messages).toEqual([expect.objectContaining({ role: "assistant", stopReason: "stop" })]);
+      expect(outcome.messages[0]).not.toHaveProperty("usage");
+    }
+    // A partial report counts what it says.
+    expect(webhookReply(run, { text: "done", usage: { input: 3 } }).usage).toEqual({
+      input: 3,
+      output: 0,
+      total: 3,
     });
   });
 

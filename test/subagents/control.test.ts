@@ -1,8 +1,24 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ADMIN, answerDeferred, call, ended, nth, webhookPosts } from "../support";
+import {
+  ADMIN,
+  answerDeferred,
+  call,
+  createSession,
+  ended,
+  getRun,
+  getSession,
+  nth,
+  sendMessage,
+  tool,
+  transcript,
+  uid,
+  waitRun,
+  webhookPosts,
+} from "../support";
 import {
   completionsAfter,
+  expectedStats,
   requester,
   runningChild,
   runOf,
@@ -10,6 +26,7 @@ import {
   spawnOk,
   statusOf,
   subagents,
+  textOf,
 } from "./fixtures";
 
 describe("subagents list", () => {
@@ -94,6 +111,33 @@ describe("subagents list", () => {
 
     await answerDeferred(alpha.child, "alpha done", [alpha.child, r]);
     await completionsAfter(r, [r, alpha.child], 2);
+  });
+
+  it("a child whose model reports no usage: its run, answer and session have none; its card, the list and the completion say unknown", async () => {
+    const r = await requester("spawner", "ctl-unknown");
+    const { child, runId } = await spawnOk(r, { task: "say hi", agentId: "model-echo", label: "mute" });
+    const [completion] = await completionsAfter(r, [r, child]);
+    const run = ended(await getRun(runId));
+    expect(run.status).toBe("ok");
+    expect(run).not.toHaveProperty("usage");
+    const answer = (await transcript(child)).at(-1);
+    expect(answer).toMatchObject({ role: "assistant", provider: "openai", stopReason: "stop", runId });
+    expect(answer).not.toHaveProperty("usage");
+    const row = (await getSession(child)).json;
+    for (const field of ["inputTokens", "outputTokens", "totalTokens"]) expect(row).not.toHaveProperty(field);
+    // A leaf has no session_status and its requester may not look across agents: a session of its own.
+    const own = `agent:model-echo:ctl-unknown-${uid()}`;
+    await createSession({ agentId: "model-echo", key: own });
+    await waitRun(await sendMessage(own, "hi"));
+    const card = (await tool("session_status", own)).statusText.split("\n");
+    expect(card).toContain("Tokens: unknown • context unknown/200.0k");
+
+    const listing = await subagents(r, {});
+    expect(listing.recent.map((item) => item.sessionKey)).toEqual([child]);
+    expect(listing.recent[0]).not.toHaveProperty("totalTokens");
+    expect(listing.text).toMatch(new RegExp(`^1\\. \\[done\\] mute \\(\\d+s, tokens unknown\\) — ${child}$`));
+    expect(textOf(completion).split("\n").at(-1)).toBe(expectedStats(run));
+    expect(expectedStats(run)).toMatch(/^runtime \d+s • tokens unknown$/);
   });
 
   it("says so when there is nothing to list, and controls only the caller's own children", async () => {

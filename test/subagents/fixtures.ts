@@ -156,11 +156,15 @@ export async function runOf(key: string, runId: string): Promise<RunRecord> {
   return found.value;
 }
 
-/** `runtime <dur> • tokens <total> (in <in> / out <out>)`, computed from a run record (SPEC §5.4). */
+/**
+ * `runtime <dur> • tokens <total> (in <in> / out <out>)`, computed from a run record (SPEC §5.4);
+ * `tokens unknown` for a run without usage (a killed one).
+ */
 export function expectedStats(run: Pick<RunRecord, "startedAt" | "endedAt" | "usage">): string {
   const seconds = Math.round((Number(run.endedAt) - Number(run.startedAt)) / 1000);
-  const usage = run.usage ?? { input: 0, output: 0, total: 0 };
-  return `runtime ${seconds}s • tokens ${usage.total} (in ${usage.input} / out ${usage.output})`;
+  const { usage } = run;
+  const tokens = usage ? `${usage.total} (in ${usage.input} / out ${usage.output})` : "unknown";
+  return `runtime ${seconds}s • tokens ${tokens}`;
 }
 
 /** The completion message a finished child run must produce, line by line (SPEC §5.4). */

@@ -10,6 +10,7 @@
  *     tools         no `tool` message yet: calls the tool <param> (default: the first tool offered) with the
  *                   last user message as arguments if it is a JSON object, else `{ text }`; afterwards
  *                   answers `tool said: <last tool message>`. Usage 10 + 5 = 15 per round.
+ *     tools-text    as tools, but the call comes with the text "Looking it up." and no usage (the answer has it)
  *     loop          always calls the tool <param> (default: the first offered), never answers
  *     tools-slow    as tools, but the round after the tool call answers 1.5 s later (a crash mid-run)
  *     slow-tool/<ms> no `tool` message yet: calls sessions_list after <ms> milliseconds; afterwards
@@ -216,6 +217,10 @@ function openAi(scenario: string, param: string | undefined, request: Json): Rep
       return messages.some((message) => message.role === "tool")
         ? completion({ content: `tool said: ${lastOf("tool")}` }, [10, 5])
         : completion(toolCall(request, param, lastUser), [10, 5]);
+    case "tools-text":
+      return messages.some((message) => message.role === "tool")
+        ? completion({ content: `tool said: ${lastOf("tool")}` }, [10, 5])
+        : completion({ ...toolCall(request, param, lastUser), content: "Looking it up." });
     case "loop":
       return completion(toolCall(request, param, lastUser), [1, 1]);
     case "tools-slow":

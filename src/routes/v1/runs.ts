@@ -5,7 +5,7 @@ import { keyOptionsOf } from "../../config/key-options";
 import { AppError } from "../../errors";
 import { findRunSession } from "../../index-db/runs";
 import { parseSessionKey } from "../../keys";
-import { webhookAnswerSchema } from "../../runtimes/webhook";
+import { reportedRunUsage, webhookAnswerSchema } from "../../runtimes/webhook";
 import type { Result, RunRecord } from "../../session/api";
 import { sessionApi, waitForRunResilient } from "../../session/client";
 import { readJsonBody } from "../middleware";
@@ -122,13 +122,7 @@ export const runRoutes = new Hono<AppEnv>()
       throw new AppError("forbidden", "only the run's own run token may post its result");
     const body = parseBody(webhookAnswerSchema, await readJsonBody(c.req.raw));
     const session = await runSession(c, runId);
-    const usage = body.usage
-      ? {
-          input: body.usage.input ?? 0,
-          output: body.usage.output ?? 0,
-          total: body.usage.total ?? (body.usage.input ?? 0) + (body.usage.output ?? 0),
-        }
-      : undefined;
+    const usage = reportedRunUsage(body.usage);
     return c.json(
       waitResult(
         unwrapRun(await session.completeDeferredRun(runId, { text: body.text, ...(usage ? { usage } : {}) })),
