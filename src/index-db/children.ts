@@ -1,3 +1,6 @@
+import type { VisibleScope } from "../policy/visibility";
+import { visibleCondition } from "./list";
+
 /** A sub-agent session as `subagents` sees it, from the index. */
 export interface ChildRow {
   sessionKey: string;
@@ -44,6 +47,38 @@ export async function listChildren(db: D1Database, sessionKey: string): Promise<
     for (const [name, value] of fields) if (value !== undefined) Object.assign(child, { [name]: value });
     return child;
   });
+}
+
+/**
+ * For each of these sessions, the keys of its children the requester may see (its scope, as the list
+ * query applies it), newest activity first, at most MAX_CHILDREN each: one query for a whole page, the
+ * parents bound as one JSON array (served by the `spawned_by` index).
+ */
+export async function visibleChildKeys(
+  db: D1Database,
+  sessionKeys: readonly string[],
+  scope: VisibleScope,
+): Promise<Map<string, string[]>> {
+  const visible = visibleCondition(scope);
+  const children = new Map<string, string[]>();
+  if (sessionKeys.length === 0 || !visible) return children;
+  const { results } = await db
+    .prepare(
+      `SELECT spawned_by, session_key FROM (
+         SELECT spawned_by, session_key, ROW_NUMBER() OVER (PARTITION BY spawned_by ORDER BY recency DESC) AS n
+         FROM session_index
+         WHERE spawned_by IN (SELECT value FROM json_each(?)) AND list_state IN (0, 1)
+           ${visible.sql ? `AND ${visible.sql}` : ""}
+       ) WHERE n <= ${MAX_CHILDREN} ORDER BY spawned_by, n`,
+    )
+    .bind(JSON.stringify(sessionKeys), ...visible.params)
+    .all<{ spawned_by: string; session_key: string }>();
+  for (const row of results) {
+    const keys = children.get(row.spawned_by) ?? [];
+    keys.push(row.session_key);
+    children.set(row.spawned_by, keys);
+  }
+  return children;
 }
 
 // D1 binds at most 100 parameters per statement.

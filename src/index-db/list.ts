@@ -197,6 +197,12 @@ export async function listSessions(db: D1Database, query: ListQuery): Promise<Li
   };
 }
 
+/** The requester's visibility as one WHERE condition over `session_index`; undefined when nothing is visible. */
+export function visibleCondition(scope: VisibleScope): Clause | undefined {
+  const scopes = scopeAlternatives(scope, undefined);
+  return scopes.length === 0 ? undefined : or(scopes);
+}
+
 /** The SQL and bound values `listSessions` runs for a query; undefined when nothing can be visible. */
 export function listStatement(query: ListQuery): Clause | undefined {
   const scopes = scopeAlternatives(query.scope, query.agentId);

@@ -98,22 +98,23 @@ export async function findSessionsByLabel(
  * Claims one of an agent's `maxConcurrent` sub-agent slots for a session about to start a run: its index
  * row is marked running only if fewer than `max` other sub-agent sessions of the agent are. One D1
  * statement, so two sessions checking at once cannot both take the last slot (a count, then a start,
- * could). False when none is free, or the session is not indexed yet; the session's own index sync then
- * writes what it really is.
+ * could). The claim is the session's record at `version`: it is refused if a newer one is indexed (a kill
+ * that ended the run meanwhile), and an index write of this version or older that lands after it (one
+ * delivered alongside) cannot undo it, while the next one (the run started or ended) replaces it. False
+ * when no slot is free, or the session is not indexed yet; it looks again later.
  */
 export async function claimSubagentSlot(
   db: D1Database,
-  agentId: string,
-  sessionKey: string,
+  session: { agentId: string; sessionKey: string; version: number },
   max: number,
 ): Promise<boolean> {
   const claimed = await db
     .prepare(
-      `UPDATE session_index SET status = 'running' WHERE session_key = ?1 AND (
+      `UPDATE session_index SET status = 'running', version = ?4 WHERE session_key = ?1 AND version <= ?4 AND (
          SELECT COUNT(*) FROM session_index WHERE agent_id = ?2 AND list_state IN (0, 1) AND status = 'running'
            AND spawn_depth > 0 AND session_key != ?1) < ?3`,
     )
-    .bind(sessionKey, agentId, max)
+    .bind(session.sessionKey, session.agentId, max, session.version)
     .run();
   return claimed.meta.changes > 0;
 }

@@ -34,6 +34,8 @@ export const sessionRowSchema = z
     runtimeMs: record.runtimeMs,
     spawnedBy: record.spawnedBy,
     parentSessionKey: record.parentSessionKey,
+    /** sessions_list: the keys of the sessions this one spawned that the caller may see, newest first. */
+    childSessions: z.array(z.string()).optional(),
     spawnDepth: z.number().optional(),
     thinkingLevel: record.thinkingLevel,
     verboseLevel: record.verboseLevel,
@@ -63,6 +65,7 @@ const COPIED = Object.keys(sessionRowSchema.shape).filter(
     ![
       "key",
       "spawnDepth",
+      "childSessions",
       "systemSent",
       "abortedLastRun",
       "deliveryContext",

@@ -70,7 +70,10 @@ export class Runs {
         deferRunStart(this.#sql, row.runId, Date.now() + SLOT_RETRY_MS);
         return;
       }
-      await this.execute(row);
+      // The claim awaited D1: a kill meanwhile ended the run (and its newer index write frees the slot).
+      const current = findRun(this.#sql, row.runId);
+      if (current?.status !== "queued") continue;
+      await this.execute(current);
       if ((await this.#outbox.deliver()) === "removed") this.abortAll("killed");
     }
   }
@@ -79,7 +82,7 @@ export class Runs {
     const record = liveRecord(this.#sql);
     if (!record?.spawn) return true;
     const { maxConcurrent } = subagentSettings(sessionConfig(this.#env), record.agentId);
-    return claimSubagentSlot(this.#env.DB, record.agentId, record.sessionKey, maxConcurrent);
+    return claimSubagentSlot(this.#env.DB, record, maxConcurrent);
   }
 
   /** Aborts every run executing here; `reason` says how they end. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { visibleChildKeys } from "../index-db/children";
 import { listSessions } from "../index-db/list";
-import { normalizeAgentId } from "../keys";
+import { displayKey, normalizeAgentId } from "../keys";
 import { MAX_LIST_OFFSET, MAX_SEARCH_CHARS } from "../limits";
 import { visibleScope } from "../policy/visibility";
 import { toSessionRow } from "../session/api";
@@ -64,8 +65,9 @@ export const sessionsList = defineTool({
     const messageLimit = clamp(params.messageLimit ?? 0, 0, 20);
     const agentId =
       params.agentId === undefined ? undefined : (normalizeAgentId(params.agentId) ?? params.agentId);
+    const scope = visibleScope(ctx.config, ctx.requester);
     const page = await listSessions(ctx.db, {
-      scope: visibleScope(ctx.config, ctx.requester),
+      scope,
       limit,
       ...(kinds.length > 0 ? { kinds } : {}),
       ...(agentId ? { agentId } : {}),
@@ -78,9 +80,18 @@ export const sessionsList = defineTool({
       ...(params.cursor ? { cursor: params.cursor } : {}),
       ...(params.offset ? { offset: params.offset } : {}),
     });
+    // The page's children in one more query, filtered by the caller's own visibility: a key the caller
+    // could not list is not leaked through its parent's row (README "Configuration", choices).
+    const children = await visibleChildKeys(
+      ctx.db,
+      page.rows.map((columns) => String(columns.session_key)),
+      scope,
+    );
     const sessions = await Promise.all(
       page.rows.map(async (columns) => {
         const { derivedTitle, lastMessagePreview, ...row } = toSessionRow(columns, ctx.keyOptions);
+        const childKeys = children.get(String(columns.session_key));
+        if (childKeys) row.childSessions = childKeys.map((key) => displayKey(key, ctx.keyOptions));
         const messages =
           messageLimit > 0
             ? await ctx.session(String(columns.session_key)).recentMessages(messageLimit)

@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { SwitchboardConfig } from "../../src/config/schema";
 import {
+  AGENT_TOKENS,
+  call,
   createSession,
   createSpawned,
   getSession,
   type ResultOf,
+  type SessionRow,
+  sessionPath,
   tool,
   toolWithConfig,
   uid,
@@ -222,5 +226,46 @@ describe("sandboxed requesters (ops is sandboxed)", () => {
     );
     // With sessionToolsVisibility=all the sessionId lookup finds it, and agent visibility lets it be read.
     expect(await historyOf(liftedClamp("agent"), keys.opsRequester, siblingId)).toBe("ok");
+  });
+});
+
+describe("childSessions (SPEC §5.1): the children a row's session spawned, as far as the caller sees them", () => {
+  it("lists only children the caller may see, on sessions_list rows and GET /v1/sessions/{key}", async () => {
+    const { u, keys } = await world();
+    /** Each listed row's key → its childSessions, sorted (absent: no visible child). */
+    const childrenOf = async (run: Run, requester: string) => {
+      const result = await run("sessions_list", requester, { search: u });
+      return Object.fromEntries(
+        result.sessions.map((row) => [
+          row.key,
+          row.childSessions ? [...row.childSessions].sort() : undefined,
+        ]),
+      );
+    };
+    // tree: the cross-agent child and the grandchild (the child's tree) are not the requester's to see.
+    expect(await childrenOf(overHttp, keys.requester)).toEqual({
+      [keys.requester]: [keys.child],
+      [keys.child]: undefined,
+    });
+    expect(await childrenOf(overHttp, keys.child)).toEqual({
+      [keys.child]: [keys.grandchild],
+      [keys.grandchild]: undefined,
+    });
+    expect(await childrenOf(withConfig(visibility("self")), keys.requester)).toEqual({
+      [keys.requester]: undefined,
+    });
+    const all = await childrenOf(withConfig(visibility("all")), keys.requester);
+    expect(all[keys.requester]).toEqual(sorted(keys.child, keys.researchChild));
+    expect(all[keys.child]).toEqual([keys.grandchild]);
+    expect(all[keys.sibling]).toBeUndefined();
+
+    // REST: the operator sees every child, an agent token its own agent's only.
+    const rest = async (token: string) =>
+      (await call<SessionRow>("GET", sessionPath(keys.requester), { token })).json.childSessions?.sort();
+    expect((await getSession(keys.requester)).json.childSessions?.sort()).toEqual(
+      sorted(keys.child, keys.researchChild),
+    );
+    expect(await rest(AGENT_TOKENS.main)).toEqual([keys.child]);
+    expect((await getSession(keys.sibling)).json).not.toHaveProperty("childSessions");
   });
 });

@@ -80,26 +80,32 @@ describe("a fire-and-forget send is durable in the requester before the Queue ha
 });
 
 describe("a keyed repeat is answered from the requester's record (issue 17, item 5)", () => {
-  it("a repeat naming another target, while the first is still on the Queue, sends nothing", async () => {
+  it("a repeat, to the same or another target, while the first is still on the Queue: the first's answer, nothing sent", async () => {
     const { u, requester, first, second } = await family("key");
     const { ctx, queued } = capturingContext(requesterFor(requester));
     const key = `k-${u}`;
-    const one = await sendWith(ctx, {
-      sessionKey: first,
+    const args = (sessionKey: string) => ({
+      sessionKey,
       message: "once",
       timeoutSeconds: 0,
       idempotencyKey: key,
     });
-    const again = await sendWith(ctx, {
-      sessionKey: second,
-      message: "once",
-      timeoutSeconds: 0,
-      idempotencyKey: key,
-    });
-    expect(again).toEqual(one);
+    const one = await sendWith(ctx, args(first));
+    expect(one).toMatchObject({ status: "accepted", sessionKey: first, targetDisposition: "queued" });
+    // The window is real: the Queue consumer has not run, so neither the target nor the run index has it.
+    const indexed = () =>
+      env.DB.prepare("SELECT session_key FROM run_index WHERE run_id = ?").bind(one.runId).first();
+    expect(await transcript(first)).toEqual([]);
+    expect(await indexed()).toBeNull();
+    expect(await sendWith(ctx, args(second))).toEqual(one);
+    expect(await sendWith(ctx, args(first))).toEqual(one);
     expect(queued).toHaveLength(1);
     await deliverBatch([{ id: "only", body: queued[0] }]);
     await waitRun(one.runId);
+    // Once indexed, a repeat to another target is answered the same way.
+    expect(await indexed()).toEqual({ session_key: first });
+    expect(await sendWith(ctx, args(second))).toEqual(one);
+    expect(queued).toHaveLength(1);
     expect(await transcript(second)).toEqual([]);
   });
 

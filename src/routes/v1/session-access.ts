@@ -5,6 +5,7 @@ import { keyOptionsOf } from "../../config/key-options";
 import type { SwitchboardConfig } from "../../config/schema";
 import { AppError, badRequest } from "../../errors";
 import { canonicalizeKeyInput, parseSessionKey } from "../../keys";
+import type { VisibleScope } from "../../policy/visibility";
 
 /** Why a grant token is refused anywhere but its own session's allowed routes (SPEC §18). */
 export const GRANT_REACH = "a grant token reaches only its session's read, send and events routes";
@@ -91,4 +92,15 @@ export function canonicalKeyForRequest(
     throw badRequest(`key: belongs to agent "${keyAgent}", not "${agentId}"`);
   if (!findAgent(config, keyAgent)) throw badRequest(`key: unknown agent "${keyAgent}"`);
   return key.key;
+}
+
+/**
+ * The sessions a REST caller may see, in the form the index queries filter on: an operator every one,
+ * an agent token its agent's, a grant (or a run token) only its own session.
+ */
+export function restScope(identity: Identity): VisibleScope {
+  if (identity.kind === "operator") return { type: "all" };
+  if (identity.kind === "agent") return { type: "agents", agentIds: [identity.agentId] };
+  const sessionKey = identity.kind === "grant" ? identity.sessionKey : identity.claims.sessionKey;
+  return { type: "self", sessionKey, agentId: sessionKey.split(":")[1] ?? "" };
 }

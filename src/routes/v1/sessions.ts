@@ -1,12 +1,15 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../app-env";
 import { configuredModels } from "../../config/agents";
+import { keyOptionsOf } from "../../config/key-options";
 import { badRequest } from "../../errors";
+import { visibleChildKeys } from "../../index-db/children";
+import { displayKey } from "../../keys";
 import { sessionApi } from "../../session/client";
 import { readJsonBody } from "../middleware";
 import { parseBody } from "../parse-body";
 import { unwrapResult } from "../store-result";
-import { agentForRequest, assertGrantScope, canonicalKeyForRequest } from "./session-access";
+import { agentForRequest, assertGrantScope, canonicalKeyForRequest, restScope } from "./session-access";
 import {
   chatSendSchema,
   createSessionSchema,
@@ -50,7 +53,20 @@ export const sessionRoutes = new Hono<AppEnv>()
     });
     return c.json(unwrapResult(created), 201);
   })
-  .get("/:key", async (c) => c.json(unwrapResult(await pathSession(c).describe())))
+  .get("/:key", async (c) => {
+    const sessionKey = pathKey(c);
+    const [described, children] = await Promise.all([
+      sessionApi(c.env.SESSION, sessionKey).describe(),
+      visibleChildKeys(c.env.DB, [sessionKey], restScope(c.get("identity"))),
+    ]);
+    const row = unwrapResult(described);
+    const childKeys = children.get(sessionKey);
+    return c.json(
+      childKeys
+        ? { ...row, childSessions: childKeys.map((key) => displayKey(key, keyOptionsOf(c.get("config")))) }
+        : row,
+    );
+  })
   .patch("/:key", async (c) => {
     const session = pathSession(c);
     const body = parseBody(patchSessionSchema, await readJsonBody(c.req.raw));
