@@ -192,7 +192,8 @@ export class Runs {
         this.end(current, abortedEnding(reason, row, outcome.kind === "done" ? outcome.messages : []));
       } else if (outcome.kind === "deferred") {
         const early = this.#earlyResults.get(row.runId);
-        if (early) await this.#endDone(current, resultEnding(row.runId, this.#agent(), early));
+        if (early)
+          await this.#endDone(current, resultEnding(row.runId, this.#agent(), early), controller.signal);
         else markRunDeferred(this.#sql, row.runId);
       } else if (outcome.kind === "failed") {
         this.end(current, { status: "error", error: outcome.error, messages: [] });
@@ -238,8 +239,9 @@ export class Runs {
 
   /**
    * Ends a run that finished `ok`. A sub-agent whose task still has work outstanding waits for it
-   * instead of reporting (src/session/outstanding-work.ts). Finding out reads D1: a run stopped
-   * meanwhile ends as stopped, and one that ended meanwhile (a repeated result) is left alone.
+   * instead of reporting (src/session/outstanding-work.ts). Finding out reads the index and asks the
+   * children: a run stopped meanwhile ends as stopped, and one ended meanwhile (a repeated result) is
+   * left alone.
    */
   async #endDone(row: RunRow, ending: RunEnding, signal?: AbortSignal): Promise<boolean> {
     const waits = await mustWait(this.#env, sessionConfig(this.#env), this.#sql, row, ending);
