@@ -1,8 +1,9 @@
+import type { TranscriptMessage } from "../transcript/message";
 import type { DeliveryStatus, RunProgress } from "./api";
 import { completionStatus } from "./ledger";
 import { hasOutboxEntry } from "./outbox-store";
 import type { SessionRecord } from "./record";
-import { findRun, latestRun, type RunRow, setRunCompletion } from "./run-store";
+import { findRun, latestRun, nextRun, type RunRow, setRunCompletion } from "./run-store";
 import { hasMessage } from "./transcript";
 
 const COMPLETION_PREFIX = "completion:";
@@ -12,6 +13,19 @@ export const completionKey = (runId: string) => `${COMPLETION_PREFIX}${runId}`;
 
 /** The id of the hidden note a yielded run leaves in the transcript (src/session/writes.ts). */
 export const yieldNoteId = (runId: string) => `yield:${runId}`;
+
+/** The hidden note a yielded run leaves: its yield's message, kept as context for the next turn. */
+export function yieldNote(runId: string, message: string, now: number): TranscriptMessage {
+  return {
+    id: yieldNoteId(runId),
+    role: "system",
+    content: message,
+    hidden: true,
+    provenance: { kind: "system" },
+    timestamp: now,
+    runId,
+  };
+}
 
 /** Records, with a run's end, whether it owed its requester a completion. */
 export function recordCompletionOwed(sql: SqlStorage, runId: string, owed: boolean): void {
@@ -33,8 +47,8 @@ function deliveryStatusOf(sql: SqlStorage, record: SessionRecord, row: RunRow | 
   return hasOutboxEntry(sql, completionKey(row.runId)) ? "pending" : "delivered";
 }
 
-/** A run that ended by sessions_yield leaves its note in the transcript. */
-function isYielded(sql: SqlStorage, row: RunRow): boolean {
+/** A run that yielded (by sessions_yield, or with work outstanding) leaves its note in the transcript. */
+export function isYielded(sql: SqlStorage, row: RunRow): boolean {
   return row.status === "ok" && hasMessage(sql, yieldNoteId(row.runId));
 }
 
@@ -51,13 +65,26 @@ const ITEM_LABEL_CHARS = 80;
 const ITEM_ERROR_CHARS = 120;
 
 /**
+ * The run that carries a yielded run's work on: the first later run that did not yield in turn (a run
+ * after it, such as a late completion's, is not this task's), else the last of those that did.
+ */
+function carrierOf(sql: SqlStorage, row: RunRow): RunRow | undefined {
+  let last: RunRow | undefined;
+  for (let next = nextRun(sql, row.seq); next; next = nextRun(sql, next.seq)) {
+    if (!isYielded(sql, next)) return next;
+    last = next;
+  }
+  return last;
+}
+
+/**
  * A run's progress. A yielded run waits for its children: the session's later run (started by a
  * completion) carries the work on, so that run's state and end are reported under this runId.
  */
 export function runProgress(sql: SqlStorage, record: SessionRecord, runId: string): RunProgress | undefined {
   const row = findRun(sql, runId);
   if (!row) return undefined;
-  const current = isYielded(sql, row) ? latestRun(sql, row.seq) : row;
+  const current = isYielded(sql, row) ? carrierOf(sql, row) : row;
   const label = (record.label ?? record.spawn?.label ?? record.spawn?.task ?? record.sessionKey).slice(
     0,
     ITEM_LABEL_CHARS,

@@ -115,6 +115,21 @@ export function latestRun(sql: SqlStorage, afterSeq = 0): RunRow | undefined {
   return readRows(sql, "seq > ? ORDER BY seq DESC LIMIT 1", afterSeq)[0];
 }
 
+/** The run just before the run numbered `seq`. */
+export function previousRun(sql: SqlStorage, seq: number): RunRow | undefined {
+  return readRows(sql, "seq < ? ORDER BY seq DESC LIMIT 1", seq)[0];
+}
+
+/** The run just after the run numbered `seq`. */
+export function nextRun(sql: SqlStorage, seq: number): RunRow | undefined {
+  return readRows(sql, "seq > ? ORDER BY seq LIMIT 1", seq)[0];
+}
+
+/** True if a run was recorded under this idempotency key (a completion taken: its turn's dedupe key). */
+export function hasRunWithDedupeKey(sql: SqlStorage, dedupeKey: string): boolean {
+  return sql.exec("SELECT 1 FROM run WHERE dedupe_key = ? LIMIT 1", dedupeKey).toArray().length > 0;
+}
+
 /** Inserts a queued run, created at the same instant as its inbound message. */
 export function insertRun(
   sql: SqlStorage,

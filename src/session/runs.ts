@@ -6,6 +6,7 @@ import type { DeferredResult } from "./api";
 import { sessionConfig } from "./config";
 import type { Outbox } from "./outbox";
 import { addIndexSync } from "./outbox-store";
+import { mustWait, taskEnding, waitingEnding } from "./outstanding-work";
 import { liveRecord, updateRecord } from "./record";
 import { type AbortReason, abortedEnding, type RunEnding, recordRunEnding, resultEnding } from "./run-ending";
 import { executeRun } from "./run-executor";
@@ -194,17 +195,19 @@ export class Runs {
         this.end(current, abortedEnding(reason, row, outcome.kind === "done" ? outcome.messages : []));
       } else if (outcome.kind === "deferred") {
         const early = this.#earlyResults.get(row.runId);
-        if (early) this.end(current, resultEnding(row.runId, this.#agent(), early));
+        if (early)
+          await this.#endDone(current, resultEnding(row.runId, this.#agent(), early), controller.signal);
         else markRunDeferred(this.#sql, row.runId);
       } else if (outcome.kind === "failed") {
         this.end(current, { status: "error", error: outcome.error, messages: [] });
       } else {
-        this.end(current, {
+        const done: RunEnding = {
           status: "ok",
           reply: outcome.text,
           ...(outcome.usage ? { usage: outcome.usage } : {}),
           messages: outcome.messages,
-        });
+        };
+        await this.#endDone(current, done, controller.signal);
       }
     } finally {
       if (timer !== undefined) clearTimeout(timer);
@@ -219,12 +222,9 @@ export class Runs {
    * A webhook agent's posted result. Ends a deferred run; one that arrives while the POST that started
    * the run is still being answered is kept until that answer (a 202) arrives. False when nothing changed.
    */
-  completeDeferred(row: RunRow, result: DeferredResult): boolean {
+  async completeDeferred(row: RunRow, result: DeferredResult): Promise<boolean> {
     if (row.status !== "running") return false;
-    if (row.deferred === 1) {
-      this.end(row, resultEnding(row.runId, this.#agent(), result));
-      return true;
-    }
+    if (row.deferred === 1) return this.#endDone(row, resultEnding(row.runId, this.#agent(), result));
     if (this.#executing.has(row.runId)) this.#earlyResults.set(row.runId, result);
     return false;
   }
@@ -240,10 +240,26 @@ export class Runs {
     if ((await this.#outbox.flush()) === "removed") this.abortAll("killed");
   }
 
+  /**
+   * Ends a run that finished `ok`. A sub-agent whose task still has work outstanding waits for it
+   * instead of reporting (src/session/outstanding-work.ts). Finding out reads the index and asks the
+   * children: a run stopped meanwhile ends as stopped, and one ended meanwhile (a repeated result) is
+   * left alone.
+   */
+  async #endDone(row: RunRow, ending: RunEnding, signal?: AbortSignal): Promise<boolean> {
+    const waits = await mustWait(this.#env, sessionConfig(this.#env), this.#sql, row, ending);
+    const current = findRun(this.#sql, row.runId);
+    if (current?.status !== "running") return false;
+    if (signal?.aborted) this.end(current, abortedEnding(signal.reason as AbortReason, row, ending.messages));
+    else this.end(current, waits ? waitingEnding(row, ending, Date.now()) : ending);
+    return true;
+  }
+
   /** Records a run's end with its follow-ups in one transaction, then wakes whoever waits for it. */
   end(row: RunRow, ending: RunEnding): void {
     this.#storage.transactionSync(() => {
-      recordRunEnding(this.#sql, sessionConfig(this.#env), row, ending);
+      // A run started by a completion after its task reported sends nothing more upstream.
+      recordRunEnding(this.#sql, sessionConfig(this.#env), row, taskEnding(this.#sql, row, ending));
       // A message steered in after the runtime's last look is answered by a turn of its own (runQueued
       // picks it up next); a killed or failed run's steering just stays in the transcript.
       if (ending.status === "ok") queueSteeringFollowUp(this.#sql, row, Date.now());

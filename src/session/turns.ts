@@ -136,7 +136,7 @@ export class Turns {
   async completeDeferred(runId: string, result: DeferredResult): Promise<Result<RunRecord>> {
     const row = liveRecord(this.#sql) ? findRun(this.#sql, runId) : undefined;
     if (!row) return notFound();
-    if (this.#runs.completeDeferred(row, result)) await this.#runs.flush();
+    if (await this.#runs.completeDeferred(row, result)) await this.#runs.flush();
     return this.getRun(runId);
   }
 }

@@ -7,7 +7,7 @@ import { appendEvent, clearEvents, systemEvent } from "./event-log";
 import { addIndexSync, addToOutbox, clearOutbox } from "./outbox-store";
 import { addPost, announceTarget } from "./posts";
 import { insertRecord, readRecord, type SessionRecord, updateRecord } from "./record";
-import { yieldNoteId } from "./run-progress";
+import { yieldNote } from "./run-progress";
 import {
   clearRuns,
   DEFAULT_RUN_TIMEOUT_MS,
@@ -206,16 +206,7 @@ export function writeYieldNote(
   message: string,
   now: number,
 ): void {
-  const note: TranscriptMessage = {
-    id: yieldNoteId(runId),
-    role: "system",
-    content: message,
-    hidden: true,
-    provenance: { kind: "system" },
-    timestamp: now,
-    runId,
-  };
-  appendMessages(sql, [note], record.firstUserText !== undefined);
+  appendMessages(sql, [yieldNote(runId, message, now)], record.firstUserText !== undefined);
 }
 
 /** A spawned child whose first run never arrived fails this long after its creation. */

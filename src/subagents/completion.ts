@@ -86,6 +86,13 @@ export const COMPLETION_CONTEXT = [
   `Reply exactly ${ANNOUNCE_SKIP} (or ${NO_REPLY}) if the user needs no update.`,
 ].join("\n");
 
+/** The dedupe key of the requester's turn that reads the completion of a child's run. */
+export const completionTurnKey = (childRunId: string) => `completion:${childRunId}`;
+
+/** Whether a turn (by its dedupe key) reads a sub-agent's completion. */
+export const readsCompletion = (dedupeKey: string | undefined): boolean =>
+  dedupeKey?.startsWith(completionTurnKey("")) ?? false;
+
 /**
  * The requester's turn that reads a completion. Exactly once: its dedupe key is the child's run, so a
  * redelivered completion finds the turn the first one started.
@@ -93,7 +100,7 @@ export const COMPLETION_CONTEXT = [
 export function completionTurn(completion: Completion, runId: string): TurnRequest {
   return {
     runId,
-    dedupeKey: `completion:${completion.runId}`,
+    dedupeKey: completionTurnKey(completion.runId),
     message: {
       id: `completion:${completion.runId}`,
       text: completionMessage(completion),
