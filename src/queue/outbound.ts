@@ -25,7 +25,8 @@ export async function deliverOutbound(
   );
   if (!secrets.ok) return { kind: "permanent", reason: secrets.error };
   const [secret = ""] = secrets.secrets;
-  const { type: _, ...payload } = message;
+  // The channel's contract (SPEC §8) is the post: the ledger's bookkeeping stays with us.
+  const { type: _, deliveryId: __, ...payload } = message;
   const body = JSON.stringify(payload);
   let response: Response;
   try {

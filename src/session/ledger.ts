@@ -9,7 +9,8 @@ import { readRecord } from "./record";
  * The delivery ledger (SPEC §16; table `delivery`): a record per handoff this session owes, written
  * with the outbox entry that carries it, moved along by the outbox (and, for channel posts, by the
  * Queue's consumer), and kept 7 days once settled. Every change owes the D1 delivery index the record
- * (outbox `delivery_index`); every settled status but `in_progress` is also a `delivery` event (§13).
+ * (outbox `delivery_index`); a failure, a suspension, a dismissal and an operator's retry are also a
+ * `delivery` event (§13).
  */
 
 /** The statuses an operator may start a new attempt series from. */
@@ -36,11 +37,17 @@ function toRecord(row: DeliveryRow, sessionKey: string): DeliveryRecord {
   };
 }
 
-/** A settled status is an event of the session (SPEC §13 `delivery`). */
-function logged(sql: SqlStorage, row: DeliveryRow, now: number): void {
+/**
+ * The statuses that are an event of the session (SPEC §13 `delivery`): those someone must look at or
+ * that someone chose. A routine `delivered` or `not_required` is in the ledger only: an event for each
+ * would double every session's log (and every watched session's version) for nothing to act on.
+ */
+const EVENTFUL: readonly DeliveryStatus[] = ["failed", "suspended", "dismissed"];
+
+/** Owes the index the record's state; an eventful status, or an operator's retry, is also an event. */
+function logged(sql: SqlStorage, row: DeliveryRow, now: number, retried = false): void {
   owesIndex(sql, row.delivery_id);
-  if (row.status === "pending" && row.attempts > 0) return;
-  if (row.status === "in_progress") return;
+  if (!retried && !EVENTFUL.includes(row.status)) return;
   const why = row.status === "failed" || row.status === "suspended" ? `: ${row.last_error ?? ""}` : "";
   appendEvent(
     sql,
@@ -217,7 +224,7 @@ export function retryDelivery(sql: SqlStorage, deliveryId: string, now = Date.no
     deliveryId,
     now,
   );
-  if (changed) logged(sql, { ...changed, attempts: 0 }, now);
+  if (changed) logged(sql, changed, now, true);
   return changed && { ok: true, record: toRecord(changed, readRecord(sql)?.sessionKey ?? "") };
 }
 

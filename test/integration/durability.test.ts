@@ -13,6 +13,7 @@ import {
   msg,
   type SessionRow,
   sessionPath,
+  skipRetryWaits,
   stub,
   tool,
   uid,
@@ -113,6 +114,7 @@ describe("index outbox", () => {
     expect(await listKeys(key, { label: `after-${u}` })).toEqual([]);
     expect(await listKeys(key, { label: `before-${u}` })).toEqual([key]);
 
+    await skipRetryWaits(key);
     expect(await runDurableObjectAlarm(stub(key))).toBe(true);
     expect(await listKeys(key, { label: `after-${u}` })).toEqual([key]);
     expect(await listKeys(key, { label: `before-${u}` })).toEqual([]);
@@ -126,13 +128,16 @@ describe("index outbox", () => {
     await withIndexOffline(async () => {
       await importMessages(key, [msg("m1", "user", "first words", Date.now() - 60_000)]);
       await call("PATCH", sessionPath(key), { token: ADMIN, body: { displayName: `Renamed ${u}` } });
-      // The alarm fires while D1 is still down: the entry stays and the alarm is armed again.
+      // The alarm fires at the retry time while D1 is still down: the entry stays, the alarm is armed again.
+      await skipRetryWaits(key);
       expect(await runDurableObjectAlarm(stub(key))).toBe(true);
+      await skipRetryWaits(key);
       expect(await runDurableObjectAlarm(stub(key))).toBe(true);
       await evictDurableObject(stub(key));
     });
     expect((await tool("sessions_list", key, { search: `renamed ${u}` })).count).toBe(0);
 
+    await skipRetryWaits(key);
     expect(await runDurableObjectAlarm(stub(key))).toBe(true);
     const listed = await tool("sessions_list", key, {
       search: `renamed ${u}`,
@@ -169,6 +174,7 @@ describe("index outbox", () => {
     // ...while a read by its key goes to the session object itself, which has it.
     const byKey = await tool("sessions_history", lonely, { sessionKey: "current" });
     expect(byKey).toMatchObject({ sessionKey: lonely, messages: [], totalMessages: 0 });
+    await skipRetryWaits(lonely);
     expect(await runDurableObjectAlarm(stub(lonely))).toBe(true);
     expect(await listKeys(lonely)).toEqual([lonely]);
     expect(created.key).toBe(requester);
@@ -186,6 +192,7 @@ describe("index outbox", () => {
     expect((await call("GET", sessionPath(key), { token: ADMIN })).status).toBe(404);
     // The stale index row is still there until the alarm removes it.
     expect(await listKeys(parent)).toEqual([key]);
+    await skipRetryWaits(key);
     expect(await runDurableObjectAlarm(stub(key))).toBe(true);
     expect(await listKeys(parent)).toEqual([]);
     expect(await runDurableObjectAlarm(stub(key))).toBe(false);
