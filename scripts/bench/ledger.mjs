@@ -2,8 +2,10 @@
 // delivered exactly once, and how long each took from the child's run end to the completion message in
 // the requester's transcript, next to the floor of one session object calling another's bare RPC,
 // measured in the same Worker process before and during the load.
+import { loadavg } from "node:os";
 import { api } from "./api.mjs";
 import { ADMIN } from "./server.mjs";
+import { cpuNow } from "./streams.mjs";
 
 const REQUESTER = "agent:swarm:main";
 // Two objects of their own for the floor, so that it is the platform's cost and nothing of the service's.
@@ -103,7 +105,7 @@ async function completionsInTranscript(base) {
  * refused because every slot is still counted live is retried shortly). Then reads the requester's
  * transcript until it stops growing, and counts the completions per child run.
  */
-export async function handoffScenario(base, { count, window, log }) {
+export async function handoffScenario(base, { count, window, processes, log }) {
   const created = await api(base, "POST", "/v1/sessions", ADMIN, { key: REQUESTER });
   if (created.status !== 201) throw new Error(`create ${REQUESTER}: ${created.status}`);
   for (let i = 0; i < 20; i++) await floorSample(base);
@@ -113,6 +115,8 @@ export async function handoffScenario(base, { count, window, log }) {
     `ledger: idle floor p50 DO→DO RPC ${ms(summary(idle, "rpc").p50)} ms, client DO ping ${ms(summary(idle, "ping").p50)} ms; spawning ${count} sub-agents, ${window} live at a time`,
   );
 
+  const loadBefore = loadavg()[0];
+  const cpu0 = cpuNow(processes);
   const ended = new Map();
   let next = 0;
   let refused = 0;
@@ -146,6 +150,10 @@ export async function handoffScenario(base, { count, window, log }) {
     }),
   );
   const spawnSeconds = (performance.now() - t0) / 1000;
+  const cpu1 = cpuNow(processes);
+  const cpu = Object.entries(cpu1)
+    .map(([part, used]) => `${part} ${((used - cpu0[part]) / count).toFixed(1)}`)
+    .join(", ");
 
   // Settled: every child's completion has had its chance, and the transcript stopped growing (the
   // requester's own turns done too); a completion delivered twice would show up here.
@@ -193,8 +201,10 @@ export async function handoffScenario(base, { count, window, log }) {
       `DO-to-DO RPC p50 ${ms(floor.load.p50)} ms during the load (${floor.load.count} samples; ${ms(floor.idle.p50)} ms idle) → ` +
       `${ratio.toFixed(1)}× (${(handoff.p50 / floor.idle.p50).toFixed(1)}× the idle floor); ` +
       `the client's DO ping round trip p50 ${ms(ping.load.p50)} ms during the load (${ms(ping.idle.p50)} ms idle); ` +
-      `all child runs ended in ${spawnSeconds.toFixed(1)} s (${(count / spawnSeconds).toFixed(0)} completions/s), ` +
-      `settled at ${settledSeconds.toFixed(1)} s; ${refused} spawns refused at the limit and retried`,
+      `all child runs ended in ${spawnSeconds.toFixed(1)} s (${(count / spawnSeconds).toFixed(1)} completions/s; ` +
+      `CPU ms per completion: ${cpu}), ` +
+      `settled at ${settledSeconds.toFixed(1)} s; ${refused} spawns refused at the limit and retried; ` +
+      `the machine's 1-minute load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end`,
     handoff,
     floor,
     ping,

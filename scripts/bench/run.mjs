@@ -167,8 +167,9 @@ async function phaseLedger(all) {
   wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", stateDir]);
   const worker = await startWorker(stateDir, [], { swarm: true });
   try {
+    const processes = { wranglerPid: worker.pid, workerd: workerdPid(worker.pid) };
     await step(results, `ledger: ${scale.completions} completions into one requester`, () =>
-      handoffScenario(worker.base, { count: scale.completions, window: SWARM_CHILDREN, log }),
+      handoffScenario(worker.base, { count: scale.completions, window: SWARM_CHILDREN, processes, log }),
     );
   } finally {
     await worker.stop();
