@@ -2,6 +2,7 @@
 // and the targets of issue 6 §2 marked met or missed.
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
+import { ledgerSection } from "./ledger-report.mjs";
 import { streamsSection } from "./stream-report.mjs";
 import { targets } from "./targets.mjs";
 
@@ -55,7 +56,7 @@ export function printTable(results) {
     console.log(
       `${row.name}: RSS ${row.rssBeforeMiB.toFixed(0)} → max ${row.rssMaxMiB.toFixed(0)} MiB, VmHWM ${row.peakHwmMiB.toFixed(0)} MiB`,
     );
-  for (const row of results.filter((entry) => entry.stream))
+  for (const row of results.filter((entry) => entry.stream || entry.ledger))
     console.log(`${row.met ? "MET   " : "MISSED"} ${row.name} (${row.target}): ${row.figure}`);
   for (const row of results.filter((entry) => entry.failed)) console.log(`FAILED ${row.name}: ${row.failed}`);
   for (const target of targets(results))
@@ -135,6 +136,8 @@ ${results
 ${goals}
 
 ${streamsSection(results, { ...run, date: new Date().toISOString() })}
+
+${ledgerSection(results, { ...run, date: new Date().toISOString() })}
 
 <!-- notes -->${notes || "\n\n## Notes\n"}`;
   writeFileSync("docs/benchmarks.md", text);

@@ -30,6 +30,12 @@ function benchSession(env: Env, key: string): DurableObjectStub<BenchSessionObje
 /** Baselines for `npm run bench`: the platform's floor under each service call. */
 export const benchRoutes = new Hono<AppEnv>()
   .get("/ping/:key", async (c) => c.json({ pong: await benchSession(c.env, c.req.param("key")).benchPing() }))
+  // One object calling another's bare RPC `calls` times (1–100), timed inside the caller.
+  .get("/ping-peer/:key/:peer", async (c) => {
+    const calls = Math.min(100, Math.max(1, Number(c.req.query("calls") ?? 10) || 1));
+    const session = benchSession(c.env, c.req.param("key"));
+    return c.json({ ms: await session.benchPingPeer(c.req.param("peer"), calls), calls });
+  })
   .get("/write/:key", async (c) => c.json({ at: await benchSession(c.env, c.req.param("key")).benchWrite() }))
   .get("/sql/:key", async (c) => {
     const limit = Number(c.req.query("limit") ?? 20);

@@ -2,17 +2,19 @@
 // `npm run bench` (issue 6): starts the Worker locally, seeds it, measures every scenario next to the
 // baselines of the same run, prints a table and rewrites docs/benchmarks.md. BENCH_SCALE=small for a
 // quick run; BENCH_ONLY=streams runs the live-stream group alone and rewrites only its section of the
-// report. Not part of `npm test` or CI.
+// report, BENCH_ONLY=ledger the completion-delivery group. Not part of `npm test` or CI.
 import { rmSync } from "node:fs";
 import { api, ok } from "./api.mjs";
 import { exportScenario, historyScenario, memoryScenario } from "./history.mjs";
+import { handoffScenario } from "./ledger.mjs";
+import { writeLedgerSection } from "./ledger-report.mjs";
 import { cursorAt, listScenario, waitForIndex } from "./list.mjs";
 import { measure } from "./measure.mjs";
 import { deliveryScenario, sendLoadScenario, spawnScenario, waitScenario } from "./messaging.mjs";
 import { startModelServer } from "./model-server.mjs";
 import { printTable, writeReport } from "./report.mjs";
 import { createSessions, seedIndex } from "./seed.mjs";
-import { startWorker, TOKENS, workerdPid, wrangler } from "./server.mjs";
+import { SWARM_CHILDREN, startWorker, TOKENS, workerdPid, wrangler } from "./server.mjs";
 import { writeStreamsSection } from "./stream-report.mjs";
 import { churnScenario, eventDelayScenario, fanOutScenario, firstDeltaScenario } from "./streams.mjs";
 
@@ -27,6 +29,7 @@ const SCALES = {
     samples: 6,
     streamSamples: 20,
     churnCycles: 300,
+    completions: 200,
   },
   full: {
     sessions: 200,
@@ -38,6 +41,7 @@ const SCALES = {
     samples: 15,
     streamSamples: 50,
     churnCycles: 1_000,
+    completions: 1_000,
   },
 };
 const scaleName = process.env.BENCH_SCALE === "small" ? "small" : "full";
@@ -155,8 +159,32 @@ async function phaseStreams(all) {
   }
 }
 
+/** Completion delivery (issue 14), on a Worker of its own whose `swarm` agent is the requester. */
+async function phaseLedger(all) {
+  const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 4 }))) };
+  const stateDir = `${STATE_DIR}-ledger`;
+  rmSync(stateDir, { recursive: true, force: true });
+  wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", stateDir]);
+  const worker = await startWorker(stateDir, [], { swarm: true });
+  try {
+    const processes = { wranglerPid: worker.pid, workerd: workerdPid(worker.pid) };
+    await step(results, `ledger: ${scale.completions} completions into one requester`, () =>
+      handoffScenario(worker.base, { count: scale.completions, window: SWARM_CHILDREN, processes, log }),
+    );
+  } finally {
+    await worker.stop();
+  }
+}
+
 async function main() {
   const results = [];
+  if (process.env.BENCH_ONLY === "ledger") {
+    await phaseLedger(results);
+    printTable(results);
+    writeLedgerSection(results, { scale: scaleName, ...scale, date: new Date().toISOString() });
+    log("docs/benchmarks.md: the completion delivery section rewritten");
+    return;
+  }
   if (process.env.BENCH_ONLY === "streams") {
     await phaseStreams(results);
     printTable(results);
@@ -176,6 +204,10 @@ async function main() {
   await phaseStreams(results).catch((error) => {
     log(`live streams phase failed: ${error.message}`);
     results.push({ name: "live streams phase", failed: error.message });
+  });
+  await phaseLedger(results).catch((error) => {
+    log(`completion delivery phase failed: ${error.message}`);
+    results.push({ name: "ledger: completion delivery phase", failed: error.message });
   });
   printTable(results);
   writeReport(results, { scale: scaleName, ...scale, seconds: (Date.now() - started) / 1000 });

@@ -9,6 +9,11 @@ import { readDemoConfig } from "../demo-config.mjs";
 
 export const HOST = "127.0.0.1";
 export const ADMIN = "bench-admin-token";
+/**
+ * Sub-agents the bench's `swarm` requester keeps live at once (its maxChildrenPerAgent, benchConfig): the
+ * service's default, below `instant`'s default maxConcurrent (8), so no child waits for a run slot.
+ */
+export const SWARM_CHILDREN = 5;
 export const TOKENS = { main: "bench-main-token", research: "bench-research-token", ops: "bench-ops-token" };
 /** Every wrangler command of the bench (dev, D1 migrations, d1 execute) runs against this config. */
 const CONFIG = path.relative(process.cwd(), path.join(import.meta.dirname, "wrangler.toml"));
@@ -50,8 +55,11 @@ export function wrangler(args) {
  * ends there — main answers its reply with REPLY_SKIP and it skips the announce — so the round trip is
  * measured without a ping-pong running alongside it (the full loop is measured separately, against
  * research). With `modelUrl`, also `streamer`, an openai agent on the stand-in model of model-server.mjs.
+ * With `swarm`, also `swarm`, the requester of the delivery bench (ledger.mjs): it spawns `instant`
+ * sub-agents, SWARM_CHILDREN live at a time, and answers each completion with ANNOUNCE_SKIP, so its own
+ * turns stay short.
  */
-export function benchConfig(modelUrl) {
+export function benchConfig(modelUrl, { swarm = false } = {}) {
   const config = readDemoConfig();
   const main = config.agents.list.find((agent) => agent.id === "main");
   main.runtime.rules.unshift({ match: "instant-ack", reply: "REPLY_SKIP" });
@@ -68,6 +76,21 @@ export function benchConfig(modelUrl) {
       ],
     },
   });
+  if (swarm) {
+    config.agents.list.push({
+      id: "swarm",
+      name: "Swarm (bench)",
+      model: "scripted/swarm",
+      runtime: {
+        type: "scripted",
+        rules: [
+          { match: "[Sub-agent completion]", reply: "ANNOUNCE_SKIP" },
+          { match: "*", reply: "swarm-ack" },
+        ],
+      },
+      subagents: { maxChildrenPerAgent: SWARM_CHILDREN, allowAgents: ["instant"] },
+    });
+  }
   if (modelUrl)
     config.agents.list.push({
       id: "streamer",
@@ -81,12 +104,12 @@ export function benchConfig(modelUrl) {
 /**
  * Starts the Worker on a free loopback port over `stateDir`; resolves once /healthz answers.
  * `extraArgs` go to `wrangler dev` as they are (e.g. `--inspector-port` for scripts/bench/profile.mjs);
- * `modelUrl` adds the `streamer` agent (benchConfig).
+ * `modelUrl` adds the `streamer` agent, `swarm` the `swarm` agent (benchConfig).
  */
-export async function startWorker(stateDir, extraArgs = [], { modelUrl } = {}) {
+export async function startWorker(stateDir, extraArgs = [], { modelUrl, swarm } = {}) {
   const port = await freePort();
   const vars = {
-    SWITCHBOARD_CONFIG: JSON.stringify(benchConfig(modelUrl)),
+    SWITCHBOARD_CONFIG: JSON.stringify(benchConfig(modelUrl, { swarm })),
     SWITCHBOARD_ADMIN_TOKEN: ADMIN,
     SWITCHBOARD_AGENT_TOKENS: JSON.stringify(TOKENS),
     SWITCHBOARD_SIGNING_KEY: "bench-signing-key",

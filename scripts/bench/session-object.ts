@@ -12,6 +12,21 @@ export class BenchSessionObject extends SessionObject {
   }
 
   /**
+   * `calls` bare RPCs, one after another, from this object into the session object `peerKey` (its
+   * `benchPing`): the floor under one object handing something to another, as a completion does. Timed
+   * here, in ms for all of them: the runtime's clock moves only across I/O and in whole ms, so one call
+   * is timed as a share of several.
+   */
+  async benchPingPeer(peerKey: string, calls: number): Promise<number> {
+    const peer = (this.env.SESSION as unknown as DurableObjectNamespace<BenchSessionObject>).getByName(
+      peerKey,
+    );
+    const t0 = performance.now();
+    for (let i = 0; i < calls; i++) await peer.benchPing();
+    return performance.now() - t0;
+  }
+
+  /**
    * One durable write (a storage key, not a session table): its answer leaves once the write is
    * committed, as any write of the service's does — the floor under "a message committed, and said so".
    */

@@ -1,7 +1,7 @@
 // The "Live streams" section of docs/benchmarks.md (issue 12): its own method, the baselines of its Worker
 // process and one row per target. Between markers, so `BENCH_ONLY=streams` can rewrite it alone.
-import { readFileSync, writeFileSync } from "node:fs";
 import { THINK_MS } from "./model-server.mjs";
+import { writeSection } from "./sections.mjs";
 
 const START = "<!-- live-streams -->";
 const END = "<!-- /live-streams -->";
@@ -57,13 +57,5 @@ ${END}`;
 
 /** Replaces the section in docs/benchmarks.md (before the notes marker when it has none yet). */
 export function writeStreamsSection(results, run) {
-  const file = "docs/benchmarks.md";
-  const text = readFileSync(file, "utf8");
-  const section = streamsSection(results, run);
-  const start = text.indexOf(START);
-  const next =
-    start !== -1
-      ? text.slice(0, start) + section + text.slice(text.indexOf(END) + END.length)
-      : text.replace("<!-- notes -->", `${section}\n\n<!-- notes -->`);
-  writeFileSync(file, next);
+  writeSection(START, END, streamsSection(results, run));
 }

@@ -117,7 +117,7 @@ async function turn(base, key, i) {
 }
 
 /** CPU ms used so far by the Worker's runtime workerd, by wrangler and its other processes, by this client. */
-function cpuNow({ wranglerPid, workerd }) {
+export function cpuNow({ wranglerPid, workerd }) {
   const others = [wranglerPid, ...descendants(wranglerPid)].filter((pid) => pid !== workerd);
   const { user, system } = process.cpuUsage();
   return {
