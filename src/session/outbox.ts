@@ -96,9 +96,13 @@ export class Outbox {
     return this.#pass(dueEntries(this.#sql, now));
   }
 
+  /**
+   * Handoffs first (turns, posts, notices: someone waits for them), then every index write due, in one
+   * D1 batch, those the handoffs owed included: a completion does not wait behind a D1 round trip.
+   */
   async #pass(entries: readonly OutboxEntry[]): Promise<PassOutcome> {
-    await this.#deliverIndexWrites(entries, 2);
     for (const entry of entries) {
+      if (isIndexWrite(entry)) continue;
       // Passes may overlap (a request and the alarm); an entry one of them is delivering is left to it,
       // and one it delivered since this pass read the list is gone, so it is posted once. Waiting for that
       // pass instead could deadlock on a turn sent to ourselves.
@@ -122,8 +126,11 @@ export class Outbox {
         this.#delivering.delete(entry.id);
       }
     }
-    // What the pass owed the index meanwhile (the ledger's records, the state version), in one batch.
-    await this.#deliverIndexWrites(dueEntries(this.#sql, Date.now()), 1);
+    // This pass's own index entries as they are now (a newer change may have replaced one meanwhile),
+    // and those the handoffs owed since.
+    const ids = new Set(entries.map((entry) => entry.id));
+    const owed = dueEntries(this.#sql, Date.now()).filter((entry) => !ids.has(entry.id));
+    await this.#deliverIndexWrites([...dueEntries(this.#sql, Date.now(), [...ids]), ...owed]);
     return "delivered";
   }
 
@@ -224,22 +231,27 @@ export class Outbox {
 
   /**
    * The due index writes (session row, run index, delivery records) in one D1 batch: one round trip and
-   * one transaction instead of one each, when there are at least `minimum`. If the batch fails, nothing
-   * of it was written: at the start of a pass the entries are left to the one-by-one loop that follows,
-   * so one bad write cannot hold the others back; at its end they wait for their retry.
+   * one transaction instead of one each. If the batch fails, nothing of it was written: each is then
+   * tried on its own, so one bad write cannot hold the others back, and a failed one waits for its retry.
    */
-  async #deliverIndexWrites(due: readonly OutboxEntry[], minimum: 1 | 2): Promise<void> {
-    // The entries settled here are skipped by the loop that follows (it re-checks each one).
+  async #deliverIndexWrites(due: readonly OutboxEntry[]): Promise<void> {
     const entries = due.filter((entry) => isIndexWrite(entry) && !this.#delivering.has(entry.id));
-    if (entries.length < minimum || entries.length === 0) return;
+    if (entries.length === 0) return;
     for (const entry of entries) this.#delivering.add(entry.id);
     try {
       const statements = entries.flatMap((entry) => this.#indexWrite(entry));
       if (statements.length > 0) await this.#env.DB.batch(statements);
       for (const entry of entries) settleEntry(this.#sql, entry);
     } catch (cause) {
-      console.warn(`session outbox: batched index writes failed: ${String(cause)}`);
-      if (minimum === 1) for (const entry of entries) this.#attemptFailed(entry, String(cause));
+      console.warn(`session outbox: batched index writes failed, writing one by one: ${String(cause)}`);
+      for (const entry of entries) {
+        try {
+          for (const statement of this.#indexWrite(entry)) await statement.run();
+          settleEntry(this.#sql, entry);
+        } catch (failure) {
+          this.#attemptFailed(entry, String(failure));
+        }
+      }
     } finally {
       for (const entry of entries) this.#delivering.delete(entry.id);
     }
