@@ -46,7 +46,7 @@ export function lastRoute(requests: Recorded[]): string {
 }
 
 /** A row of a session's delivery ledger, the fields a test hands to the dead-letter queue. */
-type LedgerRow = { delivery_id: string; attempts: number; payload: string | null };
+type LedgerRow = { delivery_id: string; status: string; attempts: number; payload: string | null };
 
 /**
  * A session's channel reply that the deliveries queue gave up on (SPEC §16): slack's fake webhook fails
@@ -63,15 +63,12 @@ export async function suspendedDelivery(
   const { sessionKey } = posted.json as { sessionKey: string };
   const ledger = () =>
     runInDurableObject(stub(sessionKey), (_instance, state) =>
-      state.storage.sql.exec<LedgerRow>("SELECT * FROM delivery ORDER BY created_at DESC").toArray(),
+      state.storage.sql.exec<LedgerRow>("SELECT * FROM delivery").toArray(),
     );
   // Once the Queue's first attempt is reported, no report of it can come after the suspension.
   const row = await driveUntil(
     [sessionKey],
-    async () => {
-      const [latest] = await ledger();
-      return latest && latest.attempts >= 1 ? latest : undefined;
-    },
+    async () => (await ledger()).find((row) => row.status === "in_progress" && row.attempts >= 1),
     "the Queue's first attempt at the reply",
   );
   const post = { ...JSON.parse(row.payload ?? "{}"), deliveryId: row.delivery_id };
