@@ -168,7 +168,23 @@ async function main() {
       expectCode(0, contains("stdout", "status: completed successfully")),
     );
     check("subagents list", cli(["subagents"], env), expectCode(0, contains("stdout", "done")));
+    // The completion's record lives on the child's session: the research agent's token sees it.
+    check(
+      "deliveries: the child's completion in the ledger",
+      cli(["deliveries", "--kind", "completion"], { ...env, SWITCHBOARD_TOKEN: TOKENS.research }),
+      expectCode(0, (run) =>
+        /^ID\s+KIND\s+STATUS\s+TRIES\s+TARGET\s+SESSION\s/.test(run.stdout) &&
+        run.stdout.includes(" completion ")
+          ? undefined
+          : "no table with the completion",
+      ),
+    );
   }
+  check(
+    "deliveries retry of an unknown id says where to look",
+    cli(["deliveries", "retry", "dlv_unknown"], env),
+    expectCode(4, contains("stderr", "list the ones you can see with `switchboard deliveries`")),
+  );
 
   check(
     "bad token",

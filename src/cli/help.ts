@@ -4,7 +4,8 @@ const GLOBAL_OPTIONS = `Global options:
   --url URL        the service, default $SWITCHBOARD_URL or http://127.0.0.1:8787
   --token TOKEN    bearer token, default $SWITCHBOARD_TOKEN (npm start prints the local ones)
   --session KEY    act as this requester session (X-Switchboard-Session), default $SWITCHBOARD_SESSION;
-                   needed with the operator token, optional with an agent token (its main session)
+                   needed with the operator token, optional with an agent token (its main session);
+                   with deliveries, a filter: only that session's records
   --json           print the raw JSON answer
   -h, --help       help, also per command: switchboard <command> --help`;
 

@@ -3,6 +3,7 @@ import { SwitchboardError } from "../client/errors";
 import { DEFAULT_BASE_URL } from "../client/http";
 import { type FlagSpec, parseArgv, stringFlag } from "./args";
 import type { Command } from "./command";
+import { deliveriesCommand } from "./deliveries";
 import { cliErrorMessage, exitCodeOf } from "./errors";
 import { grantCommand, revokeGrantCommand } from "./grants";
 import { commandHelp, mainHelp } from "./help";
@@ -39,6 +40,7 @@ export const commands: Command[] = [
   exportCommand,
   grantCommand,
   revokeGrantCommand,
+  deliveriesCommand,
   healthCommand,
   secretCommand,
 ];

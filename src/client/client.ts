@@ -5,6 +5,9 @@ import type {
   CreatedGrant,
   CreateGrantBody,
   CreateSessionBody,
+  DeliveriesPage,
+  DeliveriesQuery,
+  DeliveryRecord,
   HealthResult,
   HistoryQuery,
   ImportMessage,
@@ -42,6 +45,13 @@ import type {
 const DEFAULT_SEND_WAIT_SECONDS = 30;
 const DEFAULT_RUN_WAIT_MS = 30_000;
 const enc = encodeURIComponent;
+
+/** `?name=value&…` of the query's set fields, or "" when none is set. */
+function searchOf(query: object): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+  return params.size > 0 ? `?${params}` : "";
+}
 
 /**
  * A typed Switchboard client: one method per tool and per REST route. HTTP errors throw
@@ -185,13 +195,9 @@ export class SwitchboardClient {
 
   /** `GET /v1/sessions/{key}/history`: the `sessions_history` safe view (a `read` grant may call it). */
   history(key: string, query: HistoryQuery = {}): Promise<SessionsHistoryPage> {
-    const params = new URLSearchParams();
-    for (const [name, value] of Object.entries(query))
-      if (value !== undefined) params.set(name, String(value));
-    const search = params.size > 0 ? `?${params}` : "";
     return this.#call({
       method: "GET",
-      path: `/v1/sessions/${enc(key)}/history${search}`,
+      path: `/v1/sessions/${enc(key)}/history${searchOf(query)}`,
       what: `history of ${key}`,
     });
   }
@@ -208,6 +214,31 @@ export class SwitchboardClient {
       path: `/v1/grants/${enc(grantId)}`,
       what: `revoke grant ${grantId}`,
     });
+  }
+
+  // The delivery ledger (SPEC §16): the operator token sees every record, an agent token its agent's.
+
+  /** `GET /v1/deliveries`: records newest first; pass `nextCursor` as `cursor` for the next page. */
+  deliveries(query: DeliveriesQuery = {}): Promise<DeliveriesPage> {
+    return this.#call({ method: "GET", path: `/v1/deliveries${searchOf(query)}`, what: "deliveries" });
+  }
+
+  /** `GET /v1/deliveries/{id}`: one record, as its session holds it. */
+  delivery(deliveryId: string): Promise<DeliveryRecord> {
+    const path = `/v1/deliveries/${enc(deliveryId)}`;
+    return this.#call({ method: "GET", path, what: `delivery ${deliveryId}` });
+  }
+
+  /** `POST /v1/deliveries/{id}/retry`: a new attempt series (only suspended, failed or dismissed; else 409). */
+  retryDelivery(deliveryId: string): Promise<DeliveryRecord> {
+    const path = `/v1/deliveries/${enc(deliveryId)}/retry`;
+    return this.#call({ method: "POST", path, what: `retry delivery ${deliveryId}` });
+  }
+
+  /** `POST /v1/deliveries/{id}/dismiss`: left undelivered on purpose (only pending, failed or suspended). */
+  dismissDelivery(deliveryId: string): Promise<DeliveryRecord> {
+    const path = `/v1/deliveries/${enc(deliveryId)}/dismiss`;
+    return this.#call({ method: "POST", path, what: `dismiss delivery ${deliveryId}` });
   }
 
   /** `GET /v1/runs/{runId}`. */

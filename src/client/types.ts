@@ -10,6 +10,8 @@ import type {
   patchSessionSchema,
 } from "../routes/v1/session-schemas";
 import type {
+  DeliveryKind,
+  DeliveryRecord,
   DeliveryStatus,
   HistoryPage,
   ImportReceipt,
@@ -32,6 +34,8 @@ import type { ToolFailure } from "../tools/types";
 import type { TranscriptMessage } from "../transcript/message";
 
 export type {
+  DeliveryKind,
+  DeliveryRecord,
   DeliveryStatus,
   ImportReceipt,
   RunProgress,
@@ -290,4 +294,23 @@ export interface SessionStreamOptions extends StreamOptions {
   tree?: boolean;
   /** The exact messages instead of the safe view (operator only). */
   raw?: boolean;
+}
+
+// The delivery ledger (SPEC §16): the operator API's query and page.
+
+/** The query of `GET /v1/deliveries`; `cursor` is a previous page's `nextCursor`. */
+export interface DeliveriesQuery {
+  status?: DeliveryStatus;
+  sessionKey?: string;
+  kind?: DeliveryKind;
+  cursor?: string;
+  /** 1–200, default 50. */
+  limit?: number;
+}
+
+/** A page of delivery records, newest first; `nextCursor` is absent on the last page. */
+export interface DeliveriesPage {
+  count: number;
+  deliveries: DeliveryRecord[];
+  nextCursor?: string;
 }

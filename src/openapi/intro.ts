@@ -41,6 +41,11 @@ export const apiTags = [
       "Live server-sent event streams: a session's events (and its sub-agents'), one run's reply as it is written; resumable with Last-Event-ID.",
   },
   {
+    name: "Deliveries",
+    description:
+      "The delivery ledger: every handoff that must reach someone, where it stands, and retry or dismiss (SPEC §16).",
+  },
+  {
     name: "Channels",
     description: "Inbound messages from chat integrations, signed with the channel's secret.",
   },

@@ -1,3 +1,4 @@
+import { deliveryRouteDocs } from "./routes-deliveries";
 import { grantRouteDocs } from "./routes-grants";
 import { routeRunDocs } from "./routes-runs";
 import { serviceRoutes } from "./routes-service";
@@ -15,6 +16,7 @@ export const routeTable: readonly RouteDoc[] = [
   ...routeRunDocs,
   ...grantRouteDocs,
   ...streamRouteDocs,
+  ...deliveryRouteDocs,
 ];
 
 /** `/v1/runs/:runId` → `/v1/runs/{runId}`. */

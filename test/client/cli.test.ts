@@ -14,7 +14,7 @@ import {
   waitRun,
   webhookAgentSecret,
 } from "../support";
-import { recordingFetch } from "./fixtures";
+import { recordingFetch, suspendedDelivery } from "./fixtures";
 
 /** Runs the CLI against the Worker with in-memory files; returns its exit code and output. */
 async function cli(
@@ -264,6 +264,61 @@ describe("CLI commands (in workerd, against the Worker)", () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("switchboard send <session> <message…>");
     expect(help.stdout).toContain("--timeout N");
+  });
+
+  it("deliveries lists a page at a time, shows, dismisses and retries; a refusal says what to do", async () => {
+    const chat = `dm-${uid()}`;
+    const older = await suspendedDelivery(chat);
+    const newer = await suspendedDelivery(chat);
+    const key = older.sessionKey;
+    expect(newer.sessionKey).toBe(key);
+    const first = await cli(["deliveries", "--session", key, "--limit", "1"]);
+    expect(first.code, first.stderr).toBe(0);
+    const [header, row, ...more] = first.stdout.trimEnd().split("\n");
+    expect(header).toMatch(
+      /^ID\s+KIND\s+STATUS\s+TRIES\s+TARGET\s+SESSION\s+CREATED\s+UPDATED\s+LAST ERROR$/,
+    );
+    const ago = "(?:just now|\\d+m ago)";
+    expect(row).toMatch(
+      new RegExp(
+        `^${newer.deliveryId}\\s+reply\\s+suspended\\s+\\d+\\s+slack:\\S+\\s+${key}\\s+${ago}\\s+${ago}\\s+the queue gave up$`,
+      ),
+    );
+    expect(more).toEqual([]);
+    const hint = /^\(more: switchboard (deliveries --session \S+ --limit 1 --cursor \S+)\)$/.exec(
+      first.stderr.trim(),
+    );
+    const next = await cli(hint?.[1]?.split(" ") ?? []);
+    expect(next.stdout).toContain(older.deliveryId);
+    expect(next.stdout).not.toContain(newer.deliveryId);
+    expect(next.stderr).toBe("");
+
+    const id = older.deliveryId;
+    const shown = await cli(["deliveries", "show", id]);
+    expect(shown.stdout).toMatch(new RegExp(`^delivery:\\s+${id}\nkind:\\s+reply\nstatus:\\s+suspended\n`));
+    expect(shown.stdout).toMatch(/^last error:\s+the queue gave up$/m);
+    const dismissed = await cli(["deliveries", "dismiss", id]);
+    expect(dismissed.code).toBe(0);
+    expect(dismissed.stdout).toMatch(/^status:\s+dismissed$/m);
+    const retried = await cli(["deliveries", "retry", id, "--json"]);
+    expect(JSON.parse(retried.stdout)).toMatchObject({ deliveryId: id, status: "pending", attempts: 0 });
+    const refused = await cli(["deliveries", "retry", id]);
+    expect(refused.code).toBe(1);
+    // Pending, or already handed to the Queue again.
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `^retry delivery ${id}: delivery ${id} is (pending|in_progress): only a suspended, failed or dismissed one can be retried\nsee where it stands: switchboard deliveries show ${id}\n$`,
+      ),
+    );
+    const unknown = await cli(["deliveries", "dismiss", "nope"]);
+    expect(unknown.code).toBe(4);
+    expect(unknown.stderr).toBe(
+      "delivery nope not found (or not your agent's): list the ones you can see with `switchboard deliveries`\n",
+    );
+    const badStatus = await cli(["deliveries", "--status", "lost"]);
+    expect(badStatus.code).toBe(1);
+    expect(badStatus.stderr).toContain("status");
+    expect((await cli(["deliveries", "resend", id])).code).toBe(2);
   });
 });
 

@@ -1,6 +1,7 @@
-import { exports } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
 import { type ClientOptions, type FetchLike, SwitchboardClient } from "../../src/client";
-import { BASE_URL } from "../support";
+import { ADMIN, BASE_URL, call, deliverBatch, driveUntil, inbound, postInbound, stub, uid } from "../support";
 
 /** One request as the Worker received it from the client. */
 export interface Recorded {
@@ -42,4 +43,53 @@ export function testClient(options: ClientOptions = {}): { client: SwitchboardCl
 export function lastRoute(requests: Recorded[]): string {
   const last = requests.at(-1);
   return last ? `${last.method} ${last.path}` : "(none)";
+}
+
+/** A row of a session's delivery ledger, the fields a test hands to the dead-letter queue. */
+type LedgerRow = { delivery_id: string; status: string; attempts: number; payload: string | null };
+
+/**
+ * A session's channel reply that the deliveries queue gave up on (SPEC §16): slack's fake webhook fails
+ * the first posts, and the dead-letter queue's consumer suspends the record. Returns once the index shows
+ * it suspended, so `GET /v1/deliveries` lists it.
+ */
+export async function suspendedDelivery(
+  chat = `dm-${uid()}`,
+): Promise<{ sessionKey: string; deliveryId: string }> {
+  const posted = await postInbound(
+    "slack",
+    inbound({ chatId: chat, senderId: `42${chat}`, messageId: uid() }),
+  );
+  const { sessionKey } = posted.json as { sessionKey: string };
+  const ledger = () =>
+    runInDurableObject(stub(sessionKey), (_instance, state) =>
+      state.storage.sql.exec<LedgerRow>("SELECT * FROM delivery").toArray(),
+    );
+  // Once the Queue's first attempt is reported, no report of it can come after the suspension.
+  const row = await driveUntil(
+    [sessionKey],
+    async () => (await ledger()).find((row) => row.status === "in_progress" && row.attempts >= 1),
+    "the Queue's first attempt at the reply",
+  );
+  const post = { ...JSON.parse(row.payload ?? "{}"), deliveryId: row.delivery_id };
+  await deliverBatch(
+    [{ id: `dead-${uid()}`, body: { body: post, reason: "the queue gave up" } }],
+    env,
+    "switchboard-deliveries-dlq",
+  );
+  await driveUntil(
+    [sessionKey],
+    async () => {
+      const listed = await call<{ deliveries: { deliveryId: string; status: string }[] }>(
+        "GET",
+        `/v1/deliveries?sessionKey=${encodeURIComponent(sessionKey)}&status=suspended`,
+        { token: ADMIN },
+      );
+      return listed.json.deliveries.some((record) => record.deliveryId === row.delivery_id)
+        ? true
+        : undefined;
+    },
+    "the index to show the record suspended",
+  );
+  return { sessionKey, deliveryId: row.delivery_id };
 }

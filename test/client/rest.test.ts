@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../src/client";
+import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from "../../src/client";
 import { ADMIN, AGENT_TOKENS, uid } from "../support";
-import { lastRoute, testClient } from "./fixtures";
+import { lastRoute, suspendedDelivery, testClient } from "./fixtures";
 
 const message = (id: string, role: string, content: string, timestamp: number) => ({
   id,
@@ -117,5 +117,50 @@ describe("client REST methods", () => {
     expect(await client.revokeGrant(grant.grantId)).toEqual({ grantId: grant.grantId, revoked: true });
     expect(lastRoute(requests)).toBe(`DELETE /v1/grants/${grant.grantId}`);
     await expect(widget.history(key)).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it("the delivery ledger: list, read, dismiss and retry a suspended delivery", async () => {
+    const { sessionKey, deliveryId } = await suspendedDelivery();
+    const { client, requests } = testClient({ token: ADMIN });
+    const page = await client.deliveries({ status: "suspended", sessionKey, kind: "reply", limit: 10 });
+    expect(lastRoute(requests)).toBe("GET /v1/deliveries");
+    expect(page).toEqual({ count: 1, deliveries: [expect.objectContaining({ deliveryId })] });
+
+    const record = await client.delivery(deliveryId);
+    expect(lastRoute(requests)).toBe(`GET /v1/deliveries/${deliveryId}`);
+    expect(record).toEqual({
+      deliveryId,
+      kind: "reply",
+      runId: expect.any(String),
+      sessionKey,
+      target: expect.stringMatching(/^slack:/),
+      status: "suspended",
+      attempts: expect.any(Number),
+      lastError: "the queue gave up",
+      createdAt: expect.any(Number),
+      updatedAt: expect.any(Number),
+    });
+
+    // Dismiss first: a retried record is soon handed to the Queue, and an in-progress one is not dismissable.
+    expect(await client.dismissDelivery(deliveryId)).toMatchObject({ deliveryId, status: "dismissed" });
+    expect(lastRoute(requests)).toBe(`POST /v1/deliveries/${deliveryId}/dismiss`);
+    expect(await client.retryDelivery(deliveryId)).toMatchObject({
+      deliveryId,
+      status: "pending",
+      attempts: 0,
+    });
+    expect(lastRoute(requests)).toBe(`POST /v1/deliveries/${deliveryId}/retry`);
+    const again = await client.retryDelivery(deliveryId).catch((error: unknown) => error);
+    expect(again).toBeInstanceOf(ConflictError);
+    expect(again).toMatchObject({
+      status: 409,
+      code: "conflict",
+      message: expect.stringContaining("retried"),
+    });
+
+    // Another agent's token sees no such record.
+    await expect(client.with({ token: AGENT_TOKENS.research }).delivery(deliveryId)).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
   });
 });
