@@ -1,7 +1,5 @@
 import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { TurnRequest } from "../../src/session/api";
 import {
   answerDeferred,
   driveUntil,
