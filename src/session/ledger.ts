@@ -19,6 +19,14 @@ const DISMISSABLE: readonly DeliveryStatus[] = ["pending", "suspended", "failed"
 
 const ERROR_CHARS = 500;
 
+/**
+ * An error as the ledger keeps and shows it: cut, and with any URL taken out (a channel's webhook URL
+ * can carry its secret in the path, and a fetch error may quote it).
+ */
+export function ledgerError(error: string): string {
+  return error.replace(/\bhttps?:\/\/\S+/gi, "<url>").slice(0, ERROR_CHARS);
+}
+
 function toRecord(row: DeliveryRow, sessionKey: string): DeliveryRecord {
   return {
     deliveryId: row.delivery_id,
@@ -138,7 +146,7 @@ export function attemptFailed(
     row.delivery_id,
     failed,
     now,
-    error.slice(0, ERROR_CHARS),
+    ledgerError(error),
     retryAt ?? null,
   );
   if (changed) logged(sql, changed, now);
@@ -167,7 +175,7 @@ function settle(sql: SqlStorage, where: Lookup, status: DeliveryStatus, reason: 
     "status = ?2, attempts = attempts + 1, last_error = ?3, next_attempt_at = NULL, updated_at = ?4",
     where.value,
     status,
-    reason.slice(0, ERROR_CHARS),
+    ledgerError(reason),
     now,
   ))
     logged(sql, row, now);

@@ -10,6 +10,7 @@ import {
   attemptFailed,
   byOutboxKey,
   indexedDelivery,
+  ledgerError,
   markDelivered,
   markFailed,
   markHandedOff,
@@ -145,7 +146,9 @@ export class Outbox {
       : attemptFailed(this.#sql, byOutboxKey(entry.key), error, now);
     if (ledger && "suspended" in ledger) {
       settleEntry(this.#sql, entry);
-      console.warn(`session outbox: ${entry.kind} suspended after ${entry.attempts + 1} attempts: ${error}`);
+      console.warn(
+        `session outbox: ${entry.kind} suspended after ${entry.attempts + 1} attempts: ${ledgerError(error)}`,
+      );
       return;
     }
     deferEntry(this.#sql, entry, error, ledger?.retryAt ?? now + retryDelayMs(entry.attempts + 1));

@@ -70,6 +70,14 @@ const api = <Body = DeliveryRecord>(method: string, path: string, token: string 
 
 type Page = { count: number; deliveries: DeliveryRecord[]; nextCursor?: string };
 
+/** The session's records were last changed `ms` ago; then its alarm handler runs (as the clock would). */
+async function agedBy(key: string, ms: number): Promise<void> {
+  await runInDurableObject(stub(key), async (instance, state) => {
+    state.storage.sql.exec("UPDATE delivery SET updated_at = ?", Date.now() - ms);
+    await instance.alarm();
+  });
+}
+
 /** A session made by a signed inbound message on `channel`; its run's reply is posted there. */
 async function inboundSession(channel: string) {
   const u = uid();
@@ -210,6 +218,27 @@ describe("the delivery ledger (SPEC §16)", () => {
     expect(await ledger(child)).toMatchObject([{ status: "delivered", attempts: 1, payload: null }]);
     expect((await api("POST", `/${id}/retry`)).status).toBe(409);
     expect(faults.calls).toBe(6);
+  });
+
+  it("a settled record is kept 7 days, then pruned from the session and the index", async () => {
+    const r = await requester("spawner", "ldg-prune");
+    const { child } = await spawnOk(r, { task: "short-lived record", agentId: "worker" });
+    await settleAll([r, child]);
+    const [row] = await ledger(child);
+    const id = row?.delivery_id ?? "";
+    await driveUntil(
+      [child],
+      async () => ((await api("GET", `/${id}`)).status === 200 ? true : undefined),
+      "indexed",
+    );
+    // Six days on, whatever wakes the session (its alarm) keeps the record; past seven it is pruned.
+    await agedBy(child, 6 * 24 * 60 * 60_000);
+    expect(await ledger(child)).toHaveLength(1);
+    await agedBy(child, 7 * 24 * 60 * 60_000 + 1);
+    expect(await ledger(child)).toEqual([]);
+    const listed = await api<Page>("GET", `?sessionKey=${enc(child)}`);
+    expect(listed.json.deliveries).toEqual([]);
+    expect((await api("GET", `/${id}`)).status).toBe(404);
   });
 
   it("a lost acknowledgement is retried and deduplicated: one message at the requester, one record", async () => {

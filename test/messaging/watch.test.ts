@@ -86,6 +86,11 @@ describe("watch (SPEC §13)", () => {
     expect(await notices(nested)).toEqual([notice(target, v0)]);
     const [h1, , h3] = await humanSeqs(target);
     expect(await cursor(target, watcher)).toEqual({ last_seen: v0, notified: h1, material: h3 });
+    // Each notice is a handoff of the target's ledger (SPEC §16 `notice`), delivered once taken.
+    expect(await sql(target, "SELECT kind, target, status, attempts FROM delivery ORDER BY target")).toEqual([
+      { kind: "notice", target: nested, status: "delivered", attempts: 1 },
+      { kind: "notice", target: watcher, status: "delivered", attempts: 1 },
+    ]);
 
     // The main watcher's wake is due 20 s after its first notice; a sub-agent watcher gets none.
     const [{ timestamp }] = (await notices(watcher)) as [StoredMessage];
