@@ -123,13 +123,35 @@ export async function settled(key: string): Promise<boolean> {
   return (await outboxSize(key)) === 0;
 }
 
-/** Drives the sessions' alarms until each of them is settled (no open run, empty outbox). */
+/** Whether every session is settled, with what was read (runs, outbox size), to compare two looks. */
+async function lookAt(keys: string[]): Promise<{ settled: boolean; seen: string }> {
+  const seen: unknown[] = [];
+  let all = true;
+  for (const key of keys) {
+    const runs = await storedRuns(key);
+    const outbox = await outboxSize(key);
+    seen.push(
+      runs.map((run) => [run.runId, run.status]),
+      outbox,
+    );
+    all &&= outbox === 0 && !runs.some((run) => run.status === "queued" || run.status === "running");
+  }
+  return { settled: all, seen: JSON.stringify(seen) };
+}
+
+/**
+ * Drives the sessions' alarms until each of them is settled (no open run, empty outbox), seen so twice
+ * in a row with nothing changed: the sessions are read one after another, so a handoff between two of
+ * them (settled at the sender after the receiver queued its run) could fall between the reads of one look.
+ */
 export function settleAll(keys: string[], what = "the sessions to settle"): Promise<true> {
   return driveUntil(
     keys,
     async () => {
-      for (const key of keys) if (!(await settled(key))) return undefined;
-      return true;
+      const first = await lookAt(keys);
+      if (!first.settled) return undefined;
+      const second = await lookAt(keys);
+      return second.settled && second.seen === first.seen ? true : undefined;
     },
     what,
   );
