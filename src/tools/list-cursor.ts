@@ -6,25 +6,37 @@ const cursorSchema = z.strictObject({ u: z.number().int(), t: z.number().int().m
 
 /** Opaque keyset cursor: base64url JSON of the last row's (updatedAt, tie-break). */
 export function encodeListCursor(cursor: ListCursor): string {
-  return toBase64Url(new TextEncoder().encode(JSON.stringify({ u: cursor.updatedAt, t: cursor.tiebreak })));
+  return encodeJsonCursor({ u: cursor.updatedAt, t: cursor.tiebreak });
 }
 
-/** The `cursor` param: a string that must decode, or the call is an input error. */
-export const listCursorParam = z.string().transform((text, ctx): ListCursor => {
-  const bytes = fromBase64Url(text);
-  let decoded: unknown;
-  try {
-    decoded = bytes ? JSON.parse(new TextDecoder().decode(bytes)) : undefined;
-  } catch {
-    decoded = undefined;
-  }
-  const parsed = cursorSchema.safeParse(decoded);
-  if (!parsed.success) {
-    ctx.addIssue({
-      code: "custom",
-      message: "invalid cursor; pass nextCursor from a previous sessions_list",
-    });
-    return z.NEVER;
-  }
-  return { updatedAt: parsed.data.u, tiebreak: parsed.data.t };
-});
+/**
+ * A `cursor` param: base64url JSON that must match `shape`, or the call is an input error saying where a
+ * valid one comes from (`hint`).
+ */
+export function jsonCursorParam<T>(shape: z.ZodType<T>, hint: string) {
+  return z.string().transform((text, ctx): T => {
+    const bytes = fromBase64Url(text);
+    let decoded: unknown;
+    try {
+      decoded = bytes ? JSON.parse(new TextDecoder().decode(bytes)) : undefined;
+    } catch {
+      decoded = undefined;
+    }
+    const parsed = shape.safeParse(decoded);
+    if (!parsed.success) {
+      ctx.addIssue({ code: "custom", message: `invalid cursor; ${hint}` });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
+}
+
+/** The cursor as base64url JSON (what `jsonCursorParam` reads back). */
+export const encodeJsonCursor = (value: unknown): string =>
+  toBase64Url(new TextEncoder().encode(JSON.stringify(value)));
+
+/** The `cursor` param of sessions_list. */
+export const listCursorParam = jsonCursorParam(
+  cursorSchema,
+  "pass nextCursor from a previous sessions_list",
+).transform((cursor): ListCursor => ({ updatedAt: cursor.u, tiebreak: cursor.t }));

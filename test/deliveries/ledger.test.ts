@@ -241,20 +241,6 @@ describe("the delivery ledger (SPEC §16)", () => {
     expect((await api("GET", `/${id}`)).status).toBe(404);
   });
 
-  it("a lost acknowledgement is retried and deduplicated: one message at the requester, one record", async () => {
-    const { r, child, runId } = await deferredChild("ldg-ack", "lost answers");
-    const faults = await failDeliveries(child, 2, true);
-    await answerDeferred(child, "delivered thrice", [child]);
-    await driveUntil(
-      [child],
-      async () => ((await outboxSize(child)) === 0 ? true : undefined),
-      "the retries",
-    );
-    expect(faults).toEqual({ calls: 3, failed: 2 });
-    expect((await completionsIn(r)).map((message) => message.id)).toEqual([`completion:${runId}`]);
-    expect(await ledger(child)).toMatchObject([{ status: "delivered", attempts: 3 }]);
-  });
-
   it("fails at once when it can never succeed: nobody left to take a completion, a channel with no webhook", async () => {
     const { r, child } = await deferredChild("ldg-gone", "orphan");
     expect((await call("DELETE", `/v1/sessions/${enc(r)}`, { token: ADMIN })).status).toBe(200);

@@ -95,6 +95,11 @@ describe("the completion announce is exactly-once under faults", () => {
     );
     expect(faults).toEqual({ calls: 3, failed: 2 });
     expect(await outboxSize(child)).toBe(0);
+    // One delivery record, delivered on its third attempt (SPEC §16).
+    const ledger = await runInDurableObject(stub(child), (_instance, state) =>
+      state.storage.sql.exec("SELECT kind, status, attempts FROM delivery").toArray(),
+    );
+    expect(ledger).toEqual([{ kind: "completion", status: "delivered", attempts: 3 }]);
     const completions = await completionsAfter(r, [r, child]);
     expect(completions).toHaveLength(1);
     expect(completions[0]?.id).toBe(`completion:${runId}`);

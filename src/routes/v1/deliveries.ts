@@ -1,11 +1,11 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../app-env";
-import { fromBase64Url, toBase64Url } from "../../auth/hmac";
 import { AppError } from "../../errors";
 import { type DeliveryCursor, findDelivery, listDeliveries } from "../../index-db/deliveries";
 import { DELIVERY_KINDS, DELIVERY_STATUSES, type DeliveryRecord } from "../../session/api";
 import { sessionApi } from "../../session/client";
+import { encodeJsonCursor, jsonCursorParam } from "../../tools/list-cursor";
 import { parseBody } from "../parse-body";
 import { unwrapResult } from "../store-result";
 import { assertOperatorApiAccess, canonicalKeyForRequest } from "./session-access";
@@ -15,25 +15,12 @@ export const MAX_DELIVERY_LIMIT = 200;
 
 const cursorShape = z.strictObject({ c: z.number().int(), d: z.string().min(1) });
 
-function encodeCursor(cursor: DeliveryCursor): string {
-  return toBase64Url(new TextEncoder().encode(JSON.stringify({ c: cursor.createdAt, d: cursor.deliveryId })));
-}
+const encodeCursor = (cursor: DeliveryCursor): string =>
+  encodeJsonCursor({ c: cursor.createdAt, d: cursor.deliveryId });
 
-const cursorParam = z.string().transform((text, ctx): DeliveryCursor => {
-  const bytes = fromBase64Url(text);
-  let decoded: unknown;
-  try {
-    decoded = bytes ? JSON.parse(new TextDecoder().decode(bytes)) : undefined;
-  } catch {
-    decoded = undefined;
-  }
-  const parsed = cursorShape.safeParse(decoded);
-  if (!parsed.success) {
-    ctx.addIssue({ code: "custom", message: "invalid cursor; pass nextCursor from a previous page" });
-    return z.NEVER;
-  }
-  return { createdAt: parsed.data.c, deliveryId: parsed.data.d };
-});
+const cursorParam = jsonCursorParam(cursorShape, "pass nextCursor from a previous page").transform(
+  (cursor): DeliveryCursor => ({ createdAt: cursor.c, deliveryId: cursor.d }),
+);
 
 /** `GET /v1/deliveries`' query (SPEC §16). */
 export const deliveriesQuerySchema = z.strictObject({
