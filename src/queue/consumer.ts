@@ -1,5 +1,5 @@
 import { loadConfig } from "../config/load";
-import { retryDelayMs } from "../session/api";
+import { ledgerError, retryDelayMs } from "../session/api";
 import { deliverTurn, sessionApi } from "../session/client";
 import { deadLetterOf } from "./dead-letters";
 import { type OutboundMessage, type QueueMessage, queueMessageSchema } from "./messages";
@@ -81,7 +81,9 @@ export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): 
     }
     if ("deadLetter" in outcome) {
       // Never going to work: keep it for an operator in the dead-letter queue, not in a retry loop.
-      console.warn(`queue ${batch.queue}: message ${message.id} dead-lettered: ${outcome.deadLetter}`);
+      console.warn(
+        `queue ${batch.queue}: message ${message.id} dead-lettered: ${ledgerError(outcome.deadLetter)}`,
+      );
       await env.DEAD_LETTERS.send(
         { body: message.body, reason: outcome.deadLetter },
         { contentType: "json" },
@@ -91,33 +93,37 @@ export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): 
       message.ack();
     } else {
       console.warn(
-        `queue ${batch.queue}: message ${message.id} attempt ${message.attempts} failed: ${outcome.reason}`,
+        `queue ${batch.queue}: message ${message.id} attempt ${message.attempts} failed: ${ledgerError(outcome.reason)}`,
       );
       message.retry({ delaySeconds: outcome.retryInSeconds });
     }
   }
 }
 
+/** The longest a Queue message can be held back (12 hours): what is not ours to settle stays that long. */
+const HOLD_SECONDS = 12 * 60 * 60;
+
 /**
  * The dead-letter queue's consumer: a channel post the deliveries queue gave up on is not dropped, its
- * ledger record is marked `suspended` for an operator to retry or dismiss (SPEC §16). Anything else is
- * logged: there is no record to keep it in.
+ * ledger record is marked `suspended` for an operator to retry or dismiss (SPEC §16). Anything else (a
+ * fire-and-forget send, a post from before the ledger) has no record to keep it in: it stays in the
+ * dead-letter queue, held back 12 hours at a time (wrangler.toml bounds how long), and is never acked.
  */
 async function handleDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   for (const message of batch.messages) {
     const { post, reason } = deadLetterOf(message.body);
-    if (post?.deliveryId) {
-      const marked = await sessionApi(env.SESSION, post.sessionKey)
-        .reportDelivery(post.deliveryId, { outcome: "dead_letter", error: reason })
-        .catch(() => undefined);
-      if (!marked) {
-        message.retry({ delaySeconds: Math.ceil(retryDelayMs(message.attempts) / 1000) });
-        continue;
-      }
-    } else
-      console.error(
-        `queue ${batch.queue}: message ${message.id} dead-lettered with no delivery record: ${reason}`,
-      );
-    message.ack();
+    if (!post?.deliveryId) {
+      if (message.attempts <= 1)
+        console.error(
+          `queue ${batch.queue}: message ${message.id} kept, no delivery record: ${ledgerError(reason)}`,
+        );
+      message.retry({ delaySeconds: HOLD_SECONDS });
+      continue;
+    }
+    const marked = await sessionApi(env.SESSION, post.sessionKey)
+      .reportDelivery(post.deliveryId, { outcome: "dead_letter", error: reason })
+      .catch(() => undefined);
+    if (marked) message.ack();
+    else message.retry({ delaySeconds: Math.ceil(retryDelayMs(message.attempts) / 1000) });
   }
 }

@@ -45,3 +45,13 @@ export type DeliveryReport = z.infer<typeof deliveryReportSchema>;
 
 /** The answer to a report: retry after `retryInSeconds`, or stop (the record is settled). */
 export type DeliveryReportAnswer = { retryInSeconds: number } | { settled: DeliveryStatus };
+
+const ERROR_CHARS = 500;
+
+/**
+ * An error as the ledger keeps and shows it: cut, and with any URL taken out (a channel's webhook URL
+ * can carry its secret in the path, and a fetch error may quote it).
+ */
+export function ledgerError(error: string): string {
+  return error.replace(/\bhttps?:\/\/\S+/gi, "<url>").slice(0, ERROR_CHARS);
+}

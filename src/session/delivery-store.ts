@@ -33,7 +33,15 @@ export interface DeliveryAbout {
 export const OPEN = "('pending', 'in_progress')";
 /** Owes the D1 delivery index this record's current state (or its removal, once it is gone). */
 export function owesIndex(sql: SqlStorage, deliveryId: string): void {
-  addToOutbox(sql, "delivery_index", `dindex:${deliveryId}`, { deliveryId });
+  // A fresh `change` each time: an entry owed again while a pass is writing the older state is not
+  // settled by that pass (settling compares payloads), so the newer state is written too.
+  addToOutbox(sql, "delivery_index", `dindex:${deliveryId}`, { deliveryId, change: crypto.randomUUID() });
+}
+
+/** Empties the ledger (a new session replacing a deleted one's leftovers); the index is owed each removal. */
+export function clearDeliveries(sql: SqlStorage): void {
+  const gone = sql.exec<{ delivery_id: string }>("DELETE FROM delivery RETURNING delivery_id").toArray();
+  for (const { delivery_id } of gone) owesIndex(sql, delivery_id);
 }
 
 /** Updates records, returning them as they are now. Number the parameters (`?1` is the WHERE's). */

@@ -1,4 +1,4 @@
-import type { DeliveryKind, DeliveryRecord, DeliveryStatus } from "./api-deliveries";
+import { type DeliveryKind, type DeliveryRecord, type DeliveryStatus, ledgerError } from "./api-deliveries";
 import { DELIVERY_KEEP_MS, nextAttemptAt } from "./delivery-schedule";
 import { type DeliveryAbout, type DeliveryRow, OPEN, owesIndex, updateDeliveries } from "./delivery-store";
 import { appendEvent, systemEvent } from "./event-log";
@@ -17,15 +17,13 @@ import { readRecord } from "./record";
 const RETRYABLE: readonly DeliveryStatus[] = ["suspended", "failed", "dismissed"];
 const DISMISSABLE: readonly DeliveryStatus[] = ["pending", "suspended", "failed"];
 
-const ERROR_CHARS = 500;
-
 /**
- * An error as the ledger keeps and shows it: cut, and with any URL taken out (a channel's webhook URL
- * can carry its secret in the path, and a fetch error may quote it).
+ * A post on the Queue reports each attempt (at most ~6 minutes apart by the schedule). One that has not
+ * reported for this long was lost with the Queue's message: an operator may retry or dismiss it.
  */
-export function ledgerError(error: string): string {
-  return error.replace(/\bhttps?:\/\/\S+/gi, "<url>").slice(0, ERROR_CHARS);
-}
+const SILENT_QUEUE_MS = 15 * 60_000;
+const lostOnQueue = (row: DeliveryRow, now: number) =>
+  row.status === "in_progress" && now - row.updated_at > SILENT_QUEUE_MS;
 
 function toRecord(row: DeliveryRow, sessionKey: string): DeliveryRecord {
   return {
@@ -219,10 +217,10 @@ export type OperatorAnswer = { ok: true; record: DeliveryRecord } | { ok: false;
 export function retryDelivery(sql: SqlStorage, deliveryId: string, now = Date.now()): OperatorAnswer {
   const row = findDeliveryRow(sql, deliveryId);
   if (!row) return undefined;
-  if (!RETRYABLE.includes(row.status) || row.payload === null)
+  if (!(RETRYABLE.includes(row.status) || lostOnQueue(row, now)) || row.payload === null)
     return {
       ok: false,
-      why: `delivery ${deliveryId} is ${row.status}: only a suspended, failed or dismissed one can be retried`,
+      why: `delivery ${deliveryId} is ${row.status}: only a suspended, failed or dismissed one (or one silent on the Queue for 15 minutes) can be retried`,
     };
   addToOutbox(sql, row.outbox_kind, row.outbox_key, JSON.parse(row.payload), now);
   const [changed] = updateDeliveries(
@@ -240,10 +238,10 @@ export function retryDelivery(sql: SqlStorage, deliveryId: string, now = Date.no
 export function dismissDelivery(sql: SqlStorage, deliveryId: string, now = Date.now()): OperatorAnswer {
   const row = findDeliveryRow(sql, deliveryId);
   if (!row) return undefined;
-  if (!DISMISSABLE.includes(row.status))
+  if (!(DISMISSABLE.includes(row.status) || lostOnQueue(row, now)))
     return {
       ok: false,
-      why: `delivery ${deliveryId} is ${row.status}: only a pending, failed or suspended one can be dismissed`,
+      why: `delivery ${deliveryId} is ${row.status}: only a pending, failed or suspended one (or one silent on the Queue for 15 minutes) can be dismissed`,
     };
   if (row.status === "pending") removeFromOutbox(sql, row.outbox_key);
   const [changed] = updateDeliveries(

@@ -35,7 +35,7 @@ const payloadSchemas = {
     n: z.number().int().nonnegative(),
   }),
   /** A delivery record's row in D1 \`delivery_index\` (SPEC §16), or its removal once it is gone. */
-  delivery_index: z.object({ deliveryId: z.string() }),
+  delivery_index: z.object({ deliveryId: z.string(), change: z.string().optional() }),
 } as const;
 
 export type OutboxKind = keyof typeof payloadSchemas;
@@ -171,16 +171,29 @@ export function hasOutboxEntry(sql: SqlStorage, dedupeKey: string): boolean {
   return sql.exec("SELECT 1 FROM outbox WHERE dedupe_key = ?", dedupeKey).toArray().length > 0;
 }
 
-/** True while the entry is still owed: another pass may have delivered it since it was read. */
+/**
+ * True while the entry is still owed as it was read: another pass may have delivered it since, or tried
+ * it and deferred it to its retry time (its attempts moved), which this pass must then respect.
+ */
 export function isPending(sql: SqlStorage, entry: OutboxEntry): boolean {
   return (
-    sql.exec("SELECT 1 FROM outbox WHERE id = ? AND payload = ?", entry.id, entry.raw).toArray().length > 0
+    sql
+      .exec(
+        "SELECT 1 FROM outbox WHERE id = ? AND payload = ? AND attempts = ?",
+        entry.id,
+        entry.raw,
+        entry.attempts,
+      )
+      .toArray().length > 0
   );
 }
 
-/** Removes a delivered entry, unless it was replaced by a newer one while it was being delivered. */
-export function settleEntry(sql: SqlStorage, entry: OutboxEntry): void {
-  sql.exec("DELETE FROM outbox WHERE id = ? AND payload = ?", entry.id, entry.raw);
+/**
+ * Removes a delivered entry, unless it was replaced by a newer one while it was being delivered; true
+ * when it was removed.
+ */
+export function settleEntry(sql: SqlStorage, entry: OutboxEntry): boolean {
+  return sql.exec("DELETE FROM outbox WHERE id = ? AND payload = ?", entry.id, entry.raw).rowsWritten > 0;
 }
 
 /** Records a failed attempt and when to try again (src/session/delivery-schedule.ts). */

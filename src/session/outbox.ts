@@ -1,6 +1,7 @@
 import { deleteSessionDeliveries, deliveryIndexDelete, deliveryIndexUpsert } from "../index-db/deliveries";
 import { deleteSessionIndex, runIndexInsert, sessionIndexUpsert } from "../index-db/write";
 import type { Alarm } from "./alarm";
+import { ledgerError } from "./api-deliveries";
 import { deliverTurn, queuedSend, sessionApi } from "./client";
 import { sessionConfig } from "./config";
 import { retryDelayMs } from "./delivery-schedule";
@@ -10,7 +11,6 @@ import {
   attemptFailed,
   byOutboxKey,
   indexedDelivery,
-  ledgerError,
   markDelivered,
   markFailed,
   markHandedOff,
@@ -113,9 +113,12 @@ export class Outbox {
       this.#delivering.add(entry.id);
       try {
         const outcome = await this.#deliverEntry(entry);
-        settleEntry(this.#sql, entry);
-        if (outcome === "delivered") markDelivered(this.#sql, byOutboxKey(entry.key));
-        if (outcome === "handed_off") markHandedOff(this.#sql, entry.key);
+        // An entry replaced while it was delivered stays owed, and so does its record, for the newer payload.
+        if (settleEntry(this.#sql, entry)) {
+          if (outcome === "delivered" || outcome === "remove_session")
+            markDelivered(this.#sql, byOutboxKey(entry.key));
+          if (outcome === "handed_off") markHandedOff(this.#sql, entry.key);
+        }
         if (outcome === "remove_session") return await this.#removeSession();
         if (outcome === "wipe") {
           await this.#wipe();
@@ -185,8 +188,7 @@ export class Outbox {
           markFailed(this.#sql, byOutboxKey(entry.key), why);
           return "settled";
         }
-        markDelivered(this.#sql, byOutboxKey(entry.key));
-        return entry.payload.afterwards ?? "settled";
+        return entry.payload.afterwards ?? "delivered";
       }
       case "post": {
         // The Queue's consumer reports each attempt to this session's ledger by the record's id.

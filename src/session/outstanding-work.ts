@@ -37,8 +37,11 @@ export function taskEnding(sql: SqlStorage, row: RunRow, ending: RunEnding): Run
 const hasQueuedCompletion = (sql: SqlStorage) =>
   queuedRuns(sql).some((queued) => readsCompletion(queued.dedupeKey));
 
-/** Delivery states of a completion that has not reached its requester yet. */
-const UNDELIVERED: ReadonlySet<DeliveryStatus> = new Set(["pending", "in_progress", "suspended"]);
+/**
+ * Delivery states of a completion still on its way. A `suspended` one waits for an operator, who may
+ * dismiss it: waiting for it could be waiting forever, so it is left to `subagents wait` (`attention`).
+ */
+const UNDELIVERED: ReadonlySet<DeliveryStatus> = new Set(["pending", "in_progress"]);
 
 /**
  * Whether a child's latest run is still work of this task: underway, or ended with its completion not

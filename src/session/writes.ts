@@ -3,6 +3,7 @@ import type { TranscriptMessage } from "../transcript/message";
 import type { CreateSessionInit, ImportReceipt, InboundRecord, TurnRequest } from "./api";
 import { clearAttachments, insertAttachments } from "./attachments";
 import { clearSteers } from "./control";
+import { clearDeliveries } from "./delivery-store";
 import { appendEvent, clearEvents, systemEvent } from "./event-log";
 import { addIndexSync, addToOutbox, clearOutbox } from "./outbox-store";
 import { addPost, announceTarget } from "./posts";
@@ -37,6 +38,7 @@ export function writeCreation(sql: SqlStorage, init: CreateSessionInit, now: num
   clearEvents(sql);
   clearRunStreams(sql);
   clearWatchers(sql);
+  clearDeliveries(sql);
   const { attachments, channel, parentSessionKey, spawnDepth, ...fields } = init;
   insertRecord(
     sql,

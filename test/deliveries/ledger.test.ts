@@ -345,6 +345,19 @@ describe("the delivery ledger (SPEC §16)", () => {
     });
     expect((await api("GET", "?cursor=nope")).status).toBe(400);
 
+    expect((await api("GET", "?sessionKey=nobody")).json).toMatchObject({
+      error: { message: expect.stringMatching(/^sessionKey: /) },
+    });
+    // What has no record (a fire-and-forget send) is never acked by the dead-letter consumer: held back.
+    const send = { type: "send_ref", targetKey: key, runId: crypto.randomUUID(), sourceKey: key };
+    const held = await deliverBatch(
+      [{ id: "dead-send", body: { body: send, reason: "target gone" } }],
+      env,
+      "switchboard-deliveries-dlq",
+    );
+    expect(held).toMatchObject({ explicitAcks: [], retryMessages: [{ msgId: "dead-send" }] });
+    expect(held.delays["dead-send"]).toBe(12 * 60 * 60);
+
     // The operator's retry: a new series through the Queue; the channel's third post is answered 200.
     expect((await api("POST", `/${id}/retry`)).json).toMatchObject({ status: "pending", attempts: 0 });
     const posts = await driveUntil(
@@ -353,5 +366,23 @@ describe("the delivery ledger (SPEC §16)", () => {
       "the retried post",
     );
     expect(new Set(posts.map((post) => post.headers["idempotency-key"])).size).toBe(1);
+  });
+
+  it("a post the Queue went silent on for 15 minutes can be dismissed or retried; a fresh one cannot", async () => {
+    const key = (await inboundSession("slack")).sessionKey;
+    const [row] = await driveUntil(
+      [key],
+      async () => {
+        const rows = await ledger(key);
+        return rows[0]?.status === "in_progress" ? rows : undefined;
+      },
+      "the post to be on the Queue",
+    );
+    const id = row?.delivery_id ?? "";
+    expect((await api("POST", `/${id}/dismiss`)).status).toBe(409);
+    await runInDurableObject(stub(key), (_instance, state) => {
+      state.storage.sql.exec("UPDATE delivery SET updated_at = ?", Date.now() - 15 * 60_000 - 1);
+    });
+    expect((await api("POST", `/${id}/dismiss`)).json).toMatchObject({ deliveryId: id, status: "dismissed" });
   });
 });

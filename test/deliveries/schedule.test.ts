@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { ledgerError } from "../../src/session/api-deliveries";
 import { DELIVERY_DEADLINE_MS, nextAttemptAt, retryDelayMs } from "../../src/session/delivery-schedule";
-import { ledgerError } from "../../src/session/ledger";
 
 describe("the retry schedule (SPEC §16)", () => {
   it("waits min(300 s, 15 s · 2^(n−1)) plus 0–20% jitter after the n-th failure", () => {

@@ -69,7 +69,13 @@ export const deliveryRoutes = new Hono<AppEnv>()
     const query = parseBody(deliveriesQuerySchema, c.req.query());
     const sessionKey =
       query.sessionKey !== undefined
-        ? canonicalKeyForRequest(c.get("identity"), c.get("config"), query.sessionKey)
+        ? canonicalKeyForRequest(
+            c.get("identity"),
+            c.get("config"),
+            query.sessionKey,
+            undefined,
+            "sessionKey",
+          )
         : undefined;
     const page = await listDeliveries(c.env.DB, {
       ...(query.status ? { status: query.status } : {}),

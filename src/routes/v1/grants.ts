@@ -50,7 +50,13 @@ export const grantRoutes = new Hono<AppEnv>()
     const body = parseBody(createGrantSchema, await readJsonBody(c.req.raw));
     const config = c.get("config");
     // Agent tokens reach only their own agent's sessions (403 otherwise), as on the sessions API.
-    const sessionKey = canonicalKeyForRequest(c.get("identity"), config, body.sessionKey);
+    const sessionKey = canonicalKeyForRequest(
+      c.get("identity"),
+      config,
+      body.sessionKey,
+      undefined,
+      "sessionKey",
+    );
     const agentId = parseSessionKey(sessionKey, keyOptionsOf(config))?.agentId ?? "";
     const scopes = GRANT_SCOPES.filter((scope) => body.scopes.includes(scope));
     const grantId = crypto.randomUUID();

@@ -61,14 +61,16 @@ export function agentForRequest(
 }
 
 /**
- * The canonical key a REST path or body names. Agent tokens may use legacy keys (read as their own
- * agent) and reach only their own agent's sessions; operators give a full key or an agent.
+ * The canonical key a REST path or body names (`field`: what an error calls it). Agent tokens may use
+ * legacy keys (read as their own agent) and reach only their own agent's sessions; operators give a
+ * full key or an agent.
  */
 export function canonicalKeyForRequest(
   identity: Identity,
   config: SwitchboardConfig,
   rawKey: string,
   agentId?: string,
+  field = "key",
 ): string {
   // A grant's scope is checked by the grant route allowlist (src/routes/grant-routes.ts) before this.
   if (identity.kind === "grant") return grantSessionKey(identity, config, rawKey);
@@ -78,9 +80,9 @@ export function canonicalKeyForRequest(
     parseSessionKey(rawKey, options)?.agentId ??
     agentId ??
     (identity.kind === "agent" ? identity.agentId : undefined);
-  if (!owner) throw badRequest("key: use a full agent:<agentId>:… session key");
+  if (!owner) throw badRequest(`${field}: use a full agent:<agentId>:… session key`);
   const key = canonicalizeKeyInput(rawKey, owner, options);
-  if (!key.ok) throw badRequest(`key: ${key.error}`);
+  if (!key.ok) throw badRequest(`${field}: ${key.error}`);
   const keyAgent = parseSessionKey(key.key, options)?.agentId ?? owner;
   if (identity.kind === "agent" && keyAgent !== identity.agentId) {
     throw new AppError(
@@ -89,8 +91,8 @@ export function canonicalKeyForRequest(
     );
   }
   if (agentId && keyAgent !== agentId)
-    throw badRequest(`key: belongs to agent "${keyAgent}", not "${agentId}"`);
-  if (!findAgent(config, keyAgent)) throw badRequest(`key: unknown agent "${keyAgent}"`);
+    throw badRequest(`${field}: belongs to agent "${keyAgent}", not "${agentId}"`);
+  if (!findAgent(config, keyAgent)) throw badRequest(`${field}: unknown agent "${keyAgent}"`);
   return key.key;
 }
 
