@@ -307,7 +307,7 @@ describe("CLI commands (in workerd, against the Worker)", () => {
     // Pending, or already handed to the Queue again.
     expect(refused.stderr).toMatch(
       new RegExp(
-        `^retry delivery ${id}: delivery ${id} is (pending|in_progress): only a suspended, failed or dismissed one can be retried\nsee where it stands: switchboard deliveries show ${id}\n$`,
+        `^retry delivery ${id}: delivery ${id} is (pending|in_progress): only a suspended, failed or dismissed one \\(or one silent on the Queue for 15 minutes\\) can be retried\nsee where it stands: switchboard deliveries show ${id}\n$`,
       ),
     );
     const unknown = await cli(["deliveries", "dismiss", "nope"]);

@@ -124,7 +124,7 @@ describe("POST /v1/grants", () => {
       [{ sessionKey: key, scopes: ["read"] }, "ttlSeconds"],
       [{ scopes: ["read"], ttlSeconds: 60 }, "sessionKey"],
       [{ sessionKey: key, scopes: ["read"], ttlSeconds: 60, admin: true }, "admin"],
-      [{ sessionKey: "agent:nobody:main", scopes: ["read"], ttlSeconds: 60 }, "key"],
+      [{ sessionKey: "agent:nobody:main", scopes: ["read"], ttlSeconds: 60 }, "sessionKey: unknown agent"],
     ];
     for (const [body, field] of cases) {
       const answer = await createGrant(body);
