@@ -4,6 +4,7 @@ import { type DeliveryAbout, type DeliveryRow, OPEN, owesIndex, updateDeliveries
 import { appendEvent, systemEvent } from "./event-log";
 import { addToOutbox, removeFromOutbox } from "./outbox-store";
 import { readRecord } from "./record";
+import { setRunCompletion } from "./run-store";
 
 /**
  * The delivery ledger (SPEC §16; table `delivery`): a record per handoff this session owes, written
@@ -50,9 +51,19 @@ function toRecord(row: DeliveryRow, sessionKey: string): DeliveryRecord {
  */
 const EVENTFUL: readonly DeliveryStatus[] = ["failed", "suspended", "dismissed"];
 
-/** Owes the index the record's state; an eventful status, or an operator's retry, is also an event. */
+/**
+ * Owes the index the record's state; an eventful status, or an operator's retry, is also an event. A
+ * completion's settled status is also kept on its run, where `deliveryStatus` finds it once the record
+ * is pruned.
+ */
 function logged(sql: SqlStorage, row: DeliveryRow, now: number, retried = false): void {
   owesIndex(sql, row.delivery_id);
+  if (row.kind === "completion" && row.run_id !== null)
+    setRunCompletion(
+      sql,
+      row.run_id,
+      row.status === "pending" || row.status === "in_progress" ? "owed" : row.status,
+    );
   if (!retried && !EVENTFUL.includes(row.status)) return;
   const why = row.status === "failed" || row.status === "suspended" ? `: ${row.last_error ?? ""}` : "";
   appendEvent(

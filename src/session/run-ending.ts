@@ -13,7 +13,7 @@ import { addToOutbox } from "./outbox-store";
 import { addPostIfAllowed, addPostNotRequired, announceTarget, sessionChannel } from "./posts";
 import { readRecord, type SessionRecord, type SpawnInfo, updateRecord } from "./record";
 import { completionKey, recordCompletionOwed } from "./run-progress";
-import { markRunEnded, type RunRow } from "./run-store";
+import { markRunEnded, RESTARTED_BY_STEER, type RunRow } from "./run-store";
 import { clearToolCalls } from "./tool-calls";
 import { appendMessages, summaryChanges } from "./transcript";
 
@@ -45,7 +45,7 @@ export function abortedEnding(reason: AbortReason, row: RunRow, messages: RunEnd
     case "yield":
       return { status: "ok", announce: false, messages };
     case "steer":
-      return { status: "killed", error: "run restarted by steer", announce: false, messages: [] };
+      return { status: "killed", error: RESTARTED_BY_STEER, announce: false, messages: [] };
     case "killed":
       return { status: "killed", error: "run killed", messages: [] };
     case "cascade":

@@ -3,7 +3,7 @@ import type { DeliveryStatus, RunProgress } from "./api";
 import { completionStatus } from "./ledger";
 import { hasOutboxEntry } from "./outbox-store";
 import type { SessionRecord } from "./record";
-import { findRun, latestRun, nextRun, type RunRow, setRunCompletion } from "./run-store";
+import { findRun, latestRun, nextRun, RESTARTED_BY_STEER, type RunRow, setRunCompletion } from "./run-store";
 import { hasMessage } from "./transcript";
 
 const COMPLETION_PREFIX = "completion:";
@@ -42,8 +42,8 @@ function deliveryStatusOf(sql: SqlStorage, record: SessionRecord, row: RunRow | 
   if (!row || row.status === "queued" || row.status === "running" || isYielded(sql, row)) return "pending";
   const recorded = completionStatus(sql, row.runId);
   if (recorded) return recorded;
-  if (row.completion === "failed") return "failed";
-  if (row.completion !== "owed") return "not_required";
+  if (row.completion === "none" || row.completion === undefined) return "not_required";
+  if (row.completion !== "owed") return row.completion;
   return hasOutboxEntry(sql, completionKey(row.runId)) ? "pending" : "delivered";
 }
 
@@ -66,11 +66,13 @@ const ITEM_ERROR_CHARS = 120;
 
 /**
  * The run that carries a yielded run's work on: the first later run that did not yield in turn (a run
- * after it, such as a late completion's, is not this task's), else the last of those that did.
+ * after it, such as a late completion's, is not this task's), else the last of those that did. A run a
+ * steer replaced is passed over: its replacement carries the work on.
  */
 function carrierOf(sql: SqlStorage, row: RunRow): RunRow | undefined {
   let last: RunRow | undefined;
   for (let next = nextRun(sql, row.seq); next; next = nextRun(sql, next.seq)) {
+    if (next.error === RESTARTED_BY_STEER) continue;
     if (!isYielded(sql, next)) return next;
     last = next;
   }

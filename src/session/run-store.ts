@@ -3,6 +3,7 @@ import type { RunUsage } from "../runtimes/types";
 import { fromColumns } from "../storage/columns";
 import {
   type DeliveryContext,
+  type DeliveryStatus,
   deliveryContextSchema,
   ENDED_STATUSES,
   type ReplyFlow,
@@ -39,7 +40,11 @@ export interface RunRow {
   retries: string[];
   notBefore?: number;
   /** Whether the run's end owed its requester a completion (migration 0008). */
-  completion?: "owed" | "none" | "failed";
+  /**
+   * Whether the run's end owed its requester a completion (migration 0008), and once its ledger record
+   * settled, that record's status, which outlives the record (pruned after 7 days).
+   */
+  completion?: RunCompletion;
 }
 
 const retriesSchema = z.array(z.string());
@@ -102,11 +107,9 @@ export function queuedRuns(sql: SqlStorage): RunRow[] {
 export const DEFAULT_RUN_TIMEOUT_MS = 10 * 60 * 1000;
 
 /** Whether an ended run owed its requester a completion (`failed`: nobody was left to take it). */
-export function setRunCompletion(
-  sql: SqlStorage,
-  runId: string,
-  completion: "owed" | "none" | "failed",
-): void {
+export type RunCompletion = "owed" | "none" | Exclude<DeliveryStatus, "pending" | "in_progress">;
+
+export function setRunCompletion(sql: SqlStorage, runId: string, completion: RunCompletion): void {
   sql.exec("UPDATE run SET completion = ? WHERE run_id = ?", completion, runId);
 }
 
@@ -124,6 +127,9 @@ export function previousRun(sql: SqlStorage, seq: number): RunRow | undefined {
 export function nextRun(sql: SqlStorage, seq: number): RunRow | undefined {
   return readRows(sql, "seq > ? ORDER BY seq LIMIT 1", seq)[0];
 }
+
+/** The error of a run a steer replaced (the new run carries its work on). */
+export const RESTARTED_BY_STEER = "run restarted by steer";
 
 /** True if a run was recorded under this idempotency key (a completion taken: its turn's dedupe key). */
 export function hasRunWithDedupeKey(sql: SqlStorage, dedupeKey: string): boolean {

@@ -239,6 +239,11 @@ describe("the delivery ledger (SPEC §16)", () => {
     const listed = await api<Page>("GET", `?sessionKey=${enc(child)}`);
     expect(listed.json.deliveries).toEqual([]);
     expect((await api("GET", `/${id}`)).status).toBe(404);
+    // The run keeps the record's last status: deliveryStatus outlives the record.
+    const kept = await runInDurableObject(stub(child), (_instance, state) =>
+      state.storage.sql.exec("SELECT completion FROM run").toArray(),
+    );
+    expect(kept).toEqual([{ completion: "delivered" }]);
   });
 
   it("fails at once when it can never succeed: nobody left to take a completion, a channel with no webhook", async () => {
