@@ -96,4 +96,34 @@ export const liveMigrations: ReadonlyArray<{ id: string; sql: string }> = [
       CREATE INDEX delivery_updated ON delivery (updated_at);
     `,
   },
+  {
+    id: "0015_due_work_prune",
+    sql: `
+      -- due_work gains the ledger's pruning: 7 days (604800000 ms, DELIVERY_KEEP_MS) after the oldest
+      -- settled record's last change, so an idle session drops its settled records (and their index rows)
+      -- without waiting for other work to wake it. Nested with the newer terms (at most 5 per compound).
+      DROP VIEW due_work;
+      CREATE VIEW due_work AS
+        SELECT next_attempt_at AS due_at FROM outbox
+        UNION ALL
+        SELECT * FROM (SELECT COALESCE(not_before, 0) FROM run WHERE status = 'queued' ORDER BY seq LIMIT 1)
+        UNION ALL
+        SELECT CASE WHEN deferred = 1 THEN deadline_at ELSE 0 END FROM run WHERE status = 'running'
+        UNION ALL
+        SELECT archive_at FROM session WHERE archive_at IS NOT NULL AND deleted_at IS NULL
+          AND (archive_at > 0 OR NOT EXISTS (SELECT 1 FROM run WHERE status IN ('queued', 'running')))
+        UNION ALL
+        SELECT * FROM (
+          SELECT created_at + 60000 FROM session
+            WHERE spawn IS NOT NULL AND status IS NULL AND deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM run)
+          UNION ALL
+          SELECT due_at FROM watch_wake
+          UNION ALL
+          SELECT * FROM (
+            SELECT updated_at + 604800000 FROM delivery
+              WHERE status NOT IN ('pending', 'in_progress') ORDER BY updated_at LIMIT 1
+          )
+        );
+    `,
+  },
 ];

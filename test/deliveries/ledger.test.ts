@@ -231,6 +231,11 @@ describe("the delivery ledger (SPEC §16)", () => {
       async () => ((await api("GET", `/${id}`)).status === 200 ? true : undefined),
       "indexed",
     );
+    // An idle session's alarm comes back for it: due_work holds the pruning time.
+    const due = await runInDurableObject(stub(child), (_instance, state) =>
+      state.storage.sql.exec<{ due_at: number }>("SELECT due_at FROM due_work").toArray(),
+    );
+    expect(due.map((row) => row.due_at)).toContain((row?.updated_at ?? 0) + 7 * 24 * 60 * 60_000);
     // Six days on, whatever wakes the session (its alarm) keeps the record; past seven it is pruned.
     await agedBy(child, 6 * 24 * 60 * 60_000);
     expect(await ledger(child)).toHaveLength(1);

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ledgerError } from "../../src/session/api-deliveries";
-import { DELIVERY_DEADLINE_MS, nextAttemptAt, retryDelayMs } from "../../src/session/delivery-schedule";
+import {
+  DELIVERY_DEADLINE_MS,
+  DELIVERY_KEEP_MS,
+  nextAttemptAt,
+  retryDelayMs,
+} from "../../src/session/delivery-schedule";
+import { liveMigrations } from "../../src/session/migrations-live";
 
 describe("the retry schedule (SPEC §16)", () => {
   it("waits min(300 s, 15 s · 2^(n−1)) plus 0–20% jitter after the n-th failure", () => {
@@ -18,6 +24,11 @@ describe("the retry schedule (SPEC §16)", () => {
     // Near the end, the last attempt is at the deadline itself.
     expect(nextAttemptAt(9, first, deadline - 1000)).toBe(deadline);
     expect(nextAttemptAt(10, first, deadline)).toBeUndefined();
+  });
+
+  it("keeps settled records 7 days: the alarm's due_work view says the same number", () => {
+    expect(DELIVERY_KEEP_MS).toBe(7 * 24 * 60 * 60 * 1000);
+    expect(liveMigrations.at(-1)?.sql).toContain(`updated_at + ${DELIVERY_KEEP_MS} FROM delivery`);
   });
 
   it("keeps no URL in an error (a webhook URL may carry its secret)", () => {
