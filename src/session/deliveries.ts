@@ -1,16 +1,7 @@
 import { notFound, type Result } from "./api";
 import type { DeliveryRecord, DeliveryReport, DeliveryReportAnswer } from "./api-deliveries";
-import {
-  attemptFailed,
-  byId,
-  dismissDelivery,
-  markDelivered,
-  markFailed,
-  markSuspended,
-  type OperatorAnswer,
-  readDelivery,
-  retryDelivery,
-} from "./ledger";
+import { attemptFailed, byId, markDelivered, markFailed, markSuspended, readDelivery } from "./ledger";
+import { dismissDelivery, type OperatorAnswer, retryDelivery } from "./ledger-operator";
 import { liveRecord } from "./record";
 import type { Runs } from "./runs";
 

@@ -2,7 +2,6 @@ import { type DeliveryKind, type DeliveryRecord, type DeliveryStatus, ledgerErro
 import { DELIVERY_KEEP_MS, nextAttemptAt } from "./delivery-schedule";
 import { type DeliveryAbout, type DeliveryRow, OPEN, owesIndex, updateDeliveries } from "./delivery-store";
 import { appendEvent, systemEvent } from "./event-log";
-import { addToOutbox, removeFromOutbox } from "./outbox-store";
 import { readRecord } from "./record";
 import { setRunCompletion } from "./run-store";
 
@@ -14,19 +13,7 @@ import { setRunCompletion } from "./run-store";
  * `delivery` event (§13).
  */
 
-/** The statuses an operator may start a new attempt series from. */
-const RETRYABLE: readonly DeliveryStatus[] = ["suspended", "failed", "dismissed"];
-const DISMISSABLE: readonly DeliveryStatus[] = ["pending", "suspended", "failed"];
-
-/**
- * A post on the Queue reports each attempt (at most ~6 minutes apart by the schedule). One that has not
- * reported for this long was lost with the Queue's message: an operator may retry or dismiss it.
- */
-const SILENT_QUEUE_MS = 15 * 60_000;
-const lostOnQueue = (row: DeliveryRow, now: number) =>
-  row.status === "in_progress" && now - row.updated_at > SILENT_QUEUE_MS;
-
-function toRecord(row: DeliveryRow, sessionKey: string): DeliveryRecord {
+export function toRecord(row: DeliveryRow, sessionKey: string): DeliveryRecord {
   return {
     deliveryId: row.delivery_id,
     kind: row.kind,
@@ -56,7 +43,7 @@ const EVENTFUL: readonly DeliveryStatus[] = ["failed", "suspended", "dismissed"]
  * completion's settled status is also kept on its run, where `deliveryStatus` finds it once the record
  * is pruned.
  */
-function logged(sql: SqlStorage, row: DeliveryRow, now: number, retried = false): void {
+export function logged(sql: SqlStorage, row: DeliveryRow, now: number, retried = false): void {
   owesIndex(sql, row.delivery_id);
   if (row.kind === "completion" && row.run_id !== null)
     setRunCompletion(
@@ -190,7 +177,7 @@ function settle(sql: SqlStorage, where: Lookup, status: DeliveryStatus, reason: 
     logged(sql, row, now);
 }
 
-function findDeliveryRow(sql: SqlStorage, deliveryId: string): DeliveryRow | undefined {
+export function findDeliveryRow(sql: SqlStorage, deliveryId: string): DeliveryRow | undefined {
   return sql.exec<DeliveryRow>("SELECT * FROM delivery WHERE delivery_id = ?", deliveryId).toArray()[0];
 }
 
@@ -216,54 +203,6 @@ export function completionStatus(sql: SqlStorage, runId: string): DeliveryStatus
       runId,
     )
     .toArray()[0]?.status;
-}
-
-/** Why an operator action cannot be taken, or the record after it. */
-export type OperatorAnswer = { ok: true; record: DeliveryRecord } | { ok: false; why: string } | undefined;
-
-/**
- * `POST …/retry`: a new attempt series from the kept payload, through the same outbox key, so the
- * receiver's deduplication still holds (a retry after an ambiguous failure never doubles a message).
- */
-export function retryDelivery(sql: SqlStorage, deliveryId: string, now = Date.now()): OperatorAnswer {
-  const row = findDeliveryRow(sql, deliveryId);
-  if (!row) return undefined;
-  if (!(RETRYABLE.includes(row.status) || lostOnQueue(row, now)) || row.payload === null)
-    return {
-      ok: false,
-      why: `delivery ${deliveryId} is ${row.status}: only a suspended, failed or dismissed one (or one silent on the Queue for 15 minutes) can be retried`,
-    };
-  addToOutbox(sql, row.outbox_kind, row.outbox_key, JSON.parse(row.payload), now);
-  const [changed] = updateDeliveries(
-    sql,
-    "delivery_id = ?1",
-    "status = 'pending', attempts = 0, first_attempt_at = NULL, next_attempt_at = ?2, updated_at = ?2",
-    deliveryId,
-    now,
-  );
-  if (changed) logged(sql, changed, now, true);
-  return changed && { ok: true, record: toRecord(changed, readRecord(sql)?.sessionKey ?? "") };
-}
-
-/** `POST …/dismiss`: stays undelivered, on purpose; a pending one's outbox entry goes. */
-export function dismissDelivery(sql: SqlStorage, deliveryId: string, now = Date.now()): OperatorAnswer {
-  const row = findDeliveryRow(sql, deliveryId);
-  if (!row) return undefined;
-  if (!(DISMISSABLE.includes(row.status) || lostOnQueue(row, now)))
-    return {
-      ok: false,
-      why: `delivery ${deliveryId} is ${row.status}: only a pending, failed or suspended one (or one silent on the Queue for 15 minutes) can be dismissed`,
-    };
-  if (row.status === "pending") removeFromOutbox(sql, row.outbox_key);
-  const [changed] = updateDeliveries(
-    sql,
-    "delivery_id = ?1",
-    "status = 'dismissed', next_attempt_at = NULL, updated_at = ?2",
-    deliveryId,
-    now,
-  );
-  if (changed) logged(sql, changed, now);
-  return changed && { ok: true, record: toRecord(changed, readRecord(sql)?.sessionKey ?? "") };
 }
 
 /** Drops records settled more than 7 days ago, payload and all; the index is owed their removal. */

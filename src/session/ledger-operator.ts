@@ -1,0 +1,68 @@
+import type { DeliveryRecord, DeliveryStatus } from "./api-deliveries";
+import type { DeliveryRow } from "./delivery-store";
+import { updateDeliveries } from "./delivery-store";
+import { findDeliveryRow, logged, toRecord } from "./ledger";
+import { addToOutbox, removeFromOutbox } from "./outbox-store";
+import { readRecord } from "./record";
+
+// The operator's actions on the ledger (SPEC §16 `POST /v1/deliveries/{id}/retry|dismiss`).
+
+/** The statuses an operator may start a new attempt series from. */
+const RETRYABLE: readonly DeliveryStatus[] = ["suspended", "failed", "dismissed"];
+const DISMISSABLE: readonly DeliveryStatus[] = ["pending", "suspended", "failed"];
+
+/**
+ * A post on the Queue reports each attempt (at most ~6 minutes apart by the schedule). One that has not
+ * reported for this long was lost with the Queue's message: an operator may retry or dismiss it.
+ */
+const SILENT_QUEUE_MS = 15 * 60_000;
+const lostOnQueue = (row: DeliveryRow, now: number) =>
+  row.status === "in_progress" && now - row.updated_at > SILENT_QUEUE_MS;
+
+/** Why an operator action cannot be taken, or the record after it. */
+export type OperatorAnswer = { ok: true; record: DeliveryRecord } | { ok: false; why: string } | undefined;
+
+/**
+ * `POST …/retry`: a new attempt series from the kept payload, through the same outbox key, so the
+ * receiver's deduplication still holds (a retry after an ambiguous failure never doubles a message).
+ */
+export function retryDelivery(sql: SqlStorage, deliveryId: string, now = Date.now()): OperatorAnswer {
+  const row = findDeliveryRow(sql, deliveryId);
+  if (!row) return undefined;
+  if (!(RETRYABLE.includes(row.status) || lostOnQueue(row, now)) || row.payload === null)
+    return {
+      ok: false,
+      why: `delivery ${deliveryId} is ${row.status}: only a suspended, failed or dismissed one (or one silent on the Queue for 15 minutes) can be retried`,
+    };
+  addToOutbox(sql, row.outbox_kind, row.outbox_key, JSON.parse(row.payload), now);
+  const [changed] = updateDeliveries(
+    sql,
+    "delivery_id = ?1",
+    "status = 'pending', attempts = 0, first_attempt_at = NULL, next_attempt_at = ?2, updated_at = ?2",
+    deliveryId,
+    now,
+  );
+  if (changed) logged(sql, changed, now, true);
+  return changed && { ok: true, record: toRecord(changed, readRecord(sql)?.sessionKey ?? "") };
+}
+
+/** `POST …/dismiss`: stays undelivered, on purpose; a pending one's outbox entry goes. */
+export function dismissDelivery(sql: SqlStorage, deliveryId: string, now = Date.now()): OperatorAnswer {
+  const row = findDeliveryRow(sql, deliveryId);
+  if (!row) return undefined;
+  if (!(DISMISSABLE.includes(row.status) || lostOnQueue(row, now)))
+    return {
+      ok: false,
+      why: `delivery ${deliveryId} is ${row.status}: only a pending, failed or suspended one (or one silent on the Queue for 15 minutes) can be dismissed`,
+    };
+  if (row.status === "pending") removeFromOutbox(sql, row.outbox_key);
+  const [changed] = updateDeliveries(
+    sql,
+    "delivery_id = ?1",
+    "status = 'dismissed', next_attempt_at = NULL, updated_at = ?2",
+    deliveryId,
+    now,
+  );
+  if (changed) logged(sql, changed, now);
+  return changed && { ok: true, record: toRecord(changed, readRecord(sql)?.sessionKey ?? "") };
+}
