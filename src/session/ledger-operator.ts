@@ -2,7 +2,7 @@ import type { DeliveryRecord, DeliveryStatus } from "./api-deliveries";
 import type { DeliveryRow } from "./delivery-store";
 import { updateDeliveries } from "./delivery-store";
 import { findDeliveryRow, logged, toRecord } from "./ledger";
-import { addToOutbox, removeFromOutbox } from "./outbox-store";
+import { addToOutbox, entryDueAt, removeFromOutbox } from "./outbox-store";
 import { readRecord } from "./record";
 
 // The operator's actions on the ledger (SPEC §16 `POST /v1/deliveries/{id}/retry|dismiss`).
@@ -46,6 +46,15 @@ export function retryDelivery(sql: SqlStorage, deliveryId: string, now = Date.no
   return changed && { ok: true, record: toRecord(changed, readRecord(sql)?.sessionKey ?? "") };
 }
 
+/**
+ * A pending record's entry taken by a pass (leased a few seconds ahead, unlike a retry's time, which the
+ * record shares): dismissing it now could leave `dismissed` a handoff that arrives.
+ */
+function beingDelivered(sql: SqlStorage, row: DeliveryRow, now: number): boolean {
+  const due = entryDueAt(sql, row.outbox_key);
+  return due !== undefined && due > now && due !== row.next_attempt_at;
+}
+
 /** `POST …/dismiss`: stays undelivered, on purpose; a pending one's outbox entry goes. */
 export function dismissDelivery(sql: SqlStorage, deliveryId: string, now = Date.now()): OperatorAnswer {
   const row = findDeliveryRow(sql, deliveryId);
@@ -55,7 +64,14 @@ export function dismissDelivery(sql: SqlStorage, deliveryId: string, now = Date.
       ok: false,
       why: `delivery ${deliveryId} is ${row.status}: only a pending, failed or suspended one (or one silent on the Queue for 15 minutes) can be dismissed`,
     };
-  if (row.status === "pending") removeFromOutbox(sql, row.outbox_key);
+  if (row.status === "pending") {
+    if (beingDelivered(sql, row, now))
+      return {
+        ok: false,
+        why: `delivery ${deliveryId} is being delivered right now; look again in a few seconds`,
+      };
+    removeFromOutbox(sql, row.outbox_key);
+  }
   const [changed] = updateDeliveries(
     sql,
     "delivery_id = ?1",

@@ -166,6 +166,13 @@ export function leaseDueEntries(sql: SqlStorage, now: number, until: number): nu
     .map((row) => row.id);
 }
 
+/** When the entry of this dedupe key is next due (undefined: there is none). */
+export function entryDueAt(sql: SqlStorage, dedupeKey: string): number | undefined {
+  return sql
+    .exec<{ next_attempt_at: number }>("SELECT next_attempt_at FROM outbox WHERE dedupe_key = ?", dedupeKey)
+    .toArray()[0]?.next_attempt_at;
+}
+
 /** True while an entry of this dedupe key waits in the outbox. */
 export function hasOutboxEntry(sql: SqlStorage, dedupeKey: string): boolean {
   return sql.exec("SELECT 1 FROM outbox WHERE dedupe_key = ?", dedupeKey).toArray().length > 0;

@@ -159,6 +159,15 @@ describe("the delivery ledger (SPEC §16)", () => {
       expect(row).toMatchObject({ status: "pending", attempts, last_error: "requester unavailable" });
       return (row?.next_attempt_at ?? 0) - (row?.updated_at ?? 0);
     };
+    // While a pass holds the entry (leased a few seconds ahead), it cannot be dismissed under it.
+    await runInDurableObject(stub(child), (_instance, state) => {
+      state.storage.sql.exec("UPDATE outbox SET next_attempt_at = ?", Date.now() + 5000);
+    });
+    const [pending] = await ledger(child);
+    expect(await api("POST", `/${pending?.delivery_id}/dismiss`)).toMatchObject({
+      status: 409,
+      json: { error: { message: expect.stringContaining("being delivered right now") } },
+    });
     // delay(n) = min(300 s, 15 s · 2^(n−1)) · (1 + U[0, 0.2)) after the n-th failure.
     for (let attempt = 1; attempt <= 4; attempt++) {
       const base = 15_000 * 2 ** (attempt - 1);
