@@ -10,9 +10,12 @@ export const DEAD_LETTER_QUEUE = "switchboard-deliveries-dlq";
 
 type Handled = { ack: true } | { retryInSeconds: number; reason: string } | { deadLetter: string };
 
-/** The one schedule (SPEC §16) for a message whose retries no ledger record answers for. */
+/** The one schedule (SPEC §16), in the Queue's whole seconds, after a message's `attempts`. */
+const retrySeconds = (attempts: number) => Math.ceil(retryDelayMs(attempts) / 1000);
+
+/** The retry of a message whose attempts no ledger record answers for. */
 const scheduled = (attempts: number, reason: string): Handled => ({
-  retryInSeconds: Math.ceil(retryDelayMs(attempts) / 1000),
+  retryInSeconds: retrySeconds(attempts),
   reason,
 });
 
@@ -124,6 +127,6 @@ async function handleDeadLetters(batch: MessageBatch<unknown>, env: Env): Promis
       .reportDelivery(post.deliveryId, { outcome: "dead_letter", error: reason })
       .catch(() => undefined);
     if (marked) message.ack();
-    else message.retry({ delaySeconds: Math.ceil(retryDelayMs(message.attempts) / 1000) });
+    else message.retry({ delaySeconds: retrySeconds(message.attempts) });
   }
 }

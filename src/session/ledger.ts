@@ -191,8 +191,8 @@ export function readDelivery(sql: SqlStorage, deliveryId: string): DeliveryRecor
 /** The record for the D1 index: the caller's view plus the agent it belongs to. */
 export function indexedDelivery(sql: SqlStorage, deliveryId: string) {
   const record = readRecord(sql);
-  const delivery = readDelivery(sql, deliveryId);
-  return record && delivery ? { ...delivery, agentId: record.agentId } : undefined;
+  const row = findDeliveryRow(sql, deliveryId);
+  return record && row ? { ...toRecord(row, record.sessionKey), agentId: record.agentId } : undefined;
 }
 
 /** The status of a run's completion, if the ledger has one. */

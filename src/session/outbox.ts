@@ -41,7 +41,8 @@ const INLINE_LEASE_MS = 5000;
 export type PassOutcome = "delivered" | "removed";
 
 /** The effects that are one D1 write each, so that a pass can send them together in one batch. */
-const isIndexWrite = (entry: OutboxEntry): boolean =>
+type IndexWrite = Extract<OutboxEntry, { kind: "index_sync" | "run_index" | "delivery_index" }>;
+const isIndexWrite = (entry: OutboxEntry): entry is IndexWrite =>
   entry.kind === "index_sync" || entry.kind === "run_index" || entry.kind === "delivery_index";
 
 /**
@@ -158,15 +159,10 @@ export class Outbox {
     console.warn(`session outbox: ${entry.kind} failed (attempt ${entry.attempts + 1}), will retry`);
   }
 
-  /** Delivers one entry; throws to have it retried. */
-  async #deliverEntry(entry: OutboxEntry): Promise<EntryOutcome> {
+  /** Delivers one entry that is not an index write (those go in the pass's batch); throws to have it retried. */
+  async #deliverEntry(entry: Exclude<OutboxEntry, IndexWrite>): Promise<EntryOutcome> {
     const env = this.#env;
     switch (entry.kind) {
-      case "index_sync":
-      case "run_index":
-      case "delivery_index":
-        for (const statement of this.#indexWrite(entry)) await statement.run();
-        return "delivered";
       case "index_delete": {
         await deleteSessionIndex(env.DB, entry.payload.sessionKey, entry.payload.version);
         const deletedAt = readRecord(this.#sql)?.deletedAt;
@@ -220,7 +216,7 @@ export class Outbox {
   }
 
   /** The D1 write of an index entry; none for a deleted session's index sync (its delete follows). */
-  #indexWrite(entry: OutboxEntry): D1PreparedStatement[] {
+  #indexWrite(entry: IndexWrite): D1PreparedStatement[] {
     const db = this.#env.DB;
     if (entry.kind === "run_index") return [runIndexInsert(db, entry.payload)];
     if (entry.kind === "delivery_index") {
@@ -240,7 +236,7 @@ export class Outbox {
    * tried on its own, so one bad write cannot hold the others back, and a failed one waits for its retry.
    */
   async #deliverIndexWrites(due: readonly OutboxEntry[]): Promise<void> {
-    const entries = due.filter((entry) => isIndexWrite(entry) && !this.#delivering.has(entry.id));
+    const entries = due.filter(isIndexWrite).filter((entry) => !this.#delivering.has(entry.id));
     if (entries.length === 0) return;
     for (const entry of entries) this.#delivering.add(entry.id);
     try {

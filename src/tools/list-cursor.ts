@@ -15,20 +15,23 @@ export function encodeListCursor(cursor: ListCursor): string {
  */
 export function jsonCursorParam<T>(shape: z.ZodType<T>, hint: string) {
   return z.string().transform((text, ctx): T => {
-    const bytes = fromBase64Url(text);
-    let decoded: unknown;
-    try {
-      decoded = bytes ? JSON.parse(new TextDecoder().decode(bytes)) : undefined;
-    } catch {
-      decoded = undefined;
-    }
-    const parsed = shape.safeParse(decoded);
+    const parsed = shape.safeParse(decodeJsonCursor(text));
     if (!parsed.success) {
       ctx.addIssue({ code: "custom", message: `invalid cursor; ${hint}` });
       return z.NEVER;
     }
     return parsed.data;
   });
+}
+
+/** What a base64url JSON cursor holds; undefined when it is not one. */
+export function decodeJsonCursor(text: string): unknown {
+  const bytes = fromBase64Url(text);
+  try {
+    return bytes ? JSON.parse(new TextDecoder().decode(bytes)) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The cursor as base64url JSON (what `jsonCursorParam` reads back). */

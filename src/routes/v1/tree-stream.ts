@@ -1,6 +1,5 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import { fromBase64Url, toBase64Url } from "../../auth/hmac";
 import { readSse } from "../../client/sse";
 import { keyOptionsOf } from "../../config/key-options";
 import { badRequest } from "../../errors";
@@ -8,6 +7,7 @@ import { descendants } from "../../index-db/children";
 import { parseSessionKey } from "../../keys";
 import { openSessionStream } from "../../session/client";
 import { KEEP_ALIVE_MS, SSE_HEADERS, STREAM_LIFETIME_MS, sseComment, sseFrame } from "../../sse/frames";
+import { decodeJsonCursor, encodeJsonCursor } from "../../tools/list-cursor";
 import type { StreamReader } from "./stream-access";
 
 const TREE_CURSOR_PREFIX = "t.";
@@ -20,13 +20,7 @@ function parseTreeCursor(cursor: { value: string; field: string }, root: string)
   if (/^\d{1,15}$/.test(cursor.value)) return new Map([[root, Number(cursor.value)]]);
   const bad = () => badRequest(`${cursor.field}: not a cursor this stream gave out`);
   if (!cursor.value.startsWith(TREE_CURSOR_PREFIX)) throw bad();
-  const bytes = fromBase64Url(cursor.value.slice(TREE_CURSOR_PREFIX.length));
-  let parsed: unknown;
-  try {
-    parsed = bytes && JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    throw bad();
-  }
+  const parsed = decodeJsonCursor(cursor.value.slice(TREE_CURSOR_PREFIX.length));
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw bad();
   const entries = Object.entries(parsed);
   if (!entries.every(([, seq]) => Number.isSafeInteger(seq) && (seq as number) >= 0)) throw bad();
@@ -34,9 +28,7 @@ function parseTreeCursor(cursor: { value: string; field: string }, root: string)
 }
 
 function treeCursor(cursors: Map<string, number>): string {
-  return (
-    TREE_CURSOR_PREFIX + toBase64Url(new TextEncoder().encode(JSON.stringify(Object.fromEntries(cursors))))
-  );
+  return TREE_CURSOR_PREFIX + encodeJsonCursor(Object.fromEntries(cursors));
 }
 
 /**
