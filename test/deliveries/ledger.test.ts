@@ -49,6 +49,17 @@ const ledger = (key: string) =>
     state.storage.sql.exec<LedgerRow>("SELECT * FROM delivery ORDER BY created_at").toArray(),
   );
 
+/** The session's ledger once its first record is as `ready` says, driving its alarms meanwhile. */
+const ledgerOnce = (key: string, ready: (row: LedgerRow) => boolean, what: string) =>
+  driveUntil(
+    [key],
+    async () => {
+      const rows = await ledger(key);
+      return rows[0] && ready(rows[0]) ? rows : undefined;
+    },
+    what,
+  );
+
 /** The `delivery` events of a session's log, oldest first. */
 const deliveryEvents = (key: string) =>
   runInDurableObject(stub(key), (_instance, state) =>
@@ -276,14 +287,7 @@ describe("the delivery ledger (SPEC §16)", () => {
 
     // sms has no outbound webhook: the Queue's consumer reports a permanent failure.
     const sms = (await inboundSession("sms")).sessionKey;
-    const [post] = await driveUntil(
-      [sms],
-      async () => {
-        const rows = await ledger(sms);
-        return rows[0]?.status === "failed" ? rows : undefined;
-      },
-      "the post to fail",
-    );
+    const [post] = await ledgerOnce(sms, (row) => row.status === "failed", "the post to fail");
     expect(post).toMatchObject({
       kind: "reply",
       target: expect.stringMatching(/^sms:/),
@@ -316,12 +320,9 @@ describe("the delivery ledger (SPEC §16)", () => {
   it("channel posts: each Queue attempt is reported, retried by the schedule; the dead-letter queue suspends", async () => {
     // slack's webhook (fake flaky/2) answers 500 to the first two posts of each idempotency key.
     const key = (await inboundSession("slack")).sessionKey;
-    const [first] = await driveUntil(
-      [key],
-      async () => {
-        const rows = await ledger(key);
-        return rows[0]?.attempts === 1 ? rows : undefined;
-      },
+    const [first] = await ledgerOnce(
+      key,
+      (row) => row.attempts === 1,
       "the Queue's first attempt to be reported",
     );
     expect(first).toMatchObject({
@@ -389,14 +390,7 @@ describe("the delivery ledger (SPEC §16)", () => {
 
   it("a post the Queue went silent on for 15 minutes can be dismissed or retried; a fresh one cannot", async () => {
     const key = (await inboundSession("slack")).sessionKey;
-    const [row] = await driveUntil(
-      [key],
-      async () => {
-        const rows = await ledger(key);
-        return rows[0]?.status === "in_progress" ? rows : undefined;
-      },
-      "the post to be on the Queue",
-    );
+    const [row] = await ledgerOnce(key, (row) => row.status === "in_progress", "the post to be on the Queue");
     const id = row?.delivery_id ?? "";
     expect((await api("POST", `/${id}/dismiss`)).status).toBe(409);
     await runInDurableObject(stub(key), (_instance, state) => {
