@@ -39,6 +39,35 @@ export function subagentSettings(config: SwitchboardConfig, agentId: string): Su
   return merged;
 }
 
+/** Built-in collector settings (SPEC §15 `tools.swarm`). */
+const SWARM_DEFAULTS = {
+  enabled: true,
+  maxConcurrent: 8,
+  maxChildrenPerGroup: 50,
+  maxTotalPerGroup: 200,
+  waitTimeoutSecondsMax: 600,
+  defaultAgentId: "",
+};
+
+export type SwarmSettings = typeof SWARM_DEFAULTS;
+
+/**
+ * An agent's collector settings: built-in defaults < `tools.swarm` < the agent's own `swarm`; `false` at
+ * either level turns collectors off.
+ */
+export function swarmSettings(config: SwitchboardConfig, agentId: string): SwarmSettings {
+  const merged: SwarmSettings = { ...SWARM_DEFAULTS };
+  for (const layer of [config.tools.swarm, findAgent(config, agentId)?.swarm]) {
+    if (layer === false) merged.enabled = false;
+    else if (layer) {
+      for (const [name, value] of Object.entries(layer)) {
+        if (value !== undefined) Object.assign(merged, { [name]: value });
+      }
+    }
+  }
+  return merged;
+}
+
 /** The tool profile and extra tools of an agent (per-agent settings win over `tools.*`). */
 export function agentToolPolicy(
   config: SwitchboardConfig,

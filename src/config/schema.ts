@@ -24,6 +24,9 @@ export const toolNames = [
   "session_status",
   "agents_list",
   "sessions",
+  "sessions_search",
+  "agents_wait",
+  "structured_output",
 ] as const;
 export type ToolName = (typeof toolNames)[number];
 
@@ -134,6 +137,20 @@ const subagentSettings = z.strictObject({
   requireAgentId: z.boolean().optional(),
 });
 
+/**
+ * SPEC §15 collectors (`tools.swarm`, OpenClaw's bounds). `false` turns them off; an agent's own
+ * `swarm` is merged over the global one (config/agents.ts swarmSettings).
+ */
+const swarmFields = {
+  enabled: z.boolean().optional(),
+  maxConcurrent: z.number().int().min(1).max(1000).optional(),
+  maxChildrenPerGroup: z.number().int().min(1).max(10_000).optional(),
+  maxTotalPerGroup: z.number().int().min(1).max(100_000).optional(),
+  waitTimeoutSecondsMax: z.number().int().min(1).max(86_400).optional(),
+  defaultAgentId: z.string().optional(),
+};
+const swarmSettings = z.union([z.literal(false), z.strictObject(swarmFields)]);
+
 const agentSchema = z.strictObject({
   id: agentId,
   name: z.string().optional(),
@@ -143,6 +160,7 @@ const agentSchema = z.strictObject({
   sandbox: z.boolean().default(false),
   tools: toolPolicy.optional(),
   subagents: subagentSettings.optional(),
+  swarm: swarmSettings.optional(),
   /** The model's context window in tokens: `contextTokens` of the agent's sessions (default in config/agents.ts). */
   contextWindow: z.number().int().positive().optional(),
 });
@@ -212,6 +230,7 @@ export const configSchema = z.strictObject({
             .prefault({}),
         })
         .prefault({}),
+      swarm: swarmSettings.optional(),
     })
     .prefault({}),
   agents: z

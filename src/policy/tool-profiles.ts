@@ -15,9 +15,19 @@ export const profileTools: Record<ToolProfile, readonly ToolName[]> = {
     "agents_list",
     "session_status",
     "sessions",
+    "sessions_search",
+    "agents_wait",
   ],
-  messaging: ["sessions_list", "sessions_history", "sessions_send", "session_status", "sessions"],
-  full: toolNames,
+  messaging: [
+    "sessions_list",
+    "sessions_history",
+    "sessions_send",
+    "session_status",
+    "sessions",
+    "sessions_search",
+  ],
+  // structured_output is no profile's: only a collector child with an outputSchema gets it (SPEC §19).
+  full: toolNames.filter((name) => name !== "structured_output"),
 };
 
 const isToolName = (name: string): name is ToolName => (toolNames as readonly string[]).includes(name);
@@ -37,6 +47,9 @@ const LEAF_DENIED: readonly ToolName[] = [
   // A leaf spawns nothing, so it never has children to yield for: the tool could only fail.
   "sessions_yield",
   "sessions",
+  "sessions_search",
+  // Nor collectors to wait for.
+  "agents_wait",
 ];
 
 /**

@@ -18,6 +18,13 @@ export const spawnInfoSchema = z.object({
   mode: z.enum(["run", "session"]),
   cleanup: z.enum(["delete", "keep"]),
   archiveAfterMinutes: z.number(),
+  /**
+   * A collector child (SPEC §15): its result is kept for the requester's agents_wait, never announced;
+   * with `outputSchema`, the child gets `structured_output` and must record a result matching it.
+   */
+  collect: z
+    .object({ groupId: z.string(), outputSchema: z.record(z.string(), z.unknown()).optional() })
+    .optional(),
 });
 export type SpawnInfo = z.infer<typeof spawnInfoSchema>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agentToolPolicy } from "../../src/config/agents";
+import { agentToolPolicy, swarmSettings } from "../../src/config/agents";
 import { toolNames } from "../../src/config/schema";
 import { allowedTools, applySubagentPolicy, profileToolSet } from "../../src/policy/tool-profiles";
 import { configFrom, requesterWith } from "../support";
@@ -8,10 +8,12 @@ const sorted = (tools: Iterable<string>) => [...tools].sort();
 
 const SESSION_TOOLS = [
   "agents_list",
+  "agents_wait",
   "session_status",
   "sessions",
   "sessions_history",
   "sessions_list",
+  "sessions_search",
   "sessions_send",
   "sessions_spawn",
   "sessions_yield",
@@ -27,19 +29,22 @@ describe("profiles (SPEC §5.9)", () => {
     expect(sorted(profileToolSet("coding", []))).toEqual(SESSION_TOOLS);
   });
 
-  it("messaging grants list, history, send, status and sessions", () => {
+  it("messaging grants list, history, search, send, status and sessions, never agents_wait", () => {
     expect(sorted(profileToolSet("messaging", []))).toEqual([
       "session_status",
       "sessions",
       "sessions_history",
       "sessions_list",
+      "sessions_search",
       "sessions_send",
     ]);
   });
 
-  it("full grants every session tool", () => {
+  it("full grants every session tool; structured_output belongs to no profile (SPEC §19)", () => {
     expect(sorted(profileToolSet("full", []))).toEqual(SESSION_TOOLS);
-    expect(sorted(toolNames)).toEqual(SESSION_TOOLS);
+    expect(sorted(toolNames)).toEqual(sorted([...SESSION_TOOLS, "structured_output"]));
+    for (const profile of ["minimal", "coding", "messaging", "full"] as const)
+      expect(profileToolSet(profile, []).has("structured_output")).toBe(false);
   });
 
   it("alsoAllow adds tools back and ignores unknown names", () => {
@@ -81,6 +86,7 @@ describe("allowedTools for top-level sessions", () => {
       "sessions",
       "sessions_history",
       "sessions_list",
+      "sessions_search",
       "sessions_send",
     ]);
   });
@@ -97,18 +103,22 @@ describe("sub-agent tool policy (SPEC §5.4)", () => {
   it("takes send, status and agents_list from every sub-agent", () => {
     const orchestrator = applySubagentPolicy(coding(), 1, 2, {});
     expect(sorted(orchestrator)).toEqual([
+      "agents_wait",
       "sessions",
       "sessions_history",
       "sessions_list",
+      "sessions_search",
       "sessions_spawn",
       "sessions_yield",
       "subagents",
     ]);
   });
 
-  it("leaves lose spawn, subagents, list, history and sessions too (default maxSpawnDepth 1)", () => {
+  it("leaves lose spawn, subagents, list, history, search, sessions and agents_wait too (default maxSpawnDepth 1)", () => {
     const leaf = applySubagentPolicy(coding(), 1, 1, {});
     for (const tool of [
+      "sessions_search",
+      "agents_wait",
       "sessions_send",
       "session_status",
       "agents_list",
@@ -158,7 +168,7 @@ describe("sub-agent tool policy (SPEC §5.4)", () => {
     const messaging = profileToolSet("messaging", []);
     expect(
       sorted(applySubagentPolicy(messaging, 1, 2, { alsoAllow: ["sessions_spawn", "subagents"] })),
-    ).toEqual(["sessions", "sessions_history", "sessions_list"]);
+    ).toEqual(["sessions", "sessions_history", "sessions_list", "sessions_search"]);
     expect(
       sorted(applySubagentPolicy(messaging, 1, 2, { allow: ["sessions_spawn", "sessions_list"] })),
     ).toEqual(["sessions_list"]);
@@ -172,12 +182,14 @@ describe("allowedTools for sub-agents", () => {
     expect(sorted(allowedTools(configFrom({}), child))).toEqual([]);
   });
 
-  it("gives a depth-1 orchestrator spawn, subagents, list and history with maxSpawnDepth 2", () => {
+  it("gives a depth-1 orchestrator spawn, subagents, list, history, search and agents_wait with maxSpawnDepth 2", () => {
     const config = configFrom({ agents: { defaults: { subagents: { maxSpawnDepth: 2 } } } });
     expect(sorted(allowedTools(config, child))).toEqual([
+      "agents_wait",
       "sessions",
       "sessions_history",
       "sessions_list",
+      "sessions_search",
       "sessions_spawn",
       "sessions_yield",
       "subagents",
@@ -199,5 +211,40 @@ describe("allowedTools for sub-agents", () => {
       },
     });
     expect(sorted(allowedTools(config, child))).toEqual(["sessions_list"]);
+  });
+});
+
+describe("collector settings (SPEC §15 tools.swarm)", () => {
+  it("defaults, then tools.swarm, then the agent's own swarm; false at either level turns collectors off", () => {
+    expect(swarmSettings(configFrom({}), "main")).toEqual({
+      enabled: true,
+      maxConcurrent: 8,
+      maxChildrenPerGroup: 50,
+      maxTotalPerGroup: 200,
+      waitTimeoutSecondsMax: 600,
+      defaultAgentId: "",
+    });
+    const config = configFrom({
+      tools: { swarm: { maxConcurrent: 2, maxTotalPerGroup: 10 } },
+      agents: {
+        list: [{ id: "main" }, { id: "ops", swarm: { maxTotalPerGroup: 20 } }, { id: "off", swarm: false }],
+      },
+    });
+    expect(swarmSettings(config, "main")).toMatchObject({
+      enabled: true,
+      maxConcurrent: 2,
+      maxTotalPerGroup: 10,
+    });
+    expect(swarmSettings(config, "ops")).toMatchObject({ maxConcurrent: 2, maxTotalPerGroup: 20 });
+    expect(swarmSettings(config, "off").enabled).toBe(false);
+    expect(swarmSettings(configFrom({ tools: { swarm: false } }), "main").enabled).toBe(false);
+  });
+
+  it("rejects values outside OpenClaw's bounds, naming the field", () => {
+    expect(() => configFrom({ tools: { swarm: { maxConcurrent: 0 } } })).toThrow(/maxConcurrent/);
+    expect(() => configFrom({ tools: { swarm: { maxTotalPerGroup: 100_001 } } })).toThrow(/maxTotalPerGroup/);
+    expect(() => configFrom({ tools: { swarm: { waitTimeoutSecondsMax: 86_401 } } })).toThrow(
+      /waitTimeoutSecondsMax/,
+    );
   });
 });
