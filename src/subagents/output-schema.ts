@@ -27,6 +27,8 @@ const META_SCHEMA: Schema = {
         contains: { $ref: "#/$defs/schema" },
         not: { $ref: "#/$defs/schema" },
         if: { $ref: "#/$defs/schema" },
+        // JSON Schema's keyword, in a plain data object nobody awaits.
+        // biome-ignore lint/suspicious/noThenProperty: see above
         then: { $ref: "#/$defs/schema" },
         else: { $ref: "#/$defs/schema" },
         allOf: { $ref: "#/$defs/schemaList" },
