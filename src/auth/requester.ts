@@ -107,6 +107,7 @@ export async function resolveRequester(
         isSubagent: claims.depth > 0,
         runId: claims.runId,
         ...(claims.hop !== undefined ? { hop: claims.hop } : {}),
+        ...(claims.structuredOutput ? { structuredOutput: true } : {}),
       },
     };
   }

@@ -14,6 +14,8 @@ export const runTokenClaimsSchema = z.strictObject({
   sandboxed: z.boolean(),
   /** sessions_send hops that led to the run, so sends made with the token keep counting (SPEC §5.3). */
   hop: z.number().int().min(0).optional(),
+  /** The run is a collector child's with an outputSchema, so it may call structured_output (SPEC §15). */
+  structuredOutput: z.literal(true).optional(),
   /** Expiry, unix seconds. */
   exp: z.number().int(),
 });

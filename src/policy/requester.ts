@@ -12,4 +12,9 @@ export interface Requester {
   runId?: string;
   /** How many sessions_send hops led to that run (SPEC §5.3 hop limit). */
   hop?: number;
+  /**
+   * That run is a collector child's, spawned with an outputSchema: it alone is offered
+   * `structured_output` (SPEC §15).
+   */
+  structuredOutput?: true;
 }

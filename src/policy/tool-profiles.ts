@@ -75,10 +75,21 @@ export function applySubagentPolicy(
   return result;
 }
 
-/** Every tool this requester may call: profile, alsoAllow, then the sub-agent policy. */
+/**
+ * Every tool this requester may call: profile, alsoAllow, then the sub-agent policy; then
+ * `structured_output` for a collector run with an outputSchema, which no profile or policy grants or
+ * takes away: without it, that run could only end failed (SPEC §15).
+ */
 export function allowedTools(config: SwitchboardConfig, requester: Requester): Set<ToolName> {
   const { profile, alsoAllow } = agentToolPolicy(config, requester.agentId);
   const fromProfile = profileToolSet(profile, alsoAllow);
   const { maxSpawnDepth } = subagentSettings(config, requester.agentId);
-  return applySubagentPolicy(fromProfile, requester.depth, maxSpawnDepth, config.tools.subagents.tools);
+  const tools = applySubagentPolicy(
+    fromProfile,
+    requester.depth,
+    maxSpawnDepth,
+    config.tools.subagents.tools,
+  );
+  if (requester.structuredOutput && requester.runId) tools.add("structured_output");
+  return tools;
 }

@@ -26,6 +26,10 @@ export interface RunRecord {
   error?: string;
   attempts: number;
   retries: string[];
+  /** An ended collector run's recorded structured_output result (SPEC §15). */
+  structured?: unknown;
+  /** Why an ended collector run with an outputSchema has no valid result (it then ended `error`). */
+  schemaError?: string;
 }
 
 /**

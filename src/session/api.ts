@@ -4,6 +4,7 @@
  * types live in api-runs.ts and api-turns.ts, re-exported here.
  */
 import type { PreparedAttachment } from "../subagents/attachments";
+import type { StructuredAnswer } from "../subagents/structured-result";
 import type { Provenance, TranscriptMessage } from "../transcript/message";
 import type { DeliveryRecord, DeliveryReport, DeliveryReportAnswer } from "./api-deliveries";
 import type { RunProgressPost, StateChanges } from "./api-events";
@@ -208,4 +209,10 @@ export interface SessionApi {
   retryDelivery(deliveryId: string): Promise<Result<DeliveryRecord>>;
   /** Leaves a pending, failed or suspended record undelivered on purpose (`conflict` otherwise). */
   dismissDelivery(deliveryId: string): Promise<Result<DeliveryRecord>>;
+  /**
+   * A `structured_output` call of this collector child's running run (SPEC §15): judged against the
+   * run's earlier calls and recorded before it answers. `forbidden` without an outputSchema, `conflict`
+   * when the run is not running.
+   */
+  recordStructuredOutput(runId: string, result: unknown): Promise<Result<StructuredAnswer>>;
 }

@@ -126,4 +126,18 @@ export const liveMigrations: ReadonlyArray<{ id: string; sql: string }> = [
         );
     `,
   },
+  {
+    id: "0016_structured_output",
+    sql: `
+      -- A collector run's structured_output calls (SPEC §15): its recorded result, else how many results
+      -- were invalid and why the latest was; at the run's end, the schemaError it ended with.
+      CREATE TABLE structured_output (
+        run_id TEXT PRIMARY KEY,
+        invalid_calls INTEGER NOT NULL DEFAULT 0,
+        recorded INTEGER NOT NULL DEFAULT 0,
+        result TEXT,
+        schema_error TEXT
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

@@ -25,6 +25,10 @@ export interface RunEnding {
   error?: string;
   usage?: RunUsage;
   messages: TranscriptMessage[];
+  /** A collector run's recorded structured_output result (SPEC §15). */
+  structured?: unknown;
+  /** Why a collector run with an outputSchema has no valid result. */
+  schemaError?: string;
 }
 
 const seconds = (ms: number) => Math.round(ms / 1000);
@@ -188,6 +192,8 @@ function addCompletion(
     messages: ending.messages,
     runtimeMs: now - (run.startedAt ?? now),
     ...(ending.usage ? { usage: ending.usage } : {}),
+    ...("structured" in ending ? { structured: ending.structured } : {}),
+    ...(ending.schemaError !== undefined ? { schemaError: ending.schemaError } : {}),
   });
   addDelivery(
     sql,

@@ -13,6 +13,7 @@ import { toolContext } from "../tools/context";
 import { executeToolCall } from "../tools/invoke";
 import { toolRegistry } from "../tools/registry";
 import { toolSpecs } from "../tools/specs";
+import { withOutputSchema } from "../tools/structured-output";
 import { attachmentRefs } from "./attachments";
 import type { SessionRecord } from "./record";
 import { queuedRuns, type RunRow } from "./run-store";
@@ -57,6 +58,7 @@ export function runRequester(
     isSubagent: parsed?.isSubagent ?? false,
     runId: run.runId,
     hop,
+    ...(record.spawn?.collect?.outputSchema ? { structuredOutput: true as const } : {}),
   };
 }
 
@@ -147,6 +149,7 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
         depth: record.spawnDepth,
         sandboxed: requester.sandboxed,
         hop: requester.hop,
+        ...(requester.structuredOutput ? { structuredOutput: true } : {}),
         exp: Math.ceil(context.deadlineAt / 1000) + RUN_TOKEN_GRACE_SECONDS,
       })
     : "";
@@ -168,7 +171,7 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
       history,
       ...(run.context ? { context: run.context } : {}),
       attachments: attachmentRefs(sql, record.sessionKey),
-      tools: toolSpecs(granted),
+      tools: withOutputSchema(toolSpecs(granted), record.spawn?.collect?.outputSchema),
       runToken,
       signal: context.signal,
       callTool: (name, args) => callToolOnce(context, requester, callIndex++, name, args),

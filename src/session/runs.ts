@@ -25,6 +25,7 @@ import {
 } from "./run-store";
 import type { RunWaiters } from "./run-waiters";
 import { clearSteering, queueSteeringFollowUp } from "./steering";
+import { structuredEnding } from "./structured-output";
 
 /** A run interrupted by an eviction this many times ends as an error instead of starting again. */
 const MAX_RUN_ATTEMPTS = 3;
@@ -259,10 +260,11 @@ export class Runs {
   end(row: RunRow, ending: RunEnding): void {
     this.#storage.transactionSync(() => {
       // A run started by a completion after its task reported sends nothing more upstream.
-      recordRunEnding(this.#sql, sessionConfig(this.#env), row, taskEnding(this.#sql, row, ending));
+      const reported = structuredEnding(this.#sql, row, taskEnding(this.#sql, row, ending));
+      recordRunEnding(this.#sql, sessionConfig(this.#env), row, reported);
       // A message steered in after the runtime's last look is answered by a turn of its own (runQueued
       // picks it up next); a killed or failed run's steering just stays in the transcript.
-      if (ending.status === "ok") queueSteeringFollowUp(this.#sql, row, Date.now());
+      if (reported.status === "ok") queueSteeringFollowUp(this.#sql, row, Date.now());
       clearSteering(this.#sql, row.runId);
       addIndexSync(this.#sql);
     });

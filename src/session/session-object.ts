@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { checkSessionVisible } from "../policy/visibility";
+import type { StructuredAnswer } from "../subagents/structured-result";
 import type { TranscriptMessage } from "../transcript/message";
 import { Alarm } from "./alarm";
 import {
@@ -39,6 +40,7 @@ import { RunWaiters } from "./run-waiters";
 import { Runs } from "./runs";
 import { readSentTurn, settleQueuedSend, writeSend } from "./sent";
 import { writeSteering } from "./steering";
+import { writeStructuredOutput } from "./structured-output";
 import { readExportChunk, readHistoryPage, readRecentMessages } from "./transcript";
 import { Turns } from "./turns";
 import { type WatchNotice, wakeIfDue } from "./watch-notice";
@@ -262,6 +264,10 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
 
   async dismissDelivery(deliveryId: string): Promise<Result<DeliveryRecord>> {
     return this.#deliveries.dismiss(deliveryId);
+  }
+
+  async recordStructuredOutput(runId: string, result: unknown): Promise<Result<StructuredAnswer>> {
+    return this.ctx.storage.transactionSync(() => writeStructuredOutput(this.#sql, runId, result));
   }
 
   override async fetch(request: Request): Promise<Response> {

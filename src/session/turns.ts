@@ -19,6 +19,7 @@ import { runProgress } from "./run-progress";
 import { findRun, runningRuns, toRunRecord } from "./run-store";
 import type { RunWaiters } from "./run-waiters";
 import type { Runs } from "./runs";
+import { structuredResultOf } from "./structured-output";
 import { writeSpawn, writeTurn } from "./writes";
 
 /**
@@ -110,7 +111,11 @@ export class Turns {
   async getRun(runId: string): Promise<Result<RunRecord>> {
     const record = liveRecord(this.#sql);
     const row = record ? findRun(this.#sql, runId) : undefined;
-    return record && row ? { ok: true, value: toRunRecord(row, record.sessionKey) } : notFound();
+    if (!record || !row) return notFound();
+    return {
+      ok: true,
+      value: { ...toRunRecord(row, record.sessionKey), ...structuredResultOf(this.#sql, row) },
+    };
   }
 
   async waitForRun(runId: string, timeoutMs: number): Promise<Result<RunRecord>> {

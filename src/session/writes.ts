@@ -19,6 +19,7 @@ import {
 } from "./run-store";
 import { clearRunStreams } from "./run-stream";
 import { clearSteering } from "./steering";
+import { clearStructuredOutputs } from "./structured-output";
 import { clearToolCalls } from "./tool-calls";
 import { appendMessages, clearTranscript, messageCounts, summaryChanges } from "./transcript";
 import { clearWatchers, registerWatcher } from "./watchers";
@@ -35,6 +36,7 @@ export function writeCreation(sql: SqlStorage, init: CreateSessionInit, now: num
   clearSteers(sql);
   clearSteering(sql);
   clearToolCalls(sql);
+  clearStructuredOutputs(sql);
   clearEvents(sql);
   clearRunStreams(sql);
   clearWatchers(sql);

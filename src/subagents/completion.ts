@@ -12,8 +12,13 @@ export interface Completion {
   /** The label, else the task, naming what the child was asked to do. */
   title: string;
   statusText: string;
+  /** The child's final assistant text, raw, even when a collector's structured result is there too. */
   result: string;
   stats: string;
+  /** A collector's recorded structured_output result (SPEC §15). */
+  structured?: unknown;
+  /** Why a collector spawned with an outputSchema has no valid result; its run then ended failed. */
+  schemaError?: string;
 }
 
 /** The status line comes from how the run ended, never from what the model wrote. */
@@ -45,6 +50,8 @@ export function buildCompletion(input: {
   messages: readonly TranscriptMessage[];
   runtimeMs: number;
   usage?: RunUsage;
+  structured?: unknown;
+  schemaError?: string;
 }): Completion {
   return {
     childKey: input.childKey,
@@ -54,6 +61,8 @@ export function buildCompletion(input: {
     statusText: completionStatus(input.status, input.error),
     result: completionResult(input.reply, input.messages),
     stats: statsLine(input.runtimeMs, input.usage),
+    ...("structured" in input ? { structured: input.structured } : {}),
+    ...(input.schemaError !== undefined ? { schemaError: input.schemaError } : {}),
   };
 }
 

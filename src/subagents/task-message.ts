@@ -1,12 +1,27 @@
+/** What the task message says a collector child (SPEC §15) must do with its result. */
+const COLLECTOR_LINE =
+  "You are a collector: your result is kept for the requester, who collects it: do not message the requester.";
+const STRUCTURED_LINE =
+  'Before your final answer, call the structured_output tool exactly once as {"result": ...}, with your result matching the JSON Schema in its description. If it reports a validation failure, retry once with a corrected result; there is no third try.';
+
 /** The first user message of a sub-agent run: a short sub-agent context, then the task (SPEC §5.4). */
 export function subagentTaskMessage(
   task: string,
-  spawn: { depth: number; maxDepth: number; requesterKey: string },
+  spawn: {
+    depth: number;
+    maxDepth: number;
+    requesterKey: string;
+    /** A collector child's settings (SPEC §15): with an outputSchema, it must call structured_output. */
+    collect?: { outputSchema?: Record<string, unknown> };
+  },
 ): string {
   const role = spawn.depth < spawn.maxDepth ? "orchestrator (you may spawn sub-agents of your own)" : "leaf";
   return [
     `[Sub-agent task] You are a sub-agent at depth ${spawn.depth} of ${spawn.maxDepth}, role ${role}, spawned by ${spawn.requesterKey}.`,
-    "When you finish, your final answer is announced to the requester automatically: do not poll for it, and do not message the requester.",
+    spawn.collect
+      ? COLLECTOR_LINE
+      : "When you finish, your final answer is announced to the requester automatically: do not poll for it, and do not message the requester.",
+    ...(spawn.collect?.outputSchema ? [STRUCTURED_LINE] : []),
     "",
     task,
   ].join("\n");

@@ -7,6 +7,7 @@ import { sessionsList } from "./sessions-list";
 import { sessionsSend } from "./sessions-send";
 import { sessionsSpawn } from "./sessions-spawn";
 import { sessionsYield } from "./sessions-yield";
+import { structuredOutput } from "./structured-output";
 import { subagents } from "./subagents";
 import type { ToolDefinition } from "./types";
 
@@ -21,4 +22,5 @@ export const toolRegistry: Partial<Record<ToolName, ToolDefinition>> = {
   session_status: sessionStatus as unknown as ToolDefinition,
   agents_list: agentsList as unknown as ToolDefinition,
   sessions: sessions as unknown as ToolDefinition,
+  structured_output: structuredOutput as unknown as ToolDefinition,
 };
