@@ -234,6 +234,18 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
           subagents: { maxSpawnDepth: 2 },
           runtime: { type: "webhook", url: `${fakeServicesUrl}/webhook/async/rec-boss-async-rec` },
         },
+        // structured_output (test/subagents/structured-output.test.ts): a model that calls it with its
+        // message as the arguments, and one whose round after the call is slow (a crash mid-run).
+        {
+          id: "model-structured",
+          model: "fake-model",
+          runtime: model("tools/structured_output/rec-model-structured"),
+        },
+        {
+          id: "model-structured-slow",
+          model: "fake-model",
+          runtime: model("tools-slow/structured_output/rec-model-structured-slow"),
+        },
       ],
     },
     channels: {
