@@ -36,6 +36,8 @@ import type {
   SessionsYieldArgs,
   SessionsYieldResult,
   StreamOptions,
+  StructuredOutputArgs,
+  StructuredOutputResult,
   SubagentsArgs,
   SubagentsResult,
   ToolEnvelope,
@@ -131,6 +133,11 @@ export class SwitchboardClient {
   /** `sessions_yield`: ends the caller's current run (call it with that run's token). */
   sessionsYield(args: SessionsYieldArgs = {}): Promise<SessionsYieldResult> {
     return this.tool("sessions_yield", args);
+  }
+
+  /** `structured_output`: a collector child's result for its run (call it with that run's token). */
+  structuredOutput(args: StructuredOutputArgs): Promise<StructuredOutputResult> {
+    return this.tool("structured_output", args);
   }
 
   /** `session_status`: the status card of a session (default: the requester's). */

@@ -20,6 +20,7 @@ import type {
   SessionEvent,
   SessionRow,
 } from "../session/api";
+import type { StructuredAnswer } from "../subagents/structured-result";
 import type { SubagentItem } from "../subagents/targets";
 import type { agentsList } from "../tools/agents-list";
 import type { sessionStatus } from "../tools/session-status";
@@ -29,6 +30,7 @@ import type { sessionsList } from "../tools/sessions-list";
 import type { sessionsSend } from "../tools/sessions-send";
 import type { sessionsSpawn } from "../tools/sessions-spawn";
 import type { sessionsYield } from "../tools/sessions-yield";
+import type { structuredOutput } from "../tools/structured-output";
 import type { subagents } from "../tools/subagents";
 import type { ToolFailure } from "../tools/types";
 import type { TranscriptMessage } from "../transcript/message";
@@ -314,3 +316,9 @@ export interface DeliveriesPage {
   deliveries: DeliveryRecord[];
   nextCursor?: string;
 }
+
+/** `structured_output` args (SPEC §15): only for a collector child spawned with an outputSchema. */
+export type StructuredOutputArgs = z.input<typeof structuredOutput.schema>;
+
+/** `structured_output`: recorded, a validation error asking for one retry, or rejected for good. */
+export type StructuredOutputResult = StructuredAnswer | ToolFailure;

@@ -11,6 +11,7 @@ import type {
   SessionsSendResult,
   SessionsSpawnResult,
   SessionsYieldResult,
+  StructuredOutputResult,
   SubagentsResult,
   ToolEnvelope,
   ToolFailure,
@@ -88,6 +89,7 @@ export interface ToolResults {
   sessions_yield: Loose<SessionsYieldResult>;
   subagents: Loose<SubagentsResult>;
   sessions: Loose<SessionsResult>;
+  structured_output: Loose<StructuredOutputResult>;
 }
 
 /** Any tool's result. */
