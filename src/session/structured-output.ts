@@ -102,9 +102,11 @@ export function structuredEnding(sql: SqlStorage, row: RunRow, ending: RunEnding
 /** What an ended collector run reports with its record (`GET /v1/runs/{id}`): `structured` or `schemaError`. */
 export function structuredResultOf(
   sql: SqlStorage,
+  record: SessionRecord,
   run: Pick<RunRow, "runId" | "status">,
 ): { structured?: unknown; schemaError?: string } {
-  if (!ENDED_STATUSES.has(run.status)) return {};
+  // Every other session's run lookups cost no extra query.
+  if (!outputSchemaOf(record) || !ENDED_STATUSES.has(run.status)) return {};
   const state = readState(sql, run.runId);
   return state ? structuredOutcome(state) : {};
 }

@@ -114,7 +114,7 @@ export class Turns {
     if (!record || !row) return notFound();
     return {
       ok: true,
-      value: { ...toRunRecord(row, record.sessionKey), ...structuredResultOf(this.#sql, row) },
+      value: { ...toRunRecord(row, record.sessionKey), ...structuredResultOf(this.#sql, record, row) },
     };
   }
 

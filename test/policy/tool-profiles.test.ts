@@ -212,6 +212,18 @@ describe("allowedTools for sub-agents", () => {
     });
     expect(sorted(allowedTools(config, child))).toEqual(["sessions_list"]);
   });
+
+  it("adds structured_output to a collector's run with an outputSchema, whatever the policy says (SPEC §15)", () => {
+    const collector = { ...child, runId: "run-1", structuredOutput: true as const };
+    const config = configFrom({ tools: { subagents: { tools: { deny: ["structured_output"] } } } });
+    expect(sorted(allowedTools(config, collector))).toEqual(["structured_output"]);
+    expect(sorted(allowedTools(configFrom({ tools: { profile: "minimal" } }), collector))).toEqual([
+      "structured_output",
+    ]);
+    // Without a run there is nothing to record the result for.
+    expect(allowedTools(config, { ...child, structuredOutput: true }).has("structured_output")).toBe(false);
+    expect(allowedTools(config, { ...child, runId: "run-1" }).has("structured_output")).toBe(false);
+  });
 });
 
 describe("collector settings (SPEC §15 tools.swarm)", () => {
