@@ -22,7 +22,8 @@ export const routeRunDocs: RouteDoc[] = [
     path: "/v1/runs/:runId",
     operationId: "getRun",
     summary: "Get a run",
-    description: "Operators see any run; agent tokens their agent's runs; run tokens their own run.",
+    description:
+      "Operators see any run; agent tokens their agent's runs; run tokens their own run. An ended run of a collector spawned with an outputSchema also has `structured` (its structured_output result) or `schemaError`.",
     tag: "Runs",
     auth: "bearer",
     pathParams: runIdParam,
