@@ -4,6 +4,7 @@ import { sessionStatus } from "./session-status";
 import { sessions } from "./sessions";
 import { sessionsHistory } from "./sessions-history";
 import { sessionsList } from "./sessions-list";
+import { sessionsSearch } from "./sessions-search";
 import { sessionsSend } from "./sessions-send";
 import { sessionsSpawn } from "./sessions-spawn";
 import { sessionsYield } from "./sessions-yield";
@@ -21,4 +22,5 @@ export const toolRegistry: Partial<Record<ToolName, ToolDefinition>> = {
   session_status: sessionStatus as unknown as ToolDefinition,
   agents_list: agentsList as unknown as ToolDefinition,
   sessions: sessions as unknown as ToolDefinition,
+  sessions_search: sessionsSearch as unknown as ToolDefinition,
 };

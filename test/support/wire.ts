@@ -8,6 +8,7 @@ import type {
   SessionsHistoryPage,
   SessionsListResult,
   SessionsResult,
+  SessionsSearchResult,
   SessionsSendResult,
   SessionsSpawnResult,
   SessionsYieldResult,
@@ -88,6 +89,7 @@ export interface ToolResults {
   sessions_yield: Loose<SessionsYieldResult>;
   subagents: Loose<SubagentsResult>;
   sessions: Loose<SessionsResult>;
+  sessions_search: Refusable<SessionsSearchResult>;
 }
 
 /** Any tool's result. */
