@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { connectMcp, detailsOf } from "../mcp/client";
 import {
   ADMIN,
+  AGENT_TOKENS,
   call,
   callTool,
   createSession,
@@ -253,5 +255,27 @@ describe("sessions_search", () => {
     expect(new Set(ids).size).toBe(250);
     const caughtUp = await search(key, { query: `${word} 249` });
     expect(caughtUp).toEqual({ results: [expect.objectContaining({ messageId: "b249" })] });
+  });
+
+  it("is one tool on every surface: /tools/invoke, MCP and the OpenAPI document, from its one schema", async () => {
+    const u = uid();
+    const key = `agent:main:surface-${u}`;
+    await sessionWith(key, [msg("s1", "user", `zs${u} everywhere`, Date.now() - 1000)]);
+    const expected = [expect.objectContaining({ sessionKey: key, messageId: "s1" })];
+    const invoked = await call<{ ok: true; result: { details: unknown } }>("POST", "/tools/invoke", {
+      token: ADMIN,
+      body: { tool: "sessions_search", sessionKey: key, args: { query: `zs${u}` } },
+    });
+    expect(invoked.json.result.details).toEqual({ results: expected });
+    const mcp = await connectMcp(AGENT_TOKENS.main, { "X-Switchboard-Session": key });
+    const listed = (await mcp.listTools()).tools.find((listedTool) => listedTool.name === "sessions_search");
+    expect(listed?.inputSchema.required).toEqual(["query"]);
+    expect(Object.keys(listed?.inputSchema.properties ?? {}).sort()).toEqual(
+      ["cursor", "includeTools", "limit", "query", "role", "sessionKey"].sort(),
+    );
+    const called = await mcp.callTool({ name: "sessions_search", arguments: { query: `zs${u}` } });
+    expect(detailsOf<"sessions_search">(called)).toEqual({ results: expected });
+    const doc = await call<{ paths: Record<string, unknown> }>("GET", "/openapi.json");
+    expect(doc.json.paths).toHaveProperty(["/v1/tools/sessions_search"]);
   });
 });
