@@ -57,7 +57,7 @@ function sessionConditions(query: SearchQuery, visible: Clause): Clause[] {
  * the order of the pinned matches among themselves barely moves. Every match is ranked either way (ORDER
  * BY a score reads them all), so the offset costs no extra reads. FTS5 yields the matches (nothing else is scanned: a query whose hits are few reads few
  * rows however large the index); each match reads its message row by rowid, then its session's index
- * row by key, where visibility is tested before the ORDER BY and LIMIT, so a hidden session's hits never
+ * row by a unique key (session_key or session_id, as SQLite picks), where visibility is tested before the ORDER BY and LIMIT, so a hidden session's hits never
  * take a place. The visible sessions are a subquery so the list scope's column names stay unambiguous;
  * SQLite flattens it into the join. CROSS JOIN keeps that order whatever the statistics say.
  */

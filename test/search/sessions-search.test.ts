@@ -1,3 +1,4 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { connectMcp, detailsOf } from "../mcp/client";
@@ -8,10 +9,12 @@ import {
   callTool,
   createSession,
   createSpawned,
+  evict,
   importMessages,
   msg,
   runAlarms,
   sessionPath,
+  stub,
   tool,
   toolWithConfig,
   uid,
@@ -28,6 +31,46 @@ async function indexedIds(sessionKey: string): Promise<string[]> {
     .bind(sessionKey)
     .all<{ message_id: string }>();
   return rows.results.map((row) => row.message_id);
+}
+
+/**
+ * The session object's D1 fails: every batch, and each search row insert after the first `inserts`, as
+ * if D1 went away in the middle of a pass. The wrapper lives in the instance: evicting it heals D1.
+ */
+async function breakSearchWrites(key: string, inserts: number): Promise<void> {
+  await runInDurableObject(stub(key), (instance) => {
+    const bindings = Reflect.get(instance, "env") as Env;
+    let written = 0;
+    const flaky = (statement: D1PreparedStatement): D1PreparedStatement =>
+      new Proxy(statement, {
+        get(target, property) {
+          if (property === "bind") return (...values: unknown[]) => flaky(target.bind(...values));
+          if (property === "run")
+            return async () => {
+              if (++written > inserts) throw new Error("D1 unavailable");
+              return target.run();
+            };
+          const value = Reflect.get(target, property);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+    const db = new Proxy(bindings.DB, {
+      get(target, property) {
+        if (property === "batch") return async () => Promise.reject(new Error("D1 unavailable"));
+        if (property === "prepare")
+          return (query: string) => {
+            const statement = target.prepare(query);
+            return query.includes("INSERT OR IGNORE INTO search_message") ? flaky(statement) : statement;
+          };
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const patched = new Proxy(bindings, {
+      get: (target, property) => (property === "DB" ? db : Reflect.get(target, property)),
+    });
+    Object.defineProperty(instance, "env", { value: patched, configurable: true, writable: true });
+  });
 }
 
 async function sessionWith(key: string, messages: unknown[]): Promise<void> {
@@ -277,5 +320,23 @@ describe("sessions_search", () => {
     expect(detailsOf<"sessions_search">(called)).toEqual({ results: expected });
     const doc = await call<{ paths: Record<string, unknown> }>("GET", "/openapi.json");
     expect(doc.json.paths).toHaveProperty(["/v1/tools/sessions_search"]);
+  });
+
+  it("retries a failed index write by the outbox schedule, never writing a message twice", async () => {
+    const u = uid();
+    const key = `agent:main:flaky-${u}`;
+    await createSession({ agentId: "main", key });
+    await breakSearchWrites(key, 2);
+    const now = Date.now() - 60_000;
+    await importMessages(
+      key,
+      Array.from({ length: 5 }, (_, i) => msg(`f${i}`, "user", `zf${u} try ${i}`, now + i)),
+    );
+    // The batch failed; one by one, two rows went in before D1 failed again: the entry waits to retry.
+    expect(await indexedIds(key)).toEqual(["f0", "f1"]);
+    await evict(key);
+    await runAlarms([key]);
+    expect(await indexedIds(key)).toEqual(["f0", "f1", "f2", "f3", "f4"]);
+    expect((await search(key, { query: `zf${u}`, limit: 25 })).results).toHaveLength(5);
   });
 });
