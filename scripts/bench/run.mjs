@@ -186,14 +186,14 @@ async function phaseLedger(all) {
   }
 }
 
-/** Transcript search (issue 13): one Worker per index size, the index grown in between. */
+/** Transcript search (issue 13): one Worker per index size (a phase each), the index grown in between. */
 async function phaseSearch(all) {
-  const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 5 }))) };
   const stateDir = `${STATE_DIR}-search`;
   rmSync(stateDir, { recursive: true, force: true });
   wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", stateDir]);
   let indexed = 0;
-  for (const size of scale.searchSizes) {
+  for (const [index, size] of scale.searchSizes.entries()) {
+    const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 5 + index }))) };
     log(`search: growing the index to ${size} messages`);
     seedSearchIndex(stateDir, indexed, size, log);
     indexed = size;

@@ -37,8 +37,11 @@ export interface SearchPage {
 }
 
 const clause = (sql: string, ...params: unknown[]): Clause => ({ sql, params });
-const and = (clauses: Clause[]): Clause =>
-  clause(clauses.map((c) => c.sql).join(" AND "), ...clauses.flatMap((c) => c.params));
+/** The clauses joined by AND; an empty one (every session visible) adds no condition. */
+function and(clauses: Clause[]): Clause {
+  const terms = clauses.filter((c) => c.sql !== "");
+  return clause(terms.map((c) => c.sql).join(" AND ") || "1", ...terms.flatMap((c) => c.params));
+}
 
 /** The session-index conditions of a search: visibility (SPEC §4 history rules), and the one session. */
 function sessionConditions(query: SearchQuery, visible: Clause): Clause[] {

@@ -80,11 +80,14 @@ describe("sessions_search query cost (D1 meta.rows_read and the query plan)", ()
     await seedSessions(prefix, agentId);
     const visible = visibleCondition(tree);
     if (!visible) throw new Error("tree scope sees its own session");
-    for (const variant of [
-      query("word"),
-      { ...query("word"), sessionKey: requester, role: "user" as const },
-    ]) {
-      const statement = searchStatement(variant, visible);
+    const everything = visibleCondition({ type: "all" });
+    if (!everything) throw new Error("the all scope sees everything");
+    for (const [variant, scope] of [
+      [query("word"), visible],
+      [{ ...query("word"), sessionKey: requester, role: "user" as const }, visible],
+      [query("word", { type: "all" }), everything],
+    ] as const) {
+      const statement = searchStatement(variant, scope);
       const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
         .bind(...statement.params)
         .all<{ detail: string }>();
@@ -112,6 +115,10 @@ describe("sessions_search query cost (D1 meta.rows_read and the query plan)", ()
       const page = await searchMessages(env.DB, query(word));
       expect(page.rows.map((row) => row.message_id).sort()).toEqual([0, 1, 2].map((i) => `${word}-v${i}`));
       expect(page.hasMore).toBe(false);
+      // Every session visible: the other session's 12 hits (better ranked) come first.
+      const all = await searchMessages(env.DB, { ...query(word, { type: "all" }), limit: 25 });
+      expect(all.rows).toHaveLength(15);
+      expect(all.rows[0]?.message_id).toMatch(/-h\d+$/);
       rowsRead.push(page.rowsRead);
     }
     // Each of the 15 matches: its message row, and its session row through a unique index (two reads);
