@@ -151,12 +151,7 @@ describe("sessions_search", () => {
     const hidden = `agent:main:hidden-${u}`;
     const now = Date.now() - 60_000;
     await createSession({ agentId: "main", key: requester });
-    await createSpawned({
-      sessionKey: child,
-      sessionId: crypto.randomUUID(),
-      agentId: "main",
-      spawnedBy: requester,
-    });
+    await createSpawned({ sessionKey: child, agentId: "main", spawnedBy: requester });
     await importMessages(child, [msg("c1", "user", `one ${word} among many other words here`, now)]);
     // The hidden session's hits rank better (shorter text, more occurrences) and are newer.
     await sessionWith(
