@@ -250,12 +250,17 @@ describe("sessions_search", () => {
     expect(invoked.json.result.details).toEqual({ status: "error", error: "query must not be empty" });
   });
 
-  it("drops a deleted session's rows; a re-created key starts empty", async () => {
+  it("searches archived sessions; drops a deleted session's rows; a re-created key starts empty", async () => {
     const u = uid();
     const key = `agent:main:gone-${u}`;
     const now = Date.now() - 60_000;
     await sessionWith(key, [msg("g1", "user", `zold${u} words`, now)]);
     expect(await indexedIds(key)).toEqual(["g1"]);
+    // An archived session is searched too.
+    expect(await tool("sessions", key, { action: "patch", archived: true })).toMatchObject({
+      status: "updated",
+    });
+    expect((await search(key, { query: `zold${u}` })).results.map((hit) => hit.messageId)).toEqual(["g1"]);
     const deleted = await call("DELETE", sessionPath(key), { token: ADMIN });
     expect(deleted.status).toBe(200);
     expect(await indexedIds(key)).toEqual([]);
