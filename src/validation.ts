@@ -11,6 +11,8 @@ export function describeZodError(error: z.ZodError): string {
   const absent =
     (issue.code === "invalid_type" || issue.code === "invalid_value" || issue.code === "invalid_union") &&
     issue.input === undefined;
+  // A message of the schema's own that names the field (OpenClaw's wording) wins over the generic one.
+  if (name && issue.message.startsWith(`${name} `)) return issue.message;
   if (absent) return `${name} required`;
   if (issue.code === "unrecognized_keys") {
     return `unknown field ${issue.keys.map((key) => (name ? `${name}.${key}` : key)).join(", ")}`;

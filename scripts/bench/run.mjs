@@ -2,7 +2,8 @@
 // `npm run bench` (issue 6): starts the Worker locally, seeds it, measures every scenario next to the
 // baselines of the same run, prints a table and rewrites docs/benchmarks.md. BENCH_SCALE=small for a
 // quick run; BENCH_ONLY=streams runs the live-stream group alone and rewrites only its section of the
-// report, BENCH_ONLY=ledger the completion-delivery group. Not part of `npm test` or CI.
+// report, BENCH_ONLY=ledger the completion-delivery group, BENCH_ONLY=search the transcript search group.
+// Not part of `npm test` or CI.
 import { rmSync } from "node:fs";
 import { api, ok } from "./api.mjs";
 import { exportScenario, historyScenario, memoryScenario } from "./history.mjs";
@@ -13,6 +14,13 @@ import { measure } from "./measure.mjs";
 import { deliveryScenario, sendLoadScenario, spawnScenario, waitScenario } from "./messaging.mjs";
 import { startModelServer } from "./model-server.mjs";
 import { printTable, writeReport } from "./report.mjs";
+import {
+  importSearchHits,
+  printSearchTargets,
+  searchScenario,
+  seedSearchIndex,
+  writeSearchSection,
+} from "./search.mjs";
 import { createSessions, seedIndex } from "./seed.mjs";
 import { SWARM_CHILDREN, startWorker, TOKENS, workerdPid, wrangler } from "./server.mjs";
 import { writeStreamsSection } from "./stream-report.mjs";
@@ -30,6 +38,7 @@ const SCALES = {
     streamSamples: 20,
     churnCycles: 300,
     completions: 200,
+    searchSizes: [1_000, 100_000],
   },
   full: {
     sessions: 200,
@@ -42,6 +51,7 @@ const SCALES = {
     streamSamples: 50,
     churnCycles: 1_000,
     completions: 1_000,
+    searchSizes: [1_000, 1_000_000],
   },
 };
 const scaleName = process.env.BENCH_SCALE === "small" ? "small" : "full";
@@ -176,8 +186,38 @@ async function phaseLedger(all) {
   }
 }
 
+/** Transcript search (issue 13): one Worker per index size (a phase each), the index grown in between. */
+async function phaseSearch(all) {
+  const stateDir = `${STATE_DIR}-search`;
+  rmSync(stateDir, { recursive: true, force: true });
+  wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", stateDir]);
+  let indexed = 0;
+  for (const [index, size] of scale.searchSizes.entries()) {
+    const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 5 + index }))) };
+    log(`search: growing the index to ${size} messages`);
+    seedSearchIndex(stateDir, indexed, size, log);
+    indexed = size;
+    const worker = await startWorker(stateDir);
+    try {
+      if (size === scale.searchSizes[0]) await importSearchHits(worker.base);
+      await step(results, "baselines", () => baselines(worker.base, ` (search @${size})`));
+      await step(results, `search @${size}`, () => searchScenario(worker.base, size, latency));
+    } finally {
+      await worker.stop();
+    }
+  }
+}
+
 async function main() {
   const results = [];
+  if (process.env.BENCH_ONLY === "search") {
+    await phaseSearch(results);
+    printTable(results);
+    printSearchTargets(results);
+    writeSearchSection(results, { scale: scaleName, ...scale, date: new Date().toISOString() });
+    log("docs/benchmarks.md: the transcript search section rewritten");
+    return;
+  }
   if (process.env.BENCH_ONLY === "ledger") {
     await phaseLedger(results);
     printTable(results);
@@ -209,7 +249,12 @@ async function main() {
     log(`completion delivery phase failed: ${error.message}`);
     results.push({ name: "ledger: completion delivery phase", failed: error.message });
   });
+  await phaseSearch(results).catch((error) => {
+    log(`transcript search phase failed: ${error.message}`);
+    results.push({ name: "search: transcript search phase", failed: error.message });
+  });
   printTable(results);
+  printSearchTargets(results);
   writeReport(results, { scale: scaleName, ...scale, seconds: (Date.now() - started) / 1000 });
   log("docs/benchmarks.md written");
 }

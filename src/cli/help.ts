@@ -5,7 +5,8 @@ const GLOBAL_OPTIONS = `Global options:
   --token TOKEN    bearer token, default $SWITCHBOARD_TOKEN (npm start prints the local ones)
   --session KEY    act as this requester session (X-Switchboard-Session), default $SWITCHBOARD_SESSION;
                    needed with the operator token, optional with an agent token (its main session);
-                   with deliveries, a filter: only that session's records
+                   with deliveries, a filter: only that session's records; with search, also
+                   the one session searched
   --json           print the raw JSON answer
   -h, --help       help, also per command: switchboard <command> --help`;
 

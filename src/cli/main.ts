@@ -11,6 +11,7 @@ import { type CliIo, EXIT, UsageError } from "./io";
 import { followCommand } from "./live";
 import { sessionsCommand } from "./manage";
 import { sendCommand, waitCommand } from "./messaging";
+import { searchCommand } from "./search";
 import { secretCommand } from "./secret";
 import {
   agentsCommand,
@@ -43,6 +44,7 @@ export const commands: Command[] = [
   deliveriesCommand,
   healthCommand,
   secretCommand,
+  searchCommand,
 ];
 
 const GLOBAL_FLAGS: FlagSpec = {

@@ -29,6 +29,8 @@ import type {
   SessionsListArgs,
   SessionsListResult,
   SessionsResult,
+  SessionsSearchArgs,
+  SessionsSearchResult,
   SessionsSendArgs,
   SessionsSendResult,
   SessionsSpawnArgs,
@@ -148,6 +150,11 @@ export class SwitchboardClient {
   /** `agents_list`: the agent ids the requester may spawn. */
   agentsList(): Promise<AgentsListResult> {
     return this.tool("agents_list", {});
+  }
+
+  /** `sessions_search`: full-text search over the visible sessions' transcripts, best match first. */
+  sessionsSearch(args: SessionsSearchArgs): Promise<SessionsSearchResult | ToolFailure> {
+    return this.tool("sessions_search", args);
   }
 
   /** `sessions`: patch (label, archived, pinned, model…) or delete a session the requester can see. */

@@ -27,6 +27,7 @@ import type { sessionStatus } from "../tools/session-status";
 import type { sessions } from "../tools/sessions";
 import type { sessionsHistory } from "../tools/sessions-history";
 import type { sessionsList } from "../tools/sessions-list";
+import type { sessionsSearch } from "../tools/sessions-search";
 import type { sessionsSend } from "../tools/sessions-send";
 import type { sessionsSpawn } from "../tools/sessions-spawn";
 import type { sessionsYield } from "../tools/sessions-yield";
@@ -64,6 +65,7 @@ export type SessionsSpawnArgs = z.input<typeof sessionsSpawn.schema>;
 export type SessionsYieldArgs = z.input<typeof sessionsYield.schema>;
 export type SubagentsArgs = z.input<typeof subagents.schema>;
 export type SessionsArgs = z.input<typeof sessions.schema>;
+export type SessionsSearchArgs = z.input<typeof sessionsSearch.schema>;
 
 export type CreateSessionBody = z.input<typeof createSessionSchema>;
 export type PatchSessionBody = z.input<typeof patchSessionSchema>;
@@ -322,3 +324,28 @@ export type StructuredOutputArgs = z.input<typeof structuredOutput.schema>;
 
 /** `structured_output`: recorded, a validation error asking for one retry, or rejected for good. */
 export type StructuredOutputResult = StructuredAnswer | ToolFailure;
+
+/** A `sessions_search` hit (SPEC §18): one message, its snippet made safe like sessions_history. */
+export interface SessionsSearchHit {
+  sessionKey: string;
+  sessionId: string;
+  messageId: string;
+  /** `toolResult`/`tool` only with `includeTools`. */
+  role: "user" | "assistant" | "toolResult" | "tool";
+  timestamp: number;
+  /** At most 300 characters around the first match, `…` where cut. */
+  snippet: string;
+  /** -bm25: higher is better. */
+  score: number;
+}
+
+/** `sessions_search` (SPEC §18): the best hits first, at most 32 KiB. */
+export interface SessionsSearchResult {
+  results: SessionsSearchHit[];
+  /** More hits than the page, or hits the byte cap left out: `nextCursor` pages on. */
+  truncated?: true;
+  nextCursor?: string;
+  /** A searched session's transcript is still being indexed (with OpenClaw's `warning`). */
+  indexing?: true;
+  warning?: string;
+}

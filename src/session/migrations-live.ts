@@ -140,4 +140,17 @@ export const liveMigrations: ReadonlyArray<{ id: string; sql: string }> = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    id: "0017_search_progress",
+    sql: `
+      -- How far the transcript is in the search index (D1 search_message, SPEC §18): every message with
+      -- seq <= indexed_seq was written there. flagged: the index row says this session is behind
+      -- (search_backlog = 1). One row at most; none until the first index pass.
+      CREATE TABLE search_progress (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        indexed_seq INTEGER NOT NULL,
+        flagged INTEGER NOT NULL DEFAULT 0
+      );
+    `,
+  },
 ];

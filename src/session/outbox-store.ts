@@ -36,6 +36,8 @@ const payloadSchemas = {
   }),
   /** A delivery record's row in D1 \`delivery_index\` (SPEC §16), or its removal once it is gone. */
   delivery_index: z.object({ deliveryId: z.string(), change: z.string().optional() }),
+  /** The transcript's messages up to this seq in the D1 search index (SPEC §18), written in chunks. */
+  search_index: z.object({ throughSeq: z.number().int().nonnegative() }),
 } as const;
 
 export type OutboxKind = keyof typeof payloadSchemas;

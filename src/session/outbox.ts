@@ -27,6 +27,7 @@ import {
   settleEntry,
 } from "./outbox-store";
 import { forgetRecord, readRecord } from "./record";
+import { type SearchChunk, searchChunkWritten, searchIndexChunk } from "./search-index";
 import { postSteerNotice } from "./steer-notice";
 import { watcherAway } from "./watchers";
 import { writeDeletion } from "./writes";
@@ -41,9 +42,15 @@ const INLINE_LEASE_MS = 5000;
 export type PassOutcome = "delivered" | "removed";
 
 /** The effects that are one D1 write each, so that a pass can send them together in one batch. */
-type IndexWrite = Extract<OutboxEntry, { kind: "index_sync" | "run_index" | "delivery_index" }>;
+type IndexWrite = Extract<
+  OutboxEntry,
+  { kind: "index_sync" | "run_index" | "delivery_index" | "search_index" }
+>;
 const isIndexWrite = (entry: OutboxEntry): entry is IndexWrite =>
-  entry.kind === "index_sync" || entry.kind === "run_index" || entry.kind === "delivery_index";
+  entry.kind === "index_sync" ||
+  entry.kind === "run_index" ||
+  entry.kind === "delivery_index" ||
+  entry.kind === "search_index";
 
 /**
  * How one entry went: `delivered` (its ledger record, if any, is delivered), `handed_off` (the Queue
@@ -62,6 +69,8 @@ export class Outbox {
   readonly #alarm: Alarm;
   /** Entries being delivered right now by a pass of this instance, by id. */
   readonly #delivering = new Set<number>();
+  /** The search index chunk each search entry being written carries, by entry id, until it lands. */
+  readonly #searchChunks = new Map<number, SearchChunk>();
 
   /**
    * `bindings` are the object's own, read at each delivery rather than kept: they belong to the
@@ -219,6 +228,11 @@ export class Outbox {
   #indexWrite(entry: IndexWrite): D1PreparedStatement[] {
     const db = this.#env.DB;
     if (entry.kind === "run_index") return [runIndexInsert(db, entry.payload)];
+    if (entry.kind === "search_index") {
+      const chunk = searchIndexChunk(this.#sql, db);
+      this.#searchChunks.set(entry.id, chunk);
+      return chunk.statements;
+    }
     if (entry.kind === "delivery_index") {
       const { deliveryId } = entry.payload;
       const delivery = indexedDelivery(this.#sql, deliveryId);
@@ -240,22 +254,37 @@ export class Outbox {
     if (entries.length === 0) return;
     for (const entry of entries) this.#delivering.add(entry.id);
     try {
-      const statements = entries.flatMap((entry) => this.#indexWrite(entry));
+      // Search rows last: they join the session's index row, which this batch may be writing first.
+      const ordered = [...entries].sort(
+        (a, b) => Number(a.kind === "search_index") - Number(b.kind === "search_index"),
+      );
+      const statements = ordered.flatMap((entry) => this.#indexWrite(entry));
       if (statements.length > 0) await this.#env.DB.batch(statements);
-      for (const entry of entries) settleEntry(this.#sql, entry);
+      for (const entry of entries) this.#indexWritten(entry);
     } catch (cause) {
       console.warn(`session outbox: batched index writes failed, writing one by one: ${String(cause)}`);
       for (const entry of entries) {
         try {
           for (const statement of this.#indexWrite(entry)) await statement.run();
-          settleEntry(this.#sql, entry);
+          this.#indexWritten(entry);
         } catch (failure) {
           this.#attemptFailed(entry, String(failure));
         }
       }
     } finally {
-      for (const entry of entries) this.#delivering.delete(entry.id);
+      for (const entry of entries) {
+        this.#delivering.delete(entry.id);
+        this.#searchChunks.delete(entry.id);
+      }
     }
+  }
+
+  /** An index write landed: settled, except a search chunk with a backlog behind it (owed again now). */
+  #indexWritten(entry: IndexWrite): void {
+    const chunk = this.#searchChunks.get(entry.id);
+    const owedAgain =
+      chunk !== undefined && this.#storage.transactionSync(() => searchChunkWritten(this.#sql, chunk));
+    if (!owedAgain) settleEntry(this.#sql, entry);
   }
 
   /** The session deletes itself, then delivers that (its index row goes, then its storage). */

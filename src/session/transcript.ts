@@ -6,6 +6,7 @@ import { messageText, type TranscriptMessage, toolRoles } from "../transcript/me
 import type { HistoryPage, HistoryRequest } from "./api";
 import { previewText } from "./derived-title";
 import { appendEvents, messageEvents } from "./event-log";
+import { addToOutbox } from "./outbox-store";
 import type { RecordChanges } from "./record";
 
 export interface AppendResult {
@@ -28,7 +29,7 @@ export function summaryChanges(
 }
 
 /** Text safe to keep in the index: reasoning and tool payloads removed, secrets masked. */
-function safeIndexText(message: TranscriptMessage): string {
+export function safeIndexText(message: TranscriptMessage): string {
   const text = messageText(message);
   return redactSecrets(message.role === "assistant" ? cleanAssistantText(text) : text).text;
 }
@@ -67,7 +68,30 @@ export function appendMessages(
     result.lastMessagePreview = previewText(text);
   }
   appendEvents(sql, appended.flatMap(messageEvents));
+  // The search index (SPEC §18) owes these messages: one coalescing entry per session, whose payload
+  // moves with each append, so an entry replaced while a pass wrote the older one stays owed.
+  if (appended.some((message) => SEARCHED_ROLES.has(message.role)))
+    addToOutbox(sql, "search_index", "search", { throughSeq: messageCounts(sql).all });
   return result;
+}
+
+/** The roles whose text the search index keeps (tool results flagged by their role); never system notes. */
+export const SEARCHED_ROLES: ReadonlySet<string> = new Set(["user", "assistant", "toolResult", "tool"]);
+
+/** Messages after `afterSeq`, oldest first, at most `limit`: the search index's next chunk. */
+export function readMessagesAfter(
+  sql: SqlStorage,
+  afterSeq: number,
+  limit: number,
+): { seq: number; message: TranscriptMessage }[] {
+  return sql
+    .exec<{ seq: number; body: string }>(
+      "SELECT seq, body FROM message WHERE seq > ? ORDER BY seq LIMIT ?",
+      afterSeq,
+      limit,
+    )
+    .toArray()
+    .map((row) => ({ seq: row.seq, message: JSON.parse(row.body) as TranscriptMessage }));
 }
 
 // One MAX per SELECT: SQLite answers a lone MAX from the index, but two in one SELECT scan the whole

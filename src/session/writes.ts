@@ -18,6 +18,7 @@ import {
   runningRuns,
 } from "./run-store";
 import { clearRunStreams } from "./run-stream";
+import { clearSearchProgress } from "./search-index";
 import { clearSteering } from "./steering";
 import { clearStructuredOutputs } from "./structured-output";
 import { clearToolCalls } from "./tool-calls";
@@ -41,6 +42,7 @@ export function writeCreation(sql: SqlStorage, init: CreateSessionInit, now: num
   clearRunStreams(sql);
   clearWatchers(sql);
   clearDeliveries(sql);
+  clearSearchProgress(sql);
   const { attachments, channel, parentSessionKey, spawnDepth, ...fields } = init;
   insertRecord(
     sql,

@@ -4,6 +4,7 @@ import { sessionStatus } from "./session-status";
 import { sessions } from "./sessions";
 import { sessionsHistory } from "./sessions-history";
 import { sessionsList } from "./sessions-list";
+import { sessionsSearch } from "./sessions-search";
 import { sessionsSend } from "./sessions-send";
 import { sessionsSpawn } from "./sessions-spawn";
 import { sessionsYield } from "./sessions-yield";
@@ -23,4 +24,5 @@ export const toolRegistry: Partial<Record<ToolName, ToolDefinition>> = {
   agents_list: agentsList as unknown as ToolDefinition,
   sessions: sessions as unknown as ToolDefinition,
   structured_output: structuredOutput as unknown as ToolDefinition,
+  sessions_search: sessionsSearch as unknown as ToolDefinition,
 };

@@ -259,6 +259,37 @@ describe("CLI commands (in workerd, against the Worker)", () => {
     expect((await cli(["grant", key, "--scopes", "read", "--ttl", "30s"])).code).toBe(1);
   });
 
+  it("search prints readable hits, pages with --cursor, filters with --session and --role, and --json", async () => {
+    const u = uid();
+    const key = `agent:main:cli-search-${u}`;
+    const word = `zcli${u}`;
+    const jsonl = [1, 2, 3]
+      .map((i) => line(`q${i}`, i === 2 ? "assistant" : "user", `${word} line ${i}`, 1_763_700_000_000 + i))
+      .join("\n");
+    expect((await cli(["import", key, "in.jsonl"], { files: new Map([["in.jsonl", jsonl]]) })).code).toBe(0);
+    const asKey = { env: { SWITCHBOARD_SESSION: key } };
+    const first = await cli(["search", word, "--limit", "2"], asKey);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(
+      new RegExp(
+        `^${key}  (user|assistant)  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  score \\d+\\.\\d\\d\\n  ${word} line \\d\\n`,
+      ),
+    );
+    const cursor = first.stderr.match(/\(more: --cursor (\S+)\)/)?.[1];
+    expect(cursor).toBeDefined();
+    const second = await cli(["search", word, "--limit", "2", "--cursor", cursor ?? ""], asKey);
+    expect(second.stdout.match(new RegExp(word, "g"))).toHaveLength(1);
+    expect(second.stderr).toBe("");
+    const assistant = await cli(["search", word, "--session", key, "--role", "assistant", "--json"]);
+    expect(JSON.parse(assistant.stdout)).toEqual({
+      results: [expect.objectContaining({ sessionKey: key, messageId: "q2", role: "assistant" })],
+    });
+    const none = await cli(["search", `nothing${u}`], asKey);
+    expect(none).toMatchObject({ code: 0, stdout: "", stderr: "no matches\n" });
+    expect((await cli(["search", word, "--role", "system"], asKey)).code).toBe(2);
+    expect((await cli(["search"], asKey)).code).toBe(2);
+  });
+
   it("--help per command", async () => {
     const help = await cli(["send", "--help"]);
     expect(help.code).toBe(0);

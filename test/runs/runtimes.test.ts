@@ -25,12 +25,20 @@ const CODING_TOOLS = [
   "sessions",
   "sessions_history",
   "sessions_list",
+  "sessions_search",
   "sessions_send",
   "sessions_spawn",
   "sessions_yield",
   "subagents",
 ];
-const MESSAGING_TOOLS = ["session_status", "sessions", "sessions_history", "sessions_list", "sessions_send"];
+const MESSAGING_TOOLS = [
+  "session_status",
+  "sessions",
+  "sessions_history",
+  "sessions_list",
+  "sessions_search",
+  "sessions_send",
+];
 
 /** The recorded model requests whose first user message is `text` (tests use unique texts). */
 async function userTurnRequests(agentId: string, text: string) {

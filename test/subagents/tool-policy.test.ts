@@ -22,6 +22,7 @@ const CODING = [
   "agents_list",
   "session_status",
   "sessions",
+  "sessions_search",
 ];
 
 /** `POST /tools/invoke` with a run token; `Body` is the answer expected (`Invoked<tool>` or `InvokeError`). */
@@ -80,6 +81,7 @@ describe("the sub-agent tool policy, applied to runs (SPEC §5.4)", () => {
       "sessions",
       "sessions_history",
       "sessions_list",
+      "sessions_search",
       "sessions_spawn",
       "sessions_yield",
       "subagents",

@@ -8,6 +8,7 @@ import type {
   SessionsHistoryPage,
   SessionsListResult,
   SessionsResult,
+  SessionsSearchResult,
   SessionsSendResult,
   SessionsSpawnResult,
   SessionsYieldResult,
@@ -90,6 +91,7 @@ export interface ToolResults {
   subagents: Loose<SubagentsResult>;
   sessions: Loose<SessionsResult>;
   structured_output: Loose<StructuredOutputResult>;
+  sessions_search: Refusable<SessionsSearchResult>;
 }
 
 /** Any tool's result. */

@@ -1,0 +1,47 @@
+/** The search index's writes (migrations/0007): what a session's index pass sends in its D1 batch. */
+
+/** One message's row; a row already there (a retried batch) is left as it is. */
+export function searchMessageInsert(
+  db: D1Database,
+  row: {
+    sessionKey: string;
+    sessionId: string;
+    messageId: string;
+    role: string;
+    timestamp: number;
+    text: string;
+  },
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT OR IGNORE INTO search_message (session_key, session_id, message_id, role, timestamp, text)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(row.sessionKey, row.sessionId, row.messageId, row.role, row.timestamp, row.text);
+}
+
+/**
+ * Removes what an earlier session of the same key left (its delete never reached the index): a
+ * re-created key starts with an empty index.
+ */
+export function searchLeftoversDelete(
+  db: D1Database,
+  sessionKey: string,
+  sessionId: string,
+): D1PreparedStatement {
+  return db
+    .prepare("DELETE FROM search_message WHERE session_key = ? AND session_id != ?")
+    .bind(sessionKey, sessionId);
+}
+
+/** Marks the session's index row as behind (sessions_search answers `indexing`) or caught up. */
+export function searchBacklogFlag(
+  db: D1Database,
+  sessionKey: string,
+  sessionId: string,
+  behind: boolean,
+): D1PreparedStatement {
+  return db
+    .prepare("UPDATE session_index SET search_backlog = ? WHERE session_key = ? AND session_id = ?")
+    .bind(behind ? 1 : 0, sessionKey, sessionId);
+}

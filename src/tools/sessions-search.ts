@@ -1,0 +1,118 @@
+import { z } from "zod";
+import { searchMessages } from "../index-db/search";
+import { displayKey } from "../keys";
+import { checkSessionVisible, visibleScope } from "../policy/visibility";
+import { utf8Bytes } from "../transcript/message";
+import { flooredNumber, sessionKeyParam } from "./args";
+import { encodeJsonCursor, jsonCursorParam } from "./list-cursor";
+import { implicitSession, parseSessionReference, resolveSessionReference } from "./resolve-session";
+import { matchExpression, queryTerms, snippetOf } from "./search-snippet";
+import { defineTool, type ToolContext, type ToolFailure } from "./types";
+
+/** OpenClaw's limits (SESSIONS_SEARCH_*): the query, the page, and the result's JSON. */
+export const MAX_QUERY_CHARS = 4096;
+export const MAX_SEARCH_LIMIT = 25;
+export const DEFAULT_SEARCH_LIMIT = 10;
+export const MAX_SEARCH_RESULT_BYTES = 32_768;
+
+const INDEXING_WARNING =
+  "Transcript indexing is in progress; results may be incomplete. Retry sessions_search shortly.";
+const EMPTY_QUERY = "query must not be empty";
+const BAD_LIMIT = "limit must be a positive integer";
+
+/**
+ * A page's cursor: the first page's rowid high-water mark (messages indexed since stay out, so pages do
+ * not shift) and how many hits came before the next page (src/index-db/search.ts says why not a keyset).
+ */
+const cursorSchema = z.strictObject({ h: z.number().int().nonnegative(), o: z.number().int().min(1) });
+
+const searchCursorParam = jsonCursorParam(
+  cursorSchema,
+  "pass nextCursor from a previous sessions_search with the same query",
+).transform((cursor) => ({ highWater: cursor.h, offset: cursor.o }));
+
+type Target = { ok: true; sessionKey?: string; neverWritten?: true } | ({ ok: false } & ToolFailure);
+
+/** The `sessionKey` param, resolved and checked exactly as sessions_history does (same errors). */
+async function resolveTarget(ctx: ToolContext, input: string): Promise<Target> {
+  const reference = parseSessionReference(ctx, input);
+  if (!reference.ok) return reference;
+  const lookup = await resolveSessionReference(ctx, input);
+  // SPEC §12: the requester's own or main session, never written, is there for a reader, and empty.
+  const implicit = lookup.ok ? undefined : implicitSession(ctx, reference.key);
+  if (!lookup.ok && !implicit) return lookup;
+  const target = lookup.ok ? lookup.session : implicit;
+  const visible = target && checkSessionVisible(ctx.config, ctx.requester, target, "history");
+  if (visible && !visible.ok) return { ok: false, status: visible.status, error: visible.error };
+  return lookup.ok ? { ok: true, sessionKey: lookup.session.sessionKey } : { ok: true, neverWritten: true };
+}
+
+/** Keeps hits while the results array's JSON fits (OpenClaw's count: 2 + Σ item bytes + separators). */
+function capResults<T>(items: T[]): T[] {
+  let bytes = 2;
+  const kept: T[] = [];
+  for (const item of items) {
+    bytes += utf8Bytes(JSON.stringify(item)) + (kept.length > 0 ? 1 : 0);
+    if (bytes > MAX_SEARCH_RESULT_BYTES) break;
+    kept.push(item);
+  }
+  return kept;
+}
+
+export const sessionsSearch = defineTool({
+  name: "sessions_search",
+  description:
+    "Search the text of the sessions you can see (every word required), best match first. Snippets are made safe like sessions_history; page with cursor.",
+  schema: z.object({
+    query: z
+      .string({ error: EMPTY_QUERY })
+      .min(1, EMPTY_QUERY)
+      .max(MAX_QUERY_CHARS, `query must not exceed ${MAX_QUERY_CHARS} characters`)
+      .describe("words to find; each must occur (exact words, no prefixes)"),
+    sessionKey: sessionKeyParam()
+      .optional()
+      .describe("only this session (key, 'main', 'current' or a sessionId)"),
+    limit: flooredNumber()
+      .pipe(z.number().min(1, BAD_LIMIT).max(MAX_SEARCH_LIMIT, BAD_LIMIT))
+      .optional()
+      .describe(`hits per page, default ${DEFAULT_SEARCH_LIMIT}, at most ${MAX_SEARCH_LIMIT}`),
+    includeTools: z.boolean().optional().describe("also search tool results (default false)"),
+    role: z.enum(["user", "assistant"]).optional().describe("only messages of this role"),
+    cursor: searchCursorParam.optional().describe("nextCursor from the previous page"),
+  }),
+  async handler(ctx, params) {
+    const terms = queryTerms(params.query);
+    if (terms.length === 0) return { status: "error", error: EMPTY_QUERY };
+    const target = params.sessionKey ? await resolveTarget(ctx, params.sessionKey) : { ok: true as const };
+    if (!target.ok) return { status: target.status, error: target.error };
+    if ("neverWritten" in target) return { results: [] };
+    const limit = params.limit ?? DEFAULT_SEARCH_LIMIT;
+    const page = await searchMessages(ctx.db, {
+      scope: visibleScope(ctx.config, ctx.requester),
+      match: matchExpression(terms),
+      ...(target.sessionKey ? { sessionKey: target.sessionKey } : {}),
+      ...(params.role ? { role: params.role } : {}),
+      includeTools: params.includeTools ?? false,
+      limit,
+      ...(params.cursor ?? {}),
+    });
+    const hits = page.rows.map((row) => ({
+      sessionKey: displayKey(row.session_key, ctx.keyOptions),
+      sessionId: row.session_id,
+      messageId: row.message_id,
+      role: row.role,
+      timestamp: row.timestamp,
+      snippet: snippetOf(row.text, terms),
+      score: -row.rank,
+    }));
+    const results = capResults(hits);
+    const more = page.hasMore || results.length < hits.length;
+    const next = (params.cursor?.offset ?? 0) + results.length;
+    return {
+      results,
+      ...(more ? { truncated: true } : {}),
+      ...(more && results.length > 0 ? { nextCursor: encodeJsonCursor({ h: page.highWater, o: next }) } : {}),
+      ...(page.indexing ? { indexing: true, warning: INDEXING_WARNING } : {}),
+    };
+  },
+});
