@@ -1,5 +1,6 @@
 import type { ToolName } from "../config/schema";
 import { agentsList } from "./agents-list";
+import { agentsWait } from "./agents-wait";
 import { sessionStatus } from "./session-status";
 import { sessions } from "./sessions";
 import { sessionsHistory } from "./sessions-history";
@@ -21,4 +22,5 @@ export const toolRegistry: Partial<Record<ToolName, ToolDefinition>> = {
   session_status: sessionStatus as unknown as ToolDefinition,
   agents_list: agentsList as unknown as ToolDefinition,
   sessions: sessions as unknown as ToolDefinition,
+  agents_wait: agentsWait as unknown as ToolDefinition,
 };
