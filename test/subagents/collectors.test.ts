@@ -1,0 +1,262 @@
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { type ApiError, callTool, runAlarms, session, storedRuns, stub, tool, transcript } from "../support";
+import { expectRefused, requester, spawn, spawnOk, waitDeferred } from "./fixtures";
+
+const COLLECT_NOTE =
+  "Collector run: no completion notification is sent. The requester must explicitly collect this run's result with the available collector wait capability, using its run id.";
+
+type Member = { run_id: string; state: string; status: string | null; child_key: string };
+
+/** The requester's collector table, oldest first. */
+const members = (key: string): Promise<Member[]> =>
+  runInDurableObject(
+    stub(key),
+    (_instance, state) =>
+      state.storage.sql
+        .exec("SELECT run_id, state, status, child_key FROM collector ORDER BY seq")
+        .toArray() as unknown as Member[],
+  );
+
+type WaitItem = Record<string, unknown> & { runId: string };
+type Waited = { completed: WaitItem[]; pending: string[]; errors?: unknown[]; success?: false };
+const agentsWait = (key: string, args: Record<string, unknown>) =>
+  tool("agents_wait", key, args) as Promise<Waited>;
+
+/** A collector of `r` in `groupId`, for hook-async (its run waits for the test's answer). */
+const collector = (r: string, groupId: string, label: string, extra: Record<string, unknown> = {}) =>
+  spawn(r, { task: `job ${label}`, agentId: "hook-async", label, collect: true, groupId, ...extra });
+
+/** Answers a collector child's deferred run (the child must run already). */
+async function answer(child: string, runId: string, text: string) {
+  await waitDeferred(child, runId);
+  const done = await session(child).completeDeferredRun(runId, { text });
+  expect(done).toMatchObject({ ok: true });
+}
+
+describe("collectors (SPEC §15)", () => {
+  it("checks collect, outputSchema and groupId in order, writing nothing on a refusal", async () => {
+    const r = await requester("swarm-small", "collect-checks");
+    const refused = async (args: Record<string, unknown>, status: "error" | "forbidden", error: string) =>
+      expectRefused(r, await spawn(r, { task: "t", agentId: "hook-async", ...args }), status, error);
+    await refused(
+      { collect: true, thread: true, groupId: "g" },
+      "error",
+      "sessions_spawn collect=true requires mode=run and thread=false.",
+    );
+    await refused(
+      { outputSchema: { type: "object" } },
+      "error",
+      "sessions_spawn outputSchema requires collect=true.",
+    );
+    await refused({ groupId: "g" }, "error", "sessions_spawn groupId requires collect=true.");
+    await refused(
+      { collect: true, groupId: "g", outputSchema: { type: "nope" } },
+      "error",
+      expect.stringMatching(/^Invalid sessions_spawn outputSchema: /) as unknown as string,
+    );
+    // The operator's call has no run: the default group needs one.
+    await refused(
+      { collect: true },
+      "error",
+      "sessions_spawn collect=true requires a requesting run id when groupId is omitted.",
+    );
+    const off = await requester("swarm-off", "collect-off");
+    const disabled = await spawn(off, { task: "t", agentId: "swarm-off", collect: true, groupId: "g" });
+    await expectRefused(
+      off,
+      disabled,
+      "forbidden",
+      "sessions_spawn swarm parameters require tools.swarm.enabled=true.",
+    );
+    expect(await members(r)).toEqual([]);
+  });
+
+  it("admits under the group caps, queues FIFO beyond maxConcurrent, ignores maxChildrenPerAgent, announces nothing", async () => {
+    const r = await requester("swarm-small", "collect-caps");
+    // An ordinary child takes swarm-small's one maxChildrenPerAgent slot: collectors are not limited by it.
+    await spawnOk(r, { task: "plain", agentId: "hook-async", label: "plain" });
+    const first = await collector(r, "g1", "one");
+    expect(first).toMatchObject({
+      status: "accepted",
+      mode: "run",
+      note: COLLECT_NOTE,
+      expectsCompletionMessage: false,
+      collect: true,
+      groupId: "g1",
+    });
+    const second = await collector(r, "g1", "two");
+    expect(second.status).toBe("accepted");
+    // maxConcurrent 1: the second waits, its child not created yet.
+    expect((await members(r)).map((m) => [m.run_id, m.state])).toEqual([
+      [first.runId, "running"],
+      [second.runId, "queued"],
+    ]);
+    expect(await session(second.childSessionKey).describe()).toMatchObject({ ok: false, code: "not_found" });
+    // Two live members is maxChildrenPerGroup.
+    expect(await collector(r, "g1", "three")).toEqual({
+      status: "forbidden",
+      error: "sessions_spawn reached tools.swarm.maxChildrenPerGroup (2/2).",
+    });
+    // The first ends: its result is a record at the requester (no run, no message there), and the
+    // second starts.
+    const before = (await transcript(r)).length;
+    await answer(first.childSessionKey, first.runId, "result one");
+    await waitDeferred(second.childSessionKey, second.runId);
+    expect((await members(r)).map((m) => m.state)).toEqual(["ended", "running"]);
+    expect((await transcript(r)).length).toBe(before);
+    const runs = await runInDurableObject(stub(r), (_i, state) =>
+      Number(state.storage.sql.exec("SELECT COUNT(*) AS n FROM run").one().n),
+    );
+    expect(runs).toBe(0);
+    // The child's delivery record: a completion, delivered to the requester.
+    const deliveries = await runInDurableObject(stub(first.childSessionKey), (_i, state) =>
+      state.storage.sql.exec("SELECT kind, target, status FROM delivery").toArray(),
+    );
+    expect(deliveries).toEqual([{ kind: "completion", target: r, status: "delivered" }]);
+    // A repeat with the same idempotencyKey is the same member.
+    const keyed = await collector(r, "g1", "three", { idempotencyKey: "k1" });
+    expect(await collector(r, "g1", "three", { idempotencyKey: "k1" })).toEqual(keyed);
+    expect(await members(r)).toHaveLength(3);
+    // Three in the group's lifetime is maxTotalPerGroup.
+    expect(await collector(r, "g1", "four")).toEqual({
+      status: "forbidden",
+      error: "sessions_spawn reached tools.swarm.maxTotalPerGroup (3/3).",
+    });
+    // A queued member cancelled never starts.
+    const cancelled = await tool("subagents", r, { action: "cancel", runId: keyed.runId });
+    expect(cancelled).toMatchObject({ status: "ok", killed: 1 });
+    const waited = await agentsWait(r, { ids: [keyed.runId], timeoutSeconds: 0 });
+    expect(waited.completed).toEqual([
+      {
+        runId: keyed.runId,
+        status: "killed",
+        result: "",
+        error: "run killed",
+        sessionKey: keyed.childSessionKey,
+        label: "three",
+      },
+    ]);
+    expect(await session(keyed.childSessionKey).describe()).toMatchObject({ ok: false, code: "not_found" });
+  });
+
+  it("never lets concurrent spawns pass a cap together", async () => {
+    const r = await requester("swarm-small", "collect-race");
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => collector(r, "race", `r${i}`)));
+    const statuses = results.map((result) => result.status).sort();
+    expect(statuses).toEqual(["accepted", "accepted", "forbidden", "forbidden", "forbidden", "forbidden"]);
+    const states = (await members(r)).map((m) => m.state).sort();
+    expect(states).toEqual(["queued", "running"]);
+  });
+
+  it("agents_wait: checks ids, parks until a result arrives, reads results again, leaks nothing", async () => {
+    const r = await requester("swarm-small", "collect-wait");
+    const other = await requester("swarm-small", "collect-wait-other");
+    // Input errors, before any storage, in OpenClaw's words.
+    const tooMany = await callTool<ApiError>("agents_wait", r, {
+      ids: Array.from({ length: 1001 }, (_, i) => `x${i}`),
+    });
+    expect([tooMany.status, tooMany.json.error.message]).toEqual([
+      400,
+      "agents_wait supports at most 1000 ids.",
+    ]);
+    const blank = await callTool<ApiError>("agents_wait", r, { ids: [" ", ""] });
+    expect([blank.status, blank.json.error.message]).toEqual([
+      400,
+      "agents_wait requires at least one non-empty run id.",
+    ]);
+
+    const a = await collector(r, "w", "alpha");
+    const b = await collector(r, "w2", "beta");
+    const foreign = await collector(other, "w", "foreign");
+    expect(await agentsWait(r, { ids: [a.runId, b.runId], timeoutSeconds: 0 })).toEqual({
+      completed: [],
+      pending: [a.runId, b.runId],
+    });
+    const parked = agentsWait(r, {
+      ids: [a.runId, ` ${b.runId} `, a.runId, "missing", foreign.runId],
+      timeoutSeconds: 30,
+    });
+    await answer(b.childSessionKey, b.runId, "beta result");
+    const woken = await parked;
+    expect(woken).toEqual({
+      completed: [
+        {
+          runId: b.runId,
+          status: "done",
+          result: "beta result",
+          sessionKey: b.childSessionKey,
+          label: "beta",
+        },
+      ],
+      pending: [a.runId],
+      errors: [
+        { runId: "missing", error: "not_found" },
+        { runId: foreign.runId, error: "not_owner" },
+      ],
+    });
+    // Read again: the same result (kept 7 days), in completion order.
+    await answer(a.childSessionKey, a.runId, "alpha result");
+    const again = await agentsWait(r, { ids: [a.runId, b.runId] });
+    expect(again.completed.map((item) => [item.runId, item.result])).toEqual([
+      [b.runId, "beta result"],
+      [a.runId, "alpha result"],
+    ]);
+    expect(again.pending).toEqual([]);
+    // Nothing authorised: success false.
+    expect(await agentsWait(r, { ids: [foreign.runId] })).toEqual({
+      completed: [],
+      pending: [],
+      errors: [{ runId: foreign.runId, error: "not_owner" }],
+      success: false,
+    });
+  });
+
+  it("runs a 200-child group with maxConcurrent 8: never more than 8 running, all collected once", async () => {
+    const r = await requester("swarm", "collect-200");
+    const spawned = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        spawn(r, { task: `item ${i}`, label: `item-${i}`, collect: true, groupId: "big" }),
+      ),
+    );
+    expect(
+      spawned.every((s) => s.status === "accepted" && s.childSessionKey.startsWith("agent:hook-async:")),
+    ).toBe(true);
+    const ids = spawned.map((s) => s.runId);
+    const collected = new Map<string, string>();
+    const answered = new Set<string>();
+    let maxRunning = 0;
+    while (collected.size < 200) {
+      const rows = await members(r);
+      const running = rows.filter((m) => m.state === "running");
+      maxRunning = Math.max(maxRunning, running.length);
+      expect(running.length).toBeLessThanOrEqual(8);
+      // Each running member's child is answered once, when its run waits for the agent.
+      await Promise.all(
+        running
+          .filter((m) => !answered.has(m.run_id))
+          .map(async (m) => {
+            const runs = await storedRuns(m.child_key);
+            if (!runs.some((run) => run.runId === m.run_id && run.status === "running" && run.deferred === 1))
+              return;
+            answered.add(m.run_id);
+            const done = await session(m.child_key).completeDeferredRun(m.run_id, {
+              text: `done ${m.run_id}`,
+            });
+            expect(done).toMatchObject({ ok: true });
+          }),
+      );
+      await runAlarms([r, ...running.map((m) => m.child_key)]);
+      const waited = await agentsWait(r, { ids, timeoutSeconds: 1 });
+      for (const item of waited.completed) {
+        expect(item.result).toBe(`done ${item.runId}`);
+        collected.set(item.runId, item.result as string);
+      }
+    }
+    expect(maxRunning).toBe(8);
+    const all = await agentsWait(r, { ids, timeoutSeconds: 0 });
+    expect(all.completed).toHaveLength(200);
+    expect(new Set(all.completed.map((item) => item.runId)).size).toBe(200);
+    expect(all.pending).toEqual([]);
+  }, 120_000);
+});
