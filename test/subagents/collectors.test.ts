@@ -1,7 +1,26 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { type ApiError, callTool, runAlarms, session, storedRuns, stub, tool, transcript } from "../support";
-import { expectRefused, requester, spawn, spawnOk, waitDeferred } from "./fixtures";
+import {
+  type ApiError,
+  answerDeferred,
+  callTool,
+  driveUntil,
+  runAlarms,
+  session,
+  storedRuns,
+  stub,
+  tool,
+  transcript,
+} from "../support";
+import {
+  completionsAfter,
+  expectRefused,
+  requester,
+  spawn,
+  spawnOk,
+  statusOf,
+  waitDeferred,
+} from "./fixtures";
 
 const COLLECT_NOTE =
   "Collector run: no completion notification is sent. The requester must explicitly collect this run's result with the available collector wait capability, using its run id.";
@@ -123,6 +142,12 @@ describe("collectors (SPEC §15)", () => {
       status: "forbidden",
       error: "sessions_spawn reached tools.swarm.maxTotalPerGroup (3/3).",
     });
+    // The collectors did not take maxChildrenPerAgent slots: the one plain child still counts alone.
+    expect(await spawn(r, { task: "plain 2", agentId: "hook-async" })).toEqual({
+      status: "forbidden",
+      error:
+        "This session already has 1 active sub-agents (maxChildrenPerAgent=1); wait for one to finish or kill one with subagents.",
+    });
     // A queued member cancelled never starts.
     const cancelled = await tool("subagents", r, { action: "cancel", runId: keyed.runId });
     expect(cancelled).toMatchObject({ status: "ok", killed: 1 });
@@ -210,6 +235,91 @@ describe("collectors (SPEC §15)", () => {
       errors: [{ runId: foreign.runId, error: "not_owner" }],
       success: false,
     });
+  });
+
+  it("lets a requester up the tree wait, never holds up the spawner's task, and prunes results after 7 days", async () => {
+    const r = await requester("spawner", "collect-tree");
+    // A depth-1 orchestrator whose run waits for the test: it spawns a collector (of its own agent).
+    const boss = await spawnOk(r, { task: "orchestrate", agentId: "boss-async-rec", label: "boss" });
+    await waitDeferred(boss.child, boss.runId);
+    const grand = await spawn(boss.child, {
+      task: "deep job",
+      label: "deep",
+      collect: true,
+      groupId: "deep",
+    });
+    expect(grand).toMatchObject({ status: "accepted", collect: true });
+    // The orchestrator's run ends: the collector still runs, yet its task reports (no implicit wait).
+    await answerDeferred(boss.child, "boss done", [boss.child]);
+    const completions = await completionsAfter(r, [r, boss.child]);
+    expect(completions).toHaveLength(1);
+    expect(await statusOf(boss.child, boss.runId)).toBe("ok");
+    // The grandparent waits on its grandchild's collector, read from the spawner's store.
+    const parked = agentsWait(r, { ids: [grand.runId], timeoutSeconds: 30 });
+    await answer(grand.childSessionKey, grand.runId, "deep result");
+    expect(await parked).toEqual({
+      completed: [
+        {
+          runId: grand.runId,
+          status: "done",
+          result: "deep result",
+          sessionKey: grand.childSessionKey,
+          label: "deep",
+        },
+      ],
+      pending: [],
+    });
+    // An ordinary sub-agent run is no collector: not found.
+    expect((await agentsWait(r, { ids: [boss.runId], timeoutSeconds: 0 })).errors).toEqual([
+      { runId: boss.runId, error: "not_found" },
+    ]);
+    // From inside a collector (an orchestrator here), only collectors may be spawned: checked first.
+    const orchestrator = await spawn(r, {
+      task: "orchestrate more",
+      agentId: "boss-async-rec",
+      collect: true,
+      groupId: "o",
+    });
+    expect(await spawn(orchestrator.childSessionKey, { task: "nested" })).toEqual({
+      status: "error",
+      error: "sessions_spawn from a collector requires collect=true so approvals stay non-interactive.",
+    });
+    // Seven days after it arrived, the result is pruned (due work of the alarm).
+    await runInDurableObject(stub(boss.child), (_i, state) => {
+      state.storage.sql.exec("UPDATE collector SET ended_at = ?", Date.now() - 7 * 24 * 3600 * 1000 - 1000);
+    });
+    await runAlarms([boss.child]);
+    expect(await members(boss.child)).toEqual([]);
+  });
+
+  it("starts no queued member once the requester is killed or deleted", async () => {
+    const r = await requester("swarm-small", "collect-stop");
+    const running = await collector(r, "s", "running");
+    const queued = await collector(r, "s", "queued");
+    // subagents kill all: the queued member is cancelled first, then the running one is killed.
+    const killed = await tool("subagents", r, { action: "kill", target: "all" });
+    expect(killed).toMatchObject({ status: "ok", killed: 2 });
+    await driveUntil([r, running.childSessionKey], async () =>
+      (await members(r)).every((m) => m.state === "ended") ? true : undefined,
+    );
+    expect((await members(r)).map((m) => [m.state, m.status])).toEqual([
+      ["ended", "killed"],
+      ["ended", "killed"],
+    ]);
+    expect(await session(queued.childSessionKey).describe()).toMatchObject({ ok: false, code: "not_found" });
+
+    // A deleted requester: its queued member never starts, even once the running one ends.
+    const gone = await requester("swarm-small", "collect-gone");
+    const first = await collector(gone, "s", "first");
+    const second = await collector(gone, "s", "second");
+    expect(await session(gone).remove()).toMatchObject({ ok: true });
+    await answer(first.childSessionKey, first.runId, "late");
+    await runAlarms([gone, first.childSessionKey], 2);
+    expect(await session(second.childSessionKey).describe()).toMatchObject({ ok: false, code: "not_found" });
+    const record = await runInDurableObject(stub(first.childSessionKey), (_i, state) =>
+      state.storage.sql.exec("SELECT kind, status FROM delivery").toArray(),
+    );
+    expect(record).toEqual([{ kind: "completion", status: "failed" }]);
   });
 
   it("runs a 200-child group with maxConcurrent 8: never more than 8 running, all collected once", async () => {
