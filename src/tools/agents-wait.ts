@@ -46,7 +46,9 @@ export const agentsWait = defineTool({
         .array(z.string().max(200))
         // Only a bound on the request; the limit callers read about is the one checked below.
         .max(10 * MAX_AGENTS_WAIT_IDS, `agents_wait supports at most ${MAX_AGENTS_WAIT_IDS} ids.`)
-        .describe(`the run ids to wait for (1–${MAX_AGENTS_WAIT_IDS})`),
+        .describe(`the run ids to wait for (1–${MAX_AGENTS_WAIT_IDS})`)
+        // The generated example (OpenAPI, docs) must pass the check below: one id.
+        .meta({ examples: [["8d0c6f2e-4b1a-4c3d-9e8f-0a1b2c3d4e5f"]] }),
       timeoutSeconds: flooredNumber()
         .optional()
         .describe("how long to wait, in seconds (default 30, at most tools.swarm.waitTimeoutSecondsMax)"),
