@@ -37,10 +37,7 @@ const members = (key: string): Promise<Member[]> =>
         .toArray() as unknown as Member[],
   );
 
-type WaitItem = Record<string, unknown> & { runId: string };
-type Waited = { completed: WaitItem[]; pending: string[]; errors?: unknown[]; success?: false };
-const agentsWait = (key: string, args: Record<string, unknown>) =>
-  tool("agents_wait", key, args) as Promise<Waited>;
+const agentsWait = (key: string, args: Record<string, unknown>) => tool("agents_wait", key, args);
 
 /** A collector of `r` in `groupId`, for hook-async (its run waits for the test's answer). */
 const collector = (r: string, groupId: string, label: string, extra: Record<string, unknown> = {}) =>
@@ -299,8 +296,10 @@ describe("collectors (SPEC §15)", () => {
     // subagents kill all: the queued member is cancelled first, then the running one is killed.
     const killed = await tool("subagents", r, { action: "kill", target: "all" });
     expect(killed).toMatchObject({ status: "ok", killed: 2 });
-    await driveUntil([r, running.childSessionKey], async () =>
-      (await members(r)).every((m) => m.state === "ended") ? true : undefined,
+    await driveUntil(
+      [r, running.childSessionKey],
+      async () => ((await members(r)).every((m) => m.state === "ended") ? true : undefined),
+      "both members ended",
     );
     expect((await members(r)).map((m) => [m.state, m.status])).toEqual([
       ["ended", "killed"],

@@ -4,6 +4,7 @@
  */
 import type {
   AgentsListResult,
+  AgentsWaitResult,
   SessionStatusCard,
   SessionsHistoryPage,
   SessionsListResult,
@@ -88,6 +89,7 @@ export interface ToolResults {
   sessions_yield: Loose<SessionsYieldResult>;
   subagents: Loose<SubagentsResult>;
   sessions: Loose<SessionsResult>;
+  agents_wait: Refusable<AgentsWaitResult>;
 }
 
 /** Any tool's result. */
