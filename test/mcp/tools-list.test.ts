@@ -16,6 +16,7 @@ const LEAF_DENIED = [
   "sessions_history",
   "sessions_yield",
   "sessions",
+  "agents_wait",
 ];
 
 describe("MCP initialize and tools/list", () => {
