@@ -76,31 +76,28 @@ export const agentsWait = defineTool({
     const own = await collectorsOf(ctx, caller, ids, 0);
     const { spawners, errors } = await collectorOwners(ctx, own?.unknown ?? ids);
     const owned = new Map<string, string[]>(spawners);
-    const mine = ids.filter((id) => !own?.unknown.includes(id));
+    const theirs = new Set(own?.unknown ?? ids);
+    const mine = ids.filter((id) => !theirs.has(id));
     if (mine.length > 0) owned.set(caller, mine);
-    const read = (waitMs: number) =>
-      Promise.all(
-        [...owned].map(async ([spawner, runIds]) => {
-          const found = await collectorsOf(ctx, spawner, runIds, waitMs);
-          // An id its spawner does not keep as a collector is not one to wait for.
-          for (const runId of found ? found.unknown : runIds) errors.push({ runId, error: "not_found" });
-          return found;
-        }),
-      );
-    let snapshots = await Promise.all(
-      [...owned].map(([spawner, runIds]) => collectorsOf(ctx, spawner, runIds, 0)),
-    );
-    const done = () => snapshots.some((found) => (found?.completed.length ?? 0) > 0);
-    const pending = () => snapshots.some((found) => (found?.pending.length ?? 0) > 0);
-    if (!done() && pending() && timeoutMs > 0) {
+    const readAll = (waitMs: number) =>
+      Promise.all([...owned].map(([spawner, runIds]) => collectorsOf(ctx, spawner, runIds, waitMs)));
+    let snapshots = await readAll(0);
+    const done = snapshots.some((found) => (found?.completed.length ?? 0) > 0);
+    const pending = snapshots.some((found) => (found?.pending.length ?? 0) > 0);
+    if (!done && pending && timeoutMs > 0) {
       // The first spawner to see a result (or the timeout) ends the wait; then all are read again.
       await Promise.race(
         [...owned].map(([spawner, runIds]) =>
           collectorsOf(ctx, spawner, runIds, timeoutMs).catch(() => undefined),
         ),
       );
+      snapshots = await readAll(0);
     }
-    snapshots = await read(0);
+    // An id its spawner does not keep as a collector (an ordinary sub-agent run) is not one to wait for.
+    [...owned].forEach(([, runIds], index) => {
+      const found = snapshots[index];
+      for (const runId of found ? found.unknown : runIds) errors.push({ runId, error: "not_found" });
+    });
     return waitResult(ids, snapshots, errors);
   },
 });
