@@ -76,7 +76,12 @@ export const sessionsSpawn = defineTool({
         .record(z.string(), z.unknown())
         .optional()
         .describe("collect only: a JSON Schema the child's structured_output result must match"),
-      groupId: z.string().optional().describe("collect only: the collector group (default: this run's)"),
+      groupId: z
+        .string()
+        .min(1)
+        .max(200)
+        .optional()
+        .describe("collect only: the collector group (default: this run's)"),
     })
     .superRefine((params, ctx) => {
       for (const name of DELIVERY_PARAMS) {

@@ -6,15 +6,19 @@ import {
   callTool,
   driveUntil,
   runAlarms,
+  sendMessage,
   session,
   storedRuns,
   stub,
   tool,
   transcript,
+  waitRun,
 } from "../support";
 import {
+  childKeyOf,
   completionsAfter,
   expectRefused,
+  firstBlockText,
   requester,
   spawn,
   spawnOk,
@@ -25,7 +29,7 @@ import {
 const COLLECT_NOTE =
   "Collector run: no completion notification is sent. The requester must explicitly collect this run's result with the available collector wait capability, using its run id.";
 
-type Member = { run_id: string; state: string; status: string | null; child_key: string };
+type Member = { run_id: string; group_id: string; state: string; status: string | null; child_key: string };
 
 /** The requester's collector table, oldest first. */
 const members = (key: string): Promise<Member[]> =>
@@ -33,7 +37,7 @@ const members = (key: string): Promise<Member[]> =>
     stub(key),
     (_instance, state) =>
       state.storage.sql
-        .exec("SELECT run_id, state, status, child_key FROM collector ORDER BY seq")
+        .exec("SELECT run_id, group_id, state, status, child_key FROM collector ORDER BY seq")
         .toArray() as unknown as Member[],
   );
 
@@ -160,6 +164,24 @@ describe("collectors (SPEC §15)", () => {
       },
     ]);
     expect(await session(keyed.childSessionKey).describe()).toMatchObject({ ok: false, code: "not_found" });
+  });
+
+  it("from a run: the group defaults to the run's, the agent to tools.swarm.defaultAgentId", async () => {
+    const r = await requester("swarm", "collect-run");
+    const runId = await sendMessage(r, "collect now");
+    expect(await waitRun(runId)).toMatchObject({ status: "ok", reply: "spawned a collector" });
+    const [member] = await members(r);
+    expect(member).toMatchObject({ state: "running", group_id: `swarm:${r}:${runId}` });
+    expect(member?.child_key).toMatch(childKeyOf("hook-async"));
+    // The run's transcript holds the accepted result, with the collector's note.
+    const accepted = (await transcript(r)).find((message) => message.role === "toolResult");
+    expect(JSON.parse(firstBlockText(accepted))).toMatchObject({
+      status: "accepted",
+      runId: member?.run_id,
+      expectsCompletionMessage: false,
+      note: COLLECT_NOTE,
+      groupId: `swarm:${r}:${runId}`,
+    });
   });
 
   it("never lets concurrent spawns pass a cap together", async () => {

@@ -230,7 +230,18 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
             maxTotalPerGroup: 200,
             defaultAgentId: "hook-async",
           },
-          runtime: scripted([{ match: "*", reply: "swarm got: {{message}}" }]),
+          runtime: scripted([
+            // A collector from a run: its group defaults to the run's, its agent to swarm.defaultAgentId.
+            {
+              match: "collect now",
+              toolCall: {
+                name: "sessions_spawn",
+                args: { task: "collected job", label: "from-run", collect: true },
+              },
+              reply: "spawned a collector",
+            },
+            { match: "*", reply: "swarm got: {{message}}" },
+          ]),
         },
         {
           id: "swarm-small",
