@@ -207,6 +207,7 @@ export const sessionsSpawn = defineTool({
           depth,
           maxDepth: targetSettings.maxSpawnDepth,
           requesterKey: requester.sessionKey,
+          ...(collector ? { collect: true } : {}),
         }),
         provenance: { kind: "subagent_task", sourceSessionKey: requester.sessionKey },
       },
