@@ -388,6 +388,14 @@ describe("collectors (SPEC §15)", () => {
       if (!answering.includes(true)) await runAlarms([r, ...running.map((m) => m.child_key)]);
     }
     expect(maxRunning).toBe(8);
+    // FIFO: members started in the order they were admitted.
+    const starts = await runInDurableObject(stub(r), (_i, state) =>
+      state.storage.sql
+        .exec<{ started_at: number }>("SELECT started_at FROM collector ORDER BY seq")
+        .toArray()
+        .map((row) => row.started_at),
+    );
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
     const all = await agentsWait(r, { ids, timeoutSeconds: 0 });
     expect(all.completed).toHaveLength(200);
     expect(new Set(all.completed.map((item) => item.runId)).size).toBe(200);
