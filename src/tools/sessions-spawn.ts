@@ -113,12 +113,13 @@ export const sessionsSpawn = defineTool({
       return repeat;
     });
     if (!plan.ok) return { status: plan.status, error: plan.error };
-    const collect = checkCollect(ctx, params);
-    if (!collect.ok) return { status: collect.status, error: collect.error };
-    const collector = collect.plan;
     const limits = config.tools.sessions_spawn.attachments;
     const files = await prepareAttachments(params.attachments ?? [], limits);
     if (!files.ok) return { status: "error", error: files.error };
+    // SPEC §15's checks come after §5.4's (the caps last, at admission).
+    const collect = checkCollect(ctx, params);
+    if (!collect.ok) return { status: collect.status, error: collect.error };
+    const collector = collect.plan;
 
     const { childUuid, childKey, runId } = idempotencyKey
       ? await spawnIds(requester.sessionKey, idempotencyKey, plan.target.id)
