@@ -2,6 +2,8 @@ import { type ClientOptions, type RequestSpec, request } from "./http";
 import { runEvents, sendStreamed, sessionEvents } from "./live";
 import type {
   AgentsListResult,
+  AgentsWaitArgs,
+  AgentsWaitResult,
   CreatedGrant,
   CreateGrantBody,
   CreateSessionBody,
@@ -155,6 +157,12 @@ export class SwitchboardClient {
   /** `sessions_search`: full-text search over the visible sessions' transcripts, best match first. */
   sessionsSearch(args: SessionsSearchArgs): Promise<SessionsSearchResult | ToolFailure> {
     return this.tool("sessions_search", args);
+  }
+
+  /** `agents_wait`: collector results by run id; held by the server until one is in, or its timeout. */
+  agentsWait(args: AgentsWaitArgs): Promise<AgentsWaitResult> {
+    // Held for up to timeoutSeconds (default 30; the server clamps it to tools.swarm.waitTimeoutSecondsMax).
+    return this.tool("agents_wait", args, Math.max(0, args.timeoutSeconds ?? 30) * 1000);
   }
 
   /** `sessions`: patch (label, archived, pinned, model…) or delete a session the requester can see. */

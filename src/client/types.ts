@@ -23,6 +23,7 @@ import type {
 import type { StructuredAnswer } from "../subagents/structured-result";
 import type { SubagentItem } from "../subagents/targets";
 import type { agentsList } from "../tools/agents-list";
+import type { agentsWait } from "../tools/agents-wait";
 import type { sessionStatus } from "../tools/session-status";
 import type { sessions } from "../tools/sessions";
 import type { sessionsHistory } from "../tools/sessions-history";
@@ -66,6 +67,7 @@ export type SessionsYieldArgs = z.input<typeof sessionsYield.schema>;
 export type SubagentsArgs = z.input<typeof subagents.schema>;
 export type SessionsArgs = z.input<typeof sessions.schema>;
 export type SessionsSearchArgs = z.input<typeof sessionsSearch.schema>;
+export type AgentsWaitArgs = z.input<typeof agentsWait.schema>;
 
 export type CreateSessionBody = z.input<typeof createSessionSchema>;
 export type PatchSessionBody = z.input<typeof patchSessionSchema>;
@@ -136,6 +138,9 @@ export type SessionsSpawnResult =
       context: "isolated" | "fork";
       resolvedModel: string;
       modelApplied: boolean;
+      /** A collector (SPEC §15): its result is collected with agents_wait, never announced. */
+      collect?: true;
+      groupId?: string;
       attachments?: {
         count: number;
         totalBytes: number;
@@ -194,6 +199,25 @@ export interface SessionStatusCard {
   /** The session's state version (SPEC §13); 0 for a session never written. */
   stateVersion: number;
   statusText: string;
+}
+
+/** `agents_wait` (SPEC §15): collector results, in the order they arrived; per-id errors are no failure. */
+export interface AgentsWaitResult {
+  completed: {
+    runId: string;
+    status: "done" | "failed" | "killed" | "timeout";
+    result: string;
+    structured?: unknown;
+    error?: string;
+    schemaError?: string;
+    sessionKey: string;
+    label?: string;
+    usage?: { inputTokens: number; outputTokens: number };
+  }[];
+  pending: string[];
+  errors?: { runId: string; error: "not_found" | "not_owner" }[];
+  /** Only when no id was the caller's to wait on. */
+  success?: false;
 }
 
 /** `agents_list` (SPEC §5.8). */

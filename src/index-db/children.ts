@@ -14,6 +14,8 @@ export interface ChildRow {
   startedAt?: number;
   endedAt?: number;
   createdAt: number;
+  /** A collector (SPEC §15): its result is collected with agents_wait, never announced. */
+  collector?: boolean;
 }
 
 // A requester controls at most this many children in one call; older ones drop out of `recent` anyway.
@@ -24,7 +26,7 @@ export async function listChildren(db: D1Database, sessionKey: string): Promise<
   const { results } = await db
     .prepare(
       `SELECT session_key, label, spawn_task, last_run_id, status, model, total_tokens, runtime_ms, started_at, ended_at,
-         created_at
+         created_at, collector
        FROM session_index WHERE spawned_by = ? AND list_state IN (0, 1) ORDER BY recency DESC LIMIT ?`,
     )
     .bind(sessionKey, MAX_CHILDREN)
@@ -32,7 +34,11 @@ export async function listChildren(db: D1Database, sessionKey: string): Promise<
   const optional = <T>(value: T | null | undefined) =>
     value === null || value === undefined ? undefined : value;
   return results.map((row) => {
-    const child: ChildRow = { sessionKey: String(row.session_key), createdAt: Number(row.created_at) };
+    const child: ChildRow = {
+      sessionKey: String(row.session_key),
+      createdAt: Number(row.created_at),
+      ...(row.collector ? { collector: true } : {}),
+    };
     const fields: [keyof ChildRow, unknown][] = [
       ["label", optional(row.label)],
       ["task", optional(row.spawn_task)],

@@ -119,11 +119,13 @@ export async function claimSubagentSlot(
   return claimed.meta.changes > 0;
 }
 
-/** Children of a session that have not finished: no run ended yet, or one running (`maxChildrenPerAgent`). */
+/** Non-collector children of a session that have not finished: no run ended yet, or one running (`maxChildrenPerAgent`). */
 export async function countActiveChildren(db: D1Database, sessionKey: string): Promise<number> {
   const row = await db
     .prepare(
-      "SELECT COUNT(*) AS n FROM session_index WHERE spawned_by = ? AND list_state IN (0, 1) AND (status IS NULL OR status = 'running')",
+      // Collectors count only toward their group's caps (SPEC §15), kept by the requester itself.
+      `SELECT COUNT(*) AS n FROM session_index WHERE spawned_by = ? AND list_state IN (0, 1) AND collector = 0
+         AND (status IS NULL OR status = 'running')`,
     )
     .bind(sessionKey)
     .first<{ n: number }>();
@@ -139,4 +141,13 @@ export async function ancestorsOf(db: D1Database, sessionKey: string, maxDepth =
     current = await findSessionByKey(db, current.spawnedBy);
   }
   return ancestors;
+}
+
+/** Whether a session is a collector child (SPEC §15), as its index row says. */
+export async function isCollectorSession(db: D1Database, sessionKey: string): Promise<boolean> {
+  const row = await db
+    .prepare("SELECT collector FROM session_index WHERE session_key = ?")
+    .bind(sessionKey)
+    .first<{ collector: number }>();
+  return row?.collector === 1;
 }

@@ -35,3 +35,13 @@ export async function controlledRuns(
     .all<{ run_id: string; session_key: string }>();
   return new Map(results.map((row) => [row.run_id, row.session_key]));
 }
+
+/** The runs among `runIds` the run index knows, by runId → session key (one read, ids bound as JSON). */
+export async function indexedRuns(db: D1Database, runIds: readonly string[]): Promise<Map<string, string>> {
+  if (runIds.length === 0) return new Map();
+  const { results } = await db
+    .prepare("SELECT run_id, session_key FROM run_index WHERE run_id IN (SELECT value FROM json_each(?))")
+    .bind(JSON.stringify(runIds))
+    .all<{ run_id: string; session_key: string }>();
+  return new Map(results.map((row) => [row.run_id, row.session_key]));
+}

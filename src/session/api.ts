@@ -6,6 +6,7 @@
 import type { PreparedAttachment } from "../subagents/attachments";
 import type { StructuredAnswer } from "../subagents/structured-result";
 import type { Provenance, TranscriptMessage } from "../transcript/message";
+import type { AdmittedCollector, CollectorCaps, CollectorResult, CollectorSnapshot } from "./api-collectors";
 import type { DeliveryRecord, DeliveryReport, DeliveryReportAnswer } from "./api-deliveries";
 import type { RunProgressPost, StateChanges } from "./api-events";
 import type {
@@ -26,6 +27,7 @@ import {
 } from "./record";
 import type { SessionRow } from "./row";
 
+export * from "./api-collectors";
 export * from "./api-deliveries";
 export * from "./api-events";
 export * from "./api-runs";
@@ -215,4 +217,36 @@ export interface SessionApi {
    * when the run is not running.
    */
   recordStructuredOutput(runId: string, result: unknown): Promise<Result<StructuredAnswer>>;
+  /**
+   * Admits a collector this (requester) session spawns, in one transaction under its group's caps
+   * (`forbidden` naming the cap reached); it starts now or, beyond maxConcurrent, once a slot is free
+   * (FIFO). A repeated runId answers as admitted the first time.
+   */
+  admitCollector(admission: CollectorAdmission): Promise<Result<AdmittedCollector>>;
+  /** A collector child's result, taken once (deduplicated by runId); frees its slot. */
+  collectorResult(result: CollectorResult): Promise<Result<{ taken: boolean }>>;
+  /**
+   * The requested collector runs of this session, answered once any of them has ended or after
+   * `timeoutMs` (0: at once); woken by a result's arrival, never by polling.
+   */
+  waitCollectors(runIds: string[], timeoutMs: number): Promise<Result<CollectorSnapshot>>;
+  /** Ends queued collector runs before they start (all, or those of `runIds`): the runIds ended. */
+  cancelCollectors(runIds?: string[]): Promise<Result<{ cancelled: string[] }>>;
+}
+
+/** What creating a collector's child takes: kept by its requester until a running slot is free. */
+export interface CollectorStart {
+  init: CreateSessionInit;
+  turn: TurnRequest;
+  fork: TranscriptMessage[];
+}
+
+/** A collector spawn for its requester to admit. */
+export interface CollectorAdmission {
+  runId: string;
+  groupId: string;
+  childKey: string;
+  label?: string;
+  caps: CollectorCaps;
+  start: CollectorStart;
 }

@@ -70,5 +70,6 @@ export function indexRow(record: SessionRecord, config: SwitchboardConfig): Inde
     last_run_id: record.lastRunId ?? null,
     pinned: record.pinned ? 1 : 0,
     state_version: record.stateVersion ?? 0,
+    collector: record.spawn?.collect ? 1 : 0,
   };
 }

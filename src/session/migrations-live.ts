@@ -153,4 +153,64 @@ export const liveMigrations: ReadonlyArray<{ id: string; sql: string }> = [
       );
     `,
   },
+  {
+    id: "0018_collectors",
+    sql: `
+      -- A requester's collector runs (SPEC §15): one row per admitted member, FIFO by seq. state is queued
+      -- (admitted, waiting for a running slot of its group: its child does not exist yet), running (its
+      -- child was or is being created, through the outbox) or ended (its result is here, or it was killed
+      -- before it started). start holds what creating the child takes, until it is started. Results are
+      -- kept 7 days after ended_at for agents_wait; completed_seq is the order results arrived in.
+      CREATE TABLE collector (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        run_id TEXT NOT NULL UNIQUE,
+        group_id TEXT NOT NULL,
+        child_key TEXT NOT NULL,
+        label TEXT,
+        state TEXT NOT NULL,
+        max_concurrent INTEGER NOT NULL,
+        start TEXT,
+        status TEXT,
+        result TEXT,
+        structured TEXT,
+        error TEXT,
+        schema_error TEXT,
+        usage TEXT,
+        completed_seq INTEGER,
+        created_at INTEGER NOT NULL,
+        started_at INTEGER,
+        ended_at INTEGER
+      );
+      CREATE INDEX collector_group ON collector (group_id, state, seq);
+      CREATE INDEX collector_ended ON collector (ended_at) WHERE ended_at IS NOT NULL;
+      -- due_work gains the pruning of results 7 days (604800000 ms) after the oldest one ended, nested
+      -- with the newer terms (a compound SELECT holds at most 5).
+      DROP VIEW due_work;
+      CREATE VIEW due_work AS
+        SELECT next_attempt_at AS due_at FROM outbox
+        UNION ALL
+        SELECT * FROM (SELECT COALESCE(not_before, 0) FROM run WHERE status = 'queued' ORDER BY seq LIMIT 1)
+        UNION ALL
+        SELECT CASE WHEN deferred = 1 THEN deadline_at ELSE 0 END FROM run WHERE status = 'running'
+        UNION ALL
+        SELECT archive_at FROM session WHERE archive_at IS NOT NULL AND deleted_at IS NULL
+          AND (archive_at > 0 OR NOT EXISTS (SELECT 1 FROM run WHERE status IN ('queued', 'running')))
+        UNION ALL
+        SELECT * FROM (
+          SELECT created_at + 60000 FROM session
+            WHERE spawn IS NOT NULL AND status IS NULL AND deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM run)
+          UNION ALL
+          SELECT due_at FROM watch_wake
+          UNION ALL
+          SELECT * FROM (
+            SELECT updated_at + 604800000 FROM delivery
+              WHERE status NOT IN ('pending', 'in_progress') ORDER BY updated_at LIMIT 1
+          )
+          UNION ALL
+          SELECT * FROM (
+            SELECT ended_at + 604800000 FROM collector WHERE ended_at IS NOT NULL ORDER BY ended_at LIMIT 1
+          )
+        );
+    `,
+  },
 ];

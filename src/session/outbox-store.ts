@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { outboundMessageSchema } from "../queue/messages";
 import { transcriptMessageShape } from "../transcript/message";
-import { turnDeliverySchema } from "./api";
+import { collectorResultDeliverySchema, turnDeliverySchema } from "./api";
 import { readRecord } from "./record";
 
 /**
@@ -38,6 +38,10 @@ const payloadSchemas = {
   delivery_index: z.object({ deliveryId: z.string(), change: z.string().optional() }),
   /** The transcript's messages up to this seq in the D1 search index (SPEC §18), written in chunks. */
   search_index: z.object({ throughSeq: z.number().int().nonnegative() }),
+  /** Creates a collector member's child with its run, once it has a running slot (SPEC §15). */
+  collector_start: z.object({ runId: z.string() }),
+  /** A collector run's result, handed to its requester as a record (never a turn). */
+  collector_result: collectorResultDeliverySchema,
 } as const;
 
 export type OutboxKind = keyof typeof payloadSchemas;

@@ -3,6 +3,7 @@ import { deleteSessionIndex, runIndexInsert, sessionIndexUpsert } from "../index
 import type { Alarm } from "./alarm";
 import { ledgerError } from "./api-deliveries";
 import { deliverTurn, queuedSend, sessionApi } from "./client";
+import { deliverCollectorEntry } from "./collector-delivery";
 import { sessionConfig } from "./config";
 import { retryDelayMs } from "./delivery-schedule";
 import { deliveryIdOf } from "./delivery-store";
@@ -209,6 +210,9 @@ export class Outbox {
         return "delivered";
       case "remove_session":
         return "remove_session";
+      case "collector_start":
+      case "collector_result":
+        return deliverCollectorEntry(env, this.#sql, entry);
       case "watch_notice": {
         const { watcherKey } = entry.payload;
         const taken = await sessionApi(env.SESSION, watcherKey).watchNotice(entry.payload);

@@ -103,7 +103,9 @@ export async function mustWait(
     console.warn(`run ${row.runId}: children not read, reporting now: ${String(cause)}`);
     return false;
   }
+  // A collector's result is collected explicitly (agents_wait): the task never waits for it implicitly.
   const notTaken = children
+    .filter((child) => !child.collector)
     .map((child) => ({ ...child, runId: spawnedRun(sql, child.sessionKey) ?? child.runId }))
     .filter(
       (child): child is ChildRow & { runId: string } =>

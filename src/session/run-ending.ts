@@ -7,6 +7,7 @@ import { buildCompletion, completionTurn } from "../subagents/completion";
 import { redactSpawnAttachments } from "../subagents/redact-attachments";
 import type { TranscriptMessage } from "../transcript/message";
 import type { DeferredResult, RunStatus } from "./api";
+import { addCollectorResult, collectorReports } from "./collector-result";
 import { addDelivery } from "./delivery-store";
 import { ARCHIVE_WHEN_IDLE } from "./lifecycle";
 import { addToOutbox } from "./outbox-store";
@@ -157,8 +158,9 @@ export function recordRunEnding(
   addFollowUps(sql, config, record, run, ending);
   const owed =
     record.spawn !== undefined &&
-    ending.announce !== false &&
-    addCompletion(sql, record, record.spawn, run, ending, now);
+    (record.spawn.collect
+      ? collectorReports(ending) && addCollectorResult(sql, record.spawn, run, ending, now)
+      : ending.announce !== false && addCompletion(sql, record, record.spawn, run, ending, now));
   recordCompletionOwed(sql, run.runId, owed);
 }
 

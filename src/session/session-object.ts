@@ -5,6 +5,10 @@ import type { TranscriptMessage } from "../transcript/message";
 import { Alarm } from "./alarm";
 import {
   type AcceptedTurn,
+  type AdmittedCollector,
+  type CollectorAdmission,
+  type CollectorResult,
+  type CollectorSnapshot,
   type CreateSessionInit,
   type DeferredResult,
   type HistoryPage,
@@ -27,6 +31,8 @@ import {
 import type { DeliveryRecord, DeliveryReport, DeliveryReportAnswer } from "./api-deliveries";
 import type { RunProgressPost, StateChanges } from "./api-events";
 import { readAttachment } from "./attachments";
+import { cancelQueuedCollectors, pruneCollectors } from "./collector-store";
+import { Collectors } from "./collectors";
 import { sessionConfig } from "./config";
 import { Deliveries } from "./deliveries";
 import { guardedRecord, writePatch } from "./lifecycle";
@@ -68,6 +74,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   readonly #turns: Turns;
   readonly #live: Live;
   readonly #deliveries: Deliveries;
+  readonly #collectors: Collectors;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -78,6 +85,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     this.#turns = new Turns(ctx.storage, env, this.#runs, this.#waiters);
     this.#live = new Live(ctx.storage, env, this.#runs);
     this.#deliveries = new Deliveries(ctx.storage, this.#runs);
+    this.#collectors = new Collectors(this.#sql, (write) => this.#write(write));
     void ctx.blockConcurrencyWhile(async () => applySessionMigrations(this.#sql));
   }
 
@@ -180,6 +188,8 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   /** A run killed with its ancestor (`cascade`) ends without a completion; otherwise it reports. */
   async kill(options: { cascade?: boolean } = {}): Promise<Result<{ stopped: number }>> {
     if (!liveRecord(this.#sql)) return notFound();
+    // Its collectors still queued never start: they are work of the runs stopped here.
+    this.ctx.storage.transactionSync(() => cancelQueuedCollectors(this.#sql, Date.now()));
     const stopped = this.#runs.stopRuns(options.cascade ? "cascade" : "killed");
     await this.#runs.flush();
     return { ok: true, value: { stopped } };
@@ -270,6 +280,22 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     return this.ctx.storage.transactionSync(() => writeStructuredOutput(this.#sql, runId, result));
   }
 
+  async admitCollector(admission: CollectorAdmission): Promise<Result<AdmittedCollector>> {
+    return this.#collectors.admit(admission);
+  }
+
+  async collectorResult(result: CollectorResult): Promise<Result<{ taken: boolean }>> {
+    return this.#collectors.take(result);
+  }
+
+  async waitCollectors(runIds: string[], timeoutMs: number): Promise<Result<CollectorSnapshot>> {
+    return this.#collectors.wait(runIds, timeoutMs);
+  }
+
+  async cancelCollectors(runIds?: string[]): Promise<Result<{ cancelled: string[] }>> {
+    return this.#collectors.cancel(runIds);
+  }
+
   override async fetch(request: Request): Promise<Response> {
     return this.#live.open(request);
   }
@@ -297,6 +323,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     const delivering = this.#outbox.deliver();
     this.#runs.recoverInterrupted();
     this.ctx.storage.transactionSync(() => wakeIfDue(this.#sql, sessionConfig(this.env), Date.now()));
+    this.ctx.storage.transactionSync(() => pruneCollectors(this.#sql, Date.now()));
     await this.#runs.runQueued();
     const record = liveRecord(this.#sql);
     if (record)

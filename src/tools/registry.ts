@@ -1,5 +1,6 @@
 import type { ToolName } from "../config/schema";
 import { agentsList } from "./agents-list";
+import { agentsWait } from "./agents-wait";
 import { sessionStatus } from "./session-status";
 import { sessions } from "./sessions";
 import { sessionsHistory } from "./sessions-history";
@@ -25,4 +26,5 @@ export const toolRegistry: Partial<Record<ToolName, ToolDefinition>> = {
   sessions: sessions as unknown as ToolDefinition,
   structured_output: structuredOutput as unknown as ToolDefinition,
   sessions_search: sessionsSearch as unknown as ToolDefinition,
+  agents_wait: agentsWait as unknown as ToolDefinition,
 };

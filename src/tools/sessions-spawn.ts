@@ -10,7 +10,8 @@ import { messageTextSchema } from "../transcript/message";
 import { flooredNumber, idempotencyKeyParam, labelParam } from "./args";
 import { readTranscript } from "./read-transcript";
 import { checkSpawn } from "./spawn-checks";
-import { defineTool } from "./types";
+import { COLLECT_NOTE, checkCollect, collectorOrigin, collectorTarget } from "./spawn-collect";
+import { defineTool, type ToolContext } from "./types";
 
 /** Params that belong to sessions_send: a sub-agent's result comes back to its requester, never to a channel. */
 const DELIVERY_PARAMS = [
@@ -67,6 +68,20 @@ export const sessionsSpawn = defineTool({
       idempotencyKey: idempotencyKeyParam()
         .optional()
         .describe("a repeat with the same key returns the first spawn"),
+      collect: z
+        .boolean()
+        .optional()
+        .describe("a collector: nothing is announced; collect its result with agents_wait by its runId"),
+      outputSchema: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe("collect only: a JSON Schema the child's structured_output result must match"),
+      groupId: z
+        .string()
+        .min(1)
+        .max(200)
+        .optional()
+        .describe("collect only: the collector group (default: this run's)"),
     })
     .superRefine((params, ctx) => {
       for (const name of DELIVERY_PARAMS) {
@@ -85,10 +100,13 @@ export const sessionsSpawn = defineTool({
     const { requester, config } = ctx;
     // A run's own tool call has a key of its own: resumed after an eviction, it finds its spawn again.
     const idempotencyKey = params.idempotencyKey ?? ctx.callKey;
+    const origin = await collectorOrigin(ctx, params);
+    if (origin) return origin;
     let repeat = false;
     // A repeat of an accepted spawn (its run is in the run index, which outlives a deleted child) is
     // answered as the first time and creates nothing, even once the child is gone.
-    const plan = await checkSpawn(ctx, params, async (targetId) => {
+    const request = { ...params, agentId: collectorTarget(ctx, params) };
+    const plan = await checkSpawn(ctx, request, async (targetId) => {
       if (!idempotencyKey) return false;
       const ids = await spawnIds(requester.sessionKey, idempotencyKey, targetId);
       repeat = (await findRunSession(ctx.db, ids.runId)) === ids.childKey;
@@ -98,6 +116,10 @@ export const sessionsSpawn = defineTool({
     const limits = config.tools.sessions_spawn.attachments;
     const files = await prepareAttachments(params.attachments ?? [], limits);
     if (!files.ok) return { status: "error", error: files.error };
+    // SPEC §15's checks come after §5.4's (the caps last, at admission).
+    const collect = checkCollect(ctx, params);
+    if (!collect.ok) return { status: collect.status, error: collect.error };
+    const collector = collect.plan;
 
     const { childUuid, childKey, runId } = idempotencyKey
       ? await spawnIds(requester.sessionKey, idempotencyKey, plan.target.id)
@@ -125,9 +147,11 @@ export const sessionsSpawn = defineTool({
       childSessionKey: childKey,
       runId,
       mode,
-      note: NOTE,
-      // Every run's end is announced to the requester (a silent ANNOUNCE_SKIP is the child's choice later).
-      expectsCompletionMessage: true,
+      note: collector ? COLLECT_NOTE : NOTE,
+      // Every run's end is announced to the requester (a silent ANNOUNCE_SKIP is the child's choice
+      // later), except a collector's: its result waits to be collected.
+      expectsCompletionMessage: !collector,
+      ...(collector ? { collect: true, groupId: collector.groupId } : {}),
       context: params.context ?? "isolated",
       // The model the child runs with (as its listing shows it): its override, else its agent's own.
       resolvedModel: plan.model ?? plan.target.model,
@@ -137,7 +161,8 @@ export const sessionsSpawn = defineTool({
     };
 
     if (repeat) return accepted;
-    if (idempotencyKey) {
+    // A collector's admission is its requester's to record (idempotent per runId), before its child exists.
+    if (idempotencyKey && !collector) {
       // Recorded in the requester before the child exists: a repeat naming another agent finds this
       // spawn (its child and run), not a second child.
       const recorded = await ctx
@@ -166,6 +191,14 @@ export const sessionsSpawn = defineTool({
         // A persistent (session-mode) child is kept for follow-ups (SPEC §5.4).
         cleanup: mode === "session" ? "keep" : (params.cleanup ?? "keep"),
         archiveAfterMinutes: targetSettings.archiveAfterMinutes,
+        ...(collector
+          ? {
+              collect: {
+                groupId: collector.groupId,
+                ...(collector.outputSchema ? { outputSchema: collector.outputSchema } : {}),
+              },
+            }
+          : {}),
       },
     };
     const task: TurnRequest = {
@@ -175,24 +208,50 @@ export const sessionsSpawn = defineTool({
           depth,
           maxDepth: targetSettings.maxSpawnDepth,
           requesterKey: requester.sessionKey,
+          ...(collector
+            ? { collect: collector.outputSchema ? { outputSchema: collector.outputSchema } : {} }
+            : {}),
         }),
         provenance: { kind: "subagent_task", sourceSessionKey: requester.sessionKey },
       },
       ...(timeoutSeconds > 0 ? { timeoutMs: timeoutSeconds * 1000 } : {}),
     };
     const fork = params.context === "fork" ? await readTranscript(ctx, requester.sessionKey) : [];
+    if (collector) {
+      // Admitted under its group's caps in the requester, which creates the child now or, beyond
+      // maxConcurrent, once a slot is free: the ids above are already the child's and its run's.
+      const admitted = await ctx.session(requester.sessionKey).admitCollector({
+        runId,
+        groupId: collector.groupId,
+        childKey,
+        ...(params.label ? { label: params.label } : {}),
+        caps: collector.caps,
+        start: { init, turn: task, fork },
+      });
+      if (!admitted.ok)
+        return { status: admitted.code === "forbidden" ? "forbidden" : "error", error: admitted.message };
+      if (admitted.value.duplicate) return accepted;
+      return (await spawnRecorded(ctx, childKey, runId)) && accepted;
+    }
     // The child, its forked transcript and its first run in one call and one transaction: a cut can never
     // leave a child without its run, holding a slot. A repeated idempotencyKey finds the child it created
     // the first time, and adding its run again is a no-op (same runId).
     const queued = await ctx.session(childKey).createWithTurn(init, task, fork);
     if (!queued.ok) return { status: "error", error: queued.message };
-    // The requester's own log shows the spawn (SPEC §13); a requester never written has no log to show it
-    // in. The child exists and runs already: a failure here costs the event, never the spawn.
-    try {
-      await ctx.session(requester.sessionKey).childSpawned({ childSessionKey: childKey, runId });
-    } catch (cause) {
-      console.warn(`spawn ${runId}: child_spawned not recorded: ${String(cause)}`);
-    }
+    await spawnRecorded(ctx, childKey, runId);
     return accepted;
   },
 });
+
+/**
+ * The requester's own log shows the spawn (SPEC §13); a requester never written has no log to show it
+ * in. The child is owed already: a failure here costs the event, never the spawn.
+ */
+async function spawnRecorded(ctx: ToolContext, childKey: string, runId: string): Promise<true> {
+  try {
+    await ctx.session(ctx.requester.sessionKey).childSpawned({ childSessionKey: childKey, runId });
+  } catch (cause) {
+    console.warn(`spawn ${runId}: child_spawned not recorded: ${String(cause)}`);
+  }
+  return true;
+}

@@ -14,6 +14,8 @@ export interface SpawnRequest {
   model?: string;
   thinking?: string;
   context?: "isolated" | "fork";
+  /** A collector (SPEC §15): limited by its group's caps instead of maxChildrenPerAgent. */
+  collect?: boolean;
 }
 
 export type SpawnPlan = {
@@ -62,7 +64,10 @@ export async function checkSpawn(
       `Sub-agent depth ${requester.depth} has reached agents.defaults.subagents.maxSpawnDepth=${settings.maxSpawnDepth}; this session cannot spawn.`,
     );
   }
-  const active = (await isRepeat(targetId)) ? 0 : await countActiveChildren(ctx.db, requester.sessionKey);
+  const active =
+    (await isRepeat(targetId)) || request.collect
+      ? 0
+      : await countActiveChildren(ctx.db, requester.sessionKey);
   if (active >= settings.maxChildrenPerAgent) {
     return failure(
       "forbidden",

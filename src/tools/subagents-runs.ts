@@ -104,7 +104,20 @@ export async function waitForRuns(ctx: ToolContext, runIds: string[], timeoutSec
 export async function cancelRun(ctx: ToolContext, runId: string) {
   const sessionKey = (await controlledRuns(ctx.db, ctx.requester.sessionKey, [runId])).get(runId);
   const run = sessionKey ? await progressOf(ctx, sessionKey, runId, 0) : undefined;
-  if (!sessionKey || !run) return { status: "forbidden", error: OUTSIDE_TREE } as const;
+  if (!sessionKey || !run) {
+    // A collector of the caller still queued (SPEC §15) has no child yet: it is ended before it starts.
+    const queued = await ctx.session(ctx.requester.sessionKey).cancelCollectors([runId]);
+    if (queued.ok && queued.value.cancelled.length > 0)
+      return {
+        status: "ok",
+        action: "cancel",
+        runId,
+        killed: 1,
+        labels: [],
+        text: "Killed 1 queued collector.",
+      } as const;
+    return { status: "forbidden", error: OUTSIDE_TREE } as const;
+  }
   // A run already over is reported as such; else the cascade (which may find it just ended).
   const killed = isUnderway(run) && (await killTree(ctx, sessionKey)) > 0 ? 1 : 0;
   return {

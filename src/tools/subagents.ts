@@ -143,16 +143,23 @@ export const subagents = defineTool({
             : "target required (last, an index, a key, a label or a runId)",
       };
     if (action === "kill" || action === "cancel") {
-      const chosen =
-        params.target === "all" || params.target === "*"
-          ? { ok: true as const, items: active }
-          : resolveTarget(params.target, items);
+      const all = params.target === "all" || params.target === "*";
+      const chosen = all ? { ok: true as const, items: active } : resolveTarget(params.target, items);
       if (!chosen.ok) return { status: "error", action, error: chosen.error };
+      // Collectors still queued (no child yet) never start; cancelled first, before the kills free slots.
+      const queued = all ? await ctx.session(ctx.requester.sessionKey).cancelCollectors() : undefined;
+      const cancelled = queued?.ok ? queued.value.cancelled.length : 0;
       const [only] = chosen.items;
       // A cancel names the run it stopped when the target is one run (as `cancel {runId}` does).
       const runId =
         action === "cancel" && chosen.items.length === 1 && only?.runId ? { runId: only.runId } : {};
-      return { ...(await killItems(ctx, action, params.target, chosen.items)), action, ...runId };
+      const killed = await killItems(ctx, action, params.target, chosen.items);
+      if (cancelled > 0)
+        Object.assign(killed, {
+          killed: killed.killed + cancelled,
+          text: `${killed.text} Queued collectors cancelled: ${cancelled}.`,
+        });
+      return { ...killed, action, ...runId };
     }
     if (!params.message) return { status: "error", action, error: "message required to steer" };
     if (params.message.length > MAX_STEER_CHARS) {

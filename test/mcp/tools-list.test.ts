@@ -17,6 +17,7 @@ const LEAF_DENIED = [
   "sessions_yield",
   "sessions",
   "sessions_search",
+  "agents_wait",
 ];
 
 describe("MCP initialize and tools/list", () => {

@@ -21,6 +21,7 @@ import {
 // SPEC §5.9's coding profile, sorted as the run offers them.
 const CODING_TOOLS = [
   "agents_list",
+  "agents_wait",
   "session_status",
   "sessions",
   "sessions_history",

@@ -23,6 +23,7 @@ const CODING = [
   "session_status",
   "sessions",
   "sessions_search",
+  "agents_wait",
 ];
 
 /** `POST /tools/invoke` with a run token; `Body` is the answer expected (`Invoked<tool>` or `InvokeError`). */
@@ -72,12 +73,13 @@ describe("the sub-agent tool policy, applied to runs (SPEC §5.4)", () => {
     expect((await runOf(child, runId)).status).toBe("ok");
   });
 
-  it("a depth-1 orchestrator (maxSpawnDepth 2) gets spawn, subagents, list and history, never send/status/agents_list", async () => {
+  it("a depth-1 orchestrator (maxSpawnDepth 2) gets spawn, subagents, list, history and agents_wait, never send/status/agents_list", async () => {
     const r = await requester("spawner", "pol-boss");
     const { child } = await spawnOk(r, { task: "orchestrate", agentId: "boss-rec" });
     await settleAll([child, r]);
     const post = nth(await webhookPosts("boss-rec", child), 0);
     expect(post.tools.map((tool) => tool.name).sort()).toEqual([
+      "agents_wait",
       "sessions",
       "sessions_history",
       "sessions_list",

@@ -219,6 +219,38 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
           subagents: { maxConcurrent: 1 },
           runtime: { type: "webhook", url: `${fakeServicesUrl}/webhook/async` },
         },
+        // Collector tests (test/subagents/collectors.test.ts): requesters with their own tools.swarm caps.
+        {
+          id: "swarm",
+          model: "scripted/swarm",
+          subagents: { allowAgents: ["*"] },
+          swarm: {
+            maxConcurrent: 8,
+            maxChildrenPerGroup: 200,
+            maxTotalPerGroup: 200,
+            defaultAgentId: "hook-async",
+          },
+          runtime: scripted([
+            // A collector from a run: its group defaults to the run's, its agent to swarm.defaultAgentId.
+            {
+              match: "collect now",
+              toolCall: {
+                name: "sessions_spawn",
+                args: { task: "collected job", label: "from-run", collect: true },
+              },
+              reply: "spawned a collector",
+            },
+            { match: "*", reply: "swarm got: {{message}}" },
+          ]),
+        },
+        {
+          id: "swarm-small",
+          model: "scripted/swarm-small",
+          subagents: { allowAgents: ["*"], maxChildrenPerAgent: 1 },
+          swarm: { maxConcurrent: 1, maxChildrenPerGroup: 2, maxTotalPerGroup: 3, waitTimeoutSecondsMax: 5 },
+          runtime: scripted([{ match: "*", reply: "swarm-small got: {{message}}" }]),
+        },
+        { id: "swarm-off", model: "scripted/swarm-off", swarm: false },
         {
           // A depth-1 orchestrator (maxSpawnDepth 2) whose runs are recorded, to see the tools it is offered.
           id: "boss-rec",

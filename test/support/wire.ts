@@ -4,6 +4,7 @@
  */
 import type {
   AgentsListResult,
+  AgentsWaitResult,
   SessionStatusCard,
   SessionsHistoryPage,
   SessionsListResult,
@@ -92,6 +93,7 @@ export interface ToolResults {
   sessions: Loose<SessionsResult>;
   structured_output: Loose<StructuredOutputResult>;
   sessions_search: Refusable<SessionsSearchResult>;
+  agents_wait: Refusable<AgentsWaitResult>;
 }
 
 /** Any tool's result. */

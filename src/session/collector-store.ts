@@ -1,0 +1,230 @@
+import { fromBase64Url, toBase64Url } from "../auth/hmac";
+import type {
+  AdmittedCollector,
+  CollectorAdmission,
+  CollectorOutcome,
+  CollectorResult,
+  CollectorSnapshot,
+  CollectorStart,
+  CollectorStatus,
+} from "./api";
+import { addToOutbox } from "./outbox-store";
+
+/**
+ * The requester's `collector` table (SPEC §15): admission under the group caps, the FIFO of members
+ * waiting for a running slot, their results. Every function runs inside the caller's transaction, so
+ * counting and admitting are one step: two spawns at once can never both take the last slot.
+ */
+
+/** Results stay readable this long after they arrive (then the alarm prunes them). */
+export const COLLECTOR_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
+
+type CollectorRow = {
+  run_id: string;
+  group_id: string;
+  child_key: string;
+  label: string | null;
+  state: "queued" | "running" | "ended";
+  status: CollectorStatus | null;
+  result: string | null;
+  structured: string | null;
+  error: string | null;
+  schema_error: string | null;
+  usage: string | null;
+  completed_seq: number | null;
+  ended_at: number | null;
+};
+
+/** The outbox key of a member's start: one per run. */
+const startKey = (runId: string) => `collector_start:${runId}`;
+
+// Attachments' bytes travel as base64url inside the stored JSON.
+function encodeStart(start: CollectorStart): string {
+  const attachments = (start.init.attachments ?? []).map((file) => ({
+    ...file,
+    bytes: toBase64Url(file.bytes),
+  }));
+  return JSON.stringify({ ...start, init: { ...start.init, attachments } });
+}
+
+function decodeStart(text: string): CollectorStart {
+  const start = JSON.parse(text) as CollectorStart;
+  const attachments = (start.init.attachments ?? []).map((file) => ({
+    ...file,
+    bytes: fromBase64Url(file.bytes as unknown as string) ?? new Uint8Array(),
+  }));
+  return { ...start, init: { ...start.init, attachments } };
+}
+
+function groupCounts(sql: SqlStorage, groupId: string) {
+  return sql
+    .exec<{ total: number; live: number; running: number }>(
+      `SELECT COUNT(*) AS total, COALESCE(SUM(state != 'ended'), 0) AS live,
+         COALESCE(SUM(state = 'running'), 0) AS running FROM collector WHERE group_id = ?`,
+      groupId,
+    )
+    .one();
+}
+
+/** Starts the oldest queued members of a group while it has running slots free (through the outbox). */
+function startQueued(sql: SqlStorage, groupId: string, maxConcurrent: number, now: number): void {
+  const free = maxConcurrent - groupCounts(sql, groupId).running;
+  if (free <= 0) return;
+  const started = sql
+    .exec<{ run_id: string }>(
+      `UPDATE collector SET state = 'running', started_at = ?
+       WHERE seq IN (SELECT seq FROM collector WHERE group_id = ? AND state = 'queued' ORDER BY seq LIMIT ?)
+       RETURNING run_id`,
+      now,
+      groupId,
+      free,
+    )
+    .toArray();
+  for (const { run_id } of started) addToOutbox(sql, "collector_start", startKey(run_id), { runId: run_id });
+}
+
+/**
+ * Admits a member, or says which cap refuses it (lifetime total first, then live members). A runId
+ * admitted before answers as it stands and writes nothing. A member beyond maxConcurrent waits queued.
+ */
+export function admitCollector(
+  sql: SqlStorage,
+  admission: CollectorAdmission,
+  now: number,
+): AdmittedCollector | { refused: string } {
+  const existing = sql
+    .exec<{ state: AdmittedCollector["state"] }>(
+      "SELECT state FROM collector WHERE run_id = ?",
+      admission.runId,
+    )
+    .toArray()[0];
+  if (existing) return { state: existing.state, duplicate: true };
+  const { caps, groupId } = admission;
+  const counts = groupCounts(sql, groupId);
+  if (counts.total >= caps.maxTotalPerGroup)
+    return {
+      refused: `sessions_spawn reached tools.swarm.maxTotalPerGroup (${counts.total}/${caps.maxTotalPerGroup}).`,
+    };
+  if (counts.live >= caps.maxChildrenPerGroup)
+    return {
+      refused: `sessions_spawn reached tools.swarm.maxChildrenPerGroup (${counts.live}/${caps.maxChildrenPerGroup}).`,
+    };
+  sql.exec(
+    `INSERT INTO collector (run_id, group_id, child_key, label, state, max_concurrent, start, created_at)
+     VALUES (?, ?, ?, ?, 'queued', ?, ?, ?)`,
+    admission.runId,
+    groupId,
+    admission.childKey,
+    admission.label ?? null,
+    caps.maxConcurrent,
+    encodeStart(admission.start),
+    now,
+  );
+  startQueued(sql, groupId, caps.maxConcurrent, now);
+  const state = sql
+    .exec<{ state: AdmittedCollector["state"] }>(
+      "SELECT state FROM collector WHERE run_id = ?",
+      admission.runId,
+    )
+    .one().state;
+  return { state, duplicate: false };
+}
+
+/** What creating a running member's child takes; undefined once started, or for a member not running. */
+export function collectorStartOf(sql: SqlStorage, runId: string): CollectorStart | undefined {
+  const row = sql
+    .exec<{ start: string | null }>(
+      "SELECT start FROM collector WHERE run_id = ? AND state = 'running'",
+      runId,
+    )
+    .toArray()[0];
+  return row?.start ? decodeStart(row.start) : undefined;
+}
+
+/** The member's child exists with its run: what it took is not kept any longer. */
+export function markCollectorStarted(sql: SqlStorage, runId: string): void {
+  sql.exec("UPDATE collector SET start = NULL WHERE run_id = ?", runId);
+}
+
+/**
+ * Takes a member's result once (a redelivery, or a result for a run never admitted here, is not taken)
+ * and frees its slot: the group's next queued members start. True when taken.
+ */
+export function takeCollectorResult(sql: SqlStorage, result: CollectorResult, now: number): boolean {
+  const ended = sql
+    .exec<{ group_id: string; max_concurrent: number }>(
+      `UPDATE collector SET state = 'ended', start = NULL, status = ?, result = ?, structured = ?, error = ?,
+         schema_error = ?, usage = ?, ended_at = ?,
+         completed_seq = (SELECT COALESCE(MAX(completed_seq), 0) + 1 FROM collector)
+       WHERE run_id = ? AND state != 'ended' RETURNING group_id, max_concurrent`,
+      result.status,
+      result.result,
+      result.structured === undefined ? null : JSON.stringify(result.structured),
+      result.error ?? null,
+      result.schemaError ?? null,
+      result.usage ? JSON.stringify(result.usage) : null,
+      now,
+      result.runId,
+    )
+    .toArray()[0];
+  if (!ended) return false;
+  startQueued(sql, ended.group_id, ended.max_concurrent, now);
+  return true;
+}
+
+/**
+ * Ends queued members before they start (all of them, or those of `runIds`): killed, with nothing to
+ * collect. Running members end through their child's kill. The runIds ended.
+ */
+export function cancelQueuedCollectors(sql: SqlStorage, now: number, runIds?: readonly string[]): string[] {
+  return sql
+    .exec<{ run_id: string }>(
+      `UPDATE collector SET state = 'ended', start = NULL, status = 'killed', result = '', error = 'run killed',
+         ended_at = ?, completed_seq = (SELECT COALESCE(MAX(completed_seq), 0) + 1 FROM collector)
+       WHERE state = 'queued' AND (? IS NULL OR run_id IN (SELECT value FROM json_each(?))) RETURNING run_id`,
+      now,
+      runIds ? 1 : null,
+      JSON.stringify(runIds ?? []),
+    )
+    .toArray()
+    .map((row) => row.run_id);
+}
+
+function outcomeOf(row: CollectorRow): CollectorOutcome {
+  return {
+    runId: row.run_id,
+    status: row.status ?? "failed",
+    result: row.result ?? "",
+    ...(row.structured !== null ? { structured: JSON.parse(row.structured) } : {}),
+    ...(row.error !== null ? { error: row.error } : {}),
+    ...(row.schema_error !== null ? { schemaError: row.schema_error } : {}),
+    sessionKey: row.child_key,
+    ...(row.label !== null ? { label: row.label } : {}),
+    ...(row.usage !== null ? { usage: JSON.parse(row.usage) } : {}),
+    endedAt: row.ended_at ?? 0,
+    completedSeq: row.completed_seq ?? 0,
+  };
+}
+
+/** The requested members as they stand: ended ones in arrival order, then pending and unknown ids. */
+export function collectorSnapshot(sql: SqlStorage, runIds: readonly string[]): CollectorSnapshot {
+  const rows = sql
+    .exec<CollectorRow>(
+      `SELECT run_id, group_id, child_key, label, state, status, result, structured, error, schema_error, usage,
+         completed_seq, ended_at FROM collector WHERE run_id IN (SELECT value FROM json_each(?))
+       ORDER BY completed_seq`,
+      JSON.stringify(runIds),
+    )
+    .toArray();
+  const found = new Map(rows.map((row) => [row.run_id, row]));
+  return {
+    completed: rows.filter((row) => row.state === "ended").map(outcomeOf),
+    pending: runIds.filter((runId) => found.has(runId) && found.get(runId)?.state !== "ended"),
+    unknown: runIds.filter((runId) => !found.has(runId)),
+  };
+}
+
+/** Drops results kept longer than COLLECTOR_KEEP_MS (due work of the alarm). */
+export function pruneCollectors(sql: SqlStorage, now: number): void {
+  sql.exec("DELETE FROM collector WHERE ended_at IS NOT NULL AND ended_at < ?", now - COLLECTOR_KEEP_MS);
+}

@@ -1,0 +1,84 @@
+import {
+  type AdmittedCollector,
+  type CollectorAdmission,
+  type CollectorResult,
+  type CollectorSnapshot,
+  notFound,
+  type Result,
+} from "./api";
+import {
+  admitCollector,
+  cancelQueuedCollectors,
+  collectorSnapshot,
+  takeCollectorResult,
+} from "./collector-store";
+import { liveRecord, readRecord } from "./record";
+
+/**
+ * The requester's side of collectors (SPEC §15): admission, results, agents_wait. Writes go through
+ * `write` (the object's one transaction, then its outbox: a member's start is an outbox entry); waits
+ * park here, in memory, and are woken by a result's arrival.
+ */
+export class Collectors {
+  readonly #sql: SqlStorage;
+  readonly #write: <T>(write: () => T) => Promise<T>;
+  /** Parked agents_wait calls: each is woken by any result taken, then reads its own runs again. */
+  readonly #waiters = new Set<() => void>();
+
+  constructor(sql: SqlStorage, write: <T>(write: () => T) => Promise<T>) {
+    this.#sql = sql;
+    this.#write = write;
+  }
+
+  /** Counting and admitting in one transaction: concurrent spawns never pass a cap together. */
+  async admit(admission: CollectorAdmission): Promise<Result<AdmittedCollector>> {
+    const admitted = await this.#write(() => admitCollector(this.#sql, admission, Date.now()));
+    return "refused" in admitted
+      ? { ok: false, code: "forbidden", message: admitted.refused }
+      : { ok: true, value: admitted };
+  }
+
+  /** A requester deleted (or never written, with no such member) takes nothing: the sender fails the record. */
+  async take(result: CollectorResult): Promise<Result<{ taken: boolean }>> {
+    if (readRecord(this.#sql)?.deletedAt !== undefined) return notFound();
+    const taken = await this.#write(() => takeCollectorResult(this.#sql, result, Date.now()));
+    if (!taken && !liveRecord(this.#sql) && collectorSnapshot(this.#sql, [result.runId]).unknown.length > 0)
+      return notFound();
+    if (taken) this.#wake();
+    return { ok: true, value: { taken } };
+  }
+
+  async cancel(runIds?: string[]): Promise<Result<{ cancelled: string[] }>> {
+    const cancelled = await this.#write(() => cancelQueuedCollectors(this.#sql, Date.now(), runIds));
+    if (cancelled.length > 0) this.#wake();
+    return { ok: true, value: { cancelled } };
+  }
+
+  /** Answers once any requested run has ended (or none is pending here), else at the timeout. */
+  async wait(runIds: string[], timeoutMs: number): Promise<Result<CollectorSnapshot>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const snapshot = collectorSnapshot(this.#sql, runIds);
+      const left = deadline - Date.now();
+      if (snapshot.completed.length > 0 || snapshot.pending.length === 0 || left <= 0)
+        return { ok: true, value: snapshot };
+      await this.#park(left);
+    }
+  }
+
+  #park(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.#waiters.add(done);
+    });
+  }
+
+  #wake(): void {
+    for (const waiter of [...this.#waiters]) waiter();
+  }
+}

@@ -1,0 +1,122 @@
+import { z } from "zod";
+import { swarmSettings } from "../config/agents";
+import type { CollectorOutcome, CollectorSnapshot } from "../session/api";
+import { flooredNumber } from "./args";
+import { collectorOwners, type WaitError } from "./collector-owners";
+import { defineTool, type ToolContext } from "./types";
+
+export const MAX_AGENTS_WAIT_IDS = 1000;
+const DEFAULT_TIMEOUT_SECONDS = 30;
+// A session object that keeps failing is not asked again in a tight loop.
+const RETRY_PAUSE_MS = 50;
+
+/** The ids as waited for: trimmed, blanks dropped, duplicates merged, in input order. */
+const normalized = (ids: readonly string[]) => [...new Set(ids.map((id) => id.trim()).filter(Boolean))];
+
+/**
+ * A spawner's collector runs, parked in its object until one has ended or `timeoutMs` passes. The wait
+ * lives in that object's memory: if its instance goes away, it is taken up on the next one through a
+ * fresh stub, until the deadline. Undefined when the spawner cannot answer.
+ */
+async function collectorsOf(
+  ctx: ToolContext,
+  spawner: string,
+  runIds: string[],
+  timeoutMs: number,
+): Promise<CollectorSnapshot | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const found = await ctx.session(spawner).waitCollectors(runIds, Math.max(0, deadline - Date.now()));
+      return found.ok ? found.value : undefined;
+    } catch (cause) {
+      if (Date.now() >= deadline) throw cause;
+      await scheduler.wait(Math.min(RETRY_PAUSE_MS, Math.max(0, deadline - Date.now())));
+    }
+  }
+}
+
+export const agentsWait = defineTool({
+  name: "agents_wait",
+  description:
+    "Wait for collector runs (sessions_spawn collect=true) by run id: returns as soon as any has finished (or at the timeout) with their results; results stay readable for 7 days.",
+  schema: z
+    .looseObject({
+      ids: z
+        .array(z.string().max(200))
+        // Only a bound on the request; the limit callers read about is the one checked below.
+        .max(10 * MAX_AGENTS_WAIT_IDS, `agents_wait supports at most ${MAX_AGENTS_WAIT_IDS} ids.`)
+        .describe(`the run ids to wait for (1–${MAX_AGENTS_WAIT_IDS})`)
+        // The generated example (OpenAPI, docs) must pass the check below: one id.
+        .meta({ examples: [["8d0c6f2e-4b1a-4c3d-9e8f-0a1b2c3d4e5f"]] }),
+      timeoutSeconds: flooredNumber()
+        .optional()
+        .describe("how long to wait, in seconds (default 30, at most tools.swarm.waitTimeoutSecondsMax)"),
+    })
+    // Input errors, before any storage, in OpenClaw's words.
+    .superRefine((params, ctx) => {
+      if (params.ids.length > MAX_AGENTS_WAIT_IDS)
+        ctx.addIssue({
+          code: "custom",
+          path: [],
+          message: `agents_wait supports at most ${MAX_AGENTS_WAIT_IDS} ids.`,
+        });
+      else if (normalized(params.ids).length === 0)
+        ctx.addIssue({
+          code: "custom",
+          path: [],
+          message: "agents_wait requires at least one non-empty run id.",
+        });
+    }),
+  async handler(ctx, params) {
+    const ids = normalized(params.ids);
+    const max = swarmSettings(ctx.config, ctx.requester.agentId).waitTimeoutSecondsMax;
+    const timeoutMs = Math.min(max, Math.max(0, params.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS)) * 1000;
+    const caller = ctx.requester.sessionKey;
+    const own = await collectorsOf(ctx, caller, ids, 0);
+    const { spawners, errors } = await collectorOwners(ctx, own?.unknown ?? ids);
+    const owned = new Map<string, string[]>(spawners);
+    const theirs = new Set(own?.unknown ?? ids);
+    const mine = ids.filter((id) => !theirs.has(id));
+    if (mine.length > 0) owned.set(caller, mine);
+    const readAll = (waitMs: number) =>
+      Promise.all([...owned].map(([spawner, runIds]) => collectorsOf(ctx, spawner, runIds, waitMs)));
+    let snapshots = await readAll(0);
+    const done = snapshots.some((found) => (found?.completed.length ?? 0) > 0);
+    const pending = snapshots.some((found) => (found?.pending.length ?? 0) > 0);
+    if (!done && pending && timeoutMs > 0) {
+      // The first spawner to see a result (or the timeout) ends the wait; then all are read again.
+      await Promise.race(
+        [...owned].map(([spawner, runIds]) =>
+          collectorsOf(ctx, spawner, runIds, timeoutMs).catch(() => undefined),
+        ),
+      );
+      snapshots = await readAll(0);
+    }
+    // An id its spawner does not keep as a collector (an ordinary sub-agent run) is not one to wait for.
+    [...owned].forEach(([, runIds], index) => {
+      const found = snapshots[index];
+      for (const runId of found ? found.unknown : runIds) errors.push({ runId, error: "not_found" });
+    });
+    return waitResult(ids, snapshots, errors);
+  },
+});
+
+/** `completed` in the order results arrived (then input order); `pending` and `errors` in input order. */
+function waitResult(ids: string[], snapshots: (CollectorSnapshot | undefined)[], errors: WaitError[]) {
+  const position = new Map(ids.map((id, index) => [id, index]));
+  const byInput = (a: { runId: string }, b: { runId: string }) =>
+    (position.get(a.runId) ?? 0) - (position.get(b.runId) ?? 0);
+  const completed = snapshots
+    .flatMap((found) => found?.completed ?? [])
+    .sort((a, b) => a.endedAt - b.endedAt || a.completedSeq - b.completedSeq || byInput(a, b))
+    .map(({ endedAt: _ended, completedSeq: _seq, ...item }: CollectorOutcome) => item);
+  const waiting = new Set(snapshots.flatMap((found) => found?.pending ?? []));
+  const failed = [...new Map(errors.map((error) => [error.runId, error])).values()].sort(byInput);
+  return {
+    completed,
+    pending: ids.filter((id) => waiting.has(id)),
+    ...(failed.length > 0 ? { errors: failed } : {}),
+    ...(failed.length === ids.length ? { success: false } : {}),
+  };
+}

@@ -1,0 +1,406 @@
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import {
+  type ApiError,
+  answerDeferred,
+  callTool,
+  driveUntil,
+  runAlarms,
+  sendMessage,
+  session,
+  storedRuns,
+  stub,
+  tool,
+  transcript,
+  waitRun,
+} from "../support";
+import {
+  childKeyOf,
+  completionsAfter,
+  expectRefused,
+  firstBlockText,
+  requester,
+  spawn,
+  spawnOk,
+  statusOf,
+  waitDeferred,
+} from "./fixtures";
+
+const COLLECT_NOTE =
+  "Collector run: no completion notification is sent. The requester must explicitly collect this run's result with the available collector wait capability, using its run id.";
+
+type Member = { run_id: string; group_id: string; state: string; status: string | null; child_key: string };
+
+/** The requester's collector table, oldest first. */
+const members = (key: string): Promise<Member[]> =>
+  runInDurableObject(
+    stub(key),
+    (_instance, state) =>
+      state.storage.sql
+        .exec("SELECT run_id, group_id, state, status, child_key FROM collector ORDER BY seq")
+        .toArray() as unknown as Member[],
+  );
+
+const agentsWait = (key: string, args: Record<string, unknown>) => tool("agents_wait", key, args);
+
+/** A collector of `r` in `groupId`, for hook-async (its run waits for the test's answer). */
+const collector = (r: string, groupId: string, label: string, extra: Record<string, unknown> = {}) =>
+  spawn(r, { task: `job ${label}`, agentId: "hook-async", label, collect: true, groupId, ...extra });
+
+/** Answers a collector child's deferred run (the child must run already). */
+async function answer(child: string, runId: string, text: string) {
+  await waitDeferred(child, runId);
+  const done = await session(child).completeDeferredRun(runId, { text });
+  expect(done).toMatchObject({ ok: true });
+}
+
+describe("collectors (SPEC §15)", () => {
+  it("checks collect, outputSchema and groupId in order, writing nothing on a refusal", async () => {
+    const r = await requester("swarm-small", "collect-checks");
+    const refused = async (args: Record<string, unknown>, status: "error" | "forbidden", error: string) =>
+      expectRefused(r, await spawn(r, { task: "t", agentId: "hook-async", ...args }), status, error);
+    await refused(
+      { collect: true, thread: true, groupId: "g" },
+      "error",
+      "sessions_spawn collect=true requires mode=run and thread=false.",
+    );
+    await refused(
+      { outputSchema: { type: "object" } },
+      "error",
+      "sessions_spawn outputSchema requires collect=true.",
+    );
+    await refused({ groupId: "g" }, "error", "sessions_spawn groupId requires collect=true.");
+    await refused(
+      { collect: true, groupId: "g", outputSchema: { type: "nope" } },
+      "error",
+      expect.stringMatching(/^Invalid sessions_spawn outputSchema: /) as unknown as string,
+    );
+    // The operator's call has no run: the default group needs one.
+    await refused(
+      { collect: true },
+      "error",
+      "sessions_spawn collect=true requires a requesting run id when groupId is omitted.",
+    );
+    const off = await requester("swarm-off", "collect-off");
+    const disabled = await spawn(off, { task: "t", agentId: "swarm-off", collect: true, groupId: "g" });
+    await expectRefused(
+      off,
+      disabled,
+      "forbidden",
+      "sessions_spawn swarm parameters require tools.swarm.enabled=true.",
+    );
+    expect(await members(r)).toEqual([]);
+  });
+
+  it("admits under the group caps, queues FIFO beyond maxConcurrent, ignores maxChildrenPerAgent, announces nothing", async () => {
+    const r = await requester("swarm-small", "collect-caps");
+    // An ordinary child takes swarm-small's one maxChildrenPerAgent slot: collectors are not limited by it.
+    await spawnOk(r, { task: "plain", agentId: "hook-async", label: "plain" });
+    const first = await collector(r, "g1", "one");
+    expect(first).toMatchObject({
+      status: "accepted",
+      mode: "run",
+      note: COLLECT_NOTE,
+      expectsCompletionMessage: false,
+      collect: true,
+      groupId: "g1",
+    });
+    const second = await collector(r, "g1", "two");
+    expect(second.status).toBe("accepted");
+    // maxConcurrent 1: the second waits, its child not created yet.
+    expect((await members(r)).map((m) => [m.run_id, m.state])).toEqual([
+      [first.runId, "running"],
+      [second.runId, "queued"],
+    ]);
+    expect(await session(second.childSessionKey).describe()).toMatchObject({ ok: false, code: "not_found" });
+    // Two live members is maxChildrenPerGroup.
+    expect(await collector(r, "g1", "three")).toEqual({
+      status: "forbidden",
+      error: "sessions_spawn reached tools.swarm.maxChildrenPerGroup (2/2).",
+    });
+    // The first ends: its result is a record at the requester (no run, no message there), and the
+    // second starts.
+    const before = (await transcript(r)).length;
+    await answer(first.childSessionKey, first.runId, "result one");
+    await waitDeferred(second.childSessionKey, second.runId);
+    expect((await members(r)).map((m) => m.state)).toEqual(["ended", "running"]);
+    expect((await transcript(r)).length).toBe(before);
+    const runs = await runInDurableObject(stub(r), (_i, state) =>
+      Number(state.storage.sql.exec("SELECT COUNT(*) AS n FROM run").one().n),
+    );
+    expect(runs).toBe(0);
+    // The child's delivery record: a completion, delivered to the requester.
+    const deliveries = await runInDurableObject(stub(first.childSessionKey), (_i, state) =>
+      state.storage.sql.exec("SELECT kind, target, status FROM delivery").toArray(),
+    );
+    expect(deliveries).toEqual([{ kind: "completion", target: r, status: "delivered" }]);
+    // A repeat with the same idempotencyKey is the same member.
+    const keyed = await collector(r, "g1", "three", { idempotencyKey: "k1" });
+    expect(await collector(r, "g1", "three", { idempotencyKey: "k1" })).toEqual(keyed);
+    expect(await members(r)).toHaveLength(3);
+    // Three in the group's lifetime is maxTotalPerGroup.
+    expect(await collector(r, "g1", "four")).toEqual({
+      status: "forbidden",
+      error: "sessions_spawn reached tools.swarm.maxTotalPerGroup (3/3).",
+    });
+    // The collectors did not take maxChildrenPerAgent slots: the one plain child still counts alone.
+    expect(await spawn(r, { task: "plain 2", agentId: "hook-async" })).toEqual({
+      status: "forbidden",
+      error:
+        "This session already has 1 active sub-agents (maxChildrenPerAgent=1); wait for one to finish or kill one with subagents.",
+    });
+    // A queued member cancelled never starts.
+    const cancelled = await tool("subagents", r, { action: "cancel", runId: keyed.runId });
+    expect(cancelled).toMatchObject({ status: "ok", killed: 1 });
+    const waited = await agentsWait(r, { ids: [keyed.runId], timeoutSeconds: 0 });
+    expect(waited.completed).toEqual([
+      {
+        runId: keyed.runId,
+        status: "killed",
+        result: "",
+        error: "run killed",
+        sessionKey: keyed.childSessionKey,
+        label: "three",
+      },
+    ]);
+    expect(await session(keyed.childSessionKey).describe()).toMatchObject({ ok: false, code: "not_found" });
+  });
+
+  it("from a run: the group defaults to the run's, the agent to tools.swarm.defaultAgentId", async () => {
+    const r = await requester("swarm", "collect-run");
+    const runId = await sendMessage(r, "collect now");
+    expect(await waitRun(runId)).toMatchObject({ status: "ok", reply: "spawned a collector" });
+    const [member] = await members(r);
+    expect(member).toMatchObject({ state: "running", group_id: `swarm:${r}:${runId}` });
+    expect(member?.child_key).toMatch(childKeyOf("hook-async"));
+    // The child is told its answer is collected, not announced.
+    const [task] = await transcript(member?.child_key ?? "");
+    expect(task?.content).toBe(
+      `[Sub-agent task] You are a sub-agent at depth 1 of 1, role leaf, spawned by ${r}.\n` +
+        "You are a collector: your result is kept for the requester, who collects it: do not message the requester.\n\ncollected job",
+    );
+    // The run's transcript holds the accepted result, with the collector's note.
+    const accepted = (await transcript(r)).find((message) => message.role === "toolResult");
+    expect(JSON.parse(firstBlockText(accepted))).toMatchObject({
+      status: "accepted",
+      runId: member?.run_id,
+      expectsCompletionMessage: false,
+      note: COLLECT_NOTE,
+      groupId: `swarm:${r}:${runId}`,
+    });
+  });
+
+  it("never lets concurrent spawns pass a cap together", async () => {
+    const r = await requester("swarm-small", "collect-race");
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => collector(r, "race", `r${i}`)));
+    const statuses = results.map((result) => result.status).sort();
+    expect(statuses).toEqual(["accepted", "accepted", "forbidden", "forbidden", "forbidden", "forbidden"]);
+    const states = (await members(r)).map((m) => m.state).sort();
+    expect(states).toEqual(["queued", "running"]);
+  });
+
+  it("agents_wait: checks ids, parks until a result arrives, reads results again, leaks nothing", async () => {
+    const r = await requester("swarm-small", "collect-wait");
+    const other = await requester("swarm-small", "collect-wait-other");
+    // Input errors, before any storage, in OpenClaw's words.
+    const tooMany = await callTool<ApiError>("agents_wait", r, {
+      ids: Array.from({ length: 1001 }, (_, i) => `x${i}`),
+    });
+    expect([tooMany.status, tooMany.json.error.message]).toEqual([
+      400,
+      "agents_wait supports at most 1000 ids.",
+    ]);
+    const blank = await callTool<ApiError>("agents_wait", r, { ids: [" ", ""] });
+    expect([blank.status, blank.json.error.message]).toEqual([
+      400,
+      "agents_wait requires at least one non-empty run id.",
+    ]);
+
+    const a = await collector(r, "w", "alpha");
+    const b = await collector(r, "w2", "beta");
+    const foreign = await collector(other, "w", "foreign");
+    expect(await agentsWait(r, { ids: [a.runId, b.runId], timeoutSeconds: 0 })).toEqual({
+      completed: [],
+      pending: [a.runId, b.runId],
+    });
+    const parked = agentsWait(r, {
+      ids: [a.runId, ` ${b.runId} `, a.runId, "missing", foreign.runId],
+      timeoutSeconds: 30,
+    });
+    await answer(b.childSessionKey, b.runId, "beta result");
+    const woken = await parked;
+    expect(woken).toEqual({
+      completed: [
+        {
+          runId: b.runId,
+          status: "done",
+          result: "beta result",
+          sessionKey: b.childSessionKey,
+          label: "beta",
+        },
+      ],
+      pending: [a.runId],
+      errors: [
+        { runId: "missing", error: "not_found" },
+        { runId: foreign.runId, error: "not_owner" },
+      ],
+    });
+    // Read again: the same result (kept 7 days), in completion order.
+    await answer(a.childSessionKey, a.runId, "alpha result");
+    const again = await agentsWait(r, { ids: [a.runId, b.runId] });
+    expect(again.completed.map((item) => [item.runId, item.result])).toEqual([
+      [b.runId, "beta result"],
+      [a.runId, "alpha result"],
+    ]);
+    expect(again.pending).toEqual([]);
+    // Nothing authorised: success false.
+    expect(await agentsWait(r, { ids: [foreign.runId] })).toEqual({
+      completed: [],
+      pending: [],
+      errors: [{ runId: foreign.runId, error: "not_owner" }],
+      success: false,
+    });
+  });
+
+  it("lets a requester up the tree wait, never holds up the spawner's task, and prunes results after 7 days", async () => {
+    const r = await requester("spawner", "collect-tree");
+    // A depth-1 orchestrator whose run waits for the test: it spawns a collector (of its own agent).
+    const boss = await spawnOk(r, { task: "orchestrate", agentId: "boss-async-rec", label: "boss" });
+    await waitDeferred(boss.child, boss.runId);
+    const grand = await spawn(boss.child, {
+      task: "deep job",
+      label: "deep",
+      collect: true,
+      groupId: "deep",
+    });
+    expect(grand).toMatchObject({ status: "accepted", collect: true });
+    // The orchestrator's run ends: the collector still runs, yet its task reports (no implicit wait).
+    await answerDeferred(boss.child, "boss done", [boss.child]);
+    const completions = await completionsAfter(r, [r, boss.child]);
+    expect(completions).toHaveLength(1);
+    expect(await statusOf(boss.child, boss.runId)).toBe("ok");
+    // The grandparent waits on its grandchild's collector, read from the spawner's store.
+    const parked = agentsWait(r, { ids: [grand.runId], timeoutSeconds: 30 });
+    await answer(grand.childSessionKey, grand.runId, "deep result");
+    expect(await parked).toEqual({
+      completed: [
+        {
+          runId: grand.runId,
+          status: "done",
+          result: "deep result",
+          sessionKey: grand.childSessionKey,
+          label: "deep",
+        },
+      ],
+      pending: [],
+    });
+    // An ordinary sub-agent run is no collector: not found.
+    expect((await agentsWait(r, { ids: [boss.runId], timeoutSeconds: 0 })).errors).toEqual([
+      { runId: boss.runId, error: "not_found" },
+    ]);
+    // From inside a collector (an orchestrator here), only collectors may be spawned: checked first.
+    const orchestrator = await spawn(r, {
+      task: "orchestrate more",
+      agentId: "boss-async-rec",
+      collect: true,
+      groupId: "o",
+    });
+    expect(await spawn(orchestrator.childSessionKey, { task: "nested" })).toEqual({
+      status: "error",
+      error: "sessions_spawn from a collector requires collect=true so approvals stay non-interactive.",
+    });
+    // Seven days after it arrived, the result is pruned (due work of the alarm).
+    await runInDurableObject(stub(boss.child), (_i, state) => {
+      state.storage.sql.exec("UPDATE collector SET ended_at = ?", Date.now() - 7 * 24 * 3600 * 1000 - 1000);
+    });
+    await runAlarms([boss.child]);
+    expect(await members(boss.child)).toEqual([]);
+  });
+
+  it("starts no queued member once the requester is killed or deleted", async () => {
+    const r = await requester("swarm-small", "collect-stop");
+    const running = await collector(r, "s", "running");
+    const queued = await collector(r, "s", "queued");
+    // subagents kill all: the queued member is cancelled first, then the running one is killed.
+    const killed = await tool("subagents", r, { action: "kill", target: "all" });
+    expect(killed).toMatchObject({ status: "ok", killed: 2 });
+    await driveUntil(
+      [r, running.childSessionKey],
+      async () => ((await members(r)).every((m) => m.state === "ended") ? true : undefined),
+      "both members ended",
+    );
+    expect((await members(r)).map((m) => [m.state, m.status])).toEqual([
+      ["ended", "killed"],
+      ["ended", "killed"],
+    ]);
+    expect(await session(queued.childSessionKey).describe()).toMatchObject({ ok: false, code: "not_found" });
+
+    // A deleted requester: its queued member never starts, even once the running one ends.
+    const gone = await requester("swarm-small", "collect-gone");
+    const first = await collector(gone, "s", "first");
+    const second = await collector(gone, "s", "second");
+    expect(await session(gone).remove()).toMatchObject({ ok: true });
+    await answer(first.childSessionKey, first.runId, "late");
+    await runAlarms([gone, first.childSessionKey], 2);
+    expect(await session(second.childSessionKey).describe()).toMatchObject({ ok: false, code: "not_found" });
+    const record = await runInDurableObject(stub(first.childSessionKey), (_i, state) =>
+      state.storage.sql.exec("SELECT kind, status FROM delivery").toArray(),
+    );
+    expect(record).toEqual([{ kind: "completion", status: "failed" }]);
+  });
+
+  it("runs a 200-child group with maxConcurrent 8: never more than 8 running, all collected once", async () => {
+    const r = await requester("swarm", "collect-200");
+    const spawned = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        spawn(r, { task: `item ${i}`, label: `item-${i}`, collect: true, groupId: "big" }),
+      ),
+    );
+    expect(
+      spawned.every((s) => s.status === "accepted" && s.childSessionKey.startsWith("agent:hook-async:")),
+    ).toBe(true);
+    const ids = spawned.map((s) => s.runId);
+    const answered = new Set<string>();
+    let maxRunning = 0;
+    for (;;) {
+      const rows = await members(r);
+      const running = rows.filter((m) => m.state === "running");
+      maxRunning = Math.max(maxRunning, running.length);
+      expect(running.length).toBeLessThanOrEqual(8);
+      if (rows.every((m) => m.state === "ended")) break;
+      // Each running member's child is answered once, when its run waits for the agent.
+      const answering = await Promise.all(
+        running
+          .filter((m) => !answered.has(m.run_id))
+          .map(async (m) => {
+            const runs = await storedRuns(m.child_key);
+            if (!runs.some((run) => run.runId === m.run_id && run.status === "running" && run.deferred === 1))
+              return false;
+            answered.add(m.run_id);
+            const done = await session(m.child_key).completeDeferredRun(m.run_id, {
+              text: `done ${m.run_id}`,
+            });
+            expect(done).toMatchObject({ ok: true });
+            return true;
+          }),
+      );
+      // Nothing to answer yet: let the sessions' alarms move what is due.
+      if (!answering.includes(true)) await runAlarms([r, ...running.map((m) => m.child_key)]);
+    }
+    expect(maxRunning).toBe(8);
+    // FIFO: members started in the order they were admitted.
+    const starts = await runInDurableObject(stub(r), (_i, state) =>
+      state.storage.sql
+        .exec<{ started_at: number }>("SELECT started_at FROM collector ORDER BY seq")
+        .toArray()
+        .map((row) => row.started_at),
+    );
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+    const all = await agentsWait(r, { ids, timeoutSeconds: 0 });
+    expect(all.completed).toHaveLength(200);
+    expect(new Set(all.completed.map((item) => item.runId)).size).toBe(200);
+    for (const item of all.completed)
+      expect(item).toMatchObject({ status: "done", result: `done ${item.runId}` });
+    expect(all.pending).toEqual([]);
+  }, 120_000);
+});
