@@ -108,6 +108,7 @@ export async function resolveRequester(
         runId: claims.runId,
         ...(claims.hop !== undefined ? { hop: claims.hop } : {}),
         ...(claims.structuredOutput ? { structuredOutput: true } : {}),
+        ...(claims.collector ? { collector: true } : {}),
       },
     };
   }

@@ -16,6 +16,8 @@ export const runTokenClaimsSchema = z.strictObject({
   hop: z.number().int().min(0).optional(),
   /** The run is a collector child's with an outputSchema, so it may call structured_output (SPEC §15). */
   structuredOutput: z.literal(true).optional(),
+  /** The run is a collector child's, which never yields: it settles at its end (SPEC §15). */
+  collector: z.literal(true).optional(),
   /** Expiry, unix seconds. */
   exp: z.number().int(),
 });

@@ -17,4 +17,6 @@ export interface Requester {
    * `structured_output` (SPEC §15).
    */
   structuredOutput?: true;
+  /** That run is a collector child's: it is not offered `sessions_yield` (OpenClaw: a collector never pauses). */
+  collector?: true;
 }

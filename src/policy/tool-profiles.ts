@@ -78,7 +78,8 @@ export function applySubagentPolicy(
 /**
  * Every tool this requester may call: profile, alsoAllow, then the sub-agent policy; then
  * `structured_output` for a collector run with an outputSchema, which no profile or policy grants or
- * takes away: without it, that run could only end failed (SPEC §15).
+ * takes away: without it, that run could only end failed (SPEC §15). A collector's run never yields:
+ * its result is collected at its end, and a yielded run would end without one.
  */
 export function allowedTools(config: SwitchboardConfig, requester: Requester): Set<ToolName> {
   const { profile, alsoAllow } = agentToolPolicy(config, requester.agentId);
@@ -91,5 +92,6 @@ export function allowedTools(config: SwitchboardConfig, requester: Requester): S
     config.tools.subagents.tools,
   );
   if (requester.structuredOutput && requester.runId) tools.add("structured_output");
+  if (requester.collector) tools.delete("sessions_yield");
   return tools;
 }

@@ -58,6 +58,7 @@ export function runRequester(
     isSubagent: parsed?.isSubagent ?? false,
     runId: run.runId,
     hop,
+    ...(record.spawn?.collect ? { collector: true as const } : {}),
     ...(record.spawn?.collect?.outputSchema ? { structuredOutput: true as const } : {}),
   };
 }
@@ -150,6 +151,7 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
         sandboxed: requester.sandboxed,
         hop: requester.hop,
         ...(requester.structuredOutput ? { structuredOutput: true } : {}),
+        ...(requester.collector ? { collector: true } : {}),
         exp: Math.ceil(context.deadlineAt / 1000) + RUN_TOKEN_GRACE_SECONDS,
       })
     : "";

@@ -224,6 +224,14 @@ describe("allowedTools for sub-agents", () => {
     expect(allowedTools(config, { ...child, structuredOutput: true }).has("structured_output")).toBe(false);
     expect(allowedTools(config, { ...child, runId: "run-1" }).has("structured_output")).toBe(false);
   });
+
+  it("never offers a collector's run sessions_yield: its result is collected at its end", () => {
+    const orchestrating = configFrom({ agents: { defaults: { subagents: { maxSpawnDepth: 2 } } } });
+    expect(allowedTools(orchestrating, child).has("sessions_yield")).toBe(true);
+    const collector = { ...child, runId: "run-1", collector: true as const };
+    expect(allowedTools(orchestrating, collector).has("sessions_yield")).toBe(false);
+    expect(allowedTools(orchestrating, collector).has("sessions_spawn")).toBe(true);
+  });
 });
 
 describe("collector settings (SPEC §15 tools.swarm)", () => {
