@@ -200,8 +200,9 @@ describe("collectors (SPEC §15)", () => {
   });
 
   it("agents_wait: checks ids, parks until a result arrives, reads results again, leaks nothing", async () => {
-    const r = await requester("swarm-small", "collect-wait");
-    const other = await requester("swarm-small", "collect-wait-other");
+    // swarm's waitTimeoutSecondsMax is the default 600 s: the parked wait below outlasts a slow answer.
+    const r = await requester("swarm", "collect-wait");
+    const other = await requester("swarm", "collect-wait-other");
     // Input errors, before any storage, in OpenClaw's words.
     const tooMany = await callTool<ApiError>("agents_wait", r, {
       ids: Array.from({ length: 1001 }, (_, i) => `x${i}`),

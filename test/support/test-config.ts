@@ -247,7 +247,7 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
           id: "swarm-small",
           model: "scripted/swarm-small",
           subagents: { allowAgents: ["*"], maxChildrenPerAgent: 1 },
-          swarm: { maxConcurrent: 1, maxChildrenPerGroup: 2, maxTotalPerGroup: 3, waitTimeoutSecondsMax: 5 },
+          swarm: { maxConcurrent: 1, maxChildrenPerGroup: 2, maxTotalPerGroup: 3, waitTimeoutSecondsMax: 1 },
           runtime: scripted([{ match: "*", reply: "swarm-small got: {{message}}" }]),
         },
         { id: "swarm-off", model: "scripted/swarm-off", swarm: false },
