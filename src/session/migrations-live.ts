@@ -151,6 +151,10 @@ export const liveMigrations: ReadonlyArray<{ id: string; sql: string }> = [
         indexed_seq INTEGER NOT NULL,
         flagged INTEGER NOT NULL DEFAULT 0
       );
+      -- A transcript written before search existed is indexed as a backlog, like an import.
+      INSERT INTO outbox (kind, dedupe_key, payload, next_attempt_at)
+        SELECT 'search_index', 'search', json_object('throughSeq', MAX(seq)), 0 FROM message
+        HAVING COUNT(*) > 0;
     `,
   },
   {

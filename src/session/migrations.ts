@@ -244,8 +244,8 @@ export const sessionMigrations: ReadonlyArray<{ id: string; sql: string }> = [
   },
 ];
 
-/** Applies every migration this object has not applied yet. Synchronous: SQL in a DO is. */
-export function applySessionMigrations(sql: SqlStorage): void {
+/** Applies every migration this object has not applied yet; how many it applied. Synchronous: SQL in a DO is. */
+export function applySessionMigrations(sql: SqlStorage): number {
   sql.exec("CREATE TABLE IF NOT EXISTS _migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
   const applied = new Set(
     sql
@@ -253,9 +253,12 @@ export function applySessionMigrations(sql: SqlStorage): void {
       .toArray()
       .map((row) => row.id),
   );
+  let count = 0;
   for (const migration of [...sessionMigrations, ...liveMigrations]) {
     if (applied.has(migration.id)) continue;
     sql.exec(migration.sql);
     sql.exec("INSERT INTO _migrations (id, applied_at) VALUES (?, ?)", migration.id, Date.now());
+    count++;
   }
+  return count;
 }

@@ -86,7 +86,10 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     this.#live = new Live(ctx.storage, env, this.#runs);
     this.#deliveries = new Deliveries(ctx.storage, this.#runs);
     this.#collectors = new Collectors(this.#sql, (write) => this.#write(write));
-    void ctx.blockConcurrencyWhile(async () => applySessionMigrations(this.#sql));
+    void ctx.blockConcurrencyWhile(async () => {
+      // A migration may owe work (a transcript older than the search index): the alarm takes it up.
+      if (applySessionMigrations(this.#sql) > 0) await this.#alarm.rearm();
+    });
   }
 
   /** Writes in one transaction, then delivers what the write owes others. */

@@ -9,6 +9,7 @@ import {
   callTool,
   createSession,
   createSpawned,
+  driveUntil,
   evict,
   importMessages,
   msg,
@@ -298,6 +299,31 @@ describe("sessions_search", () => {
     expect(new Set(ids).size).toBe(250);
     const caughtUp = await search(key, { query: `${word} 249` });
     expect(caughtUp).toEqual({ results: [expect.objectContaining({ messageId: "b249" })] });
+  });
+
+  it("indexes a transcript written before search existed, once the migration finds it", async () => {
+    const u = uid();
+    const word = `zo${u}`;
+    const key = `agent:main:older-${u}`;
+    await createSession({ agentId: "main", key });
+    await importMessages(key, [msg("o1", "user", `${word} from before`, Date.now() - 60_000)]);
+    // Back to the object as it was before migration 0017: no progress table, nothing owed, nothing in D1.
+    await runInDurableObject(stub(key), (_instance, state) => {
+      const sql = state.storage.sql;
+      sql.exec("DROP TABLE search_progress");
+      sql.exec("DELETE FROM outbox WHERE kind = 'search_index'");
+      sql.exec("DELETE FROM _migrations WHERE id = '0017_search_progress'");
+    });
+    await env.DB.prepare("DELETE FROM search_message WHERE session_key = ?").bind(key).run();
+    expect(await indexedIds(key)).toEqual([]);
+    // The next instance applies the migration, which owes the backlog and sets the alarm for it.
+    await evict(key);
+    // Its alarm (run by the test runtime, or by this drive) indexes the transcript.
+    await driveUntil([key], async () => ((await indexedIds(key)).length > 0 ? true : undefined), "the index");
+    expect(await indexedIds(key)).toEqual(["o1"]);
+    expect((await search(key, { query: word })).results).toEqual([
+      expect.objectContaining({ messageId: "o1" }),
+    ]);
   });
 
   it("is one tool on every surface: /tools/invoke, MCP and the OpenAPI document, from its one schema", async () => {
