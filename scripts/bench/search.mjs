@@ -17,7 +17,8 @@ const ms = (value) => (Number.isFinite(value) ? value.toFixed(2) : "–");
 /**
  * Grows the index from `from` to `to` messages that do not hold the query word (1,000 sessions' worth,
  * none of them in the session index), one `wrangler d1 execute` per `chunk` (a recursive CTE: no SQL
- * file, and the FTS triggers index each row as it goes in).
+ * file, and the FTS triggers index each row as it goes in). Their scope column is one token per session,
+ * which no caller's scope names (they are in no caller's scope anyway).
  */
 export function seedSearchIndex(stateDir, from, to, log, chunk = 100_000) {
   for (let start = from; start < to; start += chunk) {
@@ -31,10 +32,11 @@ export function seedSearchIndex(stateDir, from, to, log, chunk = 100_000) {
       stateDir,
       "--command",
       `WITH RECURSIVE n(x) AS (SELECT ${start} UNION ALL SELECT x + 1 FROM n WHERE x < ${end})
-       INSERT INTO search_message (session_key, session_id, message_id, role, timestamp, text)
+       INSERT INTO search_message (session_key, session_id, message_id, role, timestamp, text, scope)
        SELECT 'agent:main:seed:' || (x % 1000), 'seed-' || (x % 1000), 'm-' || x,
          CASE x % 2 WHEN 0 THEN 'user' ELSE 'assistant' END, 1700000000000 + x,
-         'Message ' || x || ': the quarterly figures look steady; nothing else to report for this step.'
+         'Message ' || x || ': the quarterly figures look steady; nothing else to report for this step.',
+         'seed' || (x % 1000)
        FROM n`,
     ]);
     log(`search index: ${end + 1} of ${to} messages`);

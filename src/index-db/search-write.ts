@@ -1,6 +1,10 @@
 /** The search index's writes (migrations/0007): what a session's index pass sends in its D1 batch. */
 
-/** One message's row; a row already there (a retried batch) is left as it is. */
+/**
+ * One message's row; a row already there (a retried batch) is left as it is. Only while the session's
+ * index row of that generation exists: a batch still in flight when the session's delete landed (its
+ * trigger took the rows) writes nothing, so a deleted session's text cannot stay behind.
+ */
 export function searchMessageInsert(
   db: D1Database,
   row: {
@@ -10,14 +14,17 @@ export function searchMessageInsert(
     role: string;
     timestamp: number;
     text: string;
+    scope: string;
   },
 ): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT OR IGNORE INTO search_message (session_key, session_id, message_id, role, timestamp, text)
-       VALUES (?, ?, ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO search_message
+         (session_key, session_id, message_id, role, timestamp, text, scope)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
+       WHERE EXISTS (SELECT 1 FROM session_index WHERE session_key = ?1 AND session_id = ?2)`,
     )
-    .bind(row.sessionKey, row.sessionId, row.messageId, row.role, row.timestamp, row.text);
+    .bind(row.sessionKey, row.sessionId, row.messageId, row.role, row.timestamp, row.text, row.scope);
 }
 
 /**

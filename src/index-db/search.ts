@@ -1,9 +1,10 @@
 import type { VisibleScope } from "../policy/visibility";
 import { type Clause, visibleCondition } from "./list";
+import { agentToken, parentToken, sessionToken } from "./search-scope";
 
 export interface SearchQuery {
   scope: VisibleScope;
-  /** The FTS5 MATCH expression (every token quoted, all required). */
+  /** The words' FTS5 expression (every token quoted, all required); the statement adds the scope. */
   match: string;
   /** Only this (visible, canonical) session. */
   sessionKey?: string;
@@ -54,25 +55,65 @@ function sessionConditions(query: SearchQuery, visible: Clause): Clause[] {
 }
 
 /**
+ * The caller's visibility (SPEC §4 history rules) as one condition over `session_index`, undefined when
+ * nothing is visible: the list scope, except that an agents scope binds its agents as one JSON parameter
+ * (one per agent would pass D1's 100 parameters with ~94 reachable agents).
+ */
+export function searchVisibility(scope: VisibleScope): Clause | undefined {
+  if (scope.type !== "agents") return visibleCondition(scope);
+  if (scope.agentIds.length === 0) return undefined;
+  return clause("agent_id IN (SELECT value FROM json_each(?))", JSON.stringify(scope.agentIds));
+}
+
+/**
+ * The scope tokens (src/index-db/search-scope.ts) of the sessions the caller may see: the one session,
+ * itself (and what it spawned, for a tree), or its agents; none when every session is visible.
+ */
+function scopeTokens(query: SearchQuery): string[] {
+  if (query.sessionKey) return [sessionToken(query.sessionKey)];
+  const { scope } = query;
+  if (scope.type === "all") return [];
+  if (scope.type === "agents") return scope.agentIds.map(agentToken);
+  if (scope.type === "self") return [sessionToken(scope.sessionKey)];
+  return [sessionToken(scope.sessionKey), parentToken(scope.sessionKey)];
+}
+
+/**
+ * The MATCH expression: the words in the text column and, when the scope is narrower than everything,
+ * one of the scope's tokens in the scope column. FTS5 then yields (and ranks) only the matches in the
+ * caller's scope, walking the rarer side's doclist and skipping through the other's, so the cost follows
+ * what the caller can see however many matches other sessions hold.
+ */
+function matchWithScope(query: SearchQuery): string {
+  const tokens = scopeTokens(query).map((token) => `"${token}"`);
+  const words = `text : (${query.match})`;
+  return tokens.length === 0 ? words : `${words} AND scope : (${tokens.join(" OR ")})`;
+}
+
+/**
  * The page query. Later pages go by offset within the snapshot the first page pinned (its rowid
  * high-water mark), not by a keyset on the score: bm25 weighs the whole index's statistics, which every
  * new message anywhere moves, so a score kept in a cursor no longer compares with a later recomputation;
- * the order of the pinned matches among themselves barely moves. Every match is ranked either way (ORDER
- * BY a score reads them all), so the offset costs no extra reads. FTS5 yields the matches (nothing else is scanned: a query whose hits are few reads few
- * rows however large the index); each match reads its message row by rowid, then its session's index
- * row by a unique key (session_key or session_id, as SQLite picks), where visibility is tested before the ORDER BY and LIMIT, so a hidden session's hits never
- * take a place. The visible sessions are a subquery so the list scope's column names stay unambiguous;
- * SQLite flattens it into the join. CROSS JOIN keeps that order whatever the statistics say.
+ * the order of the pinned matches among themselves barely moves. Every match in scope is ranked either
+ * way (ORDER BY a score reads them all), so the offset costs no extra reads. FTS5 yields the matches in
+ * the caller's scope (matchWithScope; nothing else is scanned: a query whose hits are few reads few rows
+ * however large the index, or however many hits hidden sessions hold); each match reads its message row
+ * by rowid, then its session's index row by a unique key (session_key or session_id, as SQLite picks),
+ * where visibility, the authority, is tested before the ORDER BY and LIMIT, so a hidden session's hits
+ * never take a place. The scope column weighs nothing in the score (bm25 weight 0). The visible sessions
+ * are a subquery so the list scope's column names stay unambiguous; SQLite flattens it into the join.
+ * CROSS JOIN keeps that order whatever the statistics say.
  */
 export function searchStatement(query: SearchQuery, visible: Clause): Clause {
-  const messageFilters: Clause[] = [clause("search_fts MATCH ?", query.match)];
+  const messageFilters: Clause[] = [clause("search_fts MATCH ?", matchWithScope(query))];
   messageFilters.push(clause("search_fts.rowid <= ?", query.highWater ?? Number.MAX_SAFE_INTEGER));
   if (query.role) messageFilters.push(clause("m.role = ?", query.role));
   else if (!query.includeTools) messageFilters.push(clause("m.role IN ('user', 'assistant')"));
   const sessions = and(sessionConditions(query, visible));
   const filters = and(messageFilters);
   return clause(
-    `SELECT m.session_key, m.session_id, m.message_id, m.role, m.timestamp, m.text, bm25(search_fts) AS rank
+    `SELECT m.session_key, m.session_id, m.message_id, m.role, m.timestamp, m.text,
+       bm25(search_fts, 1.0, 0.0) AS rank
      FROM search_fts
      CROSS JOIN search_message AS m ON m.id = search_fts.rowid
      CROSS JOIN (SELECT session_key AS visible_key, session_id AS visible_id FROM session_index
@@ -98,7 +139,7 @@ function indexingStatement(query: SearchQuery, visible: Clause): Clause {
 
 /** One page of visible hits, best first; the high-water mark and the indexing flag from the same snapshot. */
 export async function searchMessages(db: D1Database, query: SearchQuery): Promise<SearchPage> {
-  const visible = visibleCondition(query.scope);
+  const visible = searchVisibility(query.scope);
   const highWater = query.highWater;
   if (!visible) return { rows: [], hasMore: false, highWater: highWater ?? 0, indexing: false, rowsRead: 0 };
   const statements = [searchStatement(query, visible), indexingStatement(query, visible)].map((s) =>

@@ -257,21 +257,27 @@ export class Outbox {
     const entries = due.filter(isIndexWrite).filter((entry) => !this.#delivering.has(entry.id));
     if (entries.length === 0) return;
     for (const entry of entries) this.#delivering.add(entry.id);
+    // Search rows last: they require the session's index row, which this batch may be writing first.
+    const ordered = [...entries].sort(
+      (a, b) => Number(a.kind === "search_index") - Number(b.kind === "search_index"),
+    );
     try {
-      // Search rows last: they join the session's index row, which this batch may be writing first.
-      const ordered = [...entries].sort(
-        (a, b) => Number(a.kind === "search_index") - Number(b.kind === "search_index"),
-      );
       const statements = ordered.flatMap((entry) => this.#indexWrite(entry));
       if (statements.length > 0) await this.#env.DB.batch(statements);
       for (const entry of entries) this.#indexWritten(entry);
     } catch (cause) {
       console.warn(`session outbox: batched index writes failed, writing one by one: ${String(cause)}`);
-      for (const entry of entries) {
+      // In the same order: a search chunk writes only once its session's index row is there, so it
+      // waits for its retry when that row's write failed.
+      let rowFailed = false;
+      for (const entry of ordered) {
         try {
+          if (rowFailed && entry.kind === "search_index")
+            throw new Error("the session's index row is not written");
           for (const statement of this.#indexWrite(entry)) await statement.run();
           this.#indexWritten(entry);
         } catch (failure) {
+          if (entry.kind === "index_sync") rowFailed = true;
           this.#attemptFailed(entry, String(failure));
         }
       }

@@ -1,3 +1,4 @@
+import { scopeColumn } from "../index-db/search-scope";
 import { searchBacklogFlag, searchLeftoversDelete, searchMessageInsert } from "../index-db/search-write";
 import { addToOutbox } from "./outbox-store";
 import { readRecord } from "./record";
@@ -33,6 +34,7 @@ export function searchIndexChunk(sql: SqlStorage, db: D1Database): SearchChunk {
   if (!record || record.deletedAt !== undefined)
     return { statements: [], throughSeq: indexedSeq, caughtUp: true };
   const { sessionKey, sessionId } = record;
+  const scope = scopeColumn(record);
   const statements: D1PreparedStatement[] = [];
   if (indexedSeq === 0) statements.push(searchLeftoversDelete(db, sessionKey, sessionId));
   let throughSeq = indexedSeq;
@@ -45,10 +47,15 @@ export function searchIndexChunk(sql: SqlStorage, db: D1Database): SearchChunk {
     if (!text.trim()) continue;
     chars += text.length;
     const { id: messageId, role, timestamp } = message;
-    statements.push(searchMessageInsert(db, { sessionKey, sessionId, messageId, role, timestamp, text }));
+    statements.push(
+      searchMessageInsert(db, { sessionKey, sessionId, messageId, role, timestamp, text, scope }),
+    );
   }
   const caughtUp = throughSeq >= messageCounts(sql).all;
-  if (caughtUp === flagged) statements.push(searchBacklogFlag(db, sessionKey, sessionId, !caughtUp));
+  // A new generation always writes its flag: the row upsert keeps the column across a re-created key, so
+  // an earlier session's flag would otherwise stick.
+  if (caughtUp === flagged || indexedSeq === 0)
+    statements.push(searchBacklogFlag(db, sessionKey, sessionId, !caughtUp));
   return { statements, throughSeq, caughtUp };
 }
 

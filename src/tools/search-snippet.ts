@@ -32,12 +32,16 @@ export function snippetOf(text: string, terms: readonly string[]): string {
   return `${start > 0 ? "…" : ""}${text.slice(start, end)}${end < text.length ? "…" : ""}`;
 }
 
-/** The query's terms: whitespace-separated, control characters read as spaces. */
+/**
+ * The query's terms: whitespace-separated, control characters read as spaces, and only those with a
+ * letter or digit: FTS5 reads the rest (`-`, `->`, `…`, a zero-width space) as a phrase without a
+ * token, which matches nothing and would make the whole query find nothing.
+ */
 export function queryTerms(query: string): string[] {
   return query
     .replace(/\p{Cc}/gu, " ")
     .split(/\s+/)
-    .filter((term) => term !== "");
+    .filter((term) => /[\p{L}\p{N}]/u.test(term));
 }
 
 /** The FTS5 MATCH expression: each term a quoted phrase (quotes doubled), all of them required. */

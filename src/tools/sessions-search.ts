@@ -82,7 +82,8 @@ export const sessionsSearch = defineTool({
   }),
   async handler(ctx, params) {
     const terms = queryTerms(params.query);
-    if (terms.length === 0) return { status: "error", error: EMPTY_QUERY };
+    // Only punctuation: no word to find (an FTS5 phrase without a token matches nothing anyway).
+    if (terms.length === 0) return { results: [] };
     const target = params.sessionKey ? await resolveTarget(ctx, params.sessionKey) : { ok: true as const };
     if (!target.ok) return { status: target.status, error: target.error };
     if ("neverWritten" in target) return { results: [] };

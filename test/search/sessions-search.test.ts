@@ -1,6 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { searchMessageInsert } from "../../src/index-db/search-write";
 import { connectMcp, detailsOf } from "../mcp/client";
 import {
   ADMIN,
@@ -140,6 +141,11 @@ describe("sessions_search", () => {
       "u1",
     ]);
     expect((await search(key, { query: `${word} "nowhere` })).results).toEqual([]);
+    // Punctuation-only tokens are no words: "please -> find" finds u1; a query of them alone finds nothing.
+    expect(
+      (await search(key, { query: `please -> ${word} … \u200b` })).results.map((hit) => hit.messageId),
+    ).toEqual(["u1"]);
+    expect(await search(key, { query: "-> … \u200b" })).toEqual({ results: [] });
     // A secret is masked in the index itself: searching for it finds nothing.
     expect((await search(key, { query: secret })).results).toEqual([]);
   });
@@ -243,12 +249,21 @@ describe("sessions_search", () => {
       expect(answer.status, JSON.stringify(args)).toBe(400);
       expect(answer.json.error.message).toContain(message);
     }
-    // Through /tools/invoke too, and a control-character-only query is empty.
+    // Trimmed before the length check, as OpenClaw does: 4096 characters between spaces are fine.
+    const padded = await callTool("sessions_search", key, { query: ` \n${"x".repeat(4096)}\t ` });
+    expect(padded.status).toBe(200);
+    // Through /tools/invoke too: whitespace only is a 400, a control-character-only query no words at all.
+    const blank = await call<{ error: { message: string } }>("POST", "/tools/invoke", {
+      token: ADMIN,
+      body: { tool: "sessions_search", sessionKey: key, args: { query: " \t\n " } },
+    });
+    expect(blank.status).toBe(400);
+    expect(blank.json.error.message).toContain("query must not be empty");
     const invoked = await call<{ ok: true; result: { details: unknown } }>("POST", "/tools/invoke", {
       token: ADMIN,
       body: { tool: "sessions_search", sessionKey: key, args: { query: "\u0000" } },
     });
-    expect(invoked.json.result.details).toEqual({ status: "error", error: "query must not be empty" });
+    expect(invoked.json.result.details).toEqual({ results: [] });
   });
 
   it("searches archived sessions; drops a deleted session's rows; a re-created key starts empty", async () => {
@@ -262,13 +277,29 @@ describe("sessions_search", () => {
       status: "updated",
     });
     expect((await search(key, { query: `zold${u}` })).results.map((hit) => hit.messageId)).toEqual(["g1"]);
+    const old = await call<{ sessionId: string }>("GET", sessionPath(key), { token: ADMIN });
     const deleted = await call("DELETE", sessionPath(key), { token: ADMIN });
     expect(deleted.status).toBe(200);
     expect(await indexedIds(key)).toEqual([]);
+    // A search batch still in flight when the delete landed writes nothing: its index row is gone.
+    const late = { sessionKey: key, sessionId: old.json.sessionId, role: "user", timestamp: now, scope: "" };
+    await searchMessageInsert(env.DB, { ...late, messageId: "g2", text: `zold${u} late` }).run();
+    expect(await indexedIds(key)).toEqual([]);
+    // The earlier generation's index row left behind with its backlog flag (its delete never reached
+    // D1): the re-created key's upsert keeps the column, its first index pass must clear it.
+    await env.DB.prepare(
+      `INSERT INTO session_index (session_key, session_id, agent_id, kind, channel, created_at, updated_at,
+         list_state, search_text, version, search_backlog)
+       VALUES (?, 'earlier', 'main', 'other', 'internal', ?, ?, 0, '', 1, 1)`,
+    )
+      .bind(key, now, now)
+      .run();
     await sessionWith(key, [msg("n1", "user", `znew${u} words`, now + 1)]);
     expect(await indexedIds(key)).toEqual(["n1"]);
     expect((await search(key, { query: `zold${u}` })).results).toEqual([]);
-    expect((await search(key, { query: `znew${u}` })).results.map((hit) => hit.messageId)).toEqual(["n1"]);
+    expect(await search(key, { query: `znew${u}` })).toEqual({
+      results: [expect.objectContaining({ messageId: "n1" })],
+    });
   });
 
   it("indexes an import's backlog in bounded chunks, answering indexing meanwhile, each message once", async () => {

@@ -33,5 +33,7 @@ describe("search snippets and the MATCH expression", () => {
     expect(terms).toEqual(["deploy", '"failed', "now", "x"]);
     expect(matchExpression(terms)).toBe('"deploy" AND """failed" AND "now" AND "x"');
     expect(queryTerms("\u0000\u0001")).toEqual([]);
+    // A term without a letter or digit is dropped: FTS5 would read it as an empty phrase matching nothing.
+    expect(queryTerms("retry -> backoff - … \u200b 42 é")).toEqual(["retry", "backoff", "42", "é"]);
   });
 });
