@@ -56,14 +56,22 @@ function decodeStart(text: string): CollectorStart {
   return { ...start, init: { ...start.init, attachments } };
 }
 
+/** A group's members: ever admitted (table collector_group, never pruned), live, running. */
 function groupCounts(sql: SqlStorage, groupId: string) {
   return sql
     .exec<{ total: number; live: number; running: number }>(
-      `SELECT COUNT(*) AS total, COALESCE(SUM(state != 'ended'), 0) AS live,
-         COALESCE(SUM(state = 'running'), 0) AS running FROM collector WHERE group_id = ?`,
+      `SELECT COALESCE((SELECT admitted FROM collector_group WHERE group_id = ?1), 0) AS total,
+         COALESCE(SUM(state != 'ended'), 0) AS live, COALESCE(SUM(state = 'running'), 0) AS running
+       FROM collector WHERE group_id = ?1`,
       groupId,
     )
     .one();
+}
+
+/** Forgets every member and group (a session created anew on this key starts with none). */
+export function clearCollectors(sql: SqlStorage): void {
+  sql.exec("DELETE FROM collector");
+  sql.exec("DELETE FROM collector_group");
 }
 
 /** Starts the oldest queued members of a group while it has running slots free (through the outbox). */
@@ -119,6 +127,11 @@ export function admitCollector(
     caps.maxConcurrent,
     encodeStart(admission.start),
     now,
+  );
+  sql.exec(
+    `INSERT INTO collector_group (group_id, admitted) VALUES (?, 1)
+     ON CONFLICT (group_id) DO UPDATE SET admitted = admitted + 1`,
+    groupId,
   );
   startQueued(sql, groupId, caps.maxConcurrent, now);
   const state = sql

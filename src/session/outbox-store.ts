@@ -184,6 +184,11 @@ export function hasOutboxEntry(sql: SqlStorage, dedupeKey: string): boolean {
   return sql.exec("SELECT 1 FROM outbox WHERE dedupe_key = ?", dedupeKey).toArray().length > 0;
 }
 
+/** True while an entry of this kind waits in the outbox (being delivered or not). */
+export function hasOutboxKind(sql: SqlStorage, kind: OutboxKind): boolean {
+  return sql.exec("SELECT 1 FROM outbox WHERE kind = ? LIMIT 1", kind).toArray().length > 0;
+}
+
 /**
  * True while the entry is still owed as it was read: another pass may have delivered it since, or tried
  * it and deferred it to its retry time (its attempts moved), which this pass must then respect.

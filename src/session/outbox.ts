@@ -22,6 +22,7 @@ import { applySessionMigrations } from "./migrations";
 import {
   deferEntry,
   dueEntries,
+  hasOutboxKind,
   isPending,
   leaseDueEntries,
   type OutboxEntry,
@@ -174,6 +175,8 @@ export class Outbox {
     const env = this.#env;
     switch (entry.kind) {
       case "index_delete": {
+        // A collector child's result goes out before its storage does (retried until it is settled).
+        if (hasOutboxKind(this.#sql, "collector_result")) throw new Error("a collector result is still owed");
         await deleteSessionIndex(env.DB, entry.payload.sessionKey, entry.payload.version);
         const deletedAt = readRecord(this.#sql)?.deletedAt;
         if (deletedAt === undefined) return "delivered";

@@ -91,7 +91,15 @@ export class Turns {
     runId: string,
     text: string,
   ): Promise<Result<{ runId: string; rateLimited: boolean }>> {
-    if (!liveRecord(this.#sql)) return notFound();
+    const record = liveRecord(this.#sql);
+    if (!record) return notFound();
+    // OpenClaw has no steer for a collector: its result is collected, under the run id it was spawned with.
+    if (record.spawn?.collect)
+      return {
+        ok: false,
+        code: "forbidden",
+        message: "A collector sub-agent cannot be steered: collect its result with agents_wait.",
+      };
     const allowed = this.#storage.transactionSync(() => {
       if (!takeSteerSlot(this.#sql, requesterKey, Date.now())) return false;
       const provenance = { kind: "inter_session" as const, sourceSessionKey: requesterKey };

@@ -195,6 +195,7 @@ export const sessionsSpawn = defineTool({
           ? {
               collect: {
                 groupId: collector.groupId,
+                runId,
                 ...(collector.outputSchema ? { outputSchema: collector.outputSchema } : {}),
               },
             }
