@@ -56,11 +56,11 @@ function decodeStart(text: string): CollectorStart {
   return { ...start, init: { ...start.init, attachments } };
 }
 
-/** A group's members: ever admitted (table collector_group, never pruned), live, running. */
+/** A group's members: ever admitted (table collector_admitted, never pruned), live, running. */
 function groupCounts(sql: SqlStorage, groupId: string) {
   return sql
     .exec<{ total: number; live: number; running: number }>(
-      `SELECT COALESCE((SELECT admitted FROM collector_group WHERE group_id = ?1), 0) AS total,
+      `SELECT COALESCE((SELECT admitted FROM collector_admitted WHERE group_id = ?1), 0) AS total,
          COALESCE(SUM(state != 'ended'), 0) AS live, COALESCE(SUM(state = 'running'), 0) AS running
        FROM collector WHERE group_id = ?1`,
       groupId,
@@ -71,7 +71,7 @@ function groupCounts(sql: SqlStorage, groupId: string) {
 /** Forgets every member and group (a session created anew on this key starts with none). */
 export function clearCollectors(sql: SqlStorage): void {
   sql.exec("DELETE FROM collector");
-  sql.exec("DELETE FROM collector_group");
+  sql.exec("DELETE FROM collector_admitted");
 }
 
 /** Starts the oldest queued members of a group while it has running slots free (through the outbox). */
@@ -129,7 +129,7 @@ export function admitCollector(
     now,
   );
   sql.exec(
-    `INSERT INTO collector_group (group_id, admitted) VALUES (?, 1)
+    `INSERT INTO collector_admitted (group_id, admitted) VALUES (?, 1)
      ON CONFLICT (group_id) DO UPDATE SET admitted = admitted + 1`,
     groupId,
   );

@@ -189,7 +189,7 @@ export const liveMigrations: ReadonlyArray<{ id: string; sql: string }> = [
       CREATE INDEX collector_ended ON collector (ended_at) WHERE ended_at IS NOT NULL;
       -- How many members each group ever admitted: maxTotalPerGroup is a lifetime cap, which the pruning
       -- of ended rows must not lower.
-      CREATE TABLE collector_group (group_id TEXT PRIMARY KEY, admitted INTEGER NOT NULL);
+      CREATE TABLE collector_admitted (group_id TEXT PRIMARY KEY, admitted INTEGER NOT NULL);
       -- due_work gains the pruning of results 7 days (604800000 ms) after the oldest one ended, nested
       -- with the newer terms (a compound SELECT holds at most 5).
       DROP VIEW due_work;

@@ -4,6 +4,7 @@ import {
   type ApiError,
   answerDeferred,
   callTool,
+  createSession,
   driveUntil,
   runAlarms,
   sendMessage,
@@ -348,6 +349,103 @@ describe("collectors (SPEC §15)", () => {
       state.storage.sql.exec("SELECT kind, status FROM delivery").toArray(),
     );
     expect(record).toEqual([{ kind: "completion", status: "failed" }]);
+  });
+
+  it("a deleted child reports killed and frees its slot; pruning keeps the lifetime cap; a re-created requester starts empty", async () => {
+    const r = await requester("swarm-small", "collect-deleted");
+    const a = await collector(r, "d", "a");
+    const b = await collector(r, "d", "b");
+    await waitDeferred(a.childSessionKey, a.runId);
+    // The running member's child is deleted: its member ends killed, and the queued one starts.
+    expect(await session(a.childSessionKey).remove()).toMatchObject({ ok: true });
+    await driveUntil(
+      [r, a.childSessionKey],
+      async () => ((await members(r))[0]?.state === "ended" ? true : undefined),
+      "the deleted child's member ended",
+    );
+    expect((await agentsWait(r, { ids: [a.runId], timeoutSeconds: 0 })).completed).toEqual([
+      {
+        runId: a.runId,
+        status: "killed",
+        result: "",
+        error: "session deleted",
+        sessionKey: a.childSessionKey,
+        label: "a",
+      },
+    ]);
+    await answer(b.childSessionKey, b.runId, "b done");
+    // The ended rows are pruned after 7 days: the group's lifetime count stays (3 admitted is its cap).
+    const c = await collector(r, "d", "c");
+    expect(c.status).toBe("accepted");
+    await runInDurableObject(stub(r), (_i, state) => {
+      state.storage.sql.exec(
+        "UPDATE collector SET ended_at = ? WHERE state = 'ended'",
+        Date.now() - 7 * 24 * 3600 * 1000 - 1000,
+      );
+    });
+    await runAlarms([r]);
+    expect((await members(r)).map((m) => m.run_id)).toEqual([c.runId]);
+    expect(await collector(r, "d", "d")).toEqual({
+      status: "forbidden",
+      error: "sessions_spawn reached tools.swarm.maxTotalPerGroup (3/3).",
+    });
+    // The requester deleted and created again on its key: no member, no group count left.
+    expect(await session(r).remove()).toMatchObject({ ok: true });
+    await createSession({ agentId: "swarm-small", key: r });
+    expect(await members(r)).toEqual([]);
+    expect((await collector(r, "d", "again")).status).toBe("accepted");
+  });
+
+  it("refuses to steer a collector; its task reports once, under its runId; agents_wait caps its answer", async () => {
+    const r = await requester("swarm", "collect-steer");
+    const a = await collector(r, "s", "a");
+    await waitDeferred(a.childSessionKey, a.runId);
+    expect(await tool("subagents", r, { action: "steer", target: "a", message: "redo" })).toEqual({
+      status: "error",
+      action: "steer",
+      error: "A collector sub-agent cannot be steered: collect its result with agents_wait.",
+    });
+    await answer(a.childSessionKey, a.runId, "first");
+    // A later run of the child (a message sent to it) reports nothing more: the task reported.
+    const later = crypto.randomUUID();
+    const sent = await session(a.childSessionKey).enqueueTurn({
+      runId: later,
+      message: { text: "more", provenance: { kind: "inter_session", sourceSessionKey: r } },
+    });
+    expect(sent).toMatchObject({ ok: true });
+    await answer(a.childSessionKey, later, "second");
+    await runAlarms([a.childSessionKey, r]);
+    const deliveries = await runInDurableObject(stub(a.childSessionKey), (_i, state) =>
+      state.storage.sql.exec("SELECT run_id, status FROM delivery").toArray(),
+    );
+    expect(deliveries).toEqual([{ run_id: a.runId, status: "delivered" }]);
+    expect((await agentsWait(r, { ids: [a.runId] })).completed.map((item) => item.result)).toEqual(["first"]);
+    // Results past 256 KiB of JSON are left out of the answer and named.
+    const big = await Promise.all(["x", "y", "z"].map((label) => collector(r, "big", label)));
+    for (const member of big) await answer(member.childSessionKey, member.runId, "b".repeat(100_000));
+    const capped = await agentsWait(r, { ids: big.map((member) => member.runId), timeoutSeconds: 0 });
+    expect(capped.completed).toHaveLength(2);
+    expect(capped).toMatchObject({ pending: [], truncated: true });
+    const shown = new Set(capped.completed.map((item) => item.runId));
+    expect(capped.omitted).toEqual(big.map((member) => member.runId).filter((id) => !shown.has(id)));
+  });
+
+  it("agents_wait waits on the spawners with pending runs only", async () => {
+    const r = await requester("spawner", "collect-race-only");
+    const boss = await spawnOk(r, { task: "orchestrate", agentId: "boss-async-rec", label: "boss" });
+    await waitDeferred(boss.child, boss.runId);
+    // An ordinary grandchild: its spawner (the boss) keeps no collector of that id.
+    const plain = await spawnOk(boss.child, { task: "plain job" });
+    const mine = await spawn(r, { task: "job", agentId: "hook-async", label: "mine", collect: true, groupId: "m" });
+    const parked = agentsWait(r, { ids: [mine.runId, plain.runId], timeoutSeconds: 30 });
+    await answer(mine.childSessionKey, mine.runId, "mine done");
+    expect(await parked).toEqual({
+      completed: [
+        { runId: mine.runId, status: "done", result: "mine done", sessionKey: mine.childSessionKey, label: "mine" },
+      ],
+      pending: [],
+      errors: [{ runId: plain.runId, error: "not_found" }],
+    });
   });
 
   it("runs a 200-child group with maxConcurrent 8: never more than 8 running, all collected once", async () => {
