@@ -14,7 +14,13 @@ const payloadSchemas = {
   /** Removes the index row; once delivered, a deleted session's storage is wiped. */
   index_delete: z.object({ sessionKey: z.string(), version: z.number() }),
   /** runId → session key in D1 `run_index`. */
-  run_index: z.object({ runId: z.string(), sessionKey: z.string(), createdAt: z.number() }),
+  run_index: z.object({
+    runId: z.string(),
+    sessionKey: z.string(),
+    createdAt: z.number(),
+    /** A collector child's run: the requester that keeps its result (SPEC §15). */
+    spawnerKey: z.string().optional(),
+  }),
   /** A turn in another session: sends, reply-back and announce steps, completions. */
   turn: turnDeliverySchema,
   /** A post to a channel (reply, announce, command answer), handed to the Queue. */

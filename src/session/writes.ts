@@ -170,6 +170,7 @@ export function writeTurn(
     runId: request.runId,
     sessionKey: record.sessionKey,
     createdAt: now,
+    ...(record.spawn?.collect ? { spawnerKey: record.spawn.requesterKey } : {}),
   });
   addIndexSync(sql);
 }

@@ -93,7 +93,9 @@ export const agentsWait = defineTool({
         .map(([spawner], index) => [spawner, snapshots[index]?.pending ?? []] as const)
         .filter(([, runIds]) => runIds.length > 0);
       await Promise.race(
-        waiting.map(([spawner, runIds]) => collectorsOf(ctx, spawner, runIds, timeoutMs).catch(() => undefined)),
+        waiting.map(([spawner, runIds]) =>
+          collectorsOf(ctx, spawner, runIds, timeoutMs).catch(() => undefined),
+        ),
       );
       snapshots = await readAll(0);
     }

@@ -274,6 +274,7 @@ describe("collectors (SPEC §15)", () => {
       label: "deep",
       collect: true,
       groupId: "deep",
+      cleanup: "delete",
     });
     expect(grand).toMatchObject({ status: "accepted", collect: true });
     // The orchestrator's run ends: the collector still runs, yet its task reports (no implicit wait).
@@ -283,7 +284,9 @@ describe("collectors (SPEC §15)", () => {
     expect(await statusOf(boss.child, boss.runId)).toBe("ok");
     // The grandparent waits on its grandchild's collector, read from the spawner's store.
     const parked = agentsWait(r, { ids: [grand.runId], timeoutSeconds: 30 });
-    await answer(grand.childSessionKey, grand.runId, "deep result");
+    // Its child deletes itself after reporting (cleanup "delete"), in the same call.
+    await waitDeferred(grand.childSessionKey, grand.runId);
+    await session(grand.childSessionKey).completeDeferredRun(grand.runId, { text: "deep result" });
     expect(await parked).toEqual({
       completed: [
         {
@@ -296,6 +299,13 @@ describe("collectors (SPEC §15)", () => {
       ],
       pending: [],
     });
+    // Once the child is gone, the run index still names its spawner.
+    await driveUntil(
+      [grand.childSessionKey],
+      async () => ((await session(grand.childSessionKey).describe()).ok ? undefined : true),
+      "the collector child removed",
+    );
+    expect((await agentsWait(r, { ids: [grand.runId], timeoutSeconds: 0 })).completed).toHaveLength(1);
     // An ordinary sub-agent run is no collector: not found.
     expect((await agentsWait(r, { ids: [boss.runId], timeoutSeconds: 0 })).errors).toEqual([
       { runId: boss.runId, error: "not_found" },
@@ -436,12 +446,24 @@ describe("collectors (SPEC §15)", () => {
     await waitDeferred(boss.child, boss.runId);
     // An ordinary grandchild: its spawner (the boss) keeps no collector of that id.
     const plain = await spawnOk(boss.child, { task: "plain job" });
-    const mine = await spawn(r, { task: "job", agentId: "hook-async", label: "mine", collect: true, groupId: "m" });
+    const mine = await spawn(r, {
+      task: "job",
+      agentId: "hook-async",
+      label: "mine",
+      collect: true,
+      groupId: "m",
+    });
     const parked = agentsWait(r, { ids: [mine.runId, plain.runId], timeoutSeconds: 30 });
     await answer(mine.childSessionKey, mine.runId, "mine done");
     expect(await parked).toEqual({
       completed: [
-        { runId: mine.runId, status: "done", result: "mine done", sessionKey: mine.childSessionKey, label: "mine" },
+        {
+          runId: mine.runId,
+          status: "done",
+          result: "mine done",
+          sessionKey: mine.childSessionKey,
+          label: "mine",
+        },
       ],
       pending: [],
       errors: [{ runId: plain.runId, error: "not_found" }],
