@@ -44,8 +44,16 @@ const payloadSchemas = {
   delivery_index: z.object({ deliveryId: z.string(), change: z.string().optional() }),
   /** The transcript's messages up to this seq in the D1 search index (SPEC §18), written in chunks. */
   search_index: z.object({ throughSeq: z.number().int().nonnegative() }),
-  /** Creates a collector member's child with its run, once it has a running slot (SPEC §15). */
-  collector_start: z.object({ runId: z.string() }),
+  /**
+   * A collector member's child (SPEC §15): its held run released once the member has a running slot,
+   * or killed (`kill`) when the member was cancelled first; tried until `deadlineAt`.
+   */
+  collector_release: z.object({
+    runId: z.string(),
+    childKey: z.string(),
+    deadlineAt: z.number(),
+    kill: z.literal(true).optional(),
+  }),
   /** A collector run's result, handed to its requester as a record (never a turn). */
   collector_result: collectorResultDeliverySchema,
 } as const;

@@ -176,7 +176,10 @@ export class Outbox {
     switch (entry.kind) {
       case "index_delete": {
         // A collector child's result goes out before its storage does (retried until it is settled).
-        if (hasOutboxKind(this.#sql, "collector_result")) throw new Error("a collector result is still owed");
+        // What a collector child is owed (its result to its requester, or a member's release or kill)
+        // goes out before the storage does (each is retried until settled, 30 minutes at most).
+        if (hasOutboxKind(this.#sql, "collector_result") || hasOutboxKind(this.#sql, "collector_release"))
+          throw new Error("a collector handoff is still owed");
         await deleteSessionIndex(env.DB, entry.payload.sessionKey, entry.payload.version);
         const deletedAt = readRecord(this.#sql)?.deletedAt;
         if (deletedAt === undefined) return "delivered";
@@ -213,7 +216,7 @@ export class Outbox {
         return "delivered";
       case "remove_session":
         return "remove_session";
-      case "collector_start":
+      case "collector_release":
       case "collector_result":
         return deliverCollectorEntry(env, this.#sql, entry);
       case "watch_notice": {

@@ -300,6 +300,10 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     return this.#collectors.cancel(runIds);
   }
 
+  async releaseRun(runId: string): Promise<Result<{ released: boolean }>> {
+    return this.#turns.release(runId);
+  }
+
   override async fetch(request: Request): Promise<Response> {
     return this.#live.open(request);
   }

@@ -16,7 +16,7 @@ import { takeSteerSlot } from "./control";
 import { appendEvent, steeredEvent } from "./event-log";
 import { liveRecord } from "./record";
 import { runProgress } from "./run-progress";
-import { findRun, runningRuns, toRunRecord } from "./run-store";
+import { findRun, releaseHeldRun, runningRuns, toRunRecord } from "./run-store";
 import type { RunWaiters } from "./run-waiters";
 import type { Runs } from "./runs";
 import { structuredResultOf } from "./structured-output";
@@ -83,6 +83,15 @@ export class Turns {
     const config = sessionConfig(this.#env);
     this.#storage.transactionSync(() => writeTurn(this.#sql, record, config, request, Date.now()));
     return { ok: true, value: { runId: request.runId, status: "queued", duplicate: false } };
+  }
+
+  /** A held run (a collector's, waiting for a slot of its group) becomes runnable: it starts now. */
+  async release(runId: string): Promise<Result<{ released: boolean }>> {
+    if (!liveRecord(this.#sql)) return notFound();
+    const released = this.#storage.transactionSync(() => releaseHeldRun(this.#sql, runId));
+    // The alarm is armed again for the run, now due.
+    if (released) await this.#runs.flush();
+    return { ok: true, value: { released } };
   }
 
   /** The current run is aborted without reporting, then a new run starts with the message. */

@@ -42,6 +42,16 @@ const members = (key: string): Promise<Member[]> =>
         .toArray() as unknown as Member[],
   );
 
+/** A collector child's runs: a queued member's run is held (not runnable) until its requester releases it. */
+const childRuns = (key: string) =>
+  runInDurableObject(stub(key), (_instance, state) =>
+    state.storage.sql.exec("SELECT run_id, status, held FROM run ORDER BY seq").toArray(),
+  );
+
+/** Waits until the child's (only) run has this status. */
+const runReaches = (key: string, status: string) =>
+  driveUntil([key], async () => ((await childRuns(key))[0]?.status === status ? true : undefined), status);
+
 const agentsWait = (key: string, args: Record<string, unknown>) => tool("agents_wait", key, args);
 
 /** A collector of `r` in `groupId`, for hook-async (its run waits for the test's answer). */
@@ -108,12 +118,14 @@ describe("collectors (SPEC §15)", () => {
     });
     const second = await collector(r, "g1", "two");
     expect(second.status).toBe("accepted");
-    // maxConcurrent 1: the second waits, its child not created yet.
+    // maxConcurrent 1: the second waits, its child created with its run held.
     expect((await members(r)).map((m) => [m.run_id, m.state])).toEqual([
       [first.runId, "running"],
       [second.runId, "queued"],
     ]);
-    expect(await session(second.childSessionKey).describe()).toMatchObject({ ok: false, code: "not_found" });
+    expect(await childRuns(second.childSessionKey)).toEqual([
+      { run_id: second.runId, status: "queued", held: 1 },
+    ]);
     // Two live members is maxChildrenPerGroup.
     expect(await collector(r, "g1", "three")).toEqual({
       status: "forbidden",
@@ -164,7 +176,11 @@ describe("collectors (SPEC §15)", () => {
         label: "three",
       },
     ]);
-    expect(await session(keyed.childSessionKey).describe()).toMatchObject({ ok: false, code: "not_found" });
+    // Its child's held run is killed, and never ran.
+    await runReaches(keyed.childSessionKey, "killed");
+    expect(await childRuns(keyed.childSessionKey)).toEqual([
+      { run_id: keyed.runId, status: "killed", held: 1 },
+    ]);
   });
 
   it("from a run: the group defaults to the run's, the agent to tools.swarm.defaultAgentId", async () => {
@@ -345,7 +361,10 @@ describe("collectors (SPEC §15)", () => {
       ["ended", "killed"],
       ["ended", "killed"],
     ]);
-    expect(await session(queued.childSessionKey).describe()).toMatchObject({ ok: false, code: "not_found" });
+    await runReaches(queued.childSessionKey, "killed");
+    expect(await childRuns(queued.childSessionKey)).toEqual([
+      { run_id: queued.runId, status: "killed", held: 1 },
+    ]);
 
     // A deleted requester: its queued member never starts, even once the running one ends.
     const gone = await requester("swarm-small", "collect-gone");
@@ -354,7 +373,10 @@ describe("collectors (SPEC §15)", () => {
     expect(await session(gone).remove()).toMatchObject({ ok: true });
     await answer(first.childSessionKey, first.runId, "late");
     await runAlarms([gone, first.childSessionKey], 2);
-    expect(await session(second.childSessionKey).describe()).toMatchObject({ ok: false, code: "not_found" });
+    await runReaches(second.childSessionKey, "killed");
+    expect(await childRuns(second.childSessionKey)).toEqual([
+      { run_id: second.runId, status: "killed", held: 1 },
+    ]);
     const record = await runInDurableObject(stub(first.childSessionKey), (_i, state) =>
       state.storage.sql.exec("SELECT kind, status FROM delivery").toArray(),
     );
