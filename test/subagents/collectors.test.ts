@@ -381,6 +381,30 @@ describe("collectors (SPEC §15)", () => {
       state.storage.sql.exec("SELECT kind, status FROM delivery").toArray(),
     );
     expect(record).toEqual([{ kind: "completion", status: "failed" }]);
+
+    // A member whose child cannot be reached by the release's deadline ends failed, freeing its slot.
+    const lost = await requester("swarm-small", "collect-lost");
+    await runInDurableObject(stub(lost), async (_i, state) => {
+      const sql = state.storage.sql;
+      sql.exec(
+        `INSERT INTO collector (run_id, group_id, child_key, state, max_concurrent, created_at)
+         VALUES ('lost-run', 'g', 'agent:hook-async:never-created', 'running', 1, ?)`,
+        Date.now(),
+      );
+      sql.exec(
+        `INSERT INTO outbox (kind, dedupe_key, payload, next_attempt_at) VALUES ('collector_release', 'x', ?, 0)`,
+        JSON.stringify({
+          runId: "lost-run",
+          childKey: "agent:hook-async:never-created",
+          deadlineAt: Date.now(),
+        }),
+      );
+      await state.storage.setAlarm(Date.now());
+    });
+    await runAlarms([lost]);
+    expect((await agentsWait(lost, { ids: ["lost-run"], timeoutSeconds: 0 })).completed).toMatchObject([
+      { runId: "lost-run", status: "failed", error: "collector run could not be started" },
+    ]);
   });
 
   it("a deleted child reports killed and frees its slot; pruning keeps the lifetime cap; a re-created requester starts empty", async () => {
