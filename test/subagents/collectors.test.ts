@@ -516,6 +516,20 @@ describe("collectors (SPEC §15)", () => {
     });
   });
 
+  it("a killed requester's queued members end killed, waking a parked agents_wait", async () => {
+    const r = await requester("swarm", "collect-kill-wake");
+    const spawned = await Promise.all(Array.from({ length: 9 }, (_, i) => collector(r, "k", `k${i}`)));
+    const queued = spawned[8] as (typeof spawned)[number];
+    expect((await members(r)).filter((m) => m.state === "queued").map((m) => m.run_id)).toEqual([
+      queued.runId,
+    ]);
+    // Parked for longer than this test may last: only the kill's wake can answer it in time.
+    const parked = agentsWait(r, { ids: [queued.runId], timeoutSeconds: 60 });
+    await waitDeferred(spawned[0]?.childSessionKey ?? "", spawned[0]?.runId ?? "");
+    expect(await session(r).kill()).toMatchObject({ ok: true });
+    expect((await parked).completed).toMatchObject([{ runId: queued.runId, status: "killed" }]);
+  });
+
   it("runs a 200-child group with maxConcurrent 8: never more than 8 running, all collected once", async () => {
     const r = await requester("swarm", "collect-200");
     const spawned = await Promise.all(
