@@ -1,4 +1,4 @@
-import { runInDurableObject } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
   type ApiError,
@@ -18,9 +18,11 @@ import {
 import {
   childKeyOf,
   completionsAfter,
+  completionsIn,
   expectRefused,
   firstBlockText,
   requester,
+  settleAll,
   spawn,
   spawnOk,
   statusOf,
@@ -528,6 +530,30 @@ describe("collectors (SPEC §15)", () => {
     await waitDeferred(spawned[0]?.childSessionKey ?? "", spawned[0]?.runId ?? "");
     expect(await session(r).kill()).toMatchObject({ ok: true });
     expect((await parked).completed).toMatchObject([{ runId: queued.runId, status: "killed" }]);
+  });
+
+  it("an orchestrator's task waits for its ordinary child however many collectors are newer", async () => {
+    const top = await requester("spawner", "collect-crowd");
+    const middle = await spawnOk(top, { task: "orchestrate", agentId: "boss-async-rec", label: "middle" });
+    await waitDeferred(middle.child, middle.runId);
+    await spawnOk(middle.child, { task: "part one", label: "one" });
+    // 200 collector children newer than it in the index (rows only: collectors never hold up the task).
+    const now = Date.now();
+    await env.DB.batch(
+      Array.from({ length: 200 }, (_, i) =>
+        env.DB.prepare(
+          `INSERT INTO session_index (session_key, session_id, agent_id, kind, channel, created_at, updated_at,
+             search_text, version, spawned_by, status, collector, recency)
+           SELECT ?, ?, 'hook-async', 'other', 'internal', ?, ?, '', 1, ?, 'running', 1, MAX(recency) + 1
+           FROM session_index`,
+        ).bind(`${middle.child}:crowd-${i}`, crypto.randomUUID(), now, now, middle.child),
+      ),
+    );
+    await answerDeferred(middle.child, "delegated", [middle.child]);
+    await settleAll([middle.child, top]);
+    // Its task ended waiting for the ordinary child: nothing reached the top yet.
+    expect(await completionsIn(top)).toEqual([]);
+    expect(await statusOf(middle.child, middle.runId)).toBe("ok");
   });
 
   it("runs a 200-child group with maxConcurrent 8: never more than 8 running, all collected once", async () => {
