@@ -1,5 +1,6 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { updateRecord } from "../../src/session/record";
 import {
   type ApiError,
   answerDeferred,
@@ -447,8 +448,12 @@ describe("collectors (SPEC §15)", () => {
       status: "forbidden",
       error: "sessions_spawn reached tools.swarm.maxTotalPerGroup (3/3).",
     });
-    // The requester deleted and created again on its key: no member, no group count left.
-    expect(await session(r).remove()).toMatchObject({ ok: true });
+    // The requester deleted, its index row gone but its storage not wiped yet (a cut between the two),
+    // and created again on its key: no member, no group count left.
+    await runInDurableObject(stub(r), (_i, state) =>
+      updateRecord(state.storage.sql, { deletedAt: Date.now() }),
+    );
+    await env.DB.prepare("DELETE FROM session_index WHERE session_key = ?").bind(r).run();
     await createSession({ agentId: "swarm-small", key: r });
     expect(await members(r)).toEqual([]);
     expect((await collector(r, "d", "again")).status).toBe("accepted");
