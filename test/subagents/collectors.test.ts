@@ -561,6 +561,22 @@ describe("collectors (SPEC §15)", () => {
     expect(await statusOf(middle.child, middle.runId)).toBe("ok");
   });
 
+  it("lets a requester up the tree wait on a member still queued", async () => {
+    const top = await requester("spawner", "collect-tree-queued");
+    const boss = await spawnOk(top, { task: "orchestrate", agentId: "boss-async-rec", label: "boss" });
+    await waitDeferred(boss.child, boss.runId);
+    await Promise.all(
+      Array.from({ length: 9 }, (_, i) => spawn(boss.child, { task: `q${i}`, collect: true, groupId: "q" })),
+    );
+    const queued = (await members(boss.child)).filter((m) => m.state === "queued").map((m) => m.run_id);
+    expect(queued).toHaveLength(1);
+    // Its child and held run exist already: the run index names its spawner.
+    expect(await agentsWait(top, { ids: queued, timeoutSeconds: 0 })).toEqual({
+      completed: [],
+      pending: queued,
+    });
+  });
+
   it("runs a 200-child group with maxConcurrent 8: never more than 8 running, all collected once", async () => {
     const r = await requester("swarm", "collect-200");
     const spawned = await Promise.all(
