@@ -1,5 +1,5 @@
 import { sessionApi } from "./client";
-import { failCollector } from "./collector-store";
+import { collectorEnded, failCollector } from "./collector-store";
 import { byOutboxKey, markFailed } from "./ledger";
 import type { OutboxEntry } from "./outbox-store";
 import { readRecord } from "./record";
@@ -22,6 +22,8 @@ export async function deliverCollectorEntry(
   if (entry.kind === "collector_release") {
     const { runId, childKey, deadlineAt } = entry.payload;
     const kill = entry.payload.kill || readRecord(sql)?.deletedAt !== undefined;
+    // A member that ended meanwhile (its child deleted, say) has nothing left to release.
+    if (!kill && collectorEnded(sql, runId)) return "delivered";
     const child = sessionApi(env.SESSION, childKey);
     const done = kill ? await child.kill() : await child.releaseRun(runId);
     if (done.ok) return "delivered";

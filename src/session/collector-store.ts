@@ -196,6 +196,11 @@ export function cancelQueuedCollectors(sql: SqlStorage, now: number, runIds?: re
   return cancelled.map((row) => row.run_id);
 }
 
+/** Whether a member has ended (a release owed to its child is then moot). */
+export function collectorEnded(sql: SqlStorage, runId: string): boolean {
+  return sql.exec("SELECT 1 FROM collector WHERE run_id = ? AND state = 'ended'", runId).toArray().length > 0;
+}
+
 /** Ends a member its child could not be reached for (its release's deadline passed): failed. */
 export function failCollector(sql: SqlStorage, runId: string, error: string, now: number): boolean {
   return takeCollectorResult(sql, { runId, status: "failed", result: "", error }, now);
