@@ -218,6 +218,9 @@ export interface AgentsWaitResult {
   errors?: { runId: string; error: "not_found" | "not_owner" }[];
   /** Only when no id was the caller's to wait on. */
   success?: false;
+  /** Ours: completed results past 256 KiB of JSON were left out; `omitted` names them (ask for them again). */
+  truncated?: true;
+  omitted?: string[];
 }
 
 /** `agents_list` (SPEC §5.8). */

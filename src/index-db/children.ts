@@ -21,13 +21,22 @@ export interface ChildRow {
 // A requester controls at most this many children in one call; older ones drop out of `recent` anyway.
 const MAX_CHILDREN = 200;
 
-/** The sessions a session spawned, newest activity first (served by the `spawned_by` index). */
-export async function listChildren(db: D1Database, sessionKey: string): Promise<ChildRow[]> {
+/**
+ * The sessions a session spawned, newest activity first (served by the `spawned_by` index). Without
+ * collectors (`collectors: false`) they are left out before the limit, so that they cannot crowd out the
+ * children that count.
+ */
+export async function listChildren(
+  db: D1Database,
+  sessionKey: string,
+  options: { collectors?: boolean } = {},
+): Promise<ChildRow[]> {
+  const only = options.collectors === false ? "AND collector = 0" : "";
   const { results } = await db
     .prepare(
       `SELECT session_key, label, spawn_task, last_run_id, status, model, total_tokens, runtime_ms, started_at, ended_at,
          created_at, collector
-       FROM session_index WHERE spawned_by = ? AND list_state IN (0, 1) ORDER BY recency DESC LIMIT ?`,
+       FROM session_index WHERE spawned_by = ? AND list_state IN (0, 1) ${only} ORDER BY recency DESC LIMIT ?`,
     )
     .bind(sessionKey, MAX_CHILDREN)
     .all<Record<string, string | number | null>>();

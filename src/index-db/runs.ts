@@ -36,6 +36,33 @@ export async function controlledRuns(
   return new Map(results.map((row) => [row.run_id, row.session_key]));
 }
 
+/**
+ * The collector runs among `runIds` whose spawner (kept in the run index, which outlives the child's
+ * row) is the caller or one of its descendants, by runId → spawner key. One read.
+ */
+export async function collectorSpawners(
+  db: D1Database,
+  callerKey: string,
+  runIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (runIds.length === 0) return new Map();
+  const { results } = await db
+    .prepare(
+      `WITH RECURSIVE up(run_id, spawner_key, ancestor, depth) AS (
+         SELECT run_id, spawner_key, spawner_key, 0 FROM run_index
+           WHERE run_id IN (SELECT value FROM json_each(?)) AND spawner_key IS NOT NULL
+         UNION ALL
+         SELECT up.run_id, up.spawner_key, s.spawned_by, up.depth + 1 FROM up
+           JOIN session_index s ON s.session_key = up.ancestor
+           WHERE up.depth < ${MAX_TREE_DEPTH} AND s.list_state IN (0, 1)
+       )
+       SELECT DISTINCT run_id, spawner_key FROM up WHERE ancestor = ?`,
+    )
+    .bind(JSON.stringify(runIds), callerKey)
+    .all<{ run_id: string; spawner_key: string }>();
+  return new Map(results.map((row) => [row.run_id, row.spawner_key]));
+}
+
 /** The runs among `runIds` the run index knows, by runId → session key (one read, ids bound as JSON). */
 export async function indexedRuns(db: D1Database, runIds: readonly string[]): Promise<Map<string, string>> {
   if (runIds.length === 0) return new Map();

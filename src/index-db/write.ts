@@ -18,11 +18,13 @@ export function sessionIndexUpsert(db: D1Database, row: IndexRow): D1PreparedSta
 /** runId → session key, once: a run's row in the run index. */
 export function runIndexInsert(
   db: D1Database,
-  run: { runId: string; sessionKey: string; createdAt: number },
+  run: { runId: string; sessionKey: string; createdAt: number; spawnerKey?: string },
 ): D1PreparedStatement {
   return db
-    .prepare("INSERT OR IGNORE INTO run_index (run_id, session_key, created_at) VALUES (?, ?, ?)")
-    .bind(run.runId, run.sessionKey, run.createdAt);
+    .prepare(
+      "INSERT OR IGNORE INTO run_index (run_id, session_key, created_at, spawner_key) VALUES (?, ?, ?, ?)",
+    )
+    .bind(run.runId, run.sessionKey, run.createdAt, run.spawnerKey ?? null);
 }
 
 /** Removes a session's index row, unless a newer version of the session was written since. */

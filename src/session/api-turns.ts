@@ -40,6 +40,11 @@ export const turnRequestSchema = z.object({
   replyTo: deliveryContextSchema.optional(),
   /** Post the reply to the session's own announce target (a completion); never for a sub-agent. */
   replyToOwnChannel: z.boolean().optional(),
+  /**
+   * A collector member's run waiting for a running slot of its group (SPEC §15): queued but not
+   * runnable until its requester releases it (SessionApi.releaseRun).
+   */
+  held: z.literal(true).optional(),
 });
 export type TurnRequest = z.infer<typeof turnRequestSchema>;
 

@@ -232,13 +232,8 @@ export interface SessionApi {
   waitCollectors(runIds: string[], timeoutMs: number): Promise<Result<CollectorSnapshot>>;
   /** Ends queued collector runs before they start (all, or those of `runIds`): the runIds ended. */
   cancelCollectors(runIds?: string[]): Promise<Result<{ cancelled: string[] }>>;
-}
-
-/** What creating a collector's child takes: kept by its requester until a running slot is free. */
-export interface CollectorStart {
-  init: CreateSessionInit;
-  turn: TurnRequest;
-  fork: TranscriptMessage[];
+  /** Releases this collector child's held run (its member has a running slot): it runs now. */
+  releaseRun(runId: string): Promise<Result<{ released: boolean }>>;
 }
 
 /** A collector spawn for its requester to admit. */
@@ -248,5 +243,4 @@ export interface CollectorAdmission {
   childKey: string;
   label?: string;
   caps: CollectorCaps;
-  start: CollectorStart;
 }

@@ -1,35 +1,35 @@
 import { sessionApi } from "./client";
-import { collectorStartOf, markCollectorStarted } from "./collector-store";
+import { collectorEnded, failCollector } from "./collector-store";
 import { byOutboxKey, markFailed } from "./ledger";
 import type { OutboxEntry } from "./outbox-store";
 import { readRecord } from "./record";
 
-type CollectorEntry = Extract<OutboxEntry, { kind: "collector_start" | "collector_result" }>;
+type CollectorEntry = Extract<OutboxEntry, { kind: "collector_release" | "collector_result" }>;
 
 /**
- * Delivers a collector entry of the outbox (SPEC §15); throws to have it retried. `collector_start`
- * (requester side) creates a member's child with its run once it holds a running slot: a member killed
- * meanwhile, or a requester being deleted, starts nothing. `collector_result` (child side) hands the
- * result to the requester, which deduplicates it by runId; a requester gone for good fails the record.
+ * Delivers a collector entry of the outbox (SPEC §15); throws to have it retried.
+ * `collector_release` (requester side) releases a member's held run once it has a running slot, or
+ * kills it (a member cancelled, or a requester deleted, never starts); a child not there yet (its spawn
+ * is still creating it) is tried again until the deadline, then the member ends failed.
+ * `collector_result` (child side) hands the result to the requester, which deduplicates it by runId; a
+ * requester gone for good fails the record.
  */
 export async function deliverCollectorEntry(
   env: Env,
   sql: SqlStorage,
   entry: CollectorEntry,
 ): Promise<"delivered" | "settled" | "remove_session"> {
-  if (entry.kind === "collector_start") {
-    const { runId } = entry.payload;
-    const start = collectorStartOf(sql, runId);
-    if (!start || readRecord(sql)?.deletedAt !== undefined) return "delivered";
-    // Repeatable: an existing child only gets its turn added again, a no-op for the same runId.
-    const created = await sessionApi(env.SESSION, start.init.sessionKey).createWithTurn(
-      start.init,
-      start.turn,
-      start.fork,
-    );
-    if (!created.ok) throw new Error(`collector ${runId} not started: ${created.message}`);
-    markCollectorStarted(sql, runId);
-    return "delivered";
+  if (entry.kind === "collector_release") {
+    const { runId, childKey, deadlineAt } = entry.payload;
+    const kill = entry.payload.kill || readRecord(sql)?.deletedAt !== undefined;
+    // A member that ended meanwhile (its child deleted, say) has nothing left to release.
+    if (!kill && collectorEnded(sql, runId)) return "delivered";
+    const child = sessionApi(env.SESSION, childKey);
+    const done = kill ? await child.kill() : await child.releaseRun(runId);
+    if (done.ok) return "delivered";
+    if (Date.now() < deadlineAt) throw new Error(`collector ${runId}: child ${childKey} not reached`);
+    if (!kill) failCollector(sql, runId, "collector run could not be started", Date.now());
+    return "settled";
   }
   const { requesterKey, result, afterwards } = entry.payload;
   const taken = await sessionApi(env.SESSION, requesterKey).collectorResult(result);

@@ -3,7 +3,7 @@ import type { CollectorResult } from "./api";
 import { addDelivery } from "./delivery-store";
 import type { SpawnInfo } from "./record";
 import { completionKey } from "./run-progress";
-import { RESTARTED_BY_STEER, type RunRow } from "./run-store";
+import { RESTARTED_BY_STEER } from "./run-store";
 
 // A collector child (SPEC §15) announces nothing: its run end hands the requester a record, through the
 // outbox with its delivery record (kind `completion`), never a turn, so the requester runs nothing.
@@ -31,20 +31,32 @@ export function collectorReports(ending: Ending): boolean {
   return ending.error !== RESTARTED_BY_STEER;
 }
 
+/** The member's run id: the spawn's first run, whatever run of the child ends its task (a steer's too). */
+export const memberRunId = (spawn: SpawnInfo, runId: string) => spawn.collect?.runId ?? runId;
+
+/** Whether the child's task has reported already (its one result handoff has a record, delivered or not). */
+function hasReported(sql: SqlStorage, runId: string): boolean {
+  return sql.exec("SELECT 1 FROM delivery WHERE outbox_key = ?", completionKey(runId)).toArray().length > 0;
+}
+
 /**
- * The result the run end owes the requester, in the run end's transaction: the raw final text, not the
- * announce's fallbacks. `structured` and `schemaError` are read from the ending when present (a child
- * with an outputSchema records them through structured_output).
+ * The result a collector child owes the requester, in the transaction of the end that owes it (a run's
+ * end, or the child's deletion): once per task, under the member's run id, with the raw final text, not
+ * the announce's fallbacks. `structured` and `schemaError` are read from the ending when present (a child
+ * with an outputSchema records them through structured_output). False when the task reported already.
  */
 export function addCollectorResult(
   sql: SqlStorage,
   spawn: SpawnInfo,
-  run: RunRow,
+  runId: string,
   ending: Ending,
   now: number,
-): true {
+  options: { deleting?: boolean } = {},
+): boolean {
+  const member = memberRunId(spawn, runId);
+  if (hasReported(sql, member)) return false;
   const result: CollectorResult = {
-    runId: run.runId,
+    runId: member,
     status: statusOf[ending.status],
     result: ending.reply ?? "",
     ...(ending.structured !== undefined ? { structured: ending.structured } : {}),
@@ -54,14 +66,15 @@ export function addCollectorResult(
       ? { usage: { inputTokens: ending.usage.input, outputTokens: ending.usage.output } }
       : {}),
   };
-  const cleanup = spawn.cleanup === "delete" && spawn.mode === "run";
+  // A child being deleted goes anyway: nothing to remove afterwards.
+  const cleanup = spawn.cleanup === "delete" && spawn.mode === "run" && !options.deleting;
   addDelivery(
     sql,
     "completion",
-    { runId: run.runId, target: spawn.requesterKey },
+    { runId: member, target: spawn.requesterKey },
     {
       kind: "collector_result",
-      key: completionKey(run.runId),
+      key: completionKey(member),
       payload: {
         requesterKey: spawn.requesterKey,
         result,

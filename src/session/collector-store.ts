@@ -1,11 +1,9 @@
-import { fromBase64Url, toBase64Url } from "../auth/hmac";
 import type {
   AdmittedCollector,
   CollectorAdmission,
   CollectorOutcome,
   CollectorResult,
   CollectorSnapshot,
-  CollectorStart,
   CollectorStatus,
 } from "./api";
 import { addToOutbox } from "./outbox-store";
@@ -35,52 +33,69 @@ type CollectorRow = {
   ended_at: number | null;
 };
 
-/** The outbox key of a member's start: one per run. */
-const startKey = (runId: string) => `collector_start:${runId}`;
+/** The outbox key of what a member's child is owed (its run released, or killed): one per run. */
+const releaseKey = (runId: string) => `collector_release:${runId}`;
 
-// Attachments' bytes travel as base64url inside the stored JSON.
-function encodeStart(start: CollectorStart): string {
-  const attachments = (start.init.attachments ?? []).map((file) => ({
-    ...file,
-    bytes: toBase64Url(file.bytes),
-  }));
-  return JSON.stringify({ ...start, init: { ...start.init, attachments } });
+/** How long the requester keeps trying to reach a member's child (the delivery schedule's deadline). */
+export const RELEASE_DEADLINE_MS = 30 * 60 * 1000;
+
+/** Owes a member's child its held run's release (or, with `kill`, its end), through the outbox. */
+function oweChild(
+  sql: SqlStorage,
+  row: { run_id: string; child_key: string },
+  now: number,
+  kill = false,
+): void {
+  addToOutbox(sql, "collector_release", releaseKey(row.run_id), {
+    runId: row.run_id,
+    childKey: row.child_key,
+    deadlineAt: now + RELEASE_DEADLINE_MS,
+    ...(kill ? { kill: true as const } : {}),
+  });
 }
 
-function decodeStart(text: string): CollectorStart {
-  const start = JSON.parse(text) as CollectorStart;
-  const attachments = (start.init.attachments ?? []).map((file) => ({
-    ...file,
-    bytes: fromBase64Url(file.bytes as unknown as string) ?? new Uint8Array(),
-  }));
-  return { ...start, init: { ...start.init, attachments } };
-}
-
+/** A group's members: ever admitted (table collector_admitted, never pruned), live, running. */
 function groupCounts(sql: SqlStorage, groupId: string) {
   return sql
     .exec<{ total: number; live: number; running: number }>(
-      `SELECT COUNT(*) AS total, COALESCE(SUM(state != 'ended'), 0) AS live,
-         COALESCE(SUM(state = 'running'), 0) AS running FROM collector WHERE group_id = ?`,
+      `SELECT COALESCE((SELECT admitted FROM collector_admitted WHERE group_id = ?1), 0) AS total,
+         COALESCE(SUM(state != 'ended'), 0) AS live, COALESCE(SUM(state = 'running'), 0) AS running
+       FROM collector WHERE group_id = ?1`,
       groupId,
     )
     .one();
 }
 
-/** Starts the oldest queued members of a group while it has running slots free (through the outbox). */
-function startQueued(sql: SqlStorage, groupId: string, maxConcurrent: number, now: number): void {
+/** Forgets every member and group (a session created anew on this key starts with none). */
+export function clearCollectors(sql: SqlStorage): void {
+  sql.exec("DELETE FROM collector");
+  sql.exec("DELETE FROM collector_admitted");
+}
+
+/**
+ * Starts the oldest queued members of a group while it has running slots free: their children's held
+ * runs are released through the outbox (except `admitted`'s, whose child is created runnable).
+ */
+function startQueued(
+  sql: SqlStorage,
+  groupId: string,
+  maxConcurrent: number,
+  now: number,
+  admitted?: string,
+): void {
   const free = maxConcurrent - groupCounts(sql, groupId).running;
   if (free <= 0) return;
   const started = sql
-    .exec<{ run_id: string }>(
+    .exec<{ run_id: string; child_key: string }>(
       `UPDATE collector SET state = 'running', started_at = ?
        WHERE seq IN (SELECT seq FROM collector WHERE group_id = ? AND state = 'queued' ORDER BY seq LIMIT ?)
-       RETURNING run_id`,
+       RETURNING run_id, child_key`,
       now,
       groupId,
       free,
     )
     .toArray();
-  for (const { run_id } of started) addToOutbox(sql, "collector_start", startKey(run_id), { runId: run_id });
+  for (const row of started) if (row.run_id !== admitted) oweChild(sql, row, now);
 }
 
 /**
@@ -110,17 +125,21 @@ export function admitCollector(
       refused: `sessions_spawn reached tools.swarm.maxChildrenPerGroup (${counts.live}/${caps.maxChildrenPerGroup}).`,
     };
   sql.exec(
-    `INSERT INTO collector (run_id, group_id, child_key, label, state, max_concurrent, start, created_at)
-     VALUES (?, ?, ?, ?, 'queued', ?, ?, ?)`,
+    `INSERT INTO collector (run_id, group_id, child_key, label, state, max_concurrent, created_at)
+     VALUES (?, ?, ?, ?, 'queued', ?, ?)`,
     admission.runId,
     groupId,
     admission.childKey,
     admission.label ?? null,
     caps.maxConcurrent,
-    encodeStart(admission.start),
     now,
   );
-  startQueued(sql, groupId, caps.maxConcurrent, now);
+  sql.exec(
+    `INSERT INTO collector_admitted (group_id, admitted) VALUES (?, 1)
+     ON CONFLICT (group_id) DO UPDATE SET admitted = admitted + 1`,
+    groupId,
+  );
+  startQueued(sql, groupId, caps.maxConcurrent, now, admission.runId);
   const state = sql
     .exec<{ state: AdmittedCollector["state"] }>(
       "SELECT state FROM collector WHERE run_id = ?",
@@ -130,22 +149,6 @@ export function admitCollector(
   return { state, duplicate: false };
 }
 
-/** What creating a running member's child takes; undefined once started, or for a member not running. */
-export function collectorStartOf(sql: SqlStorage, runId: string): CollectorStart | undefined {
-  const row = sql
-    .exec<{ start: string | null }>(
-      "SELECT start FROM collector WHERE run_id = ? AND state = 'running'",
-      runId,
-    )
-    .toArray()[0];
-  return row?.start ? decodeStart(row.start) : undefined;
-}
-
-/** The member's child exists with its run: what it took is not kept any longer. */
-export function markCollectorStarted(sql: SqlStorage, runId: string): void {
-  sql.exec("UPDATE collector SET start = NULL WHERE run_id = ?", runId);
-}
-
 /**
  * Takes a member's result once (a redelivery, or a result for a run never admitted here, is not taken)
  * and frees its slot: the group's next queued members start. True when taken.
@@ -153,7 +156,7 @@ export function markCollectorStarted(sql: SqlStorage, runId: string): void {
 export function takeCollectorResult(sql: SqlStorage, result: CollectorResult, now: number): boolean {
   const ended = sql
     .exec<{ group_id: string; max_concurrent: number }>(
-      `UPDATE collector SET state = 'ended', start = NULL, status = ?, result = ?, structured = ?, error = ?,
+      `UPDATE collector SET state = 'ended', status = ?, result = ?, structured = ?, error = ?,
          schema_error = ?, usage = ?, ended_at = ?,
          completed_seq = (SELECT COALESCE(MAX(completed_seq), 0) + 1 FROM collector)
        WHERE run_id = ? AND state != 'ended' RETURNING group_id, max_concurrent`,
@@ -174,20 +177,33 @@ export function takeCollectorResult(sql: SqlStorage, result: CollectorResult, no
 
 /**
  * Ends queued members before they start (all of them, or those of `runIds`): killed, with nothing to
- * collect. Running members end through their child's kill. The runIds ended.
+ * collect; their children's held runs are killed through the outbox (their reports then change nothing).
+ * Running members end through their child's kill. The runIds ended.
  */
 export function cancelQueuedCollectors(sql: SqlStorage, now: number, runIds?: readonly string[]): string[] {
-  return sql
-    .exec<{ run_id: string }>(
-      `UPDATE collector SET state = 'ended', start = NULL, status = 'killed', result = '', error = 'run killed',
+  const cancelled = sql
+    .exec<{ run_id: string; child_key: string }>(
+      `UPDATE collector SET state = 'ended', status = 'killed', result = '', error = 'run killed',
          ended_at = ?, completed_seq = (SELECT COALESCE(MAX(completed_seq), 0) + 1 FROM collector)
-       WHERE state = 'queued' AND (? IS NULL OR run_id IN (SELECT value FROM json_each(?))) RETURNING run_id`,
+       WHERE state = 'queued' AND (? IS NULL OR run_id IN (SELECT value FROM json_each(?)))
+       RETURNING run_id, child_key`,
       now,
       runIds ? 1 : null,
       JSON.stringify(runIds ?? []),
     )
-    .toArray()
-    .map((row) => row.run_id);
+    .toArray();
+  for (const row of cancelled) oweChild(sql, row, now, true);
+  return cancelled.map((row) => row.run_id);
+}
+
+/** Whether a member has ended (a release owed to its child is then moot). */
+export function collectorEnded(sql: SqlStorage, runId: string): boolean {
+  return sql.exec("SELECT 1 FROM collector WHERE run_id = ? AND state = 'ended'", runId).toArray().length > 0;
+}
+
+/** Ends a member its child could not be reached for (its release's deadline passed): failed. */
+export function failCollector(sql: SqlStorage, runId: string, error: string, now: number): boolean {
+  return takeCollectorResult(sql, { runId, status: "failed", result: "", error }, now);
 }
 
 function outcomeOf(row: CollectorRow): CollectorOutcome {

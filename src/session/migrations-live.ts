@@ -161,9 +161,8 @@ export const liveMigrations: ReadonlyArray<{ id: string; sql: string }> = [
     id: "0018_collectors",
     sql: `
       -- A requester's collector runs (SPEC §15): one row per admitted member, FIFO by seq. state is queued
-      -- (admitted, waiting for a running slot of its group: its child does not exist yet), running (its
-      -- child was or is being created, through the outbox) or ended (its result is here, or it was killed
-      -- before it started). start holds what creating the child takes, until it is started. Results are
+      -- (admitted, waiting for a running slot of its group: its child exists, its run held), running (its
+      -- run released, through the outbox) or ended (its result is here, or it was cancelled). Results are
       -- kept 7 days after ended_at for agents_wait; completed_seq is the order results arrived in.
       CREATE TABLE collector (
         seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -173,7 +172,6 @@ export const liveMigrations: ReadonlyArray<{ id: string; sql: string }> = [
         label TEXT,
         state TEXT NOT NULL,
         max_concurrent INTEGER NOT NULL,
-        start TEXT,
         status TEXT,
         result TEXT,
         structured TEXT,
@@ -187,13 +185,22 @@ export const liveMigrations: ReadonlyArray<{ id: string; sql: string }> = [
       );
       CREATE INDEX collector_group ON collector (group_id, state, seq);
       CREATE INDEX collector_ended ON collector (ended_at) WHERE ended_at IS NOT NULL;
+      -- How many members each group ever admitted: maxTotalPerGroup is a lifetime cap, which the pruning
+      -- of ended rows must not lower.
+      CREATE TABLE collector_admitted (group_id TEXT PRIMARY KEY, admitted INTEGER NOT NULL);
+      -- A collector child's run held (queued, not runnable) until its requester releases it: it waits
+      -- for a running slot of its group. Not due work while held.
+      ALTER TABLE run ADD COLUMN held INTEGER;
       -- due_work gains the pruning of results 7 days (604800000 ms) after the oldest one ended, nested
-      -- with the newer terms (a compound SELECT holds at most 5).
+      -- with the newer terms (a compound SELECT holds at most 5); a held queued run is not due (NULL).
       DROP VIEW due_work;
       CREATE VIEW due_work AS
         SELECT next_attempt_at AS due_at FROM outbox
         UNION ALL
-        SELECT * FROM (SELECT COALESCE(not_before, 0) FROM run WHERE status = 'queued' ORDER BY seq LIMIT 1)
+        SELECT * FROM (
+          SELECT CASE WHEN held = 1 THEN NULL ELSE COALESCE(not_before, 0) END FROM run
+            WHERE status = 'queued' ORDER BY seq LIMIT 1
+        )
         UNION ALL
         SELECT CASE WHEN deferred = 1 THEN deadline_at ELSE 0 END FROM run WHERE status = 'running'
         UNION ALL

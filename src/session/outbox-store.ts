@@ -14,7 +14,13 @@ const payloadSchemas = {
   /** Removes the index row; once delivered, a deleted session's storage is wiped. */
   index_delete: z.object({ sessionKey: z.string(), version: z.number() }),
   /** runId → session key in D1 `run_index`. */
-  run_index: z.object({ runId: z.string(), sessionKey: z.string(), createdAt: z.number() }),
+  run_index: z.object({
+    runId: z.string(),
+    sessionKey: z.string(),
+    createdAt: z.number(),
+    /** A collector child's run: the requester that keeps its result (SPEC §15). */
+    spawnerKey: z.string().optional(),
+  }),
   /** A turn in another session: sends, reply-back and announce steps, completions. */
   turn: turnDeliverySchema,
   /** A post to a channel (reply, announce, command answer), handed to the Queue. */
@@ -38,8 +44,16 @@ const payloadSchemas = {
   delivery_index: z.object({ deliveryId: z.string(), change: z.string().optional() }),
   /** The transcript's messages up to this seq in the D1 search index (SPEC §18), written in chunks. */
   search_index: z.object({ throughSeq: z.number().int().nonnegative() }),
-  /** Creates a collector member's child with its run, once it has a running slot (SPEC §15). */
-  collector_start: z.object({ runId: z.string() }),
+  /**
+   * A collector member's child (SPEC §15): its held run released once the member has a running slot,
+   * or killed (`kill`) when the member was cancelled first; tried until `deadlineAt`.
+   */
+  collector_release: z.object({
+    runId: z.string(),
+    childKey: z.string(),
+    deadlineAt: z.number(),
+    kill: z.literal(true).optional(),
+  }),
   /** A collector run's result, handed to its requester as a record (never a turn). */
   collector_result: collectorResultDeliverySchema,
 } as const;
@@ -182,6 +196,11 @@ export function entryDueAt(sql: SqlStorage, dedupeKey: string): number | undefin
 /** True while an entry of this dedupe key waits in the outbox. */
 export function hasOutboxEntry(sql: SqlStorage, dedupeKey: string): boolean {
   return sql.exec("SELECT 1 FROM outbox WHERE dedupe_key = ?", dedupeKey).toArray().length > 0;
+}
+
+/** True while an entry of this kind waits in the outbox (being delivered or not). */
+export function hasOutboxKind(sql: SqlStorage, kind: OutboxKind): boolean {
+  return sql.exec("SELECT 1 FROM outbox WHERE kind = ? LIMIT 1", kind).toArray().length > 0;
 }
 
 /**

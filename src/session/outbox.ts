@@ -22,6 +22,7 @@ import { applySessionMigrations } from "./migrations";
 import {
   deferEntry,
   dueEntries,
+  hasOutboxKind,
   isPending,
   leaseDueEntries,
   type OutboxEntry,
@@ -174,6 +175,11 @@ export class Outbox {
     const env = this.#env;
     switch (entry.kind) {
       case "index_delete": {
+        // A collector child's result goes out before its storage does (retried until it is settled).
+        // What a collector child is owed (its result to its requester, or a member's release or kill)
+        // goes out before the storage does (each is retried until settled, 30 minutes at most).
+        if (hasOutboxKind(this.#sql, "collector_result") || hasOutboxKind(this.#sql, "collector_release"))
+          throw new Error("a collector handoff is still owed");
         await deleteSessionIndex(env.DB, entry.payload.sessionKey, entry.payload.version);
         const deletedAt = readRecord(this.#sql)?.deletedAt;
         if (deletedAt === undefined) return "delivered";
@@ -210,7 +216,7 @@ export class Outbox {
         return "delivered";
       case "remove_session":
         return "remove_session";
-      case "collector_start":
+      case "collector_release":
       case "collector_result":
         return deliverCollectorEntry(env, this.#sql, entry);
       case "watch_notice": {

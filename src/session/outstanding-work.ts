@@ -98,14 +98,13 @@ export async function mustWait(
   if (hasQueuedCompletion(sql)) return true;
   let children: ChildRow[];
   try {
-    children = await listChildren(env.DB, record.sessionKey);
+    // A collector's result is collected explicitly (agents_wait): the task never waits for it implicitly.
+    children = await listChildren(env.DB, record.sessionKey, { collectors: false });
   } catch (cause) {
     console.warn(`run ${row.runId}: children not read, reporting now: ${String(cause)}`);
     return false;
   }
-  // A collector's result is collected explicitly (agents_wait): the task never waits for it implicitly.
   const notTaken = children
-    .filter((child) => !child.collector)
     .map((child) => ({ ...child, runId: spawnedRun(sql, child.sessionKey) ?? child.runId }))
     .filter(
       (child): child is ChildRow & { runId: string } =>

@@ -21,9 +21,14 @@ export const spawnInfoSchema = z.object({
   /**
    * A collector child (SPEC §15): its result is kept for the requester's agents_wait, never announced;
    * with `outputSchema`, the child gets `structured_output` and must record a result matching it.
+   * `runId` is the member's (the spawn's first run): the task reports under it whatever run ends it.
    */
   collect: z
-    .object({ groupId: z.string(), outputSchema: z.record(z.string(), z.unknown()).optional() })
+    .object({
+      groupId: z.string(),
+      runId: z.string().optional(),
+      outputSchema: z.record(z.string(), z.unknown()).optional(),
+    })
     .optional(),
 });
 export type SpawnInfo = z.infer<typeof spawnInfoSchema>;

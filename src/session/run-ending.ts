@@ -159,7 +159,7 @@ export function recordRunEnding(
   const owed =
     record.spawn !== undefined &&
     (record.spawn.collect
-      ? collectorReports(ending) && addCollectorResult(sql, record.spawn, run, ending, now)
+      ? collectorReports(ending) && addCollectorResult(sql, record.spawn, run.runId, ending, now)
       : ending.announce !== false && addCompletion(sql, record, record.spawn, run, ending, now));
   recordCompletionOwed(sql, run.runId, owed);
 }

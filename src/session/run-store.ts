@@ -39,6 +39,8 @@ export interface RunRow {
   error?: string;
   retries: string[];
   notBefore?: number;
+  /** 1 while the run is held: queued, not runnable until released (a collector waiting for a slot). */
+  held?: number | null;
   /** Whether the run's end owed its requester a completion (migration 0008). */
   /**
    * Whether the run's end owed its requester a completion (migration 0008), and once its ledger record
@@ -90,7 +92,9 @@ export function findRun(sql: SqlStorage, runId: string, dedupeKey?: string): Run
 /** The oldest queued run, if the session is not busy with another. */
 export function nextRunnable(sql: SqlStorage): RunRow | undefined {
   if (readRows(sql, "status = 'running' LIMIT 1").length > 0) return undefined;
-  return readRows(sql, "status = 'queued' ORDER BY seq LIMIT 1")[0];
+  const [next] = readRows(sql, "status = 'queued' ORDER BY seq LIMIT 1");
+  // A held run (a collector waiting for a slot of its group) holds up the queue behind it too.
+  return next && !next.held ? next : undefined;
 }
 
 /** Runs marked running: after an eviction, those no longer executing anywhere. */
@@ -139,15 +143,15 @@ export function hasRunWithDedupeKey(sql: SqlStorage, dedupeKey: string): boolean
 /** Inserts a queued run, created at the same instant as its inbound message. */
 export function insertRun(
   sql: SqlStorage,
-  request: Pick<TurnRequest, "runId" | "dedupeKey" | "context" | "flow" | "replyTo">,
+  request: Pick<TurnRequest, "runId" | "dedupeKey" | "context" | "flow" | "replyTo" | "held">,
   triggerMessageId: string,
   timeoutMs: number,
   createdAt: number,
 ): void {
   appendEvent(sql, systemEvent("run_queued", "run queued", { runId: request.runId }), createdAt);
   sql.exec(
-    `INSERT INTO run (run_id, dedupe_key, status, trigger_message_id, context, flow, reply_to, timeout_ms, created_at)
-     VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO run (run_id, dedupe_key, status, trigger_message_id, context, flow, reply_to, timeout_ms, created_at,
+       held) VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)`,
     request.runId,
     request.dedupeKey ?? null,
     triggerMessageId,
@@ -156,7 +160,13 @@ export function insertRun(
     request.replyTo ? JSON.stringify(request.replyTo) : null,
     timeoutMs,
     createdAt,
+    request.held ? 1 : null,
   );
+}
+
+/** Makes a held run runnable (its requester released it); true when it was held. */
+export function releaseHeldRun(sql: SqlStorage, runId: string): boolean {
+  return sql.exec("UPDATE run SET held = NULL WHERE run_id = ? AND held = 1", runId).rowsWritten > 0;
 }
 
 /** Marks a run started, with the deadline the alarm enforces if this instance is gone. */

@@ -31,7 +31,7 @@ import {
 import type { DeliveryRecord, DeliveryReport, DeliveryReportAnswer } from "./api-deliveries";
 import type { RunProgressPost, StateChanges } from "./api-events";
 import { readAttachment } from "./attachments";
-import { cancelQueuedCollectors, pruneCollectors } from "./collector-store";
+import { pruneCollectors } from "./collector-store";
 import { Collectors } from "./collectors";
 import { sessionConfig } from "./config";
 import { Deliveries } from "./deliveries";
@@ -191,8 +191,9 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   /** A run killed with its ancestor (`cascade`) ends without a completion; otherwise it reports. */
   async kill(options: { cascade?: boolean } = {}): Promise<Result<{ stopped: number }>> {
     if (!liveRecord(this.#sql)) return notFound();
-    // Its collectors still queued never start: they are work of the runs stopped here.
-    this.ctx.storage.transactionSync(() => cancelQueuedCollectors(this.#sql, Date.now()));
+    // Its collectors still queued never start: they are work of the runs stopped here (a parked
+    // agents_wait wakes to see them ended).
+    await this.#collectors.cancel();
     const stopped = this.#runs.stopRuns(options.cascade ? "cascade" : "killed");
     await this.#runs.flush();
     return { ok: true, value: { stopped } };
@@ -297,6 +298,10 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
 
   async cancelCollectors(runIds?: string[]): Promise<Result<{ cancelled: string[] }>> {
     return this.#collectors.cancel(runIds);
+  }
+
+  async releaseRun(runId: string): Promise<Result<{ released: boolean }>> {
+    return this.#turns.release(runId);
   }
 
   override async fetch(request: Request): Promise<Response> {

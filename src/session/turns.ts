@@ -16,7 +16,7 @@ import { takeSteerSlot } from "./control";
 import { appendEvent, steeredEvent } from "./event-log";
 import { liveRecord } from "./record";
 import { runProgress } from "./run-progress";
-import { findRun, runningRuns, toRunRecord } from "./run-store";
+import { findRun, releaseHeldRun, runningRuns, toRunRecord } from "./run-store";
 import type { RunWaiters } from "./run-waiters";
 import type { Runs } from "./runs";
 import { structuredResultOf } from "./structured-output";
@@ -85,13 +85,30 @@ export class Turns {
     return { ok: true, value: { runId: request.runId, status: "queued", duplicate: false } };
   }
 
+  /** A held run (a collector's, waiting for a slot of its group) becomes runnable: it starts now. */
+  async release(runId: string): Promise<Result<{ released: boolean }>> {
+    if (!liveRecord(this.#sql)) return notFound();
+    const released = this.#storage.transactionSync(() => releaseHeldRun(this.#sql, runId));
+    // The alarm is armed again for the run, now due.
+    if (released) await this.#runs.flush();
+    return { ok: true, value: { released } };
+  }
+
   /** The current run is aborted without reporting, then a new run starts with the message. */
   async restart(
     requesterKey: string,
     runId: string,
     text: string,
   ): Promise<Result<{ runId: string; rateLimited: boolean }>> {
-    if (!liveRecord(this.#sql)) return notFound();
+    const record = liveRecord(this.#sql);
+    if (!record) return notFound();
+    // OpenClaw has no steer for a collector: its result is collected, under the run id it was spawned with.
+    if (record.spawn?.collect)
+      return {
+        ok: false,
+        code: "forbidden",
+        message: "A collector sub-agent cannot be steered: collect its result with agents_wait.",
+      };
     const allowed = this.#storage.transactionSync(() => {
       if (!takeSteerSlot(this.#sql, requesterKey, Date.now())) return false;
       const provenance = { kind: "inter_session" as const, sourceSessionKey: requesterKey };

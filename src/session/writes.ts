@@ -2,6 +2,8 @@ import type { SwitchboardConfig } from "../config/schema";
 import type { TranscriptMessage } from "../transcript/message";
 import type { CreateSessionInit, ImportReceipt, InboundRecord, TurnRequest } from "./api";
 import { clearAttachments, insertAttachments } from "./attachments";
+import { addCollectorResult } from "./collector-result";
+import { cancelQueuedCollectors, clearCollectors } from "./collector-store";
 import { clearSteers } from "./control";
 import { clearDeliveries } from "./delivery-store";
 import { appendEvent, clearEvents, systemEvent } from "./event-log";
@@ -43,6 +45,7 @@ export function writeCreation(sql: SqlStorage, init: CreateSessionInit, now: num
   clearWatchers(sql);
   clearDeliveries(sql);
   clearSearchProgress(sql);
+  clearCollectors(sql);
   const { attachments, channel, parentSessionKey, spawnDepth, ...fields } = init;
   insertRecord(
     sql,
@@ -85,6 +88,19 @@ export function writeDeletion(sql: SqlStorage, now: number): void {
   if (!record) return;
   updateRecord(sql, { deletedAt: now });
   clearWatchers(sql);
+  // A collector child's task that has not reported ends here, so its member frees its slot: owed before
+  // the index delete, which wipes the storage only once this handoff is out (src/session/outbox.ts).
+  if (record.spawn?.collect)
+    addCollectorResult(
+      sql,
+      record.spawn,
+      record.lastRunId ?? "",
+      { status: "killed", error: "session deleted" },
+      now,
+      { deleting: true },
+    );
+  // Its own members still queued never start.
+  cancelQueuedCollectors(sql, now);
   const version = readRecord(sql)?.version ?? record.version + 1;
   // Same key as the index sync: an undelivered upsert is replaced by the delete.
   addToOutbox(sql, "index_delete", "index", { sessionKey: record.sessionKey, version });
@@ -154,6 +170,7 @@ export function writeTurn(
     runId: request.runId,
     sessionKey: record.sessionKey,
     createdAt: now,
+    ...(record.spawn?.collect ? { spawnerKey: record.spawn.requesterKey } : {}),
   });
   addIndexSync(sql);
 }

@@ -9,6 +9,8 @@ export const MAX_AGENTS_WAIT_IDS = 1000;
 const DEFAULT_TIMEOUT_SECONDS = 30;
 // A session object that keeps failing is not asked again in a tight loop.
 const RETRY_PAUSE_MS = 50;
+// An answer is one toolResult row of the caller's transcript (bounded at 1 MiB): its results stay well below.
+export const MAX_ANSWER_BYTES = 256 * 1024;
 
 /** The ids as waited for: trimmed, blanks dropped, duplicates merged, in input order. */
 const normalized = (ids: readonly string[]) => [...new Set(ids.map((id) => id.trim()).filter(Boolean))];
@@ -85,9 +87,13 @@ export const agentsWait = defineTool({
     const done = snapshots.some((found) => (found?.completed.length ?? 0) > 0);
     const pending = snapshots.some((found) => (found?.pending.length ?? 0) > 0);
     if (!done && pending && timeoutMs > 0) {
-      // The first spawner to see a result (or the timeout) ends the wait; then all are read again.
+      // The first spawner to see a result (or the timeout) ends the wait; then all are read again. Only
+      // the spawners with runs pending wait: one with none would answer at once.
+      const waiting = [...owned]
+        .map(([spawner], index) => [spawner, snapshots[index]?.pending ?? []] as const)
+        .filter(([, runIds]) => runIds.length > 0);
       await Promise.race(
-        [...owned].map(([spawner, runIds]) =>
+        waiting.map(([spawner, runIds]) =>
           collectorsOf(ctx, spawner, runIds, timeoutMs).catch(() => undefined),
         ),
       );
@@ -113,10 +119,28 @@ function waitResult(ids: string[], snapshots: (CollectorSnapshot | undefined)[],
     .map(({ endedAt: _ended, completedSeq: _seq, ...item }: CollectorOutcome) => item);
   const waiting = new Set(snapshots.flatMap((found) => found?.pending ?? []));
   const failed = [...new Map(errors.map((error) => [error.runId, error])).values()].sort(byInput);
+  const { kept, omitted } = capped(completed);
   return {
-    completed,
+    completed: kept,
     pending: ids.filter((id) => waiting.has(id)),
     ...(failed.length > 0 ? { errors: failed } : {}),
     ...(failed.length === ids.length ? { success: false } : {}),
+    ...(omitted.length > 0 ? { truncated: true, omitted } : {}),
   };
+}
+
+/**
+ * The completed items that fit MAX_ANSWER_BYTES of JSON, in order; the rest are named in `omitted`
+ * (ours: the answer is a transcript row, bounded; they can be read again by asking for them).
+ */
+function capped<T extends { runId: string }>(items: T[]): { kept: T[]; omitted: string[] } {
+  const kept: T[] = [];
+  const omitted: string[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    bytes += new TextEncoder().encode(JSON.stringify(item)).byteLength + 1;
+    if (bytes > MAX_ANSWER_BYTES && kept.length > 0) omitted.push(item.runId);
+    else kept.push(item);
+  }
+  return { kept, omitted };
 }

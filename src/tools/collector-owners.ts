@@ -1,5 +1,5 @@
 import { findSessionsByKeys } from "../index-db/lookup";
-import { controlledRuns, indexedRuns } from "../index-db/runs";
+import { collectorSpawners, controlledRuns, indexedRuns } from "../index-db/runs";
 import type { ToolContext } from "./types";
 
 /** Why agents_wait cannot answer for a run; `not_owner` says only that, nothing about the run. */
@@ -16,20 +16,29 @@ function chunks<T>(items: readonly T[]): T[][] {
 
 /**
  * Where the caller may read each requested collector run: the session that spawned it keeps its result,
- * and only that session or its requesters up the tree may read it (SPEC §15). `unknown` are the ids the
- * caller's own store does not hold; for those, the run index and the spawn tree find the spawner (a
- * child of the caller, or deeper). Ids the caller's tree holds but no spawner keeps as a collector (an
+ * and only that session or its requesters up the tree may read it (SPEC §15). `asked` are the ids the
+ * caller's own store does not hold; for those, the run index names a collector run's spawner (the
+ * caller or a descendant may read it), else the spawn tree finds the session that spawned the run. Ids the caller's tree holds but no spawner keeps as a collector (an
  * ordinary sub-agent run) are `not_found` once the spawner is asked; ids outside the tree are
  * `not_owner` when the run index knows them, else `not_found`.
  */
 export async function collectorOwners(
   ctx: ToolContext,
-  unknown: readonly string[],
+  asked: readonly string[],
 ): Promise<{ spawners: Map<string, string[]>; errors: WaitError[] }> {
   const spawners = new Map<string, string[]>();
   const errors: WaitError[] = [];
+  let unknown = asked;
   if (unknown.length === 0) return { spawners, errors };
   const caller = ctx.requester.sessionKey;
+  // A collector run names its spawner in the run index: found even once its child's row is gone.
+  const named = await collectorSpawners(ctx.db, caller, unknown);
+  for (const [runId, spawner] of named) {
+    // The caller's own members are in its own store already: what is left of them was pruned.
+    if (spawner === caller) errors.push({ runId, error: "not_found" });
+    else spawners.set(spawner, [...(spawners.get(spawner) ?? []), runId]);
+  }
+  unknown = unknown.filter((runId) => !named.has(runId));
   const controlled = new Map<string, string>();
   for (const part of chunks(unknown))
     for (const [runId, key] of await controlledRuns(ctx.db, caller, part)) controlled.set(runId, key);

@@ -195,6 +195,7 @@ export const sessionsSpawn = defineTool({
           ? {
               collect: {
                 groupId: collector.groupId,
+                runId,
                 ...(collector.outputSchema ? { outputSchema: collector.outputSchema } : {}),
               },
             }
@@ -217,27 +218,34 @@ export const sessionsSpawn = defineTool({
       ...(timeoutSeconds > 0 ? { timeoutMs: timeoutSeconds * 1000 } : {}),
     };
     const fork = params.context === "fork" ? await readTranscript(ctx, requester.sessionKey) : [];
+    let held = false;
     if (collector) {
-      // Admitted under its group's caps in the requester, which creates the child now or, beyond
-      // maxConcurrent, once a slot is free: the ids above are already the child's and its run's.
+      // Admitted under its group's caps in the requester first. Beyond maxConcurrent, its child is
+      // created now with its run held, which the requester releases once a slot is free.
       const admitted = await ctx.session(requester.sessionKey).admitCollector({
         runId,
         groupId: collector.groupId,
         childKey,
         ...(params.label ? { label: params.label } : {}),
         caps: collector.caps,
-        start: { init, turn: task, fork },
       });
       if (!admitted.ok)
         return { status: admitted.code === "forbidden" ? "forbidden" : "error", error: admitted.message };
-      if (admitted.value.duplicate) return accepted;
-      return (await spawnRecorded(ctx, childKey, runId)) && accepted;
+      if (admitted.value.state === "ended") return accepted;
+      held = admitted.value.state === "queued";
     }
     // The child, its forked transcript and its first run in one call and one transaction: a cut can never
     // leave a child without its run, holding a slot. A repeated idempotencyKey finds the child it created
     // the first time, and adding its run again is a no-op (same runId).
-    const queued = await ctx.session(childKey).createWithTurn(init, task, fork);
-    if (!queued.ok) return { status: "error", error: queued.message };
+    const queued = await ctx.session(childKey).createWithTurn(init, held ? { ...task, held } : task, fork);
+    if (!queued.ok) {
+      // A member whose child could not be created ends failed, freeing its slot.
+      if (collector)
+        await ctx
+          .session(requester.sessionKey)
+          .collectorResult({ runId, status: "failed", result: "", error: queued.message });
+      return { status: "error", error: queued.message };
+    }
     await spawnRecorded(ctx, childKey, runId);
     return accepted;
   },

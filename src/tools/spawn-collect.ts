@@ -28,14 +28,19 @@ const failure = (status: ToolFailure["status"], error: string): ToolFailure => (
 
 /**
  * OpenClaw's tool-level check, before any other: a collector's own spawns must be collectors too, so
- * that nothing they do waits on an interactive approval. One index read, for sub-agents only.
+ * that nothing they do waits on an interactive approval.
  */
 export async function collectorOrigin(
   ctx: ToolContext,
   params: CollectParams,
 ): Promise<ToolFailure | undefined> {
   if (params.collect || !ctx.requester.isSubagent) return undefined;
-  if (!(await isCollectorSession(ctx.db, ctx.requester.sessionKey))) return undefined;
+  // A run's token says whether it is a collector's (set from the child's own record); the index, which
+  // may lag behind a just-created child, only answers for a call outside a run.
+  const collector = ctx.requester.runId
+    ? ctx.requester.collector === true
+    : await isCollectorSession(ctx.db, ctx.requester.sessionKey);
+  if (!collector) return undefined;
   return failure(
     "error",
     "sessions_spawn from a collector requires collect=true so approvals stay non-interactive.",

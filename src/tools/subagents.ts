@@ -172,7 +172,12 @@ export const subagents = defineTool({
     const steered = await ctx
       .session(item.sessionKey)
       .steer(ctx.requester.sessionKey, crypto.randomUUID(), params.message);
-    if (!steered.ok) return { status: "error", action, error: `Sub-agent ${item.sessionKey} is gone.` };
+    if (!steered.ok)
+      return {
+        status: "error",
+        action,
+        error: steered.code === "forbidden" ? steered.message : `Sub-agent ${item.sessionKey} is gone.`,
+      };
     if (steered.value.rateLimited) {
       return {
         status: "rate_limited",

@@ -1,9 +1,11 @@
-import { runInDurableObject } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { updateRecord } from "../../src/session/record";
 import {
   type ApiError,
   answerDeferred,
   callTool,
+  createSession,
   driveUntil,
   runAlarms,
   sendMessage,
@@ -17,9 +19,11 @@ import {
 import {
   childKeyOf,
   completionsAfter,
+  completionsIn,
   expectRefused,
   firstBlockText,
   requester,
+  settleAll,
   spawn,
   spawnOk,
   statusOf,
@@ -40,6 +44,16 @@ const members = (key: string): Promise<Member[]> =>
         .exec("SELECT run_id, group_id, state, status, child_key FROM collector ORDER BY seq")
         .toArray() as unknown as Member[],
   );
+
+/** A collector child's runs: a queued member's run is held (not runnable) until its requester releases it. */
+const childRuns = (key: string) =>
+  runInDurableObject(stub(key), (_instance, state) =>
+    state.storage.sql.exec("SELECT run_id, status, held FROM run ORDER BY seq").toArray(),
+  );
+
+/** Waits until the child's (only) run has this status. */
+const runReaches = (key: string, status: string) =>
+  driveUntil([key], async () => ((await childRuns(key))[0]?.status === status ? true : undefined), status);
 
 const agentsWait = (key: string, args: Record<string, unknown>) => tool("agents_wait", key, args);
 
@@ -107,12 +121,14 @@ describe("collectors (SPEC §15)", () => {
     });
     const second = await collector(r, "g1", "two");
     expect(second.status).toBe("accepted");
-    // maxConcurrent 1: the second waits, its child not created yet.
+    // maxConcurrent 1: the second waits, its child created with its run held.
     expect((await members(r)).map((m) => [m.run_id, m.state])).toEqual([
       [first.runId, "running"],
       [second.runId, "queued"],
     ]);
-    expect(await session(second.childSessionKey).describe()).toMatchObject({ ok: false, code: "not_found" });
+    expect(await childRuns(second.childSessionKey)).toEqual([
+      { run_id: second.runId, status: "queued", held: 1 },
+    ]);
     // Two live members is maxChildrenPerGroup.
     expect(await collector(r, "g1", "three")).toEqual({
       status: "forbidden",
@@ -163,7 +179,11 @@ describe("collectors (SPEC §15)", () => {
         label: "three",
       },
     ]);
-    expect(await session(keyed.childSessionKey).describe()).toMatchObject({ ok: false, code: "not_found" });
+    // Its child's held run is killed, and never ran.
+    await runReaches(keyed.childSessionKey, "killed");
+    expect(await childRuns(keyed.childSessionKey)).toEqual([
+      { run_id: keyed.runId, status: "killed", held: 1 },
+    ]);
   });
 
   it("from a run: the group defaults to the run's, the agent to tools.swarm.defaultAgentId", async () => {
@@ -273,6 +293,7 @@ describe("collectors (SPEC §15)", () => {
       label: "deep",
       collect: true,
       groupId: "deep",
+      cleanup: "delete",
     });
     expect(grand).toMatchObject({ status: "accepted", collect: true });
     // The orchestrator's run ends: the collector still runs, yet its task reports (no implicit wait).
@@ -282,7 +303,9 @@ describe("collectors (SPEC §15)", () => {
     expect(await statusOf(boss.child, boss.runId)).toBe("ok");
     // The grandparent waits on its grandchild's collector, read from the spawner's store.
     const parked = agentsWait(r, { ids: [grand.runId], timeoutSeconds: 30 });
-    await answer(grand.childSessionKey, grand.runId, "deep result");
+    // Its child deletes itself after reporting (cleanup "delete"), in the same call.
+    await waitDeferred(grand.childSessionKey, grand.runId);
+    await session(grand.childSessionKey).completeDeferredRun(grand.runId, { text: "deep result" });
     expect(await parked).toEqual({
       completed: [
         {
@@ -295,6 +318,13 @@ describe("collectors (SPEC §15)", () => {
       ],
       pending: [],
     });
+    // Once the child is gone, the run index still names its spawner.
+    await driveUntil(
+      [grand.childSessionKey],
+      async () => ((await session(grand.childSessionKey).describe()).ok ? undefined : true),
+      "the collector child removed",
+    );
+    expect((await agentsWait(r, { ids: [grand.runId], timeoutSeconds: 0 })).completed).toHaveLength(1);
     // An ordinary sub-agent run is no collector: not found.
     expect((await agentsWait(r, { ids: [boss.runId], timeoutSeconds: 0 })).errors).toEqual([
       { runId: boss.runId, error: "not_found" },
@@ -334,7 +364,10 @@ describe("collectors (SPEC §15)", () => {
       ["ended", "killed"],
       ["ended", "killed"],
     ]);
-    expect(await session(queued.childSessionKey).describe()).toMatchObject({ ok: false, code: "not_found" });
+    await runReaches(queued.childSessionKey, "killed");
+    expect(await childRuns(queued.childSessionKey)).toEqual([
+      { run_id: queued.runId, status: "killed", held: 1 },
+    ]);
 
     // A deleted requester: its queued member never starts, even once the running one ends.
     const gone = await requester("swarm-small", "collect-gone");
@@ -343,11 +376,206 @@ describe("collectors (SPEC §15)", () => {
     expect(await session(gone).remove()).toMatchObject({ ok: true });
     await answer(first.childSessionKey, first.runId, "late");
     await runAlarms([gone, first.childSessionKey], 2);
-    expect(await session(second.childSessionKey).describe()).toMatchObject({ ok: false, code: "not_found" });
+    await runReaches(second.childSessionKey, "killed");
+    expect(await childRuns(second.childSessionKey)).toEqual([
+      { run_id: second.runId, status: "killed", held: 1 },
+    ]);
     const record = await runInDurableObject(stub(first.childSessionKey), (_i, state) =>
       state.storage.sql.exec("SELECT kind, status FROM delivery").toArray(),
     );
     expect(record).toEqual([{ kind: "completion", status: "failed" }]);
+
+    // A member whose child cannot be reached by the release's deadline ends failed, freeing its slot.
+    const lost = await requester("swarm-small", "collect-lost");
+    await runInDurableObject(stub(lost), async (_i, state) => {
+      const sql = state.storage.sql;
+      sql.exec(
+        `INSERT INTO collector (run_id, group_id, child_key, state, max_concurrent, created_at)
+         VALUES ('lost-run', 'g', 'agent:hook-async:never-created', 'running', 1, ?)`,
+        Date.now(),
+      );
+      sql.exec(
+        `INSERT INTO outbox (kind, dedupe_key, payload, next_attempt_at) VALUES ('collector_release', 'x', ?, 0)`,
+        JSON.stringify({
+          runId: "lost-run",
+          childKey: "agent:hook-async:never-created",
+          deadlineAt: Date.now(),
+        }),
+      );
+      await state.storage.setAlarm(Date.now());
+    });
+    await runAlarms([lost]);
+    expect((await agentsWait(lost, { ids: ["lost-run"], timeoutSeconds: 0 })).completed).toMatchObject([
+      { runId: "lost-run", status: "failed", error: "collector run could not be started" },
+    ]);
+  });
+
+  it("a deleted child reports killed and frees its slot; pruning keeps the lifetime cap; a re-created requester starts empty", async () => {
+    const r = await requester("swarm-small", "collect-deleted");
+    const a = await collector(r, "d", "a");
+    const b = await collector(r, "d", "b");
+    await waitDeferred(a.childSessionKey, a.runId);
+    // The running member's child is deleted: its member ends killed, and the queued one starts.
+    expect(await session(a.childSessionKey).remove()).toMatchObject({ ok: true });
+    await driveUntil(
+      [r, a.childSessionKey],
+      async () => ((await members(r))[0]?.state === "ended" ? true : undefined),
+      "the deleted child's member ended",
+    );
+    expect((await agentsWait(r, { ids: [a.runId], timeoutSeconds: 0 })).completed).toEqual([
+      {
+        runId: a.runId,
+        status: "killed",
+        result: "",
+        error: "session deleted",
+        sessionKey: a.childSessionKey,
+        label: "a",
+      },
+    ]);
+    await answer(b.childSessionKey, b.runId, "b done");
+    // The ended rows are pruned after 7 days: the group's lifetime count stays (3 admitted is its cap).
+    const c = await collector(r, "d", "c");
+    expect(c.status).toBe("accepted");
+    await runInDurableObject(stub(r), (_i, state) => {
+      state.storage.sql.exec(
+        "UPDATE collector SET ended_at = ? WHERE state = 'ended'",
+        Date.now() - 7 * 24 * 3600 * 1000 - 1000,
+      );
+    });
+    await runAlarms([r]);
+    expect((await members(r)).map((m) => m.run_id)).toEqual([c.runId]);
+    expect(await collector(r, "d", "d")).toEqual({
+      status: "forbidden",
+      error: "sessions_spawn reached tools.swarm.maxTotalPerGroup (3/3).",
+    });
+    // The requester deleted, its index row gone but its storage not wiped yet (a cut between the two),
+    // and created again on its key: no member, no group count left.
+    await runInDurableObject(stub(r), (_i, state) =>
+      updateRecord(state.storage.sql, { deletedAt: Date.now() }),
+    );
+    await env.DB.prepare("DELETE FROM session_index WHERE session_key = ?").bind(r).run();
+    await createSession({ agentId: "swarm-small", key: r });
+    expect(await members(r)).toEqual([]);
+    expect((await collector(r, "d", "again")).status).toBe("accepted");
+    expect(await tool("subagents", r, { action: "kill", target: "all" })).toMatchObject({ status: "ok" });
+  });
+
+  it("refuses to steer a collector; its task reports once, under its runId; agents_wait caps its answer", async () => {
+    const r = await requester("swarm", "collect-steer");
+    const a = await collector(r, "s", "a");
+    await waitDeferred(a.childSessionKey, a.runId);
+    expect(await tool("subagents", r, { action: "steer", target: "a", message: "redo" })).toEqual({
+      status: "error",
+      action: "steer",
+      error: "A collector sub-agent cannot be steered: collect its result with agents_wait.",
+    });
+    await answer(a.childSessionKey, a.runId, "first");
+    // A later run of the child (a message sent to it) reports nothing more: the task reported.
+    const later = crypto.randomUUID();
+    const sent = await session(a.childSessionKey).enqueueTurn({
+      runId: later,
+      message: { text: "more", provenance: { kind: "inter_session", sourceSessionKey: r } },
+    });
+    expect(sent).toMatchObject({ ok: true });
+    await answer(a.childSessionKey, later, "second");
+    await runAlarms([a.childSessionKey, r]);
+    const deliveries = await runInDurableObject(stub(a.childSessionKey), (_i, state) =>
+      state.storage.sql.exec("SELECT run_id, status FROM delivery").toArray(),
+    );
+    expect(deliveries).toEqual([{ run_id: a.runId, status: "delivered" }]);
+    expect((await agentsWait(r, { ids: [a.runId] })).completed.map((item) => item.result)).toEqual(["first"]);
+    // Results past 256 KiB of JSON are left out of the answer and named.
+    const big = await Promise.all(["x", "y", "z"].map((label) => collector(r, "big", label)));
+    for (const member of big) await answer(member.childSessionKey, member.runId, "b".repeat(100_000));
+    const capped = await agentsWait(r, { ids: big.map((member) => member.runId), timeoutSeconds: 0 });
+    expect(capped.completed).toHaveLength(2);
+    expect(capped).toMatchObject({ pending: [], truncated: true });
+    const shown = new Set(capped.completed.map((item) => item.runId));
+    expect(capped.omitted).toEqual(big.map((member) => member.runId).filter((id) => !shown.has(id)));
+  });
+
+  it("agents_wait waits on the spawners with pending runs only", async () => {
+    const r = await requester("spawner", "collect-race-only");
+    const boss = await spawnOk(r, { task: "orchestrate", agentId: "boss-async-rec", label: "boss" });
+    await waitDeferred(boss.child, boss.runId);
+    // An ordinary grandchild: its spawner (the boss) keeps no collector of that id.
+    const plain = await spawnOk(boss.child, { task: "plain job" });
+    const mine = await spawn(r, {
+      task: "job",
+      agentId: "hook-async",
+      label: "mine",
+      collect: true,
+      groupId: "m",
+    });
+    const parked = agentsWait(r, { ids: [mine.runId, plain.runId], timeoutSeconds: 30 });
+    await answer(mine.childSessionKey, mine.runId, "mine done");
+    expect(await parked).toEqual({
+      completed: [
+        {
+          runId: mine.runId,
+          status: "done",
+          result: "mine done",
+          sessionKey: mine.childSessionKey,
+          label: "mine",
+        },
+      ],
+      pending: [],
+      errors: [{ runId: plain.runId, error: "not_found" }],
+    });
+  });
+
+  it("a killed requester's queued members end killed, waking a parked agents_wait", async () => {
+    const r = await requester("swarm", "collect-kill-wake");
+    await Promise.all(Array.from({ length: 9 }, (_, i) => collector(r, "k", `k${i}`)));
+    const queued = (await members(r)).filter((m) => m.state === "queued").map((m) => m.run_id);
+    expect(queued).toHaveLength(1);
+    // Parked for longer than this test may last: only the kill's wake can answer it in time.
+    const parked = agentsWait(r, { ids: queued, timeoutSeconds: 60 });
+    expect(await session(r).kill()).toMatchObject({ ok: true });
+    expect((await parked).completed).toMatchObject([{ runId: queued[0], status: "killed" }]);
+    // Its running members' children are stopped too (they would hold hook-async's run slots).
+    expect(await tool("subagents", r, { action: "kill", target: "all" })).toMatchObject({ status: "ok" });
+  });
+
+  it("an orchestrator's task waits for its ordinary child however many collectors are newer", async () => {
+    const top = await requester("spawner", "collect-crowd");
+    const middle = await spawnOk(top, { task: "orchestrate", agentId: "boss-async-rec", label: "middle" });
+    await waitDeferred(middle.child, middle.runId);
+    await spawnOk(middle.child, { task: "part one", label: "one" });
+    // 200 collector children newer than it in the index (rows only, of an agent no test runs: collectors
+    // never hold up the task).
+    const now = Date.now();
+    await env.DB.batch(
+      Array.from({ length: 200 }, (_, i) =>
+        env.DB.prepare(
+          `INSERT INTO session_index (session_key, session_id, agent_id, kind, channel, created_at, updated_at,
+             search_text, version, spawned_by, status, collector, recency)
+           SELECT ?, ?, 'crowd', 'other', 'internal', ?, ?, '', 1, ?, 'running', 1, MAX(recency) + 1
+           FROM session_index`,
+        ).bind(`${middle.child}:crowd-${i}`, crypto.randomUUID(), now, now, middle.child),
+      ),
+    );
+    await answerDeferred(middle.child, "delegated", [middle.child]);
+    await settleAll([middle.child, top]);
+    // Its task ended waiting for the ordinary child: nothing reached the top yet.
+    expect(await completionsIn(top)).toEqual([]);
+    expect(await statusOf(middle.child, middle.runId)).toBe("ok");
+  });
+
+  it("lets a requester up the tree wait on a member still queued", async () => {
+    const top = await requester("spawner", "collect-tree-queued");
+    const boss = await spawnOk(top, { task: "orchestrate", agentId: "boss-async-rec", label: "boss" });
+    await waitDeferred(boss.child, boss.runId);
+    await Promise.all(
+      Array.from({ length: 9 }, (_, i) => spawn(boss.child, { task: `q${i}`, collect: true, groupId: "q" })),
+    );
+    const queued = (await members(boss.child)).filter((m) => m.state === "queued").map((m) => m.run_id);
+    expect(queued).toHaveLength(1);
+    // Its child and held run exist already: the run index names its spawner.
+    expect(await agentsWait(top, { ids: queued, timeoutSeconds: 0 })).toEqual({
+      completed: [],
+      pending: queued,
+    });
   });
 
   it("runs a 200-child group with maxConcurrent 8: never more than 8 running, all collected once", async () => {

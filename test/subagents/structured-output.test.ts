@@ -1,4 +1,4 @@
-import { abortAllDurableObjects } from "cloudflare:test";
+import { abortAllDurableObjects, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { schemaViolations } from "../../src/subagents/output-schema";
 import {
@@ -265,5 +265,26 @@ describe("structured_output in a model's run (openai runtime, in the session obj
     });
     expect(await getRun(run.runId)).toMatchObject({ status: "ok", attempts: 2, structured: value });
     expect((await ownCalls()).length).toBeGreaterThanOrEqual(3);
+  });
+  it("a collector's run may spawn only collectors, as its run token says, even before the index knows", async () => {
+    const parent = await requester("spawner", "collect-origin");
+    const { key, runId } = await child("boss-async-rec", parent, "orchestrate", {});
+    await driveUntil(
+      [key],
+      async () => (await storedRuns(key)).find((run) => run.status === "running" && run.deferred === 1),
+      "the collector's run waiting for its webhook",
+    );
+    const post = (await webhookPosts("boss-async-rec", key)).find((request) => request.runId === runId);
+    if (!post) throw new Error(`no webhook post for ${runId}`);
+    // The index lags behind the child: its row does not say collector yet.
+    await env.DB.prepare("UPDATE session_index SET collector = 0 WHERE session_key = ?").bind(key).run();
+    const invoked = await call<{ result: { details: Record<string, unknown> } }>("POST", "/tools/invoke", {
+      token: post.runToken,
+      body: { tool: "sessions_spawn", args: { task: "nested" } },
+    });
+    expect(invoked.json.result?.details).toEqual({
+      status: "error",
+      error: "sessions_spawn from a collector requires collect=true so approvals stay non-interactive.",
+    });
   });
 });
