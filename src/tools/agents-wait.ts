@@ -3,12 +3,11 @@ import { swarmSettings } from "../config/agents";
 import type { CollectorOutcome, CollectorSnapshot } from "../session/api";
 import { flooredNumber } from "./args";
 import { collectorOwners, type WaitError } from "./collector-owners";
+import { parkedRead } from "./parked-read";
 import { defineTool, type ToolContext } from "./types";
 
 export const MAX_AGENTS_WAIT_IDS = 1000;
 const DEFAULT_TIMEOUT_SECONDS = 30;
-// A session object that keeps failing is not asked again in a tight loop.
-const RETRY_PAUSE_MS = 50;
 // An answer is one toolResult row of the caller's transcript (bounded at 1 MiB): its results stay well below.
 export const MAX_ANSWER_BYTES = 256 * 1024;
 
@@ -16,26 +15,19 @@ export const MAX_ANSWER_BYTES = 256 * 1024;
 const normalized = (ids: readonly string[]) => [...new Set(ids.map((id) => id.trim()).filter(Boolean))];
 
 /**
- * A spawner's collector runs, parked in its object until one has ended or `timeoutMs` passes. The wait
- * lives in that object's memory: if its instance goes away, it is taken up on the next one through a
- * fresh stub, until the deadline. Undefined when the spawner cannot answer.
+ * A spawner's collector runs, parked in its object until one has ended or `timeoutMs` passes.
+ * Undefined when the spawner cannot answer.
  */
-async function collectorsOf(
+function collectorsOf(
   ctx: ToolContext,
   spawner: string,
   runIds: string[],
   timeoutMs: number,
 ): Promise<CollectorSnapshot | undefined> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const found = await ctx.session(spawner).waitCollectors(runIds, Math.max(0, deadline - Date.now()));
-      return found.ok ? found.value : undefined;
-    } catch (cause) {
-      if (Date.now() >= deadline) throw cause;
-      await scheduler.wait(Math.min(RETRY_PAUSE_MS, Math.max(0, deadline - Date.now())));
-    }
-  }
+  return parkedRead(timeoutMs, async (remainingMs) => {
+    const found = await ctx.session(spawner).waitCollectors(runIds, remainingMs);
+    return found.ok ? found.value : undefined;
+  });
 }
 
 export const agentsWait = defineTool({

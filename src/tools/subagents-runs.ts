@@ -2,37 +2,29 @@ import { listChildren } from "../index-db/children";
 import { controlledRuns } from "../index-db/runs";
 import { isUnderway, type RunProgress } from "../session/api";
 import { isActive } from "../subagents/targets";
+import { parkedRead } from "./parked-read";
 import type { ToolContext } from "./types";
 
 export const MAX_WAIT_RUNS = 32;
 const DEFAULT_WAIT_SECONDS = 30;
 const MAX_WAIT_SECONDS = 60;
-// A session object that keeps failing is not asked again in a tight loop.
-const RETRY_PAUSE_MS = 50;
 
 export const OUTSIDE_TREE = "Run outside the controlled session tree.";
 
 /**
  * A run's progress from its session object, parked there until it is terminal or `timeoutMs` passes (0:
- * at once). The wait lives in that object's memory: if its instance goes away, the wait is taken up on
- * the next one through a fresh stub, until the deadline. Undefined when the run or its session is gone.
+ * at once). Undefined when the run or its session is gone.
  */
-export async function progressOf(
+export function progressOf(
   ctx: ToolContext,
   sessionKey: string,
   runId: string,
   timeoutMs: number,
 ): Promise<RunProgress | undefined> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const found = await ctx.session(sessionKey).waitForProgress(runId, Math.max(0, deadline - Date.now()));
-      return found.ok ? found.value : undefined;
-    } catch (cause) {
-      if (Date.now() >= deadline) throw cause;
-      await scheduler.wait(Math.min(RETRY_PAUSE_MS, Math.max(0, deadline - Date.now())));
-    }
-  }
+  return parkedRead(timeoutMs, async (remainingMs) => {
+    const found = await ctx.session(sessionKey).waitForProgress(runId, remainingMs);
+    return found.ok ? found.value : undefined;
+  });
 }
 
 /**
