@@ -1,5 +1,5 @@
-import { deleteSessionDeliveries, deliveryIndexDelete, deliveryIndexUpsert } from "../index-db/deliveries";
-import { deleteSessionIndex, runIndexInsert, sessionIndexUpsert } from "../index-db/write";
+import { deleteSessionDeliveries } from "../index-db/deliveries";
+import { deleteSessionIndex } from "../index-db/write";
 import type { Alarm } from "./alarm";
 import { ledgerError } from "./api-deliveries";
 import { deliverTurn, queuedSend, sessionApi } from "./client";
@@ -7,11 +7,9 @@ import { deliverCollectorEntry } from "./collector-delivery";
 import { sessionConfig } from "./config";
 import { retryDelayMs } from "./delivery-schedule";
 import { deliveryIdOf } from "./delivery-store";
-import { indexRow } from "./index-row";
 import {
   attemptFailed,
   byOutboxKey,
-  indexedDelivery,
   markDelivered,
   markFailed,
   markHandedOff,
@@ -19,6 +17,7 @@ import {
   pruneDeliveries,
 } from "./ledger";
 import { applySessionMigrations } from "./migrations";
+import { IndexBatch, type IndexWrite, isIndexWrite } from "./outbox-index";
 import {
   deferEntry,
   dueEntries,
@@ -29,7 +28,6 @@ import {
   settleEntry,
 } from "./outbox-store";
 import { forgetRecord, readRecord } from "./record";
-import { type SearchChunk, searchChunkWritten, searchIndexChunk } from "./search-index";
 import { postSteerNotice } from "./steer-notice";
 import { watcherAway } from "./watchers";
 import { writeDeletion } from "./writes";
@@ -42,17 +40,6 @@ const INLINE_LEASE_MS = 5000;
  * after its completion) or its storage was wiped after a delete — so runs in flight here must stop.
  */
 export type PassOutcome = "delivered" | "removed";
-
-/** The effects that are one D1 write each, so that a pass can send them together in one batch. */
-type IndexWrite = Extract<
-  OutboxEntry,
-  { kind: "index_sync" | "run_index" | "delivery_index" | "search_index" }
->;
-const isIndexWrite = (entry: OutboxEntry): entry is IndexWrite =>
-  entry.kind === "index_sync" ||
-  entry.kind === "run_index" ||
-  entry.kind === "delivery_index" ||
-  entry.kind === "search_index";
 
 /**
  * How one entry went: `delivered` (its ledger record, if any, is delivered), `handed_off` (the Queue
@@ -71,8 +58,7 @@ export class Outbox {
   readonly #alarm: Alarm;
   /** Entries being delivered right now by a pass of this instance, by id. */
   readonly #delivering = new Set<number>();
-  /** The search index chunk each search entry being written carries, by entry id, until it lands. */
-  readonly #searchChunks = new Map<number, SearchChunk>();
+  readonly #indexBatch: IndexBatch;
 
   /**
    * `bindings` are the object's own, read at each delivery rather than kept: they belong to the
@@ -82,6 +68,7 @@ export class Outbox {
     this.#storage = storage;
     this.#bindings = bindings;
     this.#alarm = alarm;
+    this.#indexBatch = new IndexBatch(storage, bindings, (entry, error) => this.#attemptFailed(entry, error));
   }
 
   get #env(): Env {
@@ -175,7 +162,6 @@ export class Outbox {
     const env = this.#env;
     switch (entry.kind) {
       case "index_delete": {
-        // A collector child's result goes out before its storage does (retried until it is settled).
         // What a collector child is owed (its result to its requester, or a member's release or kill)
         // goes out before the storage does (each is retried until settled, 30 minutes at most).
         if (hasOutboxKind(this.#sql, "collector_result") || hasOutboxKind(this.#sql, "collector_release"))
@@ -234,73 +220,16 @@ export class Outbox {
     }
   }
 
-  /** The D1 write of an index entry; none for a deleted session's index sync (its delete follows). */
-  #indexWrite(entry: IndexWrite): D1PreparedStatement[] {
-    const db = this.#env.DB;
-    if (entry.kind === "run_index") return [runIndexInsert(db, entry.payload)];
-    if (entry.kind === "search_index") {
-      const chunk = searchIndexChunk(this.#sql, db);
-      this.#searchChunks.set(entry.id, chunk);
-      return chunk.statements;
-    }
-    if (entry.kind === "delivery_index") {
-      const { deliveryId } = entry.payload;
-      const delivery = indexedDelivery(this.#sql, deliveryId);
-      return [delivery ? deliveryIndexUpsert(db, delivery) : deliveryIndexDelete(db, deliveryId)];
-    }
-    const record = readRecord(this.#sql);
-    return record && record.deletedAt === undefined
-      ? [sessionIndexUpsert(db, indexRow(record, sessionConfig(this.#env)))]
-      : [];
-  }
-
-  /**
-   * The due index writes (session row, run index, delivery records) in one D1 batch: one round trip and
-   * one transaction instead of one each. If the batch fails, nothing of it was written: each is then
-   * tried on its own, so one bad write cannot hold the others back, and a failed one waits for its retry.
-   */
+  /** The due index writes in one D1 batch (IndexBatch), each left to whichever pass took it first. */
   async #deliverIndexWrites(due: readonly OutboxEntry[]): Promise<void> {
     const entries = due.filter(isIndexWrite).filter((entry) => !this.#delivering.has(entry.id));
     if (entries.length === 0) return;
     for (const entry of entries) this.#delivering.add(entry.id);
-    // Search rows last: they require the session's index row, which this batch may be writing first.
-    const ordered = [...entries].sort(
-      (a, b) => Number(a.kind === "search_index") - Number(b.kind === "search_index"),
-    );
     try {
-      const statements = ordered.flatMap((entry) => this.#indexWrite(entry));
-      if (statements.length > 0) await this.#env.DB.batch(statements);
-      for (const entry of entries) this.#indexWritten(entry);
-    } catch (cause) {
-      console.warn(`session outbox: batched index writes failed, writing one by one: ${String(cause)}`);
-      // In the same order: a search chunk writes only once its session's index row is there, so it
-      // waits for its retry when that row's write failed.
-      let rowFailed = false;
-      for (const entry of ordered) {
-        try {
-          if (rowFailed && entry.kind === "search_index")
-            throw new Error("the session's index row is not written");
-          for (const statement of this.#indexWrite(entry)) await statement.run();
-          this.#indexWritten(entry);
-        } catch (failure) {
-          if (entry.kind === "index_sync") rowFailed = true;
-          this.#attemptFailed(entry, String(failure));
-        }
-      }
+      await this.#indexBatch.write(entries);
     } finally {
-      for (const entry of entries) {
-        this.#delivering.delete(entry.id);
-        this.#searchChunks.delete(entry.id);
-      }
+      for (const entry of entries) this.#delivering.delete(entry.id);
     }
-  }
-
-  /** An index write landed: settled, except a search chunk with a backlog behind it (owed again now). */
-  #indexWritten(entry: IndexWrite): void {
-    const chunk = this.#searchChunks.get(entry.id);
-    const owedAgain =
-      chunk !== undefined && this.#storage.transactionSync(() => searchChunkWritten(this.#sql, chunk));
-    if (!owedAgain) settleEntry(this.#sql, entry);
   }
 
   /** The session deletes itself, then delivers that (its index row goes, then its storage). */

@@ -1,0 +1,107 @@
+import { deliveryIndexDelete, deliveryIndexUpsert } from "../index-db/deliveries";
+import { runIndexInsert, sessionIndexUpsert } from "../index-db/write";
+import { sessionConfig } from "./config";
+import { indexRow } from "./index-row";
+import { indexedDelivery } from "./ledger";
+import { type OutboxEntry, settleEntry } from "./outbox-store";
+import { readRecord } from "./record";
+import { type SearchChunk, searchChunkWritten, searchIndexChunk } from "./search-index";
+
+/** The effects that are one D1 write each, so that a pass can send them together in one batch. */
+export type IndexWrite = Extract<
+  OutboxEntry,
+  { kind: "index_sync" | "run_index" | "delivery_index" | "search_index" }
+>;
+export const isIndexWrite = (entry: OutboxEntry): entry is IndexWrite =>
+  entry.kind === "index_sync" ||
+  entry.kind === "run_index" ||
+  entry.kind === "delivery_index" ||
+  entry.kind === "search_index";
+
+/**
+ * The outbox's index writes (session row, run index, delivery records, search chunks) in one D1 batch:
+ * one round trip and one transaction instead of one each. If the batch fails, nothing of it was
+ * written: each is then tried on its own, so one bad write cannot hold the others back, and a failed
+ * one waits for its retry (`failed`, the outbox's schedule).
+ */
+export class IndexBatch {
+  readonly #storage: DurableObjectStorage;
+  readonly #bindings: () => Env;
+  readonly #failed: (entry: IndexWrite, error: string) => void;
+  /** The search index chunk each search entry being written carries, by entry id, until it lands. */
+  readonly #searchChunks = new Map<number, SearchChunk>();
+
+  constructor(
+    storage: DurableObjectStorage,
+    bindings: () => Env,
+    failed: (entry: IndexWrite, error: string) => void,
+  ) {
+    this.#storage = storage;
+    this.#bindings = bindings;
+    this.#failed = failed;
+  }
+
+  get #sql(): SqlStorage {
+    return this.#storage.sql;
+  }
+
+  /** Writes the entries (none being delivered by another pass); each is settled, re-owed or failed. */
+  async write(entries: readonly IndexWrite[]): Promise<void> {
+    // Search rows last: they require the session's index row, which this batch may be writing first.
+    const ordered = [...entries].sort(
+      (a, b) => Number(a.kind === "search_index") - Number(b.kind === "search_index"),
+    );
+    try {
+      const statements = ordered.flatMap((entry) => this.#statements(entry));
+      if (statements.length > 0) await this.#bindings().DB.batch(statements);
+      for (const entry of entries) this.#written(entry);
+    } catch (cause) {
+      console.warn(`session outbox: batched index writes failed, writing one by one: ${String(cause)}`);
+      // In the same order: a search chunk writes only once its session's index row is there, so it
+      // waits for its retry when that row's write failed.
+      let rowFailed = false;
+      for (const entry of ordered) {
+        try {
+          if (rowFailed && entry.kind === "search_index")
+            throw new Error("the session's index row is not written");
+          for (const statement of this.#statements(entry)) await statement.run();
+          this.#written(entry);
+        } catch (failure) {
+          if (entry.kind === "index_sync") rowFailed = true;
+          this.#failed(entry, String(failure));
+        }
+      }
+    } finally {
+      for (const entry of entries) this.#searchChunks.delete(entry.id);
+    }
+  }
+
+  /** The D1 write of an index entry; none for a deleted session's index sync (its delete follows). */
+  #statements(entry: IndexWrite): D1PreparedStatement[] {
+    const env = this.#bindings();
+    const db = env.DB;
+    if (entry.kind === "run_index") return [runIndexInsert(db, entry.payload)];
+    if (entry.kind === "search_index") {
+      const chunk = searchIndexChunk(this.#sql, db);
+      this.#searchChunks.set(entry.id, chunk);
+      return chunk.statements;
+    }
+    if (entry.kind === "delivery_index") {
+      const { deliveryId } = entry.payload;
+      const delivery = indexedDelivery(this.#sql, deliveryId);
+      return [delivery ? deliveryIndexUpsert(db, delivery) : deliveryIndexDelete(db, deliveryId)];
+    }
+    const record = readRecord(this.#sql);
+    return record && record.deletedAt === undefined
+      ? [sessionIndexUpsert(db, indexRow(record, sessionConfig(env)))]
+      : [];
+  }
+
+  /** An index write landed: settled, except a search chunk with a backlog behind it (owed again now). */
+  #written(entry: IndexWrite): void {
+    const chunk = this.#searchChunks.get(entry.id);
+    const owedAgain =
+      chunk !== undefined && this.#storage.transactionSync(() => searchChunkWritten(this.#sql, chunk));
+    if (!owedAgain) settleEntry(this.#sql, entry);
+  }
+}
