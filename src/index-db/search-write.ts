@@ -41,6 +41,22 @@ export function searchLeftoversDelete(
     .bind(sessionKey, sessionId);
 }
 
+/**
+ * Whether the session's index row of this generation is there: a chunk's inserts write nothing without
+ * it, so the chunk counts as written only if it was (its session row's write may still be retrying).
+ */
+export function searchSessionPresent(
+  db: D1Database,
+  sessionKey: string,
+  sessionId: string,
+): D1PreparedStatement {
+  return db
+    .prepare(
+      "SELECT EXISTS (SELECT 1 FROM session_index WHERE session_key = ? AND session_id = ?) AS present",
+    )
+    .bind(sessionKey, sessionId);
+}
+
 /** Marks the session's index row as behind (sessions_search answers `indexing`) or caught up. */
 export function searchBacklogFlag(
   db: D1Database,

@@ -52,9 +52,14 @@ export class IndexBatch {
       (a, b) => Number(a.kind === "search_index") - Number(b.kind === "search_index"),
     );
     try {
-      const statements = ordered.flatMap((entry) => this.#statements(entry));
-      if (statements.length > 0) await this.#bindings().DB.batch(statements);
-      for (const entry of entries) this.#written(entry);
+      const written = ordered.map((entry) => ({ entry, statements: this.#statements(entry) }));
+      const statements = written.flatMap((write) => write.statements);
+      const results = statements.length > 0 ? await this.#bindings().DB.batch(statements) : [];
+      let next = 0;
+      for (const { entry, statements } of written) {
+        next += statements.length;
+        this.#landed(entry, results[next - 1]);
+      }
     } catch (cause) {
       console.warn(`session outbox: batched index writes failed, writing one by one: ${String(cause)}`);
       // In the same order: a search chunk writes only once its session's index row is there, so it
@@ -64,8 +69,9 @@ export class IndexBatch {
         try {
           if (rowFailed && entry.kind === "search_index")
             throw new Error("the session's index row is not written");
-          for (const statement of this.#statements(entry)) await statement.run();
-          this.#written(entry);
+          let last: D1Result | undefined;
+          for (const statement of this.#statements(entry)) last = await statement.run();
+          this.#landed(entry, last);
         } catch (failure) {
           if (entry.kind === "index_sync") rowFailed = true;
           this.#failed(entry, String(failure));
@@ -97,9 +103,18 @@ export class IndexBatch {
       : [];
   }
 
-  /** An index write landed: settled, except a search chunk with a backlog behind it (owed again now). */
-  #written(entry: IndexWrite): void {
+  /**
+   * An index write landed (`last`: its last statement's result): settled, except a search chunk with a
+   * backlog behind it (owed again now), and one whose session row was not there (its inserts wrote
+   * nothing): that one failed, and is retried once the row's own write has landed.
+   */
+  #landed(entry: IndexWrite, last: D1Result | undefined): void {
     const chunk = this.#searchChunks.get(entry.id);
+    const present = (last?.results[0] as { present?: number } | undefined)?.present;
+    if (chunk && chunk.statements.length > 0 && present !== 1) {
+      this.#failed(entry, "the session's index row is not written yet");
+      return;
+    }
     const owedAgain =
       chunk !== undefined && this.#storage.transactionSync(() => searchChunkWritten(this.#sql, chunk));
     if (!owedAgain) settleEntry(this.#sql, entry);

@@ -1,5 +1,10 @@
 import { scopeColumn } from "../index-db/search-scope";
-import { searchBacklogFlag, searchLeftoversDelete, searchMessageInsert } from "../index-db/search-write";
+import {
+  searchBacklogFlag,
+  searchLeftoversDelete,
+  searchMessageInsert,
+  searchSessionPresent,
+} from "../index-db/search-write";
 import { addToOutbox } from "./outbox-store";
 import { readRecord } from "./record";
 import { messageCounts, readMessagesAfter, SEARCHED_ROLES, safeIndexText } from "./transcript";
@@ -56,6 +61,8 @@ export function searchIndexChunk(sql: SqlStorage, db: D1Database): SearchChunk {
   // an earlier session's flag would otherwise stick.
   if (caughtUp === flagged || indexedSeq === 0)
     statements.push(searchBacklogFlag(db, sessionKey, sessionId, !caughtUp));
+  // Last: did the inserts find their session's index row? (Else they wrote nothing: retried later.)
+  statements.push(searchSessionPresent(db, sessionKey, sessionId));
   return { statements, throughSeq, caughtUp };
 }
 

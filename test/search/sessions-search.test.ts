@@ -396,4 +396,38 @@ describe("sessions_search", () => {
     expect(await indexedIds(key)).toEqual(["f0", "f1", "f2", "f3", "f4"]);
     expect((await search(key, { query: `zf${u}`, limit: 25 })).results).toHaveLength(5);
   });
+
+  it("counts a chunk as written only once its session's index row is there", async () => {
+    const u = uid();
+    const key = `agent:main:rowless-${u}`;
+    await createSession({ agentId: "main", key });
+    // As if the session row's write were still retrying when the search chunk's own retry came: no row in
+    // D1, and the transcript owed to the index from its start.
+    await env.DB.prepare("DELETE FROM session_index WHERE session_key = ?").bind(key).run();
+    await importMessages(key, [msg("r1", "user", `zr${u} kept`, Date.now() - 60_000)]);
+    await runInDurableObject(stub(key), async (_instance, state) => {
+      state.storage.sql.exec("DELETE FROM outbox WHERE kind = 'index_sync'");
+      state.storage.sql.exec("DELETE FROM search_progress");
+      state.storage.sql.exec(
+        `INSERT INTO outbox (kind, dedupe_key, payload, next_attempt_at) VALUES ('search_index', 'search', '{"throughSeq":1}', 0)
+         ON CONFLICT (dedupe_key) DO UPDATE SET next_attempt_at = 0, attempts = 0`,
+      );
+      await state.storage.setAlarm(Date.now());
+    });
+    await env.DB.prepare("DELETE FROM session_index WHERE session_key = ?").bind(key).run();
+    await runAlarms([key]);
+    // Its inserts found no row and wrote nothing: the chunk is owed again, not counted as written.
+    const owed = await runInDurableObject(stub(key), (_instance, state) => ({
+      progress: state.storage.sql.exec("SELECT indexed_seq FROM search_progress").toArray(),
+      entry: state.storage.sql.exec("SELECT attempts FROM outbox WHERE kind = 'search_index'").toArray(),
+    }));
+    expect(owed.progress).toEqual([]);
+    expect(owed.entry).toEqual([{ attempts: expect.any(Number) }]);
+    expect(owed.entry[0]?.attempts).toBeGreaterThan(0);
+    // Once the row is written (any change of the session), the retried chunk indexes the message.
+    const patched = await call("PATCH", sessionPath(key), { token: ADMIN, body: { label: `rowless ${u}` } });
+    expect(patched.status, patched.text).toBe(200);
+    await driveUntil([key], async () => ((await indexedIds(key)).length > 0 ? true : undefined), "the index");
+    expect(await indexedIds(key)).toEqual(["r1"]);
+  });
 });
