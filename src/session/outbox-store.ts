@@ -245,7 +245,10 @@ export function clearOutbox(sql: SqlStorage, keep?: OutboxKind): void {
 }
 
 /** The entries of one kind waiting in the outbox (due or not), oldest first; unreadable ones are skipped. */
-export function entriesOfKind<K extends OutboxKind>(sql: SqlStorage, kind: K): Extract<OutboxEntry, { kind: K }>[] {
+export function entriesOfKind<K extends OutboxKind>(
+  sql: SqlStorage,
+  kind: K,
+): Extract<OutboxEntry, { kind: K }>[] {
   return sql
     .exec<EntryRow>(
       "SELECT id, kind, dedupe_key, payload, attempts, next_attempt_at FROM outbox WHERE kind = ? ORDER BY id",

@@ -80,7 +80,12 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
     this.#alarm = new Alarm(ctx.storage);
-    this.#outbox = new Outbox(ctx.storage, () => this.env, this.#alarm, () => this.#collectors.wake());
+    this.#outbox = new Outbox(
+      ctx.storage,
+      () => this.env,
+      this.#alarm,
+      () => this.#collectors.wake(),
+    );
     this.#runs = new Runs(ctx.storage, env, this.#outbox, this.#alarm, this.#waiters);
     this.#turns = new Turns(ctx.storage, env, this.#runs, this.#waiters);
     this.#live = new Live(ctx.storage, env, this.#runs);
