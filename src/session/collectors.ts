@@ -45,7 +45,7 @@ export class Collectors {
    * would escape the kill's (or the deletion's) cancel and start later, or never be released.
    */
   async admit(admission: CollectorAdmission): Promise<Result<AdmittedCollector>> {
-    const admitted = await this.#write((): Result<AdmittedCollector> => {
+    return this.#write((): Result<AdmittedCollector> => {
       if (!liveRecord(this.#sql)) return notFound();
       const runId = admission.requesterRunId;
       if (runId !== undefined && !this.#runActive(runId))
@@ -55,7 +55,6 @@ export class Collectors {
         ? { ok: false, code: "forbidden", message: answer.refused }
         : { ok: true, value: answer };
     });
-    return admitted;
   }
 
   #runActive(runId: string): boolean {
