@@ -220,7 +220,8 @@ export interface SessionApi {
   /**
    * Admits a collector this (requester) session spawns, in one transaction under its group's caps
    * (`forbidden` naming the cap reached); it starts now or, beyond maxConcurrent, once a slot is free
-   * (FIFO). A repeated runId answers as admitted the first time.
+   * (FIFO). A repeated runId answers as admitted the first time. `not_found` for a requester not live,
+   * `conflict` once its spawning run has ended or is being stopped.
    */
   admitCollector(admission: CollectorAdmission): Promise<Result<AdmittedCollector>>;
   /** A collector child's result, taken once (deduplicated by runId); frees its slot. */
@@ -239,6 +240,8 @@ export interface SessionApi {
 /** A collector spawn for its requester to admit. */
 export interface CollectorAdmission {
   runId: string;
+  /** The requester's run spawning it, if any: admitted only while that run is queued or running. */
+  requesterRunId?: string;
   groupId: string;
   childKey: string;
   label?: string;

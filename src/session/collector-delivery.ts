@@ -1,5 +1,5 @@
 import { sessionApi } from "./client";
-import { collectorEnded, failCollector } from "./collector-store";
+import { collectorEnded, failCollector, oweChild } from "./collector-store";
 import { byOutboxKey, markFailed } from "./ledger";
 import type { OutboxEntry } from "./outbox-store";
 import { readRecord } from "./record";
@@ -18,6 +18,7 @@ export async function deliverCollectorEntry(
   env: Env,
   sql: SqlStorage,
   entry: CollectorEntry,
+  wake: () => void,
 ): Promise<"delivered" | "settled" | "remove_session"> {
   if (entry.kind === "collector_release") {
     const { runId, childKey, deadlineAt } = entry.payload;
@@ -25,10 +26,21 @@ export async function deliverCollectorEntry(
     // A member that ended meanwhile (its child deleted, say) has nothing left to release.
     if (!kill && collectorEnded(sql, runId)) return "delivered";
     const child = sessionApi(env.SESSION, childKey);
-    const done = kill ? await child.kill() : await child.releaseRun(runId);
-    if (done.ok) return "delivered";
-    if (Date.now() < deadlineAt) throw new Error(`collector ${runId}: child ${childKey} not reached`);
-    if (!kill) failCollector(sql, runId, "collector run could not be started", Date.now());
+    let failure: string;
+    try {
+      const done = kill ? await child.kill() : await child.releaseRun(runId);
+      if (done.ok) return "delivered";
+      failure = `collector ${runId}: child ${childKey} not reached`;
+    } catch (cause) {
+      // An RPC that throws counts against the same deadline as an answer that is not ok.
+      failure = `collector ${runId}: child ${childKey} not reached: ${cause instanceof Error ? cause.message : String(cause)}`;
+    }
+    if (Date.now() < deadlineAt) throw new Error(failure);
+    if (kill) return "settled";
+    // The member ends failed, freeing its slot (parked agents_wait calls see it); a child that appears
+    // after all is owed its kill, under the same key, so its run never starts without a slot.
+    if (failCollector(sql, runId, "collector run could not be started", Date.now())) wake();
+    oweChild(sql, { run_id: runId, child_key: childKey }, Date.now(), true);
     return "settled";
   }
   const { requesterKey, result, afterwards } = entry.payload;

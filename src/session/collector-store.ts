@@ -6,7 +6,7 @@ import type {
   CollectorSnapshot,
   CollectorStatus,
 } from "./api";
-import { addToOutbox } from "./outbox-store";
+import { addToOutbox, entriesOfKind } from "./outbox-store";
 
 /**
  * The requester's `collector` table (SPEC §15): admission under the group caps, the FIFO of members
@@ -39,19 +39,35 @@ const releaseKey = (runId: string) => `collector_release:${runId}`;
 /** How long the requester keeps trying to reach a member's child (the delivery schedule's deadline). */
 export const RELEASE_DEADLINE_MS = 30 * 60 * 1000;
 
-/** Owes a member's child its held run's release (or, with `kill`, its end), through the outbox. */
-function oweChild(
+/**
+ * How long after admitting a member straight into a running slot its release is first tried: the spawn
+ * is creating its child (runnable) meanwhile, and the release is only the record that the child is owed.
+ */
+export const ADMITTED_RELEASE_DELAY_MS = 5000;
+
+/**
+ * Owes a member's child its held run's release (or, with `kill`, its end), through the outbox, first
+ * tried at `firstAttemptAt`.
+ */
+export function oweChild(
   sql: SqlStorage,
   row: { run_id: string; child_key: string },
   now: number,
   kill = false,
+  firstAttemptAt = now,
 ): void {
-  addToOutbox(sql, "collector_release", releaseKey(row.run_id), {
-    runId: row.run_id,
-    childKey: row.child_key,
-    deadlineAt: now + RELEASE_DEADLINE_MS,
-    ...(kill ? { kill: true as const } : {}),
-  });
+  addToOutbox(
+    sql,
+    "collector_release",
+    releaseKey(row.run_id),
+    {
+      runId: row.run_id,
+      childKey: row.child_key,
+      deadlineAt: now + RELEASE_DEADLINE_MS,
+      ...(kill ? { kill: true as const } : {}),
+    },
+    firstAttemptAt,
+  );
 }
 
 /** A group's members: ever admitted (table collector_admitted, never pruned), live, running. */
@@ -66,6 +82,15 @@ function groupCounts(sql: SqlStorage, groupId: string) {
     .one();
 }
 
+/**
+ * A session created again over storage not wiped yet: the children its old members are still owed
+ * something are owed their kill instead (those members are forgotten, so a held run must never start).
+ */
+export function killOwedChildren(sql: SqlStorage, now: number): void {
+  for (const { payload } of entriesOfKind(sql, "collector_release"))
+    oweChild(sql, { run_id: payload.runId, child_key: payload.childKey }, now, true);
+}
+
 /** Forgets every member and group (a session created anew on this key starts with none). */
 export function clearCollectors(sql: SqlStorage): void {
   sql.exec("DELETE FROM collector");
@@ -74,7 +99,9 @@ export function clearCollectors(sql: SqlStorage): void {
 
 /**
  * Starts the oldest queued members of a group while it has running slots free: their children's held
- * runs are released through the outbox (except `admitted`'s, whose child is created runnable).
+ * runs are released through the outbox. `admitted`'s child is being created runnable by its spawn; its
+ * release, tried a little later, is the durable record that the child is owed at all: a spawn cut before
+ * creating it leaves a release that fails at its deadline, freeing the slot.
  */
 function startQueued(
   sql: SqlStorage,
@@ -95,7 +122,8 @@ function startQueued(
       free,
     )
     .toArray();
-  for (const row of started) if (row.run_id !== admitted) oweChild(sql, row, now);
+  for (const row of started)
+    oweChild(sql, row, now, false, row.run_id === admitted ? now + ADMITTED_RELEASE_DELAY_MS : now);
 }
 
 /**

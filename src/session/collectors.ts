@@ -13,6 +13,7 @@ import {
   takeCollectorResult,
 } from "./collector-store";
 import { liveRecord, readRecord } from "./record";
+import { findRun } from "./run-store";
 
 /**
  * The requester's side of collectors (SPEC §15): admission, results, agents_wait. Writes go through
@@ -25,17 +26,40 @@ export class Collectors {
   /** Parked agents_wait calls: each is woken by any result taken, then reads its own runs again. */
   readonly #waiters = new Set<() => void>();
 
-  constructor(sql: SqlStorage, write: <T>(write: () => T) => Promise<T>) {
+  /** Whether a run executing here was told to stop (killed) and has not ended yet. */
+  readonly #stopping: (runId: string) => boolean;
+
+  constructor(
+    sql: SqlStorage,
+    write: <T>(write: () => T) => Promise<T>,
+    stopping: (runId: string) => boolean,
+  ) {
     this.#sql = sql;
     this.#write = write;
+    this.#stopping = stopping;
   }
 
-  /** Counting and admitting in one transaction: concurrent spawns never pass a cap together. */
+  /**
+   * Counting and admitting in one transaction: concurrent spawns never pass a cap together. A requester
+   * deleted, or whose spawning run has ended or is being stopped, admits nothing: a member admitted then
+   * would escape the kill's (or the deletion's) cancel and start later, or never be released.
+   */
   async admit(admission: CollectorAdmission): Promise<Result<AdmittedCollector>> {
-    const admitted = await this.#write(() => admitCollector(this.#sql, admission, Date.now()));
-    return "refused" in admitted
-      ? { ok: false, code: "forbidden", message: admitted.refused }
-      : { ok: true, value: admitted };
+    return this.#write((): Result<AdmittedCollector> => {
+      if (!liveRecord(this.#sql)) return notFound();
+      const runId = admission.requesterRunId;
+      if (runId !== undefined && !this.#runActive(runId))
+        return { ok: false, code: "conflict", message: `requester run ${runId} has ended` };
+      const answer = admitCollector(this.#sql, admission, Date.now());
+      return "refused" in answer
+        ? { ok: false, code: "forbidden", message: answer.refused }
+        : { ok: true, value: answer };
+    });
+  }
+
+  #runActive(runId: string): boolean {
+    const status = findRun(this.#sql, runId)?.status;
+    return (status === "queued" || status === "running") && !this.#stopping(runId);
   }
 
   /** A requester deleted (or never written, with no such member) takes nothing: the sender fails the record. */
@@ -44,13 +68,13 @@ export class Collectors {
     const taken = await this.#write(() => takeCollectorResult(this.#sql, result, Date.now()));
     if (!taken && !liveRecord(this.#sql) && collectorSnapshot(this.#sql, [result.runId]).unknown.length > 0)
       return notFound();
-    if (taken) this.#wake();
+    if (taken) this.wake();
     return { ok: true, value: { taken } };
   }
 
   async cancel(runIds?: string[]): Promise<Result<{ cancelled: string[] }>> {
     const cancelled = await this.#write(() => cancelQueuedCollectors(this.#sql, Date.now(), runIds));
-    if (cancelled.length > 0) this.#wake();
+    if (cancelled.length > 0) this.wake();
     return { ok: true, value: { cancelled } };
   }
 
@@ -78,7 +102,8 @@ export class Collectors {
     });
   }
 
-  #wake(): void {
+  /** Wakes every parked agents_wait: a member ended (a result taken, a cancel, a failed release). */
+  wake(): void {
     for (const waiter of [...this.#waiters]) waiter();
   }
 }

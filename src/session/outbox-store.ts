@@ -239,7 +239,22 @@ export function deferEntry(sql: SqlStorage, entry: OutboxEntry, error: string, r
   );
 }
 
-/** Empties the outbox (a new session replacing a deleted one's leftovers). */
-export function clearOutbox(sql: SqlStorage): void {
-  sql.exec("DELETE FROM outbox");
+/** Empties the outbox (a new session replacing a deleted one's leftovers), but for the entries of `keep`. */
+export function clearOutbox(sql: SqlStorage, keep?: OutboxKind): void {
+  sql.exec("DELETE FROM outbox WHERE kind IS NOT ?", keep ?? null);
+}
+
+/** The entries of one kind waiting in the outbox (due or not), oldest first; unreadable ones are skipped. */
+export function entriesOfKind<K extends OutboxKind>(
+  sql: SqlStorage,
+  kind: K,
+): Extract<OutboxEntry, { kind: K }>[] {
+  return sql
+    .exec<EntryRow>(
+      "SELECT id, kind, dedupe_key, payload, attempts, next_attempt_at FROM outbox WHERE kind = ? ORDER BY id",
+      kind,
+    )
+    .toArray()
+    .map(parseEntry)
+    .filter((entry): entry is Extract<OutboxEntry, { kind: K }> => entry?.kind === kind);
 }

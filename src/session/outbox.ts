@@ -59,13 +59,21 @@ export class Outbox {
   /** Entries being delivered right now by a pass of this instance, by id. */
   readonly #delivering = new Set<number>();
   readonly #indexBatch: IndexBatch;
+  /** Wakes the agents_wait calls parked here (a collector member failed at its release's deadline). */
+  readonly #wakeCollectorWaits: () => void;
 
   /**
    * `bindings` are the object's own, read at each delivery rather than kept: they belong to the
    * instance (the subagent durability tests replace them on one instance to make deliveries fail).
    */
-  constructor(storage: DurableObjectStorage, bindings: () => Env, alarm: Alarm) {
+  constructor(
+    storage: DurableObjectStorage,
+    bindings: () => Env,
+    alarm: Alarm,
+    wakeCollectorWaits: () => void,
+  ) {
     this.#storage = storage;
+    this.#wakeCollectorWaits = wakeCollectorWaits;
     this.#bindings = bindings;
     this.#alarm = alarm;
     this.#indexBatch = new IndexBatch(storage, bindings, (entry, error) => this.#attemptFailed(entry, error));
@@ -204,7 +212,7 @@ export class Outbox {
         return "remove_session";
       case "collector_release":
       case "collector_result":
-        return deliverCollectorEntry(env, this.#sql, entry);
+        return deliverCollectorEntry(env, this.#sql, entry, this.#wakeCollectorWaits);
       case "watch_notice": {
         const { watcherKey } = entry.payload;
         const taken = await sessionApi(env.SESSION, watcherKey).watchNotice(entry.payload);

@@ -164,9 +164,12 @@ export function insertRun(
   );
 }
 
-/** Makes a held run runnable (its requester released it); true when it was held. */
+/** Makes a held run runnable (its requester released it); true when it was held (and not ended since). */
 export function releaseHeldRun(sql: SqlStorage, runId: string): boolean {
-  return sql.exec("UPDATE run SET held = NULL WHERE run_id = ? AND held = 1", runId).rowsWritten > 0;
+  return (
+    sql.exec("UPDATE run SET held = NULL WHERE run_id = ? AND held = 1 AND status = 'queued'", runId)
+      .rowsWritten > 0
+  );
 }
 
 /** Marks a run started, with the deadline the alarm enforces if this instance is gone. */

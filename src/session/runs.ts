@@ -87,6 +87,11 @@ export class Runs {
     return claimSubagentSlot(this.#env.DB, record, maxConcurrent);
   }
 
+  /** True while a run executing here has been told to stop and has not ended yet. */
+  stopping(runId: string): boolean {
+    return this.#executing.get(runId)?.signal.aborted === true;
+  }
+
   /** Aborts every run executing here; `reason` says how they end. */
   abortAll(reason: AbortReason): void {
     for (const controller of this.#executing.values()) controller.abort(reason);

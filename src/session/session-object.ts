@@ -31,7 +31,7 @@ import {
 import type { DeliveryRecord, DeliveryReport, DeliveryReportAnswer } from "./api-deliveries";
 import type { RunProgressPost, StateChanges } from "./api-events";
 import { readAttachment } from "./attachments";
-import { pruneCollectors } from "./collector-store";
+import { cancelQueuedCollectors, pruneCollectors } from "./collector-store";
 import { Collectors } from "./collectors";
 import { sessionConfig } from "./config";
 import { Deliveries } from "./deliveries";
@@ -80,12 +80,21 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
     this.#alarm = new Alarm(ctx.storage);
-    this.#outbox = new Outbox(ctx.storage, () => this.env, this.#alarm);
+    this.#outbox = new Outbox(
+      ctx.storage,
+      () => this.env,
+      this.#alarm,
+      () => this.#collectors.wake(),
+    );
     this.#runs = new Runs(ctx.storage, env, this.#outbox, this.#alarm, this.#waiters);
     this.#turns = new Turns(ctx.storage, env, this.#runs, this.#waiters);
     this.#live = new Live(ctx.storage, env, this.#runs);
     this.#deliveries = new Deliveries(ctx.storage, this.#runs);
-    this.#collectors = new Collectors(this.#sql, (write) => this.#write(write));
+    this.#collectors = new Collectors(
+      this.#sql,
+      (write) => this.#write(write),
+      (runId) => this.#runs.stopping(runId),
+    );
     void ctx.blockConcurrencyWhile(async () => {
       // A migration may owe work (a transcript older than the search index): the alarm takes it up.
       if (applySessionMigrations(this.#sql) > 0) await this.#alarm.rearm();
@@ -191,11 +200,15 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   /** A run killed with its ancestor (`cascade`) ends without a completion; otherwise it reports. */
   async kill(options: { cascade?: boolean } = {}): Promise<Result<{ stopped: number }>> {
     if (!liveRecord(this.#sql)) return notFound();
-    // Its collectors still queued never start: they are work of the runs stopped here (a parked
-    // agents_wait wakes to see them ended).
-    await this.#collectors.cancel();
-    const stopped = this.#runs.stopRuns(options.cascade ? "cascade" : "killed");
+    // Its collectors still queued never start: they are work of the runs stopped here. One synchronous
+    // step, so no run can admit a member between the cancel and the stop; a parked agents_wait then
+    // wakes to see them ended.
+    const stopped = this.ctx.storage.transactionSync(() => {
+      cancelQueuedCollectors(this.#sql, Date.now());
+      return this.#runs.stopRuns(options.cascade ? "cascade" : "killed");
+    });
     await this.#runs.flush();
+    this.#collectors.wake();
     return { ok: true, value: { stopped } };
   }
 

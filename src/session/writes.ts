@@ -3,7 +3,7 @@ import type { TranscriptMessage } from "../transcript/message";
 import type { CreateSessionInit, ImportReceipt, InboundRecord, TurnRequest } from "./api";
 import { clearAttachments, insertAttachments } from "./attachments";
 import { addCollectorResult } from "./collector-result";
-import { cancelQueuedCollectors, clearCollectors } from "./collector-store";
+import { cancelQueuedCollectors, clearCollectors, killOwedChildren } from "./collector-store";
 import { clearSteers } from "./control";
 import { clearDeliveries } from "./delivery-store";
 import { appendEvent, clearEvents, systemEvent } from "./event-log";
@@ -33,7 +33,9 @@ import { clearWatchers, registerWatcher } from "./watchers";
 /** Writes a new session, replacing whatever a deleted session left behind in every table. */
 export function writeCreation(sql: SqlStorage, init: CreateSessionInit, now: number): void {
   clearTranscript(sql);
-  clearOutbox(sql);
+  // What the old members' children are still owed survives, as kills (index_delete waits for those).
+  clearOutbox(sql, "collector_release");
+  killOwedChildren(sql, now);
   clearRuns(sql);
   clearAttachments(sql);
   clearSteers(sql);

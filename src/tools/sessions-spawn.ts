@@ -224,6 +224,7 @@ export const sessionsSpawn = defineTool({
       // created now with its run held, which the requester releases once a slot is free.
       const admitted = await ctx.session(requester.sessionKey).admitCollector({
         runId,
+        ...(requester.runId ? { requesterRunId: requester.runId } : {}),
         groupId: collector.groupId,
         childKey,
         ...(params.label ? { label: params.label } : {}),

@@ -68,6 +68,29 @@ async function answer(child: string, runId: string, text: string) {
   expect(done).toMatchObject({ ok: true });
 }
 
+/** The requester's pending collector_release entries: payload and when each is next tried. */
+const releasesOwed = (key: string) =>
+  runInDurableObject(stub(key), (_i, state) =>
+    state.storage.sql
+      .exec<{ payload: string; next_attempt_at: number }>(
+        "SELECT payload, next_attempt_at FROM outbox WHERE kind = 'collector_release' ORDER BY id",
+      )
+      .toArray()
+      .map((row) => ({ ...JSON.parse(row.payload), dueAt: row.next_attempt_at })),
+  );
+
+/** Makes every pending collector_release due now and past its deadline. */
+const releasesExpired = (key: string) =>
+  runInDurableObject(stub(key), async (_i, state) => {
+    state.storage.sql.exec(
+      `UPDATE outbox SET next_attempt_at = 0, payload = json_set(payload, '$.deadlineAt', 0)
+       WHERE kind = 'collector_release'`,
+    );
+    await state.storage.setAlarm(Date.now());
+  });
+
+const CAPS = { maxConcurrent: 1, maxChildrenPerGroup: 5, maxTotalPerGroup: 5 };
+
 describe("collectors (SPEC §15)", () => {
   it("checks collect, outputSchema and groupId in order, writing nothing on a refusal", async () => {
     const r = await requester("swarm-small", "collect-checks");
@@ -576,6 +599,102 @@ describe("collectors (SPEC §15)", () => {
       completed: [],
       pending: queued,
     });
+  });
+
+  it("owes an admitted member's child its release: a spawn cut before the child fails it at the deadline, waking waits", async () => {
+    const r = await requester("swarm", "collect-cut");
+    // A child whose object throws on release (its run table is gone): the RPC fails by throwing.
+    const broken = `agent:hook-async:broken-${crypto.randomUUID()}`;
+    await createSession({ agentId: "hook-async", key: broken });
+    await runInDurableObject(stub(broken), (_i, state) => state.storage.sql.exec("DROP TABLE run"));
+    // Admitted straight into the free slot, then the spawn is cut before createWithTurn.
+    const before = Date.now();
+    const admitted = await session(r).admitCollector({
+      runId: "cut-run",
+      groupId: "g",
+      childKey: broken,
+      caps: CAPS,
+    });
+    expect(admitted).toEqual({ ok: true, value: { state: "running", duplicate: false } });
+    const owed = await releasesOwed(r);
+    expect(owed).toMatchObject([{ runId: "cut-run", childKey: broken }]);
+    expect(owed[0].dueAt).toBeGreaterThanOrEqual(before + 5000);
+    expect(owed[0].kill).toBeUndefined();
+    // Not reached by its deadline (the release threw): the member fails, a parked wait wakes, and the
+    // child, should it appear after all, is owed its kill.
+    const parked = session(r).waitCollectors(["cut-run"], 60_000);
+    await releasesExpired(r);
+    await runAlarms([r]);
+    expect(await parked).toMatchObject({
+      ok: true,
+      value: {
+        completed: [{ runId: "cut-run", status: "failed", error: "collector run could not be started" }],
+      },
+    });
+    expect(await releasesOwed(r)).toMatchObject([{ runId: "cut-run", childKey: broken, kill: true }]);
+    // The slot is free again.
+    expect(
+      await session(r).admitCollector({
+        runId: "next-run",
+        groupId: "g",
+        childKey: `${broken}-2`,
+        caps: CAPS,
+      }),
+    ).toMatchObject({ ok: true, value: { state: "running" } });
+  });
+
+  it("admits nothing for a requester deleted or a requester run ended", async () => {
+    const r = await requester("swarm", "collect-dead");
+    const admission = { runId: "late-run", groupId: "g", childKey: "agent:hook-async:late", caps: CAPS };
+    expect(await session(r).admitCollector({ ...admission, requesterRunId: "no-such-run" })).toMatchObject({
+      ok: false,
+      code: "conflict",
+    });
+    expect(await session(r).remove()).toMatchObject({ ok: true });
+    expect(await session(r).admitCollector(admission)).toMatchObject({ ok: false, code: "not_found" });
+    expect(
+      await runInDurableObject(stub(r), (_i, state) =>
+        state.storage.sql.exec("SELECT 1 FROM collector").toArray(),
+      ),
+    ).toEqual([]);
+  });
+
+  it("a session created again over unwiped storage still kills the children its old members were owed", async () => {
+    const r = await requester("swarm-small", "collect-recreate");
+    const first = await collector(r, "g", "first");
+    const second = await collector(r, "g", "second");
+    expect(await childRuns(second.childSessionKey)).toEqual([
+      { run_id: second.runId, status: "queued", held: 1 },
+    ]);
+    // The second member's release is owed but not delivered yet when the requester is deleted and,
+    // its storage not wiped yet, created again.
+    await runInDurableObject(stub(r), (_i, state) => {
+      state.storage.sql.exec(
+        `INSERT INTO outbox (kind, dedupe_key, payload, next_attempt_at) VALUES ('collector_release', ?, ?, ?)`,
+        `collector_release:${second.runId}`,
+        JSON.stringify({
+          runId: second.runId,
+          childKey: second.childSessionKey,
+          deadlineAt: Date.now() + 60_000,
+        }),
+        Date.now() + 60_000,
+      );
+      updateRecord(state.storage.sql, { deletedAt: Date.now() });
+    });
+    await env.DB.prepare("DELETE FROM session_index WHERE session_key = ?").bind(r).run();
+    await createSession({ agentId: "swarm-small", key: r });
+    // Both old members' children are owed their kill instead (the re-creation's own write delivers them).
+    await runAlarms([r]);
+    await runReaches(second.childSessionKey, "killed");
+    await runReaches(first.childSessionKey, "killed");
+    // A killed run stays killed: releasing it answers not held.
+    expect(await session(second.childSessionKey).releaseRun(second.runId)).toEqual({
+      ok: true,
+      value: { released: false },
+    });
+    expect(await childRuns(second.childSessionKey)).toEqual([
+      { run_id: second.runId, status: "killed", held: 1 },
+    ]);
   });
 
   it("runs a 200-child group with maxConcurrent 8: never more than 8 running, all collected once", async () => {
