@@ -3,7 +3,7 @@ import type { CollectorResult } from "./api";
 import { addDelivery } from "./delivery-store";
 import type { SpawnInfo } from "./record";
 import { completionKey } from "./run-progress";
-import { RESTARTED_BY_STEER } from "./run-store";
+import { RESTARTED_BY_STEER, STATUS_OF_ENDING } from "./run-store";
 
 // A collector child (SPEC §15) announces nothing: its run end hands the requester a record, through the
 // outbox with its delivery record (kind `completion`), never a turn, so the requester runs nothing.
@@ -18,8 +18,6 @@ interface Ending {
   structured?: unknown;
   schemaError?: string;
 }
-
-const statusOf = { ok: "done", error: "failed", timeout: "timeout", killed: "killed" } as const;
 
 /**
  * Whether a collector's run end reports. Every end does, so that its slot in the group is freed (a run
@@ -57,7 +55,7 @@ export function addCollectorResult(
   if (hasReported(sql, member)) return false;
   const result: CollectorResult = {
     runId: member,
-    status: statusOf[ending.status],
+    status: STATUS_OF_ENDING[ending.status],
     result: ending.reply ?? "",
     ...(ending.structured !== undefined ? { structured: ending.structured } : {}),
     ...(ending.error !== undefined ? { error: ending.error } : {}),

@@ -14,7 +14,7 @@ import { addToOutbox } from "./outbox-store";
 import { addPostIfAllowed, addPostNotRequired, announceTarget, sessionChannel } from "./posts";
 import { readRecord, type SessionRecord, type SpawnInfo, updateRecord } from "./record";
 import { completionKey, recordCompletionOwed } from "./run-progress";
-import { markRunEnded, RESTARTED_BY_STEER, type RunRow } from "./run-store";
+import { markRunEnded, RESTARTED_BY_STEER, type RunRow, STATUS_OF_ENDING } from "./run-store";
 import { clearToolCalls } from "./tool-calls";
 import { appendMessages, summaryChanges } from "./transcript";
 
@@ -69,8 +69,6 @@ export function resultEnding(
   const { text, usage, messages } = webhookReply({ runId, agent }, result);
   return { status: "ok", reply: text, ...(usage ? { usage } : {}), messages };
 }
-
-const sessionStatusOf = { ok: "done", error: "failed", timeout: "timeout", killed: "killed" } as const;
 
 /** Follow-ups of an ended run: the next step of its exchange, and a channel reply. */
 function addFollowUps(
@@ -136,7 +134,7 @@ export function recordRunEnding(
   markRunEnded(sql, run.runId, { ...ending, endedAt: now });
   clearToolCalls(sql, run.runId);
   updateRecord(sql, {
-    status: sessionStatusOf[ending.status],
+    status: STATUS_OF_ENDING[ending.status],
     endedAt: now,
     updatedAt: Math.max(record.updatedAt, now),
     runtimeMs: (record.runtimeMs ?? 0) + (now - (run.startedAt ?? now)),

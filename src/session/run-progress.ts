@@ -3,7 +3,15 @@ import type { DeliveryStatus, RunProgress } from "./api";
 import { completionStatus } from "./ledger";
 import { hasOutboxEntry } from "./outbox-store";
 import type { SessionRecord } from "./record";
-import { findRun, latestRun, nextRun, RESTARTED_BY_STEER, type RunRow, setRunCompletion } from "./run-store";
+import {
+  findRun,
+  latestRun,
+  nextRun,
+  RESTARTED_BY_STEER,
+  type RunRow,
+  STATUS_OF_ENDING,
+  setRunCompletion,
+} from "./run-store";
 import { hasMessage } from "./transcript";
 
 const COMPLETION_PREFIX = "completion:";
@@ -58,8 +66,6 @@ export function waitingRun(sql: SqlStorage): RunRow | undefined {
   return row && isYielded(sql, row) ? row : undefined;
 }
 
-const ENDED_AS = { ok: "done", error: "failed", timeout: "timeout", killed: "killed" } as const;
-
 /** OpenClaw's bounds on a wait item's label and error. */
 const ITEM_LABEL_CHARS = 80;
 const ITEM_ERROR_CHARS = 120;
@@ -102,7 +108,7 @@ export function runProgress(sql: SqlStorage, record: SessionRecord, runId: strin
   if (current.status === "queued" || current.status === "running") return { ...base, status: "running" };
   return {
     ...base,
-    status: ENDED_AS[current.status],
+    status: STATUS_OF_ENDING[current.status],
     outcome: {
       status: current.status,
       ...(current.error !== undefined ? { error: current.error.slice(0, ITEM_ERROR_CHARS) } : {}),

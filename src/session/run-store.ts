@@ -132,6 +132,14 @@ export function nextRun(sql: SqlStorage, seq: number): RunRow | undefined {
   return readRows(sql, "seq > ? ORDER BY seq LIMIT 1", seq)[0];
 }
 
+/** How a run's end reads as a status (the session's, a sub-agent's, a collector's): `ok` is `done`. */
+export const STATUS_OF_ENDING = {
+  ok: "done",
+  error: "failed",
+  timeout: "timeout",
+  killed: "killed",
+} as const;
+
 /** The error of a run a steer replaced (the new run carries its work on). */
 export const RESTARTED_BY_STEER = "run restarted by steer";
 
