@@ -4,8 +4,6 @@
  */
 import { z } from "zod";
 
-/** How a collector run ended, as agents_wait reports it. */
-export type CollectorStatus = "done" | "failed" | "killed" | "timeout";
 
 /** The caps of a collector's group, from its requester's `tools.swarm` at spawn time. */
 export interface CollectorCaps {
@@ -32,6 +30,9 @@ export const collectorResultSchema = z.object({
   usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
 });
 export type CollectorResult = z.infer<typeof collectorResultSchema>;
+
+/** How a collector run ended, as agents_wait reports it. */
+export type CollectorStatus = CollectorResult["status"];
 
 /** The outbox payload that carries a result to the requester; a `cleanup: "delete"` child goes afterwards. */
 export const collectorResultDeliverySchema = z.object({

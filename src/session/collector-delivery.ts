@@ -18,7 +18,7 @@ export async function deliverCollectorEntry(
   env: Env,
   sql: SqlStorage,
   entry: CollectorEntry,
-  wake: () => void,
+  wake: (runId: string) => void,
 ): Promise<"delivered" | "settled" | "remove_session"> {
   if (entry.kind === "collector_release") {
     const { runId, childKey, deadlineAt } = entry.payload;
@@ -39,7 +39,7 @@ export async function deliverCollectorEntry(
     if (kill) return "settled";
     // The member ends failed, freeing its slot (parked agents_wait calls see it); a child that appears
     // after all is owed its kill, under the same key, so its run never starts without a slot.
-    if (failCollector(sql, runId, "collector run could not be started", Date.now())) wake();
+    if (failCollector(sql, runId, "collector run could not be started", Date.now())) wake(runId);
     oweChild(sql, { run_id: runId, child_key: childKey }, Date.now(), true);
     return "settled";
   }

@@ -101,7 +101,7 @@ export function clearCollectors(sql: SqlStorage): void {
  * Starts the oldest queued members of a group while it has running slots free: their children's held
  * runs are released through the outbox. `admitted`'s child is being created runnable by its spawn; its
  * release, tried a little later, is the durable record that the child is owed at all: a spawn cut before
- * creating it leaves a release that fails at its deadline, freeing the slot.
+ * creating it leaves a release that fails at its deadline, freeing the slot. The runIds started.
  */
 function startQueued(
   sql: SqlStorage,
@@ -109,9 +109,9 @@ function startQueued(
   maxConcurrent: number,
   now: number,
   admitted?: string,
-): void {
+): string[] {
   const free = maxConcurrent - groupCounts(sql, groupId).running;
-  if (free <= 0) return;
+  if (free <= 0) return [];
   const started = sql
     .exec<{ run_id: string; child_key: string }>(
       `UPDATE collector SET state = 'running', started_at = ?
@@ -124,6 +124,7 @@ function startQueued(
     .toArray();
   for (const row of started)
     oweChild(sql, row, now, false, row.run_id === admitted ? now + ADMITTED_RELEASE_DELAY_MS : now);
+  return started.map((row) => row.run_id);
 }
 
 /**
@@ -167,14 +168,8 @@ export function admitCollector(
      ON CONFLICT (group_id) DO UPDATE SET admitted = admitted + 1`,
     groupId,
   );
-  startQueued(sql, groupId, caps.maxConcurrent, now, admission.runId);
-  const state = sql
-    .exec<{ state: AdmittedCollector["state"] }>(
-      "SELECT state FROM collector WHERE run_id = ?",
-      admission.runId,
-    )
-    .one().state;
-  return { state, duplicate: false };
+  const started = startQueued(sql, groupId, caps.maxConcurrent, now, admission.runId);
+  return { state: started.includes(admission.runId) ? "running" : "queued", duplicate: false };
 }
 
 /**

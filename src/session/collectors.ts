@@ -14,6 +14,7 @@ import {
 } from "./collector-store";
 import { liveRecord, readRecord } from "./record";
 import { findRun } from "./run-store";
+import { RunWaiters } from "./run-waiters";
 
 /**
  * The requester's side of collectors (SPEC §15): admission, results, agents_wait. Writes go through
@@ -23,8 +24,8 @@ import { findRun } from "./run-store";
 export class Collectors {
   readonly #sql: SqlStorage;
   readonly #write: <T>(write: () => T) => Promise<T>;
-  /** Parked agents_wait calls: each is woken by any result taken, then reads its own runs again. */
-  readonly #waiters = new Set<() => void>();
+  /** Parked agents_wait calls: each is woken by any member's end, then reads its own runs again. */
+  readonly #waiters = new RunWaiters();
 
   /** Whether a run executing here was told to stop (killed) and has not ended yet. */
   readonly #stopping: (runId: string) => boolean;
@@ -68,13 +69,13 @@ export class Collectors {
     const taken = await this.#write(() => takeCollectorResult(this.#sql, result, Date.now()));
     if (!taken && !liveRecord(this.#sql) && collectorSnapshot(this.#sql, [result.runId]).unknown.length > 0)
       return notFound();
-    if (taken) this.wake();
+    if (taken) this.ended([result.runId]);
     return { ok: true, value: { taken } };
   }
 
   async cancel(runIds?: string[]): Promise<Result<{ cancelled: string[] }>> {
     const cancelled = await this.#write(() => cancelQueuedCollectors(this.#sql, Date.now(), runIds));
-    if (cancelled.length > 0) this.wake();
+    this.ended(cancelled);
     return { ok: true, value: { cancelled } };
   }
 
@@ -86,24 +87,12 @@ export class Collectors {
       const left = deadline - Date.now();
       if (snapshot.completed.length > 0 || snapshot.pending.length === 0 || left <= 0)
         return { ok: true, value: snapshot };
-      await this.#park(left);
+      await this.#waiters.waitForAnyEnd(left);
     }
   }
 
-  #park(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.#waiters.add(done);
-    });
-  }
-
-  /** Wakes every parked agents_wait: a member ended (a result taken, a cancel, a failed release). */
-  wake(): void {
-    for (const waiter of [...this.#waiters]) waiter();
+  /** Wakes every parked agents_wait: these members ended (a result taken, a cancel, a failed release). */
+  ended(runIds: readonly string[]): void {
+    for (const runId of runIds) this.#waiters.wake(runId);
   }
 }

@@ -60,7 +60,7 @@ export class Outbox {
   readonly #delivering = new Set<number>();
   readonly #indexBatch: IndexBatch;
   /** Wakes the agents_wait calls parked here (a collector member failed at its release's deadline). */
-  readonly #wakeCollectorWaits: () => void;
+  readonly #wakeCollectorWaits: (runId: string) => void;
 
   /**
    * `bindings` are the object's own, read at each delivery rather than kept: they belong to the
@@ -70,7 +70,7 @@ export class Outbox {
     storage: DurableObjectStorage,
     bindings: () => Env,
     alarm: Alarm,
-    wakeCollectorWaits: () => void,
+    wakeCollectorWaits: (runId: string) => void,
   ) {
     this.#storage = storage;
     this.#wakeCollectorWaits = wakeCollectorWaits;

@@ -84,7 +84,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
       ctx.storage,
       () => this.env,
       this.#alarm,
-      () => this.#collectors.wake(),
+      (runId) => this.#collectors.ended([runId]),
     );
     this.#runs = new Runs(ctx.storage, env, this.#outbox, this.#alarm, this.#waiters);
     this.#turns = new Turns(ctx.storage, env, this.#runs, this.#waiters);
@@ -203,12 +203,12 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     // Its collectors still queued never start: they are work of the runs stopped here. One synchronous
     // step, so no run can admit a member between the cancel and the stop; a parked agents_wait then
     // wakes to see them ended.
-    const stopped = this.ctx.storage.transactionSync(() => {
-      cancelQueuedCollectors(this.#sql, Date.now());
-      return this.#runs.stopRuns(options.cascade ? "cascade" : "killed");
-    });
+    const { stopped, cancelled } = this.ctx.storage.transactionSync(() => ({
+      cancelled: cancelQueuedCollectors(this.#sql, Date.now()),
+      stopped: this.#runs.stopRuns(options.cascade ? "cascade" : "killed"),
+    }));
     await this.#runs.flush();
-    this.#collectors.wake();
+    this.#collectors.ended(cancelled);
     return { ok: true, value: { stopped } };
   }
 
