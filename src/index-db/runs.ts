@@ -11,7 +11,8 @@ export async function findRunSession(db: D1Database, runId: string): Promise<str
 
 /**
  * The runs among `runIds` that belong to the caller's controlled tree (its children and their
- * descendants, following `spawned_by` up from each run's session), by runId → session key. One read.
+ * descendants, following `spawned_by` up from each run's session), by runId → session key. One read,
+ * the ids bound as one JSON parameter (however many).
  */
 export async function controlledRuns(
   db: D1Database,
@@ -24,14 +25,14 @@ export async function controlledRuns(
       `WITH RECURSIVE up(run_id, session_key, ancestor, depth) AS (
          SELECT r.run_id, r.session_key, s.spawned_by, 1 FROM run_index r
            JOIN session_index s ON s.session_key = r.session_key
-           WHERE r.run_id IN (${runIds.map(() => "?").join(", ")}) AND s.list_state IN (0, 1)
+           WHERE r.run_id IN (SELECT value FROM json_each(?)) AND s.list_state IN (0, 1)
          UNION ALL
          SELECT up.run_id, up.session_key, s.spawned_by, up.depth + 1 FROM up
            JOIN session_index s ON s.session_key = up.ancestor WHERE up.depth < ${MAX_TREE_DEPTH}
        )
        SELECT DISTINCT run_id, session_key FROM up WHERE ancestor = ?`,
     )
-    .bind(...runIds, callerKey)
+    .bind(JSON.stringify(runIds), callerKey)
     .all<{ run_id: string; session_key: string }>();
   return new Map(results.map((row) => [row.run_id, row.session_key]));
 }
