@@ -4,7 +4,6 @@
  */
 import { z } from "zod";
 
-
 /** The caps of a collector's group, from its requester's `tools.swarm` at spawn time. */
 export interface CollectorCaps {
   maxConcurrent: number;
