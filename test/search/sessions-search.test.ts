@@ -401,10 +401,11 @@ describe("sessions_search", () => {
     const u = uid();
     const key = `agent:main:rowless-${u}`;
     await createSession({ agentId: "main", key });
-    // As if the session row's write were still retrying when the search chunk's own retry came: no row in
-    // D1, and the transcript owed to the index from its start.
-    await env.DB.prepare("DELETE FROM session_index WHERE session_key = ?").bind(key).run();
     await importMessages(key, [msg("r1", "user", `zr${u} kept`, Date.now() - 60_000)]);
+    // As if the session row's write were still retrying when the search chunk's own retry came: no row in
+    // D1 (removed before the chunk is owed again, so its alarm cannot run first), and the transcript owed
+    // to the index from its start.
+    await env.DB.prepare("DELETE FROM session_index WHERE session_key = ?").bind(key).run();
     await runInDurableObject(stub(key), async (_instance, state) => {
       state.storage.sql.exec("DELETE FROM outbox WHERE kind = 'index_sync'");
       state.storage.sql.exec("DELETE FROM search_progress");
@@ -414,7 +415,6 @@ describe("sessions_search", () => {
       );
       await state.storage.setAlarm(Date.now());
     });
-    await env.DB.prepare("DELETE FROM session_index WHERE session_key = ?").bind(key).run();
     await runAlarms([key]);
     // Its inserts found no row and wrote nothing: the chunk is owed again, not counted as written.
     const owed = await runInDurableObject(stub(key), (_instance, state) => ({
