@@ -18,6 +18,19 @@ export function jsonBytes(value: unknown): number {
 }
 
 /**
+ * How many of `items`, from the first, fit in a JSON array of at most `maxBytes` (counted as
+ * `2 + Σ bytes + (n − 1)`, brackets and commas): a tool answer's list cut to its byte cap.
+ */
+export function fittingCount(items: readonly unknown[], maxBytes: number): number {
+  let bytes = 2;
+  for (const [index, item] of items.entries()) {
+    bytes += jsonBytes(item) + (index > 0 ? 1 : 0);
+    if (bytes > maxBytes) return index;
+  }
+  return items.length;
+}
+
+/**
  * Keeps the newest messages whose JSON array fits in `maxBytes`, counted as `2 + Σ bytes + (n − 1)`
  * (brackets and commas). Reads `newestFirst` lazily and stops one item after the last one kept, since the
  * caller's iterable pages through storage. Returns the kept messages oldest→newest; `droppedMessages`

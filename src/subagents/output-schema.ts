@@ -1,4 +1,5 @@
 import { type Schema, Validator } from "@cfworker/json-schema";
+import { jsonBytes } from "../history/byte-cap";
 
 /** A collector's `outputSchema` is stored with its child and shown in its tool description: kept small. */
 export const MAX_OUTPUT_SCHEMA_BYTES = 16 * 1024;
@@ -95,7 +96,7 @@ function badPattern(node: unknown, path: string): string | undefined {
 export function outputSchemaError(schema: unknown): string | undefined {
   if (schema === null || typeof schema !== "object" || Array.isArray(schema))
     return "it must be a JSON Schema object";
-  const bytes = new TextEncoder().encode(JSON.stringify(schema)).byteLength;
+  const bytes = jsonBytes(schema);
   if (bytes > MAX_OUTPUT_SCHEMA_BYTES)
     return `it is ${bytes} bytes; at most ${MAX_OUTPUT_SCHEMA_BYTES} are allowed`;
   const shape = metaValidator.validate(schema);

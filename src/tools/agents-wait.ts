@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { swarmSettings } from "../config/agents";
+import { fittingCount } from "../history/byte-cap";
 import type { CollectorOutcome, CollectorSnapshot } from "../session/api";
 import { flooredNumber } from "./args";
 import { collectorOwners, type WaitError } from "./collector-owners";
@@ -122,17 +123,11 @@ function waitResult(ids: string[], snapshots: (CollectorSnapshot | undefined)[],
 }
 
 /**
- * The completed items that fit MAX_ANSWER_BYTES of JSON, in order; the rest are named in `omitted`
- * (ours: the answer is a transcript row, bounded; they can be read again by asking for them).
+ * The completed items whose JSON array fits MAX_ANSWER_BYTES, in order (the first one always); the
+ * rest are named in `omitted` (ours: the answer is a transcript row, bounded; they can be read again by
+ * asking for them).
  */
 function capped<T extends { runId: string }>(items: T[]): { kept: T[]; omitted: string[] } {
-  const kept: T[] = [];
-  const omitted: string[] = [];
-  let bytes = 0;
-  for (const item of items) {
-    bytes += new TextEncoder().encode(JSON.stringify(item)).byteLength + 1;
-    if (bytes > MAX_ANSWER_BYTES && kept.length > 0) omitted.push(item.runId);
-    else kept.push(item);
-  }
-  return { kept, omitted };
+  const fit = Math.max(1, fittingCount(items, MAX_ANSWER_BYTES));
+  return { kept: items.slice(0, fit), omitted: items.slice(fit).map((item) => item.runId) };
 }

@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { fittingCount } from "../history/byte-cap";
 import { searchMessages } from "../index-db/search";
 import { displayKey } from "../keys";
 import { checkSessionVisible, visibleScope } from "../policy/visibility";
-import { utf8Bytes } from "../transcript/message";
 import { flooredNumber, sessionKeyParam } from "./args";
 import { encodeJsonCursor, jsonCursorParam } from "./list-cursor";
 import { implicitSession, parseSessionReference, resolveSessionReference } from "./resolve-session";
@@ -45,18 +45,6 @@ async function resolveTarget(ctx: ToolContext, input: string): Promise<Target> {
   const visible = target && checkSessionVisible(ctx.config, ctx.requester, target, "history");
   if (visible && !visible.ok) return { ok: false, status: visible.status, error: visible.error };
   return lookup.ok ? { ok: true, sessionKey: lookup.session.sessionKey } : { ok: true, neverWritten: true };
-}
-
-/** Keeps hits while the results array's JSON fits (OpenClaw's count: 2 + Σ item bytes + separators). */
-function capResults<T>(items: T[]): T[] {
-  let bytes = 2;
-  const kept: T[] = [];
-  for (const item of items) {
-    bytes += utf8Bytes(JSON.stringify(item)) + (kept.length > 0 ? 1 : 0);
-    if (bytes > MAX_SEARCH_RESULT_BYTES) break;
-    kept.push(item);
-  }
-  return kept;
 }
 
 export const sessionsSearch = defineTool({
@@ -106,7 +94,8 @@ export const sessionsSearch = defineTool({
       snippet: snippetOf(row.text, terms),
       score: -row.rank,
     }));
-    const results = capResults(hits);
+    // OpenClaw's count: the results array's JSON, whole hits only.
+    const results = hits.slice(0, fittingCount(hits, MAX_SEARCH_RESULT_BYTES));
     const more = page.hasMore || results.length < hits.length;
     const next = (params.cursor?.offset ?? 0) + results.length;
     return {

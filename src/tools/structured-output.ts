@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { jsonBytes } from "../history/byte-cap";
 import type { ToolSpec } from "../runtimes/types";
 import { structuredOutputDescription } from "../subagents/structured-result";
 import { MAX_MESSAGE_TEXT_BYTES, MAX_TOOL_ARGUMENTS_DEPTH } from "../transcript/message";
@@ -15,7 +16,7 @@ const resultParam = z.unknown().superRefine((value, ctx) => {
     ctx.addIssue({ code: "custom", message: `nested deeper than ${MAX_TOOL_ARGUMENTS_DEPTH - 1} levels` });
     return;
   }
-  const bytes = new TextEncoder().encode(JSON.stringify(value)).byteLength;
+  const bytes = jsonBytes(value);
   if (bytes > MAX_MESSAGE_TEXT_BYTES)
     ctx.addIssue({ code: "custom", message: `larger than ${MAX_MESSAGE_TEXT_BYTES} bytes as JSON` });
 });
