@@ -256,11 +256,10 @@ export const sessionsSpawn = defineTool({
  * The requester's own log shows the spawn (SPEC §13); a requester never written has no log to show it
  * in. The child is owed already: a failure here costs the event, never the spawn.
  */
-async function spawnRecorded(ctx: ToolContext, childKey: string, runId: string): Promise<true> {
+async function spawnRecorded(ctx: ToolContext, childKey: string, runId: string): Promise<void> {
   try {
     await ctx.session(ctx.requester.sessionKey).childSpawned({ childSessionKey: childKey, runId });
   } catch (cause) {
     console.warn(`spawn ${runId}: child_spawned not recorded: ${String(cause)}`);
   }
-  return true;
 }
