@@ -1,6 +1,7 @@
 import { SwitchboardClient } from "../client/client";
 import { SwitchboardError } from "../client/errors";
 import { DEFAULT_BASE_URL } from "../client/http";
+import { agentsWaitCommand } from "./agents-wait";
 import { type FlagSpec, parseArgv, stringFlag } from "./args";
 import type { Command } from "./command";
 import { deliveriesCommand } from "./deliveries";
@@ -33,6 +34,7 @@ export const commands: Command[] = [
   followCommand,
   spawnCommand,
   subagentsCommand,
+  agentsWaitCommand,
   statusCommand,
   agentsCommand,
   createCommand,

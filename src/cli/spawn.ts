@@ -77,9 +77,23 @@ async function follow(ctx: CommandContext, spawned: Spawned, seconds: number): P
   return EXIT.failed;
 }
 
+/** `--schema`: a JSON object, read here so a typo is a usage error, not a server refusal. */
+function schemaFlag(text: string): Record<string, unknown> {
+  let schema: unknown;
+  try {
+    schema = JSON.parse(text);
+  } catch {
+    throw new UsageError("--schema must be JSON (a JSON Schema object)");
+  }
+  if (schema === null || typeof schema !== "object" || Array.isArray(schema))
+    throw new UsageError("--schema must be a JSON Schema object");
+  return schema as Record<string, unknown>;
+}
+
 export const spawnCommand: Command = {
   name: "spawn",
-  usage: "spawn <task…> [--agent ID] [--label L] [--timeout N] [--no-follow]",
+  usage:
+    "spawn <task…> [--agent ID] [--label L] [--timeout N] [--no-follow] [--collect [--group G] [--schema JSON]]",
   summary: "start a sub-agent on a task (sessions_spawn), then follow it until its completion arrives",
   details: `The child's completion message is announced to the requester session; spawn prints it.
 Options:
@@ -87,20 +101,38 @@ Options:
   --label L     a short name for the child, for \`subagents\` and listings
   --timeout N   stop following after N seconds, default ${DEFAULT_FOLLOW_SECONDS} (the child keeps running)
   --no-follow   print the spawn result and return at once
+  --collect     a collector: nothing is announced; collect its result with \`switchboard agents-wait\`
+                (spawn then returns at once)
+  --group G     with --collect: its collector group (default: the requester run's)
+  --schema JSON with --collect: a JSON Schema its structured_output result must match
 Example: switchboard spawn "Check the Q3 numbers" --agent research --label q3`,
-  flags: { agent: "string", label: "string", timeout: "string", "no-follow": "boolean" },
+  flags: {
+    agent: "string",
+    label: "string",
+    timeout: "string",
+    "no-follow": "boolean",
+    collect: "boolean",
+    group: "string",
+    schema: "string",
+  },
   async run(ctx) {
     const task = ctx.positionals.join(" ");
     if (task.trim() === "") throw new UsageError("<task> required");
     const agentId = stringFlag(ctx.flags, "agent");
     const label = stringFlag(ctx.flags, "label");
     const seconds = numberFlag(ctx.flags, "timeout") ?? DEFAULT_FOLLOW_SECONDS;
+    const collect = ctx.flags.collect === true;
+    const groupId = stringFlag(ctx.flags, "group");
+    const schema = stringFlag(ctx.flags, "schema");
     let result: SessionsSpawnResult;
     try {
       result = await ctx.client.sessionsSpawn({
         task,
         ...(agentId ? { agentId } : {}),
         ...(label ? { label } : {}),
+        ...(collect ? { collect } : {}),
+        ...(groupId !== undefined ? { groupId } : {}),
+        ...(schema !== undefined ? { outputSchema: schemaFlag(schema) } : {}),
       });
     } catch (error) {
       const code = unavailable(ctx, error, "sessions_spawn");
@@ -109,8 +141,10 @@ Example: switchboard spawn "Check the Q3 numbers" --agent research --label q3`,
     }
     if (isToolFailure(result)) return refusal(ctx, result) ?? EXIT.failed;
     if (result.status !== "accepted") throw new Error(`sessions_spawn answered ${JSON.stringify(result)}`);
-    if (ctx.flags["no-follow"]) {
+    // A collector announces nothing to follow: its result waits for agents-wait.
+    if (ctx.flags["no-follow"] || collect) {
       output(ctx, result, () => `spawned ${result.childSessionKey} (run ${result.runId})`);
+      if (collect) note(ctx, `collect it with: switchboard agents-wait ${result.runId}`);
       return EXIT.ok;
     }
     note(ctx, `spawned ${result.childSessionKey} (run ${result.runId})`);

@@ -404,4 +404,30 @@ describe("switchboard secret (offline)", () => {
     });
     expect((await cli(["subagents", "wait"], asKey)).stderr).toContain("<runId> required");
   });
+
+  it("spawn --collect returns at once and agents-wait collects the result by run id", async () => {
+    const key = `agent:main:cli-collect-${uid()}`;
+    await createSession({ agentId: "main", key });
+    const asKey = { env: { SWITCHBOARD_SESSION: key } };
+    const spawned = await cli(
+      ["spawn", "Check the numbers", "--agent", "research", "--collect", "--group", "cli"],
+      asKey,
+    );
+    expect(spawned.code, spawned.stderr).toBe(0);
+    const runId = /\(run ([0-9a-f-]+)\)/.exec(spawned.stdout)?.[1] ?? "";
+    expect(runId).not.toBe("");
+    expect(spawned.stderr).toBe(`collect it with: switchboard agents-wait ${runId}\n`);
+    const waited = await cli(["agents-wait", runId, "--timeout", "20"], asKey);
+    expect(waited.code, waited.stderr).toBe(0);
+    expect(waited.stdout).toMatch(new RegExp(`${runId}\\s+done\\s+\\S+`));
+    const foreign = await cli(["agents-wait", "no-such-run", "--timeout", "0"], asKey);
+    expect(foreign.code).toBe(1);
+    expect(foreign.stdout).toContain("no-such-run: not_found");
+    expect((await cli(["agents-wait"], asKey)).stderr).toContain("<runId> required");
+    const badSchema = await cli(["spawn", "x", "--collect", "--group", "g", "--schema", "[1]"], asKey);
+    expect([badSchema.code, badSchema.stderr]).toEqual([
+      2,
+      expect.stringContaining("--schema must be a JSON Schema object"),
+    ]);
+  });
 });
