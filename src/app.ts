@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "./app-env";
+import { consoleRoutes } from "./console/routes";
 import { AppError, invokeErrorType } from "./errors";
 import { docsRoutes } from "./routes/docs";
 import { confineGrants } from "./routes/grant-routes";
@@ -29,6 +30,8 @@ app.use("*", requireConfig);
 // configuration is invalid (SPEC §2), although the document itself does not depend on it.
 app.route("/openapi.json", openApiRoutes);
 app.route("/docs", docsRoutes);
+// The operator console: its pages are data-free shells; its fragments check the bearer token themselves.
+app.route("/console", consoleRoutes);
 
 const limitBody = bodyLimit({
   maxSize: MAX_BODY_BYTES,

@@ -1,0 +1,19 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../app-env";
+import { keyOptionsOf } from "../config/key-options";
+import { displayKey } from "../keys";
+import { consoleViewer } from "./access";
+
+/** The fragments behind the console's pages; every one needs a token (routes.tsx). */
+export const fragmentRoutes = new Hono<AppEnv>()
+  // Who the token is: the client's sign-in check, and where a grant lands (its one session).
+  .get("/whoami", (c) => {
+    const viewer = consoleViewer(c);
+    if (viewer.kind === "operator") return c.json({ kind: "operator" });
+    return c.json({
+      kind: "grant",
+      sessionKey: viewer.sessionKey,
+      displayKey: displayKey(viewer.sessionKey, keyOptionsOf(c.get("config"))),
+      scopes: viewer.scopes,
+    });
+  });

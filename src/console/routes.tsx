@@ -1,0 +1,71 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../app-env";
+import { AppError } from "../errors";
+import { requireIdentity } from "../routes/middleware";
+import { assetUrls, CONSOLE_ASSETS } from "./assets";
+import { consoleHeaders } from "./csp";
+import { fragmentRoutes } from "./fragments";
+import { Shell } from "./shell";
+
+/** A console page's fragment: the same path and query under /console/fragments. */
+function fragmentOf(url: URL, path: string): string {
+  return `/console/fragments${path}${url.search}`;
+}
+
+/**
+ * `/console`: the operator console (README "Console"). Pages are shells with no data; their fragments
+ * (server-rendered with Hono's JSX, every text escaped) need the bearer token the client sends.
+ */
+export const consoleRoutes = new Hono<AppEnv>()
+  .use(consoleHeaders)
+  .get("/assets/:name", (c) => {
+    const asset = CONSOLE_ASSETS[c.req.param("name")];
+    if (!asset) throw new AppError("not_found", `no console asset ${c.req.param("name")}`);
+    return c.body(asset.text, 200, {
+      "Content-Type": asset.type,
+      // The URL carries the asset's digest (assets.ts), so a version never changes under its URL.
+      "Cache-Control": c.req.query("v") ? "public, max-age=31536000, immutable" : "no-cache",
+    });
+  })
+  .use("/fragments/*", requireIdentity)
+  .route("/fragments", fragmentRoutes)
+  .get("/", async (c) =>
+    c.html(
+      <Shell
+        title="Sessions"
+        fragment={fragmentOf(new URL(c.req.url), "/sessions")}
+        assets={await assetUrls()}
+      />,
+    ),
+  )
+  .get("/sessions", async (c) =>
+    c.html(
+      <Shell
+        title="Sessions"
+        fragment={fragmentOf(new URL(c.req.url), "/sessions")}
+        assets={await assetUrls()}
+      />,
+    ),
+  )
+  .get("/sessions/:key", async (c) => {
+    const url = new URL(c.req.url);
+    return c.html(
+      <Shell
+        title={`Session ${c.req.param("key")}`}
+        fragment={fragmentOf(url, url.pathname.slice("/console".length))}
+        assets={await assetUrls()}
+      />,
+    );
+  })
+  .get("/deliveries", async (c) =>
+    c.html(
+      <Shell
+        title="Deliveries"
+        fragment={fragmentOf(new URL(c.req.url), "/deliveries")}
+        assets={await assetUrls()}
+      />,
+    ),
+  )
+  .all("*", (c) => {
+    throw new AppError("not_found", `no console page ${c.req.path}`);
+  });

@@ -1,0 +1,63 @@
+import type { Child } from "hono/jsx";
+import { formatAgo, formatRuntime, formatTokenCount } from "../text/units";
+
+/** The console's link to a session's page (canonical key, so it names exactly one session). */
+export const sessionHref = (sessionKey: string) => `/console/sessions/${encodeURIComponent(sessionKey)}`;
+
+/** A session's fragments live under the same path as its page. */
+export const sessionFragment = (sessionKey: string, part = "") =>
+  `/console/fragments/sessions/${encodeURIComponent(sessionKey)}${part}`;
+
+/** A moment, in words ("3 min ago"), with the exact time on hover and for machines. */
+export function When({ at, now = Date.now() }: { at: number | null | undefined; now?: number }) {
+  if (at === null || at === undefined) return <span class="muted">never</span>;
+  const iso = new Date(at).toISOString();
+  return (
+    <time datetime={iso} title={iso}>
+      {formatAgo(Math.max(0, now - at))}
+    </time>
+  );
+}
+
+/** How long something took, as the status card writes it (`42s`, `3m5s`). */
+export function Took({ from, to }: { from: number | null | undefined; to: number | null | undefined }) {
+  if (!from) return <span class="muted">–</span>;
+  return <span>{formatRuntime((to ?? Date.now()) - from)}</span>;
+}
+
+/** A token count as people read it (`12.3k`). */
+export function Tokens({ count }: { count: number | null | undefined }) {
+  return count === null || count === undefined ? (
+    <span class="muted">–</span>
+  ) : (
+    <span title={String(count)}>{formatTokenCount(count)}</span>
+  );
+}
+
+/** A status word, styled by its value (`status-running`, `status-suspended`, …). */
+export function Status({ value }: { value: string | null | undefined }) {
+  const word = value ?? "unknown";
+  return <span class={`status status-${word.replace(/[^a-z_]/gi, "")}`}>{word}</span>;
+}
+
+/** A labelled region the client loads (and, with `refresh`, reloads as live events arrive). */
+export function Region(props: {
+  id: string;
+  title: string;
+  src: string;
+  refresh?: string;
+  children?: Child;
+}) {
+  return (
+    <section class="region" id={props.id} aria-labelledby={`${props.id}-title`}>
+      <h2 id={`${props.id}-title`}>{props.title}</h2>
+      {props.children}
+      <div data-src={props.src} data-refresh={props.refresh}>
+        <p class="muted">Loading…</p>
+      </div>
+    </section>
+  );
+}
+
+/** What an empty list says. */
+export const Empty = ({ children }: { children: Child }) => <p class="empty muted">{children}</p>;
