@@ -165,7 +165,11 @@ async function submit(/** @type {HTMLFormElement} */ form) {
     const body = formBody(form);
     if (form.dataset.stream !== undefined) body.stream = true;
     const headers = new Headers({ "Content-Type": "application/json" });
-    if (form.dataset.session) headers.set("X-Switchboard-Session", form.dataset.session);
+    // The requester of a tool call: fixed by the fragment (data-session) or chosen in a field.
+    const fieldName = form.dataset.sessionField;
+    const requester = fieldName ? body[fieldName] : form.dataset.session;
+    if (fieldName) delete body[fieldName];
+    if (typeof requester === "string") headers.set("X-Switchboard-Session", requester);
     const method = form.dataset.method ?? "POST";
     const response = await call(form.dataset.api ?? "", {
       method,

@@ -48,6 +48,10 @@ export const patchSessionSchema = z.strictObject({
   sendPolicy: z.enum(["allow", "deny"]).nullable().optional(),
   model: z.string().trim().min(1).max(MAX_MODEL_CHARS).nullable().optional(),
   thinkingLevel: z.string().trim().min(1).max(32).nullable().optional(),
+  /** Archive (true) or list again (false), as the `sessions` tool's patch does (SPEC §17). */
+  archived: z.boolean().optional(),
+  /** Apply only if the key still names this session (its sessionId); else 409, nothing changed. */
+  expectedSessionId: z.string().trim().min(1).max(200).optional(),
 });
 
 export const importTranscriptSchema = z.strictObject({

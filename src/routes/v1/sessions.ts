@@ -73,12 +73,9 @@ export const sessionRoutes = new Hono<AppEnv>()
     if (body.model && !configuredModels(c.get("config")).has(body.model)) {
       throw badRequest(`model: "${body.model}" is not a configured model`);
     }
-    const { model, ...rest } = body;
-    return c.json(
-      unwrapResult(
-        await session.patch({ ...rest, ...(model !== undefined ? { modelOverride: model } : {}) }),
-      ),
-    );
+    const { model, expectedSessionId, ...rest } = body;
+    const changes = { ...rest, ...(model !== undefined ? { modelOverride: model } : {}) };
+    return c.json(unwrapResult(await session.patch(changes, { expectedSessionId })));
   })
   .delete("/:key", async (c) => c.json(unwrapResult(await pathSession(c).remove())))
   .post("/:key/transcript", async (c) => {

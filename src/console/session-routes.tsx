@@ -1,0 +1,111 @@
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../app-env";
+import { configuredModels } from "../config/agents";
+import { AppError } from "../errors";
+import { parseBody } from "../routes/parse-body";
+import { unwrapResult } from "../routes/store-result";
+import { canonicalKeyForRequest } from "../routes/v1/session-access";
+import { sessionApi } from "../session/client";
+import { consoleViewer, viewerMay } from "./access";
+import { SessionPage } from "./pages/session-page";
+import { ExactTranscript, SafeTranscript } from "./pages/transcript";
+import { sessionHref } from "./ui";
+
+/** Messages per transcript page, in either view. */
+export const TRANSCRIPT_PAGE = 50;
+
+const position = z
+  .string()
+  .regex(/^\d{1,9}$/, "must be a whole number")
+  .transform(Number);
+
+/** The session page's query: which transcript view, and where in it. */
+const pageQuerySchema = z.strictObject({
+  view: z.enum(["safe", "exact"]).optional(),
+  offset: position.optional(),
+  after: position.optional(),
+});
+type PageQuery = z.infer<typeof pageQuerySchema>;
+
+/** The canonical key of the path, once the viewer may read that session (a grant only its own). */
+function readableKey(c: Context<AppEnv>): string {
+  const viewer = consoleViewer(c);
+  const sessionKey = canonicalKeyForRequest(c.get("identity"), c.get("config"), c.req.param("key") ?? "");
+  if (!viewerMay(viewer, sessionKey, "read"))
+    throw new AppError("forbidden", 'this grant token lacks the "read" scope');
+  return sessionKey;
+}
+
+function pageQuery(c: Context<AppEnv>): PageQuery {
+  const query = parseBody(pageQuerySchema, c.req.query());
+  if (query.view === "exact" && consoleViewer(c).kind !== "operator")
+    throw new AppError("forbidden", "the exact view is the operator's; a grant reads the safe view");
+  return query;
+}
+
+/** The query string that selects the same transcript page, for a link or the transcript region. */
+function queryString(query: PageQuery): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+/** `/console/fragments/sessions/:key` and its transcript: the session page's own parts. */
+export const sessionRoutes = new Hono<AppEnv>()
+  .get("/:key", async (c) => {
+    const sessionKey = readableKey(c);
+    const query = pageQuery(c);
+    const row = unwrapResult(await sessionApi(c.env.SESSION, sessionKey).describe());
+    return c.html(
+      <SessionPage
+        viewer={consoleViewer(c)}
+        sessionKey={sessionKey}
+        row={row}
+        models={[...configuredModels(c.get("config"))].sort()}
+        transcriptQuery={queryString(query)}
+        exact={query.view === "exact"}
+      />,
+    );
+  })
+  .get("/:key/transcript", async (c) => {
+    const sessionKey = readableKey(c);
+    const query = pageQuery(c);
+    const session = sessionApi(c.env.SESSION, sessionKey);
+    const page = sessionHref(sessionKey);
+    if (query.view === "exact") {
+      const chunk = unwrapResult(await session.exportChunk(query.after ?? 0, TRANSCRIPT_PAGE));
+      const later =
+        chunk.lines.length === TRANSCRIPT_PAGE
+          ? `${page}${queryString({ view: "exact", after: chunk.lastSeq })}`
+          : undefined;
+      return c.html(<ExactTranscript lines={chunk.lines} laterHref={later} />);
+    }
+    const offset = query.offset ?? 0;
+    const history = unwrapResult(
+      await session.history({
+        limit: TRANSCRIPT_PAGE,
+        offset,
+        // The operator sees tool results too (redacted like the rest); a grant what sessions_history shows.
+        includeTools: consoleViewer(c).kind === "operator",
+      }),
+    );
+    const notes = [
+      history.droppedMessages ? "Some messages were left out to keep the page within its size cap." : "",
+      history.contentTruncated ? "Long messages are cut short here; the exact view has them whole." : "",
+      history.contentRedacted ? "Secrets in this page are masked." : "",
+    ].filter(Boolean);
+    return c.html(
+      <SafeTranscript
+        messages={history.messages}
+        notes={notes}
+        olderHref={history.nextOffset !== undefined ? `${page}?offset=${history.nextOffset}` : undefined}
+        newerHref={
+          offset > 0
+            ? `${page}${queryString({ offset: Math.max(0, offset - TRANSCRIPT_PAGE) || undefined })}`
+            : undefined
+        }
+      />,
+    );
+  });
