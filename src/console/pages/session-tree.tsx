@@ -25,8 +25,7 @@ function Controls({ node, name }: { node: TreeNode; name: string }) {
         <input type="hidden" name="action" value="steer" />
         <input type="hidden" name="target" value={node.sessionKey} />
         <label>
-          New instruction for {name}
-          <textarea name="message" rows={2} maxlength={4000} required />
+          New instruction for {name} <textarea name="message" rows={2} maxlength={4000} required />
         </label>
         <button type="submit">Steer</button>
       </form>
@@ -69,7 +68,8 @@ function Branch({
             <span class="label">{node.label}</span>
           </>
         ) : null}{" "}
-        <Status value={node.status ?? "running"} /> <Took from={node.startedAt} to={node.endedAt} />{" "}
+        <Status value={node.status ?? "running"} />{" "}
+        <Took from={node.startedAt} to={running ? undefined : node.endedAt} />{" "}
         <Tokens count={node.totalTokens} />
       </summary>
       {task ? <p class="task">{task}</p> : null}
