@@ -3,6 +3,7 @@ import type { AppEnv } from "../app-env";
 import { keyOptionsOf } from "../config/key-options";
 import { displayKey } from "../keys";
 import { consoleViewer } from "./access";
+import { sessionRegionRoutes } from "./session-regions";
 import { sessionRoutes } from "./session-routes";
 
 /** The fragments behind the console's pages; every one needs a token (routes.tsx). */
@@ -18,4 +19,5 @@ export const fragmentRoutes = new Hono<AppEnv>()
       scopes: viewer.scopes,
     });
   })
-  .route("/sessions", sessionRoutes);
+  .route("/sessions", sessionRoutes)
+  .route("/sessions", sessionRegionRoutes);

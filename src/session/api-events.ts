@@ -77,3 +77,14 @@ export interface RunStreamEvent {
   occurredAt: number;
   data?: Record<string, unknown>;
 }
+
+/** A session watching this one (SPEC §13), from its cursor (table `watcher`). */
+export interface WatcherInfo {
+  watcherKey: string;
+  /** The version the watcher has read up to. */
+  lastSeen: number;
+  /** When it started watching. */
+  since: number;
+  /** A notice is owed to it and not yet acknowledged. */
+  noticePending: boolean;
+}

@@ -9,6 +9,7 @@ import type { Provenance, TranscriptMessage } from "../transcript/message";
 import type { AdmittedCollector, CollectorCaps, CollectorResult, CollectorSnapshot } from "./api-collectors";
 import type { DeliveryRecord, DeliveryReport, DeliveryReportAnswer } from "./api-deliveries";
 import type { RunProgressPost, StateChanges } from "./api-events";
+import type { SessionInspection } from "./api-inspect";
 import type {
   DeferredResult,
   HistoryPage,
@@ -30,6 +31,7 @@ import type { SessionRow } from "./row";
 export * from "./api-collectors";
 export * from "./api-deliveries";
 export * from "./api-events";
+export * from "./api-inspect";
 export * from "./api-runs";
 export * from "./api-turns";
 export { retryDelayMs } from "./delivery-schedule";
@@ -235,6 +237,8 @@ export interface SessionApi {
   cancelCollectors(runIds?: string[]): Promise<Result<{ cancelled: string[] }>>;
   /** Releases this collector child's held run (its member has a running slot): it runs now. */
   releaseRun(runId: string): Promise<Result<{ released: boolean }>>;
+  /** The session's recent runs, watchers and events with its stateVersion, for the operator console. */
+  inspect(): Promise<Result<SessionInspection>>;
 }
 
 /** A collector spawn for its requester to admit. */

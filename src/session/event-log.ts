@@ -169,6 +169,11 @@ export function eventsAfter(sql: SqlStorage, after: number, limit: number): Sess
     .map(toEvent);
 }
 
+/** The newest kept events, newest first, at most `limit`. */
+export function latestEvents(sql: SqlStorage, limit: number): SessionEvent[] {
+  return sql.exec<EventRow>("SELECT * FROM event ORDER BY seq DESC LIMIT ?", limit).toArray().map(toEvent);
+}
+
 /** `session_status` `changesSince` (SPEC §13); `since` was checked against the version by the caller. */
 export function stateChanges(sql: SqlStorage, since: number): StateChanges {
   const version = stateVersion(sql);

@@ -122,6 +122,11 @@ export function latestRun(sql: SqlStorage, afterSeq = 0): RunRow | undefined {
   return readRows(sql, "seq > ? ORDER BY seq DESC LIMIT 1", afterSeq)[0];
 }
 
+/** The session's newest runs, newest first, at most `limit`. */
+export function recentRuns(sql: SqlStorage, limit: number): RunRow[] {
+  return readRows(sql, "1 ORDER BY seq DESC LIMIT ?", limit);
+}
+
 /** The run just before the run numbered `seq`. */
 export function previousRun(sql: SqlStorage, seq: number): RunRow | undefined {
   return readRows(sql, "seq < ? ORDER BY seq DESC LIMIT 1", seq)[0];

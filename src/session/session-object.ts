@@ -30,11 +30,13 @@ import {
 } from "./api";
 import type { DeliveryRecord, DeliveryReport, DeliveryReportAnswer } from "./api-deliveries";
 import type { RunProgressPost, StateChanges } from "./api-events";
+import type { SessionInspection } from "./api-inspect";
 import { readAttachment } from "./attachments";
 import { cancelQueuedCollectors, pruneCollectors } from "./collector-store";
 import { Collectors } from "./collectors";
 import { sessionConfig } from "./config";
 import { Deliveries } from "./deliveries";
+import { inspectSession } from "./inspect";
 import { guardedRecord, writePatch } from "./lifecycle";
 import { Live } from "./live";
 import { applySessionMigrations } from "./migrations";
@@ -315,6 +317,10 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
 
   async releaseRun(runId: string): Promise<Result<{ released: boolean }>> {
     return this.#turns.release(runId);
+  }
+
+  async inspect(): Promise<Result<SessionInspection>> {
+    return inspectSession(this.#sql);
   }
 
   override async fetch(request: Request): Promise<Response> {

@@ -1,4 +1,4 @@
-import type { SessionEvent, StateChanges } from "./api-events";
+import type { SessionEvent, StateChanges, WatcherInfo } from "./api-events";
 import { addDelivery } from "./delivery-store";
 
 /**
@@ -43,6 +43,19 @@ export function registerWatcher(sql: SqlStorage, watcherKey: string, version: nu
     version,
     now,
   );
+}
+
+/** Every watcher of this session, the longest-standing first (what the console shows). */
+export function listWatchers(sql: SqlStorage): WatcherInfo[] {
+  return sql
+    .exec<CursorRow & { created_at: number }>("SELECT * FROM watcher ORDER BY created_at, watcher_key")
+    .toArray()
+    .map((row) => ({
+      watcherKey: row.watcher_key,
+      lastSeen: row.last_seen,
+      since: row.created_at,
+      noticePending: row.notified !== null,
+    }));
 }
 
 /**

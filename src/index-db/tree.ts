@@ -1,0 +1,60 @@
+import { MAX_TREE_DEPTH } from "./children";
+
+/** One sub-agent in a session's spawn tree, as the index has it (the console's tree view). */
+export interface TreeNode {
+  sessionKey: string;
+  spawnedBy: string;
+  label?: string;
+  task?: string;
+  /** The session's status: its last run's (`running`, `done`, …); absent before its first run ends. */
+  status?: string;
+  startedAt?: number;
+  endedAt?: number;
+  totalTokens?: number;
+  updatedAt: number;
+}
+
+// Enough for any tree a person reads on one page; `subagents` controls at most this many children too.
+const MAX_NODES = 200;
+
+/**
+ * A session's descendants (children, theirs, …) with what the tree shows of each, parents before
+ * children and the newest activity first among siblings: one recursive read of the `spawned_by` index.
+ */
+export async function spawnTree(db: D1Database, sessionKey: string): Promise<TreeNode[]> {
+  const { results } = await db
+    .prepare(
+      `WITH RECURSIVE down(session_key, spawned_by, depth) AS (
+         SELECT session_key, spawned_by, 1 FROM session_index WHERE spawned_by = ? AND list_state IN (0, 1)
+         UNION ALL
+         SELECT s.session_key, s.spawned_by, down.depth + 1 FROM session_index s
+           JOIN down ON s.spawned_by = down.session_key
+           WHERE down.depth < ${MAX_TREE_DEPTH} AND s.list_state IN (0, 1)
+       )
+       SELECT s.session_key, s.spawned_by, s.label, s.spawn_task, s.status, s.started_at, s.ended_at,
+         s.total_tokens, s.updated_at
+       FROM down JOIN session_index s ON s.session_key = down.session_key
+       ORDER BY down.depth, s.recency DESC LIMIT ${MAX_NODES}`,
+    )
+    .bind(sessionKey)
+    .all<Record<string, string | number | null>>();
+  return results.map((row) => {
+    const node: TreeNode = {
+      sessionKey: String(row.session_key),
+      spawnedBy: String(row.spawned_by),
+      updatedAt: Number(row.updated_at),
+    };
+    const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+    const count = (value: unknown) => (typeof value === "number" ? value : undefined);
+    const fields: [keyof TreeNode, unknown][] = [
+      ["label", text(row.label)],
+      ["task", text(row.spawn_task)],
+      ["status", text(row.status)],
+      ["startedAt", count(row.started_at)],
+      ["endedAt", count(row.ended_at)],
+      ["totalTokens", count(row.total_tokens)],
+    ];
+    for (const [name, value] of fields) if (value !== undefined) Object.assign(node, { [name]: value });
+    return node;
+  });
+}
