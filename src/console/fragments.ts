@@ -3,6 +3,7 @@ import type { AppEnv } from "../app-env";
 import { keyOptionsOf } from "../config/key-options";
 import { displayKey } from "../keys";
 import { consoleViewer } from "./access";
+import { listRoutes } from "./list-routes";
 
 /** The fragments behind the console's pages; every one needs a token (routes.tsx). */
 export const fragmentRoutes = new Hono<AppEnv>()
@@ -16,4 +17,5 @@ export const fragmentRoutes = new Hono<AppEnv>()
       displayKey: displayKey(viewer.sessionKey, keyOptionsOf(c.get("config"))),
       scopes: viewer.scopes,
     });
-  });
+  })
+  .route("/", listRoutes);
