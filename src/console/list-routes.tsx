@@ -39,7 +39,7 @@ const searchQuerySchema = z.object({
 });
 
 /** A `sessionKey` field as the canonical key it names (400 naming the field when it names none). */
-const canonicalKey = (c: Context<AppEnv>, raw: string | undefined) =>
+const canonicalSessionKey = (c: Context<AppEnv>, raw: string | undefined) =>
   raw === undefined
     ? undefined
     : canonicalKeyForRequest(c.get("identity"), c.get("config"), raw, undefined, "sessionKey");
@@ -66,7 +66,7 @@ export const listRoutes = new Hono<AppEnv>()
       const page = await searchSessions(c.env.DB, keyOptions, EVERY_SESSION, {
         ...params,
         query: params.q,
-        sessionKey: canonicalKey(c, params.sessionKey),
+        sessionKey: canonicalSessionKey(c, params.sessionKey),
       });
       const next = page.nextCursor && nextPageHref("/console/sessions", url.searchParams, page.nextCursor);
       return c.html(
@@ -93,7 +93,7 @@ export const listRoutes = new Hono<AppEnv>()
     requireOperator(c);
     const url = new URL(c.req.url);
     const query = parseBody(deliveriesQuerySchema, filled(c.req.query()));
-    const sessionKey = canonicalKey(c, query.sessionKey);
+    const sessionKey = canonicalSessionKey(c, query.sessionKey);
     const [suspended, recent] = await Promise.all([
       listDeliveries(c.env.DB, { status: "suspended", limit: SUSPENDED_SHOWN }),
       listDeliveries(c.env.DB, {
