@@ -3,6 +3,7 @@ import type { AppEnv } from "../app-env";
 import { keyOptionsOf } from "../config/key-options";
 import { displayKey } from "../keys";
 import { consoleViewer } from "./access";
+import { listRoutes } from "./list-routes";
 import { sessionRegionRoutes } from "./session-regions";
 import { sessionRoutes } from "./session-routes";
 
@@ -19,5 +20,6 @@ export const fragmentRoutes = new Hono<AppEnv>()
       scopes: viewer.scopes,
     });
   })
+  .route("/", listRoutes)
   .route("/sessions", sessionRoutes)
   .route("/sessions", sessionRegionRoutes);

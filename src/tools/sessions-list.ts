@@ -1,16 +1,18 @@
 import { z } from "zod";
 import { visibleChildKeys } from "../index-db/children";
-import { listSessions } from "../index-db/list";
+import { type ListQuery, listSessions } from "../index-db/list";
 import { displayKey, normalizeAgentId } from "../keys";
 import { MAX_LIST_OFFSET, MAX_SEARCH_CHARS } from "../limits";
-import { visibleScope } from "../policy/visibility";
+import { type VisibleScope, visibleScope } from "../policy/visibility";
 import { toSessionRow } from "../session/api";
 import { hasControlCharacter } from "../validation";
 import { flooredNumber, labelParam } from "./args";
 import { encodeListCursor, listCursorParam } from "./list-cursor";
 import { defineTool } from "./types";
 
-const KINDS = new Set(["main", "group", "cron", "hook", "node", "other"]);
+/** The session kinds sessions_list filters on (SPEC §5.1). */
+export const SESSION_KINDS = ["main", "group", "cron", "hook", "node", "other"] as const;
+const KINDS: ReadonlySet<string> = new Set(SESSION_KINDS);
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
 /** SPEC §17's `archived` filter; `includeArchived: true` is the older spelling of `"all"`. */
@@ -19,67 +21,75 @@ function archivedFilter(params: { archived?: boolean | "all"; includeArchived?: 
   return archived === false ? {} : { archived };
 }
 
+/** sessions_list's params (SPEC §5.1, §17); the console's sessions list reads the same filters. */
+export const sessionsListSchema = z
+  .object({
+    kinds: z.array(z.string()).optional().describe("any of main, group, cron, hook, node, other"),
+    limit: flooredNumber().optional().describe("rows per page, default 50, at most 200"),
+    activeMinutes: flooredNumber().optional().describe("only sessions updated in the last N minutes"),
+    messageLimit: flooredNumber().optional().describe("0–20 recent messages per row (tool messages removed)"),
+    label: labelParam().optional().describe("exact label"),
+    agentId: z.string().optional(),
+    // A control character (NUL) would break the FTS5 MATCH string; none is in anything searched.
+    search: z
+      .string()
+      .max(MAX_SEARCH_CHARS)
+      .refine((value) => !hasControlCharacter(value), "must not contain control characters")
+      .optional()
+      .describe("case-insensitive match over display name, label, subject, sessionId, key"),
+    includeDerivedTitles: z.boolean().optional(),
+    includeLastMessage: z.boolean().optional(),
+    archived: z
+      .union([z.boolean(), z.literal("all")])
+      .optional()
+      .describe('false (default): unarchived sessions; true: archived only; "all": both'),
+    includeArchived: z.boolean().optional().describe('true: the same as archived "all"'),
+    cursor: listCursorParam.optional().describe("nextCursor from the previous page"),
+    offset: flooredNumber()
+      .pipe(z.number().min(0).max(MAX_LIST_OFFSET))
+      .optional()
+      .describe(`skip this many rows (nextOffset pages on; at most ${MAX_LIST_OFFSET}, then use cursor)`),
+  })
+  .superRefine((params, ctx) => {
+    if (params.cursor !== undefined && params.offset !== undefined)
+      ctx.addIssue({ code: "custom", path: ["offset"], message: "offset cannot be combined with cursor" });
+  });
+export type SessionsListParams = z.output<typeof sessionsListSchema>;
+
+/** The index query of sessions_list's filters and paging, for a caller who sees `scope`. */
+export function listQueryOf(params: SessionsListParams, scope: VisibleScope): ListQuery {
+  const kinds = (params.kinds ?? [])
+    .map((kind) => kind.trim().toLowerCase())
+    .filter((kind) => KINDS.has(kind));
+  const agentId =
+    params.agentId === undefined ? undefined : (normalizeAgentId(params.agentId) ?? params.agentId);
+  return {
+    scope,
+    limit: clamp(params.limit ?? 50, 1, 200),
+    ...(kinds.length > 0 ? { kinds } : {}),
+    ...(agentId ? { agentId } : {}),
+    ...(params.label ? { label: params.label } : {}),
+    ...(params.search ? { search: params.search } : {}),
+    ...(params.activeMinutes !== undefined && params.activeMinutes >= 1
+      ? { updatedSince: Date.now() - params.activeMinutes * 60_000 }
+      : {}),
+    ...archivedFilter(params),
+    ...(params.cursor ? { cursor: params.cursor } : {}),
+    ...(params.offset ? { offset: params.offset } : {}),
+  };
+}
+
 export const sessionsList = defineTool({
   name: "sessions_list",
   description:
     "List the sessions you can see, newest activity first. Filter by kinds, label, agentId, activeMinutes, search or archived; page with cursor or offset.",
-  schema: z
-    .object({
-      kinds: z.array(z.string()).optional().describe("any of main, group, cron, hook, node, other"),
-      limit: flooredNumber().optional().describe("rows per page, default 50, at most 200"),
-      activeMinutes: flooredNumber().optional().describe("only sessions updated in the last N minutes"),
-      messageLimit: flooredNumber()
-        .optional()
-        .describe("0–20 recent messages per row (tool messages removed)"),
-      label: labelParam().optional().describe("exact label"),
-      agentId: z.string().optional(),
-      // A control character (NUL) would break the FTS5 MATCH string; none is in anything searched.
-      search: z
-        .string()
-        .max(MAX_SEARCH_CHARS)
-        .refine((value) => !hasControlCharacter(value), "must not contain control characters")
-        .optional()
-        .describe("case-insensitive match over display name, label, subject, sessionId, key"),
-      includeDerivedTitles: z.boolean().optional(),
-      includeLastMessage: z.boolean().optional(),
-      archived: z
-        .union([z.boolean(), z.literal("all")])
-        .optional()
-        .describe('false (default): unarchived sessions; true: archived only; "all": both'),
-      includeArchived: z.boolean().optional().describe('true: the same as archived "all"'),
-      cursor: listCursorParam.optional().describe("nextCursor from the previous page"),
-      offset: flooredNumber()
-        .pipe(z.number().min(0).max(MAX_LIST_OFFSET))
-        .optional()
-        .describe(`skip this many rows (nextOffset pages on; at most ${MAX_LIST_OFFSET}, then use cursor)`),
-    })
-    .superRefine((params, ctx) => {
-      if (params.cursor !== undefined && params.offset !== undefined)
-        ctx.addIssue({ code: "custom", path: ["offset"], message: "offset cannot be combined with cursor" });
-    }),
+  schema: sessionsListSchema,
   async handler(ctx, params) {
-    const kinds = (params.kinds ?? [])
-      .map((kind) => kind.trim().toLowerCase())
-      .filter((kind) => KINDS.has(kind));
-    const limit = clamp(params.limit ?? 50, 1, 200);
     const messageLimit = clamp(params.messageLimit ?? 0, 0, 20);
-    const agentId =
-      params.agentId === undefined ? undefined : (normalizeAgentId(params.agentId) ?? params.agentId);
     const scope = visibleScope(ctx.config, ctx.requester);
-    const page = await listSessions(ctx.db, {
-      scope,
-      limit,
-      ...(kinds.length > 0 ? { kinds } : {}),
-      ...(agentId ? { agentId } : {}),
-      ...(params.label ? { label: params.label } : {}),
-      ...(params.search ? { search: params.search } : {}),
-      ...(params.activeMinutes !== undefined && params.activeMinutes >= 1
-        ? { updatedSince: Date.now() - params.activeMinutes * 60_000 }
-        : {}),
-      ...archivedFilter(params),
-      ...(params.cursor ? { cursor: params.cursor } : {}),
-      ...(params.offset ? { offset: params.offset } : {}),
-    });
+    const query = listQueryOf(params, scope);
+    const { limit } = query;
+    const page = await listSessions(ctx.db, query);
     // The page's children in one more query, filtered by the caller's own visibility: a key the caller
     // could not list is not leaked through its parent's row (README "Configuration", choices).
     const children = await visibleChildKeys(

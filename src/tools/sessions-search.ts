@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { fittingCount } from "../history/byte-cap";
-import { searchMessages } from "../index-db/search";
-import { displayKey } from "../keys";
-import { checkSessionVisible, visibleScope } from "../policy/visibility";
+import { type SearchRow, searchMessages } from "../index-db/search";
+import { displayKey, type KeyOptions } from "../keys";
+import { checkSessionVisible, type VisibleScope, visibleScope } from "../policy/visibility";
 import { flooredNumber, sessionKeyParam } from "./args";
 import { encodeJsonCursor, jsonCursorParam } from "./list-cursor";
 import { implicitSession, parseSessionReference, resolveSessionReference } from "./resolve-session";
@@ -69,40 +69,73 @@ export const sessionsSearch = defineTool({
     cursor: searchCursorParam.optional().describe("nextCursor from the previous page"),
   }),
   async handler(ctx, params) {
-    const terms = queryTerms(params.query);
-    // Only punctuation: no word to find (an FTS5 phrase without a token matches nothing anyway).
-    if (terms.length === 0) return { results: [] };
+    // Only punctuation: no word to find, whatever the session (searchSessions finds nothing either).
+    if (queryTerms(params.query).length === 0) return { results: [] };
     const target = params.sessionKey ? await resolveTarget(ctx, params.sessionKey) : { ok: true as const };
     if (!target.ok) return { status: target.status, error: target.error };
     if ("neverWritten" in target) return { results: [] };
-    const limit = params.limit ?? DEFAULT_SEARCH_LIMIT;
-    const page = await searchMessages(ctx.db, {
-      scope: visibleScope(ctx.config, ctx.requester),
-      match: matchExpression(terms),
+    const { sessionKey: _, ...filters } = params;
+    const page = await searchSessions(ctx.db, ctx.keyOptions, visibleScope(ctx.config, ctx.requester), {
+      ...filters,
       ...(target.sessionKey ? { sessionKey: target.sessionKey } : {}),
-      ...(params.role ? { role: params.role } : {}),
-      includeTools: params.includeTools ?? false,
-      limit,
-      ...(params.cursor ?? {}),
     });
-    const hits = page.rows.map((row) => ({
-      sessionKey: displayKey(row.session_key, ctx.keyOptions),
-      sessionId: row.session_id,
-      messageId: row.message_id,
-      role: row.role,
-      timestamp: row.timestamp,
-      snippet: snippetOf(row.text, terms),
-      score: -row.rank,
-    }));
-    // OpenClaw's count: the results array's JSON, whole hits only.
-    const results = hits.slice(0, fittingCount(hits, MAX_SEARCH_RESULT_BYTES));
-    const more = page.hasMore || results.length < hits.length;
-    const next = (params.cursor?.offset ?? 0) + results.length;
     return {
-      results,
-      ...(more ? { truncated: true } : {}),
-      ...(more && results.length > 0 ? { nextCursor: encodeJsonCursor({ h: page.highWater, o: next }) } : {}),
+      results: page.hits.map(({ canonicalKey: _, ...hit }) => hit),
+      ...(page.truncated ? { truncated: true } : {}),
+      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
       ...(page.indexing ? { indexing: true, warning: INDEXING_WARNING } : {}),
     };
   },
 });
+
+export type SessionsSearchParams = z.output<typeof sessionsSearch.schema>;
+
+/** A hit as sessions_search returns it, plus its session's canonical key (the console links by it). */
+export type SearchHit = ReturnType<typeof hitOf> & { canonicalKey: string };
+
+const hitOf = (row: SearchRow, terms: readonly string[], keyOptions: KeyOptions) => ({
+  sessionKey: displayKey(row.session_key, keyOptions),
+  sessionId: row.session_id,
+  messageId: row.message_id,
+  role: row.role,
+  timestamp: row.timestamp,
+  snippet: snippetOf(row.text, terms),
+  score: -row.rank,
+});
+
+/**
+ * One page of sessions_search over `scope`, `sessionKey` already resolved (canonical): the hits that fit
+ * OpenClaw's result size, and the cursor of the next page. The tool and the operator console share it.
+ */
+export async function searchSessions(
+  db: D1Database,
+  keyOptions: KeyOptions,
+  scope: VisibleScope,
+  params: Omit<SessionsSearchParams, "sessionKey"> & { sessionKey?: string },
+): Promise<{ hits: SearchHit[]; truncated?: true; nextCursor?: string; indexing?: true }> {
+  const terms = queryTerms(params.query);
+  // Only punctuation: no word to find (an FTS5 phrase without a token matches nothing anyway).
+  if (terms.length === 0) return { hits: [] };
+  const page = await searchMessages(db, {
+    scope,
+    match: matchExpression(terms),
+    ...(params.sessionKey ? { sessionKey: params.sessionKey } : {}),
+    ...(params.role ? { role: params.role } : {}),
+    includeTools: params.includeTools ?? false,
+    limit: params.limit ?? DEFAULT_SEARCH_LIMIT,
+    ...(params.cursor ?? {}),
+  });
+  const hits = page.rows.map((row) => hitOf(row, terms, keyOptions));
+  // OpenClaw's count: the results array's JSON, whole hits only.
+  const fitting = fittingCount(hits, MAX_SEARCH_RESULT_BYTES);
+  const more = page.hasMore || fitting < hits.length;
+  const next = (params.cursor?.offset ?? 0) + fitting;
+  return {
+    hits: hits
+      .slice(0, fitting)
+      .map((hit, at) => ({ ...hit, canonicalKey: page.rows[at]?.session_key ?? "" })),
+    ...(more ? { truncated: true } : {}),
+    ...(more && fitting > 0 ? { nextCursor: encodeJsonCursor({ h: page.highWater, o: next }) } : {}),
+    ...(page.indexing ? { indexing: true } : {}),
+  };
+}

@@ -15,7 +15,8 @@ export const MAX_DELIVERY_LIMIT = 200;
 
 const cursorShape = z.strictObject({ c: z.number().int(), d: z.string().min(1) });
 
-const encodeCursor = (cursor: DeliveryCursor): string =>
+/** A page's `nextCursor` (the console's deliveries page pages with it too). */
+export const encodeCursor = (cursor: DeliveryCursor): string =>
   encodeJsonCursor({ c: cursor.createdAt, d: cursor.deliveryId });
 
 const cursorParam = jsonCursorParam(cursorShape, "pass nextCursor from a previous page").transform(
