@@ -94,6 +94,18 @@ export const serviceRoutes: RouteDoc[] = [
     errors: [],
   },
   {
+    method: "GET",
+    path: "/console",
+    operationId: "getConsole",
+    summary: "Operator console",
+    description:
+      "The operator console in a browser (README \"Console\"): sessions, search, transcripts, runs, sub-agents, deliveries, live. Its pages hold no data; their script signs in with the operator token or a session grant (kept in the tab's sessionStorage) and fetches the pages' parts from `/console/fragments/…` with it. Every console response carries a strict Content-Security-Policy.",
+    tag: "Service",
+    auth: "none",
+    responses: [{ status: 200, description: "An HTML page.", contentType: "text/html" }, configInvalid],
+    errors: [],
+  },
+  {
     method: "POST",
     path: "/tools/invoke",
     operationId: "invokeTool",

@@ -5,8 +5,11 @@ import { buildOpenApiDocument, documentedRoutes } from "../../src/openapi/docume
 import { openApiPath, pathParamNames, routeTable } from "../../src/openapi/route-table";
 
 // Middleware is what `app.use` registers (method ALL, a `next` parameter); every other entry is a route.
+// The console's pages, assets and fragments under /console/ are HTML for its own script, not the API;
+// `GET /console` stands for them in the document.
 const served = inspectRoutes(app)
   .filter((route) => !(route.isMiddleware && route.method === "ALL"))
+  .filter((route) => !route.path.startsWith("/console/"))
   .map((route) => `${route.method} ${route.path}`);
 const listed = routeTable.map((route) => `${route.method} ${route.path}`);
 
