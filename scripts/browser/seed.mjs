@@ -135,7 +135,11 @@ async function stuckReply(base) {
     );
     return page.deliveries.find((record) => STUCK.includes(record.status));
   });
-  return { channelKey: accepted.sessionKey, deliveryId: delivery.deliveryId };
+  return {
+    channelKey: accepted.sessionKey,
+    deliveryId: delivery.deliveryId,
+    deliveryStatus: delivery.status,
+  };
 }
 
 /**
