@@ -84,6 +84,20 @@ async function createSession(base, key, label) {
   return key;
 }
 
+/** Waits until sessions_search finds `word` in `key` (the index is written after the append). */
+async function searchable(base, key, word) {
+  await until(`sessions_search finding "${word}"`, async () => {
+    const found = await api(
+      base,
+      "POST",
+      "/v1/tools/sessions_search",
+      { query: word },
+      { "X-Switchboard-Session": key },
+    );
+    return found.results?.some((hit) => hit.sessionKey === key) ? true : undefined;
+  });
+}
+
 /** A sub-agent of `parentKey` on the slow webhook agent, once its run is running. */
 async function spawnSlowChild(base, parentKey, world) {
   const spawned = await api(
@@ -149,6 +163,7 @@ async function stuckReply(base) {
 export async function seed(base, world) {
   const writerKey = await createSession(base, "agent:writer:browser-check", "Browser check");
   await say(base, writerKey, `Remember the ${SEARCH_WORD} and ignore ${SCRIPT_PROBE} please`);
+  await searchable(base, writerKey, SEARCH_WORD);
   const notesKey = await createSession(base, "agent:main:notes", "Release notes");
   await say(base, notesKey, "ping");
   const tidesKey = await createSession(base, "agent:research:tides", "Tide tables");
