@@ -204,7 +204,7 @@ const STEPS = [
   ["kill the sub-agent", killSubagent],
   ["session page at 375 px", narrowSession],
   ["deliveries page", deliveriesPage],
-  ["retry the suspended delivery", retryDelivery],
+  ["retry the stuck delivery", retryDelivery],
 ];
 
 /** Runs every step in one tab (the token lives in its sessionStorage); answers one line. */
