@@ -40,9 +40,11 @@ export function freePort() {
 
 /**
  * Applies the D1 migrations to a throw-away state directory, then serves the Worker there on a free
- * loopback port with the local tokens; resolves once /healthz answers.
+ * loopback port with the local tokens; resolves once /healthz answers. `config` replaces the demo
+ * configuration and `vars` adds bindings (the secrets that configuration names); the browser check
+ * passes both. wrangler's output goes to `wrangler.log` in the state directory.
  */
-export async function startWrangler(stateDir) {
+export async function startWrangler(stateDir, { config = readDemoConfig(), vars: extraVars = {} } = {}) {
   mkdirSync(stateDir, { recursive: true });
   const persist = ["--persist-to", stateDir];
   const migrate = spawnSync(WRANGLER, ["d1", "migrations", "apply", "switchboard", "--local", ...persist], {
@@ -56,7 +58,8 @@ export async function startWrangler(stateDir) {
     SWITCHBOARD_ADMIN_TOKEN: "local-admin-token",
     SWITCHBOARD_AGENT_TOKENS: JSON.stringify(LOCAL_TOKENS),
     SWITCHBOARD_SIGNING_KEY: "local-signing-key-not-for-production",
-    SWITCHBOARD_CONFIG: JSON.stringify(readDemoConfig()),
+    SWITCHBOARD_CONFIG: JSON.stringify(config),
+    ...extraVars,
   };
   const log = openSync(path.join(stateDir, "wrangler.log"), "w");
   const wrangler = spawn(

@@ -161,9 +161,11 @@ async function submit(/** @type {HTMLFormElement} */ form) {
     form.querySelector("button[type=submit], button:not([type])")
   );
   if (button) button.disabled = true;
+  const streams = form.dataset.stream !== undefined;
+  if (streams) sendsStreaming++;
   try {
     const body = formBody(form);
-    if (form.dataset.stream !== undefined) body.stream = true;
+    if (streams) body.stream = true;
     const headers = new Headers({ "Content-Type": "application/json" });
     // The requester of a tool call: fixed by the fragment (data-session) or chosen in a field.
     const fieldName = form.dataset.sessionField;
@@ -194,6 +196,7 @@ async function submit(/** @type {HTMLFormElement} */ form) {
   } catch (error) {
     say(`Could not send: ${error instanceof Error ? error.message : error}`, "error");
   } finally {
+    if (streams) sendsStreaming--;
     if (button) button.disabled = false;
   }
 }
@@ -264,6 +267,11 @@ function liveReply() {
 
 /** Runs whose stream is already shown, so the session follower and a send form never show one twice. */
 const shownRuns = new Set();
+/**
+ * Send forms whose reply is streaming into the box: their run id is known only from the stream's first
+ * event, which the session follower's `run_started` can beat, so the follower leaves the box to them.
+ */
+let sendsStreaming = 0;
 
 /**
  * Shows a run stream in `box` as it arrives: each delta appended as text, then the final state.
@@ -276,12 +284,15 @@ async function showRunStream(response, box) {
   if (text) text.textContent = "";
   for await (const event of events(response)) {
     if (event.data?.runId) shownRuns.add(event.data.runId);
-    if (event.event === "delta" && text) text.textContent += event.data?.text ?? "";
+    // A run stream item carries its payload in `data` (`{ text }`; `reset` starts the text over).
+    const item = event.data?.data;
+    if (event.event === "delta" && text)
+      text.textContent = (item?.reset ? "" : text.textContent) + (item?.text ?? "");
     if (state && (event.event === "run_queued" || event.event === "run_started"))
       state.textContent = event.event === "run_queued" ? "queued…" : "replying…";
     if (event.event === "run_completed" || event.event === "run_failed") {
       if (state)
-        state.textContent = event.event === "run_completed" ? "done" : `failed: ${event.data?.error ?? ""}`;
+        state.textContent = event.event === "run_completed" ? "done" : `failed: ${item?.error ?? ""}`;
       if (box) box.dataset.done = "true";
     }
   }
@@ -289,7 +300,7 @@ async function showRunStream(response, box) {
 }
 
 async function followRun(/** @type {string} */ runId) {
-  if (shownRuns.has(runId)) return;
+  if (shownRuns.has(runId) || sendsStreaming > 0) return;
   shownRuns.add(runId);
   const response = await call(`/v1/runs/${encodeURIComponent(runId)}/events?after=0`);
   if (response.ok) await showRunStream(response, liveReply());

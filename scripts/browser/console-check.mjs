@@ -1,0 +1,225 @@
+// /console in Chromium, driven through the markup contract every console page keeps (README "Console"):
+// sign in (a wrong token first), the sessions list, search, a session page (the script probe shown as
+// text, a message sent and its reply seen streaming in, a sub-agent killed from the tree), the page at
+// 375 px, and the deliveries page (a reply that gave up, retried until delivered). One small function per
+// step, so a changed selector is one place to fix; a failing step names itself and its selector.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { offlineContext, sleep, step, textMatches, VISIBLE_MS, visible } from "./harness.mjs";
+import { replyTo } from "./outside-world.mjs";
+import { OPERATOR_TOKEN, SCRIPT_PROBE, SEARCH_WORD } from "./seed.mjs";
+
+const SHOTS = path.resolve(import.meta.dirname, "..", "..", "docs", "console");
+const DESKTOP = { width: 1280, height: 900 };
+const NARROW = { width: 375, height: 812 };
+const SENT = "What time is the next high tide?";
+const DELIVERED_MS = 20_000;
+
+/** A full-page screenshot under docs/console/, the same name every run. */
+async function shot(page, name) {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Quotes a value for a CSS attribute selector. */
+const css = (value) => JSON.stringify(value);
+
+async function signInForm({ page, base }) {
+  await page.goto(`${base}/console`);
+  await visible(page.locator("#token"), "#token (the sign-in form)");
+  await shot(page, "sign-in");
+}
+
+/** A wrong token: a clear message in #sign-in-error, nothing that looks like a stack trace. */
+async function wrongToken({ page, guard }) {
+  // The client's whoami gets a 401, which Chromium logs as a failed resource: expected here.
+  await guard.expectErrors([/status of 401/], async () => {
+    await page.locator("#token").fill("not-the-operator-token");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    const said = await textMatches(page.locator("#sign-in-error"), "#sign-in-error", /not accepted/i);
+    if (/\bat \S+:\d+|Error:|stack/i.test(said)) throw new Error(`#sign-in-error shows internals: ${said}`);
+  });
+}
+
+async function signIn({ page }) {
+  await page.locator("#token").fill(OPERATOR_TOKEN);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await visible(page.locator("h1", { hasText: "Sessions" }), 'h1 "Sessions"');
+}
+
+/** Every seeded session has its row, its first cell a link to its page. */
+async function sessionsList({ page, seeded }) {
+  for (const key of [seeded.writerKey, seeded.notesKey, seeded.tidesKey, seeded.channelKey]) {
+    const selector = `table.sessions tr[data-key=${css(key)}] > :first-child a`;
+    await visible(page.locator(selector), selector);
+  }
+  await visible(page.locator("form.filters"), "form.filters");
+  await shot(page, "sessions");
+}
+
+async function search({ page, seeded }) {
+  await page.locator('form.search input[name="q"]').fill(SEARCH_WORD);
+  await page.locator('form.search input[name="q"]').press("Enter");
+  const hit = `ol.hits > li[data-key=${css(seeded.writerKey)}]`;
+  await visible(page.locator(hit), hit);
+  await textMatches(page.locator(`${hit} .snippet`), `${hit} .snippet`, new RegExp(SEARCH_WORD, "i"));
+  await shot(page, "search");
+}
+
+async function openSession({ page, seeded }) {
+  await page
+    .locator(`ol.hits > li[data-key=${css(seeded.writerKey)}] a`)
+    .first()
+    .click();
+  await visible(page.locator("h1", { hasText: "browser-check" }), 'h1 (the display key "…browser-check")');
+  await visible(page.locator("#transcript article.message"), "#transcript article.message");
+}
+
+/** The probe is in the transcript as text; no script element came with it and it never ran. */
+async function scriptAsText({ page }) {
+  const probe = page.locator("#transcript article.message", { hasText: SCRIPT_PROBE });
+  await visible(probe, `#transcript article.message with the text ${SCRIPT_PROBE}`);
+  if ((await page.locator("#transcript script").count()) > 0)
+    throw new Error("#transcript contains a <script>");
+  if ((await page.evaluate(() => window.__pwned)) !== undefined) throw new Error("window.__pwned was set");
+  await visible(
+    page.locator('#transcript article.message[data-role="user"] .badge'),
+    "article.message .badge",
+  );
+}
+
+/** Sends a message; the reply is seen half-written in [data-reply-text], then whole in the transcript. */
+async function sendAndStream({ page }) {
+  const full = replyTo(SENT);
+  // The contract names the field "message"; chat.send's body calls it "text": either is the one textarea.
+  await page.locator("form#send textarea").fill(SENT);
+  await page.locator("form#send").getByRole("button", { name: "Send" }).click();
+  const partial = await page
+    .waitForFunction(
+      (whole) => {
+        const text = document.querySelector("[data-reply-text]")?.textContent ?? "";
+        if (text) window.__lastReplyText = text;
+        return text !== "" && text !== whole && whole.startsWith(text) ? text : false;
+      },
+      full,
+      { polling: 20, timeout: VISIBLE_MS },
+    )
+    .catch(async () => {
+      const seen = await page.evaluate(() => window.__lastReplyText ?? "");
+      throw new Error(
+        `[data-reply-text] never showed part of the reply while it streamed (last text: ${JSON.stringify(seen)})`,
+      );
+    });
+  if (!(await partial.jsonValue())) throw new Error("[data-reply-text] was empty");
+  const reply = page.locator("#transcript article.message", { hasText: full });
+  await visible(reply, `#transcript article.message with the streamed reply "${full}"`);
+  await shot(page, "session");
+}
+
+/** Kills the running sub-agent from #tree (accepting the confirm) and sees its status turn killed. */
+async function killSubagent({ page, seeded }) {
+  const node = `#tree details[data-key=${css(seeded.childKey)}]`;
+  const status = `${node} > summary .status`;
+  await textMatches(page.locator(status), status, /running/i);
+  const details = page.locator(node).first();
+  if (!(await details.evaluate((element) => element.open))) await details.locator("> summary").click();
+  page.once("dialog", (dialog) => dialog.accept());
+  await details.locator("form.kill").getByRole("button", { name: "Kill" }).click();
+  await textMatches(page.locator(status), status, /killed/i);
+}
+
+/** At 375 px the session page fits: no horizontal scroll. */
+async function narrowSession({ page }) {
+  await page.setViewportSize(NARROW);
+  await page.reload();
+  await visible(page.locator("#transcript article.message"), "#transcript article.message (at 375 px)");
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  if (width > NARROW.width) throw new Error(`the page scrolls sideways at 375 px (scrollWidth ${width})`);
+  await shot(page, "session-375");
+  await page.setViewportSize(DESKTOP);
+}
+
+/**
+ * The stuck reply is listed with its status; section#suspended comes first. The seeded record is `failed`
+ * (a channel's 4xx can never work; `suspended` needs 30 minutes of retries), so it must be in
+ * section#suspended only if the page lists failed records there too; a `suspended` one must be.
+ */
+async function deliveriesPage({ page, base, seeded }) {
+  await page.goto(`${base}/console/deliveries`);
+  await visible(page.locator("h1", { hasText: "Deliveries" }), 'h1 "Deliveries"');
+  const row = `tr[data-delivery=${css(seeded.deliveryId)}]`;
+  const where =
+    seeded.deliveryStatus === "suspended" ? ["section#suspended"] : ["section#suspended", "section#recent"];
+  const status = where.map((section) => `${section} ${row} .status`).join(", ");
+  await textMatches(page.locator(status), status, new RegExp(seeded.deliveryStatus, "i"));
+  const suspendedFirst = await page.evaluate(() => {
+    const [suspended, recent] = [document.querySelector("#suspended"), document.querySelector("#recent")];
+    return Boolean(
+      suspended && recent && suspended.compareDocumentPosition(recent) & Node.DOCUMENT_POSITION_FOLLOWING,
+    );
+  });
+  if (!suspendedFirst) throw new Error("section#suspended does not come before section#recent");
+  await shot(page, "deliveries");
+}
+
+/** The receiver takes posts now; "Retry" on the stuck row ends delivered (seen by reloading). */
+async function retryDelivery({ page, seeded, world }) {
+  world.acceptDeliveries();
+  const row = `tr[data-delivery=${css(seeded.deliveryId)}]`;
+  page.once("dialog", (dialog) => dialog.accept());
+  // The first such row: section#suspended's when it lists the record, else section#recent's.
+  const retry = page.locator(`${row} form.retry`).first().getByRole("button", { name: "Retry" });
+  await visible(retry, `${row} form.retry button "Retry"`);
+  await retry.click();
+  const deadline = Date.now() + DELIVERED_MS;
+  let last = "";
+  while (Date.now() < deadline) {
+    await sleep(1000);
+    await page.reload();
+    const status = page.locator(`section#recent ${row} .status`);
+    await status
+      .first()
+      .waitFor({ state: "visible", timeout: VISIBLE_MS })
+      .catch(() => {});
+    last = ((await status.count()) > 0 ? await status.first().textContent() : "(no row)") ?? "";
+    if (/delivered/i.test(last)) break;
+  }
+  if (!/delivered/i.test(last))
+    throw new Error(
+      `section#recent ${row} .status is "${last.trim()}" after ${DELIVERED_MS / 1000} s, not delivered`,
+    );
+  if (!world.seen.channelPosts.some((post) => post.accepted))
+    throw new Error("the channel webhook never received the retried post");
+}
+
+const STEPS = [
+  ["sign-in form", signInForm],
+  ["wrong token", wrongToken],
+  ["sign in", signIn],
+  ["sessions list", sessionsList],
+  ["search", search],
+  ["open a session", openSession],
+  ["script renders as text", scriptAsText],
+  ["send and see the reply stream", sendAndStream],
+  ["kill the sub-agent", killSubagent],
+  ["session page at 375 px", narrowSession],
+  ["deliveries page", deliveriesPage],
+  ["retry the stuck delivery", retryDelivery],
+];
+
+/** Runs every step in one tab (the token lives in its sessionStorage); answers one line. */
+export async function checkConsole(browser, base, seeded, world) {
+  const guard = await offlineContext(browser, { viewport: DESKTOP });
+  const page = await guard.context.newPage();
+  const ctx = { page, base, seeded, world, guard };
+  try {
+    for (const [name, run] of STEPS)
+      await step(name, page, async () => {
+        await run(ctx);
+        guard.assertClean("the console");
+      });
+  } finally {
+    await guard.context.close();
+  }
+  return `/console: ${STEPS.map(([name]) => name).join(", ")}; screenshots in docs/console/`;
+}
