@@ -140,25 +140,23 @@ async function narrowSession({ page }) {
 }
 
 /**
- * The stuck reply is listed with its status; section#suspended comes first. The seeded record is `failed`
- * (a channel's 4xx can never work; `suspended` needs 30 minutes of retries), so it must be in
- * section#suspended only if the page lists failed records there too; a `suspended` one must be.
+ * The stuck reply is listed with its status in section#attention, which comes first: it lists suspended
+ * and failed records (the seeded one is `failed`: a channel's 4xx can never work, while `suspended`
+ * needs 30 minutes of retries).
  */
 async function deliveriesPage({ page, base, seeded }) {
   await page.goto(`${base}/console/deliveries`);
   await visible(page.locator("h1", { hasText: "Deliveries" }), 'h1 "Deliveries"');
   const row = `tr[data-delivery=${css(seeded.deliveryId)}]`;
-  const where =
-    seeded.deliveryStatus === "suspended" ? ["section#suspended"] : ["section#suspended", "section#recent"];
-  const status = where.map((section) => `${section} ${row} .status`).join(", ");
+  const status = `section#attention ${row} .status`;
   await textMatches(page.locator(status), status, new RegExp(seeded.deliveryStatus, "i"));
   const suspendedFirst = await page.evaluate(() => {
-    const [suspended, recent] = [document.querySelector("#suspended"), document.querySelector("#recent")];
+    const [suspended, recent] = [document.querySelector("#attention"), document.querySelector("#recent")];
     return Boolean(
       suspended && recent && suspended.compareDocumentPosition(recent) & Node.DOCUMENT_POSITION_FOLLOWING,
     );
   });
-  if (!suspendedFirst) throw new Error("section#suspended does not come before section#recent");
+  if (!suspendedFirst) throw new Error("section#attention does not come before section#recent");
   await shot(page, "deliveries");
 }
 
@@ -167,8 +165,7 @@ async function retryDelivery({ page, seeded, world }) {
   world.acceptDeliveries();
   const row = `tr[data-delivery=${css(seeded.deliveryId)}]`;
   page.once("dialog", (dialog) => dialog.accept());
-  // The first such row: section#suspended's when it lists the record, else section#recent's.
-  const retry = page.locator(`${row} form.retry`).first().getByRole("button", { name: "Retry" });
+  const retry = page.locator(`section#attention ${row} form.retry`).getByRole("button", { name: "Retry" });
   await visible(retry, `${row} form.retry button "Retry"`);
   await retry.click();
   const deadline = Date.now() + DELIVERED_MS;

@@ -13,7 +13,7 @@ import { encodeListCursor } from "../tools/list-cursor";
 import { listQueryOf, sessionsListSchema } from "../tools/sessions-list";
 import { searchSessions, sessionsSearch } from "../tools/sessions-search";
 import { requireOperator } from "./access";
-import { DeliveriesView, SUSPENDED_SHOWN } from "./pages/deliveries";
+import { ATTENTION_SHOWN, DeliveriesView } from "./pages/deliveries";
 import { SearchHits } from "./pages/search-hits";
 import { type ListFilters, SessionsTable, SessionsView } from "./pages/sessions-list";
 import { nextPageHref, queryArgs } from "./query-args";
@@ -50,7 +50,7 @@ const filled = (query: Record<string, string>) =>
 
 /**
  * The operator's lists (README "Console"): sessions with sessions_list's filters, message search with
- * sessions_search's, and the delivery ledger with suspended records first. Grants get 403.
+ * sessions_search's, and the delivery ledger with suspended and failed records first. Grants get 403.
  */
 export const listRoutes = new Hono<AppEnv>()
   .get("/sessions", async (c) => {
@@ -94,8 +94,10 @@ export const listRoutes = new Hono<AppEnv>()
     const url = new URL(c.req.url);
     const query = parseBody(deliveriesQuerySchema, filled(c.req.query()));
     const sessionKey = canonicalSessionKey(c, query.sessionKey);
-    const [suspended, recent] = await Promise.all([
-      listDeliveries(c.env.DB, { status: "suspended", limit: SUSPENDED_SHOWN }),
+    // What waits on the operator: given-up (suspended) and refused (failed) records, both retryable.
+    const [suspended, failed, recent] = await Promise.all([
+      listDeliveries(c.env.DB, { status: "suspended", limit: ATTENTION_SHOWN }),
+      listDeliveries(c.env.DB, { status: "failed", limit: ATTENTION_SHOWN }),
       listDeliveries(c.env.DB, {
         ...(query.status ? { status: query.status } : {}),
         ...(query.kind ? { kind: query.kind } : {}),
@@ -106,8 +108,10 @@ export const listRoutes = new Hono<AppEnv>()
     ]);
     return c.html(
       <DeliveriesView
-        suspended={suspended.deliveries}
-        moreSuspended={suspended.next !== undefined}
+        attention={[...suspended.deliveries, ...failed.deliveries]
+          .sort((a, b) => b.createdAt - a.createdAt || (a.deliveryId < b.deliveryId ? 1 : -1))
+          .slice(0, ATTENTION_SHOWN)}
+        moreAttention={suspended.next !== undefined || failed.next !== undefined}
         recent={recent.deliveries}
         filters={{ status: query.status, kind: query.kind, sessionKey: query.sessionKey }}
         keyOptions={keyOptionsOf(c.get("config"))}

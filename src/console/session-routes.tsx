@@ -93,7 +93,9 @@ export const sessionRoutes = new Hono<AppEnv>()
     );
     const notes = [
       history.droppedMessages ? "Some messages were left out to keep the page within its size cap." : "",
-      history.contentTruncated ? "Long messages are cut short here; the exact view has them whole." : "",
+      history.contentTruncated
+        ? "The safe view leaves out run details (usage, cost) and cuts long texts short."
+        : "",
       history.contentRedacted ? "Secrets in this page are masked." : "",
     ].filter(Boolean);
     return c.html(

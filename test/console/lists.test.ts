@@ -1,6 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { deliveryIndexUpsert } from "../../src/index-db/deliveries";
 import {
   ADMIN,
   AGENT_TOKENS,
@@ -220,18 +221,36 @@ async function suspendedReply(reason: string): Promise<{ sessionKey: string; del
 }
 
 describe("console: deliveries", () => {
-  it("shows suspended records first with retry and dismiss; filters and escapes; grants and bad params refused", async () => {
+  it("shows suspended and failed records first with retry and dismiss; filters and escapes; grants and bad params refused", async () => {
     const { sessionKey, deliveryId } = await suspendedReply(`gave up ${SCRIPT}`);
+    // A refused post (a channel's 4xx) is `failed` at once: it waits on the operator too, listed first.
+    const failedId = `failed-${uid()}`;
+    const now = Date.now();
+    await deliveryIndexUpsert(env.DB, {
+      deliveryId: failedId,
+      kind: "announce",
+      sessionKey,
+      agentId: "main",
+      target: "channel:slack",
+      status: "failed",
+      attempts: 1,
+      lastError: "HTTP 400",
+      createdAt: now + 1,
+      updatedAt: now + 1,
+    }).run();
 
     const page = await fragment("/deliveries");
     expect(page.status, page.text).toBe(200);
     const html = page.html;
     expect(html).toContain("<h1>Deliveries</h1>");
-    const suspendedAt = html.indexOf('<section id="suspended"');
+    const suspendedAt = html.indexOf('<section id="attention"');
     const recentAt = html.indexOf('<section id="recent"');
     expect(suspendedAt).toBeGreaterThan(0);
     expect(recentAt).toBeGreaterThan(suspendedAt);
     const suspended = html.slice(suspendedAt, recentAt);
+    const listed = [...suspended.matchAll(/<tr data-delivery="([^"]+)"/g)].map((m) => m[1]);
+    expect(listed.indexOf(failedId)).toBeGreaterThanOrEqual(0);
+    expect(listed.indexOf(failedId)).toBeLessThan(listed.indexOf(deliveryId));
     const row = suspended.slice(suspended.indexOf(`<tr data-delivery="${deliveryId}">`));
     expect(row).toMatch(/^<tr data-delivery="[^"]+"><td>reply<\/td>/);
     expect(row).toContain(`<a href="/console/sessions/${enc(sessionKey)}">`);

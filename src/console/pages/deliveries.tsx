@@ -4,8 +4,8 @@ import { DELIVERY_KINDS, DELIVERY_STATUSES, type DeliveryStatus } from "../../se
 import { formatAgo } from "../../text/units";
 import { Empty, Status, sessionHref, When } from "../ui";
 
-/** How many suspended records the page shows first (the oldest beyond wait for the next look). */
-export const SUSPENDED_SHOWN = 50;
+/** How many suspended and failed records the page shows first (the oldest beyond wait for the next look). */
+export const ATTENTION_SHOWN = 50;
 
 // The operator's actions by status, as the session's ledger allows them (src/session/ledger-operator.ts).
 const RETRYABLE: readonly DeliveryStatus[] = ["suspended", "failed", "dismissed"];
@@ -127,30 +127,30 @@ function Choice(props: {
   );
 }
 
-/** The deliveries page: what needs the operator (suspended) first, then every record, filtered. */
+/** The deliveries page: what needs the operator (suspended, failed) first, then every record, filtered. */
 export function DeliveriesView(props: {
-  suspended: IndexedDelivery[];
-  moreSuspended: boolean;
+  attention: IndexedDelivery[];
+  moreAttention: boolean;
   recent: IndexedDelivery[];
   filters: DeliveryFilters;
   keyOptions: KeyOptions;
   next?: string | undefined;
 }) {
-  const count = `${props.suspended.length}${props.moreSuspended ? "+" : ""}`;
+  const count = `${props.attention.length}${props.moreAttention ? "+" : ""}`;
   return (
     <div class="deliveries-page">
       <h1>Deliveries</h1>
-      <section id="suspended" aria-labelledby="suspended-title">
-        <h2 id="suspended-title">
-          Suspended <span class="count">{count}</span>
+      <section id="attention" aria-labelledby="attention-title">
+        <h2 id="attention-title">
+          Needs attention: suspended and failed <span class="count">{count}</span>
         </h2>
-        {props.suspended.length === 0 ? (
-          <Empty>Nothing is suspended.</Empty>
+        {props.attention.length === 0 ? (
+          <Empty>Nothing is suspended or failed.</Empty>
         ) : (
           <DeliveryTable
-            deliveries={props.suspended}
+            deliveries={props.attention}
             keyOptions={props.keyOptions}
-            caption="Suspended deliveries"
+            caption="Suspended and failed deliveries"
           />
         )}
       </section>
