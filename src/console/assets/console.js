@@ -94,6 +94,19 @@ async function load(target, url) {
   target.innerHTML = policy.createHTML(await response.text());
   restoreDetails(target, open);
   wire(target);
+  revealLinkedMessage(target);
+}
+
+let revealed = false;
+
+/** A search hit links to its message (`#m-<id>`): once the transcript holding it loads, show it. */
+function revealLinkedMessage(/** @type {HTMLElement} */ root) {
+  if (revealed || !location.hash) return;
+  const message = root.querySelector(`#${CSS.escape(decodeURIComponent(location.hash.slice(1)))}`);
+  if (!message) return;
+  revealed = true;
+  message.classList.add("linked");
+  message.scrollIntoView({ block: "center" });
 }
 
 /** Which collapsible rows are open (by their data-key), so a live refresh keeps them as they were. */
