@@ -7,3 +7,7 @@ declare module "*/assets/console.css" {
   const text: string;
   export default text;
 }
+declare module "*/assets/console-live.js" {
+  const text: string;
+  export default text;
+}

@@ -1,34 +1,45 @@
 import style from "./assets/console.css";
 import script from "./assets/console.js";
-
-/** A short digest of an asset's text, put in its URL so a browser may cache each version for good. */
-async function digest(text: string): Promise<string> {
-  const bytes = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(bytes).slice(0, 6)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
+import liveScript from "./assets/console-live.js";
 
 export interface ConsoleAsset {
   text: string;
   type: string;
 }
 
-/** The console's two files, served by the Worker itself (no CDN, no build step: wrangler.toml `[[rules]]`). */
-export const CONSOLE_ASSETS: Record<string, ConsoleAsset> = {
-  "console.js": { text: script, type: "text/javascript; charset=utf-8" },
-  "console.css": { text: style, type: "text/css; charset=utf-8" },
-};
+const JAVASCRIPT = "text/javascript; charset=utf-8";
 
-let urls: Promise<Record<string, string>> | undefined;
+/** The console's files, served by the Worker itself (no CDN, no build step: wrangler.toml `[[rules]]`). */
+const ASSETS = new Map<string, ConsoleAsset>([
+  ["console.js", { text: script, type: JAVASCRIPT }],
+  // Imported by console.js as "./console-live.js": no version in its URL, so browsers revalidate it.
+  ["console-live.js", { text: liveScript, type: JAVASCRIPT }],
+  ["console.css", { text: style, type: "text/css; charset=utf-8" }],
+]);
 
-/** Each asset's URL with its version, computed once per isolate. */
-export function assetUrls(): Promise<Record<string, string>> {
-  urls ??= (async () => {
-    const entries = await Promise.all(
-      Object.entries(CONSOLE_ASSETS).map(
-        async ([name, asset]) => [name, `/console/assets/${name}?v=${await digest(asset.text)}`] as const,
-      ),
-    );
-    return Object.fromEntries(entries);
-  })();
-  return urls;
+/** A console file by name; undefined for any other name. */
+export const consoleAsset = (name: string): ConsoleAsset | undefined => ASSETS.get(name);
+
+/** A short digest of an asset's text: its version, in the URL the shell asks for. */
+async function digest(text: string): Promise<string> {
+  const bytes = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(bytes).slice(0, 6)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+let versions: Promise<Map<string, string>> | undefined;
+
+/** Each asset's version, computed once per isolate. */
+export function assetVersions(): Promise<Map<string, string>> {
+  versions ??= Promise.all(
+    [...ASSETS].map(async ([name, asset]) => [name, await digest(asset.text)] as const),
+  ).then((entries) => new Map(entries));
+  return versions;
+}
+
+/** The shell's links: each asset's URL with its version, so a browser may cache that version for good. */
+export async function assetUrls(): Promise<Record<string, string>> {
+  const known = await assetVersions();
+  return Object.fromEntries(
+    [...known].map(([name, version]) => [name, `/console/assets/${name}?v=${version}`]),
+  );
 }

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { AppError } from "../errors";
 import { requireIdentity } from "../routes/middleware";
-import { assetUrls, CONSOLE_ASSETS } from "./assets";
+import { assetUrls, assetVersions, consoleAsset } from "./assets";
 import { consoleHeaders } from "./csp";
 import { fragmentRoutes } from "./fragments";
 import { Shell } from "./shell";
@@ -18,13 +18,16 @@ function fragmentOf(url: URL, path: string): string {
  */
 export const consoleRoutes = new Hono<AppEnv>()
   .use(consoleHeaders)
-  .get("/assets/:name", (c) => {
-    const asset = CONSOLE_ASSETS[c.req.param("name")];
-    if (!asset) throw new AppError("not_found", `no console asset ${c.req.param("name")}`);
+  .get("/assets/:name", async (c) => {
+    const name = c.req.param("name");
+    const asset = consoleAsset(name);
+    if (!asset) throw new AppError("not_found", `no console asset ${name}`);
+    // Cached for good only under this text's own version: during a deploy an older isolate may be asked
+    // for a newer version, and must not pin its text under that URL.
+    const current = c.req.query("v") === (await assetVersions()).get(name);
     return c.body(asset.text, 200, {
       "Content-Type": asset.type,
-      // The URL carries the asset's digest (assets.ts), so a version never changes under its URL.
-      "Cache-Control": c.req.query("v") ? "public, max-age=31536000, immutable" : "no-cache",
+      "Cache-Control": current ? "public, max-age=31536000, immutable" : "no-cache",
     });
   })
   .use("/fragments/*", requireIdentity)

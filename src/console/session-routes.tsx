@@ -6,6 +6,7 @@ import { AppError } from "../errors";
 import { parseBody } from "../routes/parse-body";
 import { unwrapResult } from "../routes/store-result";
 import { canonicalKeyForRequest } from "../routes/v1/session-access";
+import { wholeNumber } from "../routes/v1/session-history";
 import { sessionApi } from "../session/client";
 import { consoleViewer, viewerMay } from "./access";
 import { SessionPage } from "./pages/session-page";
@@ -15,16 +16,16 @@ import { sessionHref } from "./ui";
 /** Messages per transcript page, in either view. */
 export const TRANSCRIPT_PAGE = 50;
 
-const position = z
-  .string()
-  .regex(/^\d{1,9}$/, "must be a whole number")
-  .transform(Number);
-
-/** The session page's query: which transcript view, and where in it. */
-const pageQuerySchema = z.strictObject({
+/**
+ * The session page's query: which transcript view, and where in it (`offset` back from the newest in the
+ * safe view, `before` a seq in the exact view, `at` a message a search hit names). Other fields are
+ * ignored: a link may carry its own.
+ */
+const pageQuerySchema = z.object({
   view: z.enum(["safe", "exact"]).optional(),
-  offset: position.optional(),
-  after: position.optional(),
+  offset: wholeNumber.optional(),
+  before: wholeNumber.optional(),
+  at: z.string().min(1).max(200).optional(),
 });
 type PageQuery = z.infer<typeof pageQuerySchema>;
 
@@ -75,14 +76,20 @@ export const sessionRoutes = new Hono<AppEnv>()
     const session = sessionApi(c.env.SESSION, sessionKey);
     const page = sessionHref(sessionKey);
     if (query.view === "exact") {
-      const chunk = unwrapResult(await session.exportChunk(query.after ?? 0, TRANSCRIPT_PAGE));
-      const later =
-        chunk.lines.length === TRANSCRIPT_PAGE
-          ? `${page}${queryString({ view: "exact", after: chunk.lastSeq })}`
-          : undefined;
-      return c.html(<ExactTranscript lines={chunk.lines} laterHref={later} />);
+      const exact = unwrapResult(await session.exactPage(query.before, TRANSCRIPT_PAGE));
+      return c.html(
+        <ExactTranscript
+          lines={exact.lines}
+          earlierHref={
+            exact.hasEarlier ? `${page}${queryString({ view: "exact", before: exact.firstSeq })}` : undefined
+          }
+          newestHref={query.before !== undefined ? `${page}?view=exact` : undefined}
+        />,
+      );
     }
-    const offset = query.offset ?? 0;
+    // A search hit's message: the page that has it about in its middle (a message not there: the newest).
+    const linked = query.at ? await session.messageOffset(query.at) : undefined;
+    const offset = linked?.ok ? Math.max(0, linked.value.newer - TRANSCRIPT_PAGE / 2) : (query.offset ?? 0);
     const history = unwrapResult(
       await session.history({
         limit: TRANSCRIPT_PAGE,
@@ -103,11 +110,9 @@ export const sessionRoutes = new Hono<AppEnv>()
         messages={history.messages}
         notes={notes}
         olderHref={history.nextOffset !== undefined ? `${page}?offset=${history.nextOffset}` : undefined}
-        newerHref={
-          offset > 0
-            ? `${page}${queryString({ offset: Math.max(0, offset - TRANSCRIPT_PAGE) || undefined })}`
-            : undefined
-        }
+        // Pages are capped in bytes, so a page's size is not known before it is read: forward goes to the
+        // newest page (the browser's Back returns to a newer page seen before), never past a message.
+        newestHref={offset > 0 ? page : undefined}
       />,
     );
   });

@@ -101,6 +101,19 @@ const KEYS_PER_READ = 90;
 /** How far a walk of the spawn tree goes: deeper than any maxSpawnDepth, it only stops a cyclic chain. */
 export const MAX_TREE_DEPTH = 16;
 
+/**
+ * The walk down the spawn tree (SQL, a `WITH` clause defining `down`) from the listed sessions' children,
+ * those matching `start` (a condition on session_index): one row per descendant with the root it
+ * descends from and its depth. Archived sessions are walked too; hidden ones end their branch.
+ */
+export const walkDown = (start: string) => `WITH RECURSIVE down(root, session_key, depth) AS (
+    SELECT spawned_by, session_key, 1 FROM session_index WHERE ${start} AND list_state IN (0, 1)
+    UNION ALL
+    SELECT down.root, s.session_key, down.depth + 1 FROM session_index s
+      JOIN down ON s.spawned_by = down.session_key
+      WHERE down.depth < ${MAX_TREE_DEPTH} AND s.list_state IN (0, 1)
+  )`;
+
 /** For each of these sessions, how many of its descendants have a run in flight (or none yet). */
 export async function pendingDescendants(
   db: D1Database,
@@ -111,15 +124,9 @@ export async function pendingDescendants(
     const keys = sessionKeys.slice(start, start + KEYS_PER_READ);
     const { results } = await db
       .prepare(
-        `WITH RECURSIVE down(root, session_key, status, depth) AS (
-           SELECT spawned_by, session_key, status, 1 FROM session_index
-             WHERE spawned_by IN (${keys.map(() => "?").join(", ")}) AND list_state IN (0, 1)
-           UNION ALL
-           SELECT down.root, s.session_key, s.status, down.depth + 1 FROM session_index s
-             JOIN down ON s.spawned_by = down.session_key
-             WHERE down.depth < ${MAX_TREE_DEPTH} AND s.list_state IN (0, 1)
-         )
-         SELECT root, COUNT(*) AS n FROM down WHERE status IS NULL OR status = 'running' GROUP BY root`,
+        `${walkDown(`spawned_by IN (${keys.map(() => "?").join(", ")})`)}
+         SELECT down.root, COUNT(*) AS n FROM down JOIN session_index s ON s.session_key = down.session_key
+           WHERE s.status IS NULL OR s.status = 'running' GROUP BY down.root`,
       )
       .bind(...keys)
       .all<{ root: string; n: number }>();
@@ -135,15 +142,9 @@ export async function descendants(
 ): Promise<{ sessionKey: string; agentId: string; spawnedBy: string }[]> {
   const { results } = await db
     .prepare(
-      `WITH RECURSIVE down(session_key, agent_id, spawned_by, depth) AS (
-         SELECT session_key, agent_id, spawned_by, 1 FROM session_index
-           WHERE spawned_by = ? AND list_state IN (0, 1)
-         UNION ALL
-         SELECT s.session_key, s.agent_id, s.spawned_by, down.depth + 1 FROM session_index s
-           JOIN down ON s.spawned_by = down.session_key
-           WHERE down.depth < ${MAX_TREE_DEPTH} AND s.list_state IN (0, 1)
-       )
-       SELECT session_key, agent_id, spawned_by FROM down ORDER BY depth LIMIT ${MAX_CHILDREN}`,
+      `${walkDown("spawned_by = ?")}
+       SELECT s.session_key, s.agent_id, s.spawned_by FROM down JOIN session_index s ON s.session_key = down.session_key
+         ORDER BY down.depth LIMIT ${MAX_CHILDREN}`,
     )
     .bind(sessionKey)
     .all<{ session_key: string; agent_id: string; spawned_by: string }>();

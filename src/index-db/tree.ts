@@ -1,4 +1,4 @@
-import { MAX_TREE_DEPTH } from "./children";
+import { walkDown } from "./children";
 
 /** One sub-agent in a session's spawn tree, as the index has it (the console's tree view). */
 export interface TreeNode {
@@ -24,13 +24,7 @@ const MAX_NODES = 200;
 export async function spawnTree(db: D1Database, sessionKey: string): Promise<TreeNode[]> {
   const { results } = await db
     .prepare(
-      `WITH RECURSIVE down(session_key, spawned_by, depth) AS (
-         SELECT session_key, spawned_by, 1 FROM session_index WHERE spawned_by = ? AND list_state IN (0, 1)
-         UNION ALL
-         SELECT s.session_key, s.spawned_by, down.depth + 1 FROM session_index s
-           JOIN down ON s.spawned_by = down.session_key
-           WHERE down.depth < ${MAX_TREE_DEPTH} AND s.list_state IN (0, 1)
-       )
+      `${walkDown("spawned_by = ?")}
        SELECT s.session_key, s.spawned_by, s.label, s.spawn_task, s.status, s.started_at, s.ended_at,
          s.total_tokens, s.updated_at
        FROM down JOIN session_index s ON s.session_key = down.session_key

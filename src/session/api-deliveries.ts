@@ -16,6 +16,11 @@ export const DELIVERY_STATUSES = [
 /** Where a delivery stands (SPEC §16). `in_progress`: handed to the Queue, its consumer reports back. */
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
+/** The statuses an operator may start a new attempt series from (`POST /v1/deliveries/{id}/retry`). */
+export const RETRYABLE_STATUSES: readonly DeliveryStatus[] = ["suspended", "failed", "dismissed"];
+/** The statuses an operator may dismiss (`POST /v1/deliveries/{id}/dismiss`). */
+export const DISMISSABLE_STATUSES: readonly DeliveryStatus[] = ["pending", "suspended", "failed"];
+
 /** A delivery record as callers see it (SPEC §16), on the producing session's side. */
 export interface DeliveryRecord {
   deliveryId: string;

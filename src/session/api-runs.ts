@@ -68,6 +68,15 @@ export interface HistoryPage {
   totalMessages: number;
 }
 
+/** The exact view's page (operator only): stored messages as they are, oldest first, by seq. */
+export interface ExactPage {
+  lines: string[];
+  firstSeq: number;
+  lastSeq: number;
+  /** Older messages exist before `firstSeq`. */
+  hasEarlier: boolean;
+}
+
 /** Who reads a history page, for the session's own visibility check (SPEC §4). */
 export interface HistoryViewer {
   requester: Requester;

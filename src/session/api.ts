@@ -12,6 +12,7 @@ import type { RunProgressPost, StateChanges } from "./api-events";
 import type { SessionInspection } from "./api-inspect";
 import type {
   DeferredResult,
+  ExactPage,
   HistoryPage,
   HistoryRequest,
   HistoryViewer,
@@ -134,6 +135,10 @@ export interface SessionApi {
   recentMessages(count: number): Promise<TranscriptMessage[]>;
   /** A chunk of the exact JSONL export. */
   exportChunk(afterSeq: number, limit: number): Promise<Result<{ lines: string[]; lastSeq: number }>>;
+  /** The newest `limit` stored messages before `beforeSeq` (all: undefined), as stored: the exact view. */
+  exactPage(beforeSeq: number | undefined, limit: number): Promise<Result<ExactPage>>;
+  /** How many messages came after message `messageId` (a page offset that reaches it); not_found if none. */
+  messageOffset(messageId: string): Promise<Result<{ newer: number }>>;
   /** Appends a turn's message and adds its run to the run queue; a repeat (runId or dedupeKey) writes nothing. */
   enqueueTurn(request: TurnRequest): Promise<Result<AcceptedTurn>>;
   /** `enqueueTurn`, then `waitForRun` on it, in one call. */

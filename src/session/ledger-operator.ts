@@ -1,4 +1,4 @@
-import type { DeliveryRecord, DeliveryStatus } from "./api-deliveries";
+import { type DeliveryRecord, DISMISSABLE_STATUSES, RETRYABLE_STATUSES } from "./api-deliveries";
 import type { DeliveryRow } from "./delivery-store";
 import { updateDeliveries } from "./delivery-store";
 import { findDeliveryRow, logged, toRecord } from "./ledger";
@@ -6,10 +6,6 @@ import { addToOutbox, entryDueAt, removeFromOutbox } from "./outbox-store";
 import { readRecord } from "./record";
 
 // The operator's actions on the ledger (SPEC §16 `POST /v1/deliveries/{id}/retry|dismiss`).
-
-/** The statuses an operator may start a new attempt series from. */
-const RETRYABLE: readonly DeliveryStatus[] = ["suspended", "failed", "dismissed"];
-const DISMISSABLE: readonly DeliveryStatus[] = ["pending", "suspended", "failed"];
 
 /**
  * A post on the Queue reports each attempt (at most ~6 minutes apart by the schedule). One that has not
@@ -29,7 +25,7 @@ export type OperatorAnswer = { ok: true; record: DeliveryRecord } | { ok: false;
 export function retryDelivery(sql: SqlStorage, deliveryId: string, now = Date.now()): OperatorAnswer {
   const row = findDeliveryRow(sql, deliveryId);
   if (!row) return undefined;
-  if (!(RETRYABLE.includes(row.status) || lostOnQueue(row, now)) || row.payload === null)
+  if (!(RETRYABLE_STATUSES.includes(row.status) || lostOnQueue(row, now)) || row.payload === null)
     return {
       ok: false,
       why: `delivery ${deliveryId} is ${row.status}: only a suspended, failed or dismissed one (or one silent on the Queue for 15 minutes) can be retried`,
@@ -59,7 +55,7 @@ function beingDelivered(sql: SqlStorage, row: DeliveryRow, now: number): boolean
 export function dismissDelivery(sql: SqlStorage, deliveryId: string, now = Date.now()): OperatorAnswer {
   const row = findDeliveryRow(sql, deliveryId);
   if (!row) return undefined;
-  if (!(DISMISSABLE.includes(row.status) || lostOnQueue(row, now)))
+  if (!(DISMISSABLE_STATUSES.includes(row.status) || lostOnQueue(row, now)))
     return {
       ok: false,
       why: `delivery ${deliveryId} is ${row.status}: only a pending, failed or suspended one (or one silent on the Queue for 15 minutes) can be dismissed`,

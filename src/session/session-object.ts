@@ -11,6 +11,7 @@ import {
   type CollectorSnapshot,
   type CreateSessionInit,
   type DeferredResult,
+  type ExactPage,
   type HistoryPage,
   type HistoryRequest,
   type HistoryViewer,
@@ -49,7 +50,13 @@ import { Runs } from "./runs";
 import { readSentTurn, settleQueuedSend, writeSend } from "./sent";
 import { writeSteering } from "./steering";
 import { writeStructuredOutput } from "./structured-output";
-import { readExportChunk, readHistoryPage, readRecentMessages } from "./transcript";
+import {
+  countNewer,
+  readExactPage,
+  readExportChunk,
+  readHistoryPage,
+  readRecentMessages,
+} from "./transcript";
 import { Turns } from "./turns";
 import { type WatchNotice, wakeIfDue } from "./watch-notice";
 import {
@@ -172,6 +179,16 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   async exportChunk(afterSeq: number, limit: number): Promise<Result<{ lines: string[]; lastSeq: number }>> {
     if (!liveRecord(this.#sql)) return notFound();
     return { ok: true, value: readExportChunk(this.#sql, afterSeq, limit) };
+  }
+
+  async exactPage(beforeSeq: number | undefined, limit: number): Promise<Result<ExactPage>> {
+    if (!liveRecord(this.#sql)) return notFound();
+    return { ok: true, value: readExactPage(this.#sql, beforeSeq, limit) };
+  }
+
+  async messageOffset(messageId: string): Promise<Result<{ newer: number }>> {
+    const newer = liveRecord(this.#sql) ? countNewer(this.#sql, messageId) : undefined;
+    return newer === undefined ? notFound() : { ok: true, value: { newer } };
   }
 
   async enqueueTurn(request: TurnRequest): Promise<Result<AcceptedTurn>> {

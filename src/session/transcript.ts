@@ -3,7 +3,7 @@ import { cleanAssistantText } from "../history/clean-assistant-text";
 import { redactSecrets } from "../history/redact";
 import { sanitizeMessage } from "../history/sanitize-message";
 import { messageText, type TranscriptMessage, toolRoles } from "../transcript/message";
-import type { HistoryPage, HistoryRequest } from "./api";
+import type { ExactPage, HistoryPage, HistoryRequest } from "./api";
 import { previewText } from "./derived-title";
 import { appendEvents, messageEvents } from "./event-log";
 import { addToOutbox } from "./outbox-store";
@@ -165,6 +165,35 @@ export function readExportChunk(
     )
     .toArray();
   return { lines: rows.map((row) => row.body), lastSeq: rows.at(-1)?.seq ?? afterSeq };
+}
+
+/** Stored message bodies before `beforeSeq` (all of them: undefined), newest `limit`, oldest first. */
+export function readExactPage(sql: SqlStorage, beforeSeq: number | undefined, limit: number): ExactPage {
+  const rows = sql
+    .exec<{ seq: number; body: string }>(
+      "SELECT seq, body FROM message WHERE seq < ? ORDER BY seq DESC LIMIT ?",
+      beforeSeq ?? Number.MAX_SAFE_INTEGER,
+      limit + 1,
+    )
+    .toArray();
+  const page = rows.slice(0, limit).reverse();
+  return {
+    lines: page.map((row) => row.body),
+    firstSeq: page[0]?.seq ?? 0,
+    lastSeq: page.at(-1)?.seq ?? 0,
+    hasEarlier: rows.length > limit,
+  };
+}
+
+/** How many messages (tool messages included) came after message `id`; undefined if there is none. */
+export function countNewer(sql: SqlStorage, id: string): number | undefined {
+  const row = sql
+    .exec<{ newer: number }>(
+      "SELECT (SELECT COUNT(*) FROM message AS later WHERE later.seq > m.seq) AS newer FROM message AS m WHERE m.id = ?",
+      id,
+    )
+    .toArray()[0];
+  return row?.newer;
 }
 
 /** The last `count` non-tool messages, made safe, oldest first: the `messages` of a list row. */

@@ -67,6 +67,19 @@ describe("console pages, assets and sign-in", () => {
       expect(served.status).toBe(200);
       expect(served.text.length).toBeGreaterThan(500);
     }
+    // The script's own import, served as text too (not bundled into the Worker as code).
+    const live = await call("GET", "/console/assets/console-live.js");
+    expect(live.text).toContain("export function follow(");
+    // Only names of the console's files are assets; a version not this text's own is not cached for good.
+    for (const name of ["constructor", "__proto__", "toString", "nope.js"])
+      expect((await call("GET", `/console/assets/${name}`)).status).toBe(404);
+    const { exports } = await import("cloudflare:workers");
+    const stale = await exports.default.fetch("http://switchboard.test/console/assets/console.js?v=0000");
+    await stale.arrayBuffer();
+    expect(stale.headers.get("Cache-Control")).toBe("no-cache");
+    const versioned = await exports.default.fetch(`http://switchboard.test${assets[0]}`);
+    await versioned.arrayBuffer();
+    expect(versioned.headers.get("Cache-Control")).toContain("immutable");
     const cases = [
       await policyOf("/console"),
       await policyOf(assets[0] ?? ""),
@@ -163,11 +176,46 @@ describe("console session page", () => {
     const bad = await call<ApiError>("GET", page(key, "/transcript?offset=-1"), { token: ADMIN });
     expect(bad.status).toBe(400);
     expect(bad.json.error.message).toMatch(/offset/);
-    const unknown = await call<ApiError>("GET", page(key, "?colour=red"), { token: ADMIN });
-    expect(unknown.status).toBe(400);
-    expect(unknown.json.error.message).toMatch(/colour/);
+    // A link's own fields (tracking and the like) are no reason to refuse the page.
+    expect((await call("GET", page(key, "?utm_source=mail"), { token: ADMIN })).status).toBe(200);
     const missing = await call("GET", page(`agent:main:absent-${uid()}`), { token: ADMIN });
     expect(missing.status).toBe(404);
+  });
+});
+
+describe("console transcript paging", () => {
+  it("pages the exact view back from the newest and opens the safe view at a search hit's message", async () => {
+    const key = `agent:main:console-${uid()}`;
+    await createSession({ key });
+    const messages = Array.from({ length: 120 }, (_, i) => msg(`p${i}`, "user", `message ${i}`, 1_000 + i));
+    await importMessages(key, messages);
+    const ids = (html: string) => [...html.matchAll(/id="m-(p\d+)"/g)].map((m) => m[1]);
+
+    const newest = await call("GET", page(key, "/transcript?view=exact"), { token: ADMIN });
+    expect(ids(newest.text)).toEqual(messages.slice(70).map((m) => m.id));
+    const earlier = /href="([^"]+)">Earlier messages/.exec(newest.text)?.[1] ?? "";
+    expect(earlier).toMatch(/\?view=exact&amp;before=\d+$/);
+    const back = await call(
+      "GET",
+      page(key, `/transcript${earlier.slice(earlier.indexOf("?")).replaceAll("&amp;", "&")}`),
+      {
+        token: ADMIN,
+      },
+    );
+    expect(ids(back.text)).toEqual(messages.slice(20, 70).map((m) => m.id));
+    expect(back.text).toContain(">Newest messages<");
+
+    // The safe view: the newest page links to older ones, an older page back to the newest.
+    const safe = await call("GET", page(key, "/transcript"), { token: ADMIN });
+    expect(ids(safe.text).at(-1)).toBe("p119");
+    expect(safe.text).toContain(`href="/console/sessions/${encodeURIComponent(key)}?offset=50"`);
+    const hit = await call("GET", page(key, "/transcript?at=p10"), { token: ADMIN });
+    expect(ids(hit.text)).toContain("p10");
+    expect(hit.text).toContain(`href="/console/sessions/${encodeURIComponent(key)}">Newest messages`);
+    // A message id that is not there opens the newest page.
+    expect(ids((await call("GET", page(key, "/transcript?at=nope"), { token: ADMIN })).text).at(-1)).toBe(
+      "p119",
+    );
   });
 });
 
@@ -186,9 +234,15 @@ describe("PATCH /v1/sessions/{key} archived (the console's archive and restore)"
     });
     expect(archived.status, archived.text).toBe(200);
     expect(archived.json.archived).toBe(true);
-    const restored = await call<{ archived?: boolean }>("PATCH", sessionPath(key), {
+    const unnamed = await call<ApiError>("PATCH", sessionPath(key), {
       token: ADMIN,
       body: { archived: false },
+    });
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.json.error.message).toMatch(/^expectedSessionId: /);
+    const restored = await call<{ archived?: boolean }>("PATCH", sessionPath(key), {
+      token: ADMIN,
+      body: { archived: false, expectedSessionId: created.sessionId },
     });
     expect(restored.json.archived).toBeUndefined();
   });

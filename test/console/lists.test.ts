@@ -138,7 +138,7 @@ describe("console: sessions list and search", () => {
     expect(found.status, found.text).toBe(200);
     expect(hitKeys(found.html)).toEqual([key, key, key]);
     expect(found.html).toContain('<ol class="hits">');
-    expect(found.html).toContain(`<a href="/console/sessions/${enc(key)}#m-u1">${key}</a>`);
+    expect(found.html).toContain(`<a href="/console/sessions/${enc(key)}?at=u1#m-u1">${key}</a>`);
     expect(found.html).toContain(`<p class="snippet">look for ${word} ${ESCAPED_SCRIPT}</p>`);
     expect(found.html).not.toContain(SCRIPT);
     expect(found.html).toContain(`<input id="q" name="q" type="search" value="${word}"`);

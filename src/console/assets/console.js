@@ -1,13 +1,16 @@
 // @ts-check
 // The console's client (README "Console"). Pages are server-rendered shells; this script keeps the
 // token in the tab (sessionStorage), fetches each page's fragments with it as a bearer header, sends the
-// forms marked `data-api` as JSON, and follows live streams by reading SSE over fetch (EventSource cannot
-// send a header). Every HTML it inserts is a fragment this Worker rendered with its text escaped; the
-// Trusted Types policy below is the only way to insert HTML under the console's CSP.
+// forms marked `data-api` as JSON, and follows live streams (console-live.js). Every HTML it inserts is
+// a fragment this Worker rendered with its text escaped; the Trusted Types policy below is the only way
+// to insert HTML under the console's CSP.
+import { follow, replyBox, sending, showRunStream, stopLive } from "./console-live.js";
 
 const TOKEN_KEY = "switchboard-console-token";
+/** Live events are gathered this long, then the live regions reload once. */
 const REFRESH_DELAY_MS = 300;
-const RECONNECT_MS = [1000, 2000, 5000, 10000];
+/** A region being typed in waits this long before its next reload is tried again. */
+const BUSY_RETRY_MS = 2000;
 
 /** @type {{ createPolicy(name: string, rules: { createHTML(html: string): string }): any } | undefined} */
 const trustedTypes = /** @type {any} */ (globalThis).trustedTypes;
@@ -53,21 +56,34 @@ async function errorText(/** @type {Response} */ response) {
   return `${message || response.statusText || "Request failed"} (HTTP ${response.status})`;
 }
 
+/** What a failed request (no answer at all) says. @param {unknown} error */
+const unreachable = (error) =>
+  `The server did not answer (${error instanceof Error ? error.message : error}). Check that it is running, then reload.`;
+
 /** @param {string} text @param {"ok" | "error"} [tone] */
 function say(text, tone = "ok") {
   flash.textContent = text;
   flash.dataset.tone = tone;
 }
 
+/** An error shown in place of what could not be loaded. @param {HTMLElement} target @param {string} text */
+function showError(target, text) {
+  const notice = document.createElement("p");
+  notice.className = "error";
+  notice.setAttribute("role", "alert");
+  notice.textContent = text;
+  target.replaceChildren(notice);
+}
+
 /** Back to the sign-in form, with why. @param {string} [reason] */
 function showSignIn(reason) {
+  stopLive();
   token.clear();
   byId("nav").hidden = true;
   const template = /** @type {HTMLTemplateElement} */ (byId("sign-in"));
   view.replaceChildren(template.content.cloneNode(true));
   const form = /** @type {HTMLFormElement} */ (byId("sign-in-form"));
-  const error = byId("sign-in-error");
-  error.textContent = reason ?? "";
+  byId("sign-in-error").textContent = reason ?? "";
   byId("token").focus();
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -78,20 +94,29 @@ function showSignIn(reason) {
   });
 }
 
+const signedOut = async (/** @type {Response} */ response) => showSignIn(await errorText(response));
+
+/** The latest load asked of each element: an older answer arriving late is dropped. */
+const latestLoad = new WeakMap();
+
 /** Loads a fragment into `target`, then what it contains. @param {HTMLElement} target @param {string} url */
 async function load(target, url) {
-  const response = await call(url);
-  if (response.status === 401) return showSignIn(await errorText(response));
-  if (!response.ok) {
-    const notice = document.createElement("p");
-    notice.className = "error";
-    notice.setAttribute("role", "alert");
-    notice.textContent = await errorText(response);
-    target.replaceChildren(notice);
+  const ticket = (latestLoad.get(target) ?? 0) + 1;
+  latestLoad.set(target, ticket);
+  let response;
+  let html;
+  try {
+    response = await call(url);
+    html = response.ok ? await response.text() : "";
+  } catch (error) {
+    if (latestLoad.get(target) === ticket) showError(target, unreachable(error));
     return;
   }
+  if (latestLoad.get(target) !== ticket) return;
+  if (response.status === 401) return signedOut(response);
+  if (!response.ok) return showError(target, await errorText(response));
   const open = openDetails(target);
-  target.innerHTML = policy.createHTML(await response.text());
+  target.innerHTML = policy.createHTML(html);
   restoreDetails(target, open);
   wire(target);
   revealLinkedMessage(target);
@@ -102,7 +127,14 @@ let revealed = false;
 /** A search hit links to its message (`#m-<id>`): once the transcript holding it loads, show it. */
 function revealLinkedMessage(/** @type {HTMLElement} */ root) {
   if (revealed || !location.hash) return;
-  const message = root.querySelector(`#${CSS.escape(decodeURIComponent(location.hash.slice(1)))}`);
+  let id = "";
+  try {
+    id = decodeURIComponent(location.hash.slice(1));
+  } catch {
+    revealed = true;
+    return;
+  }
+  const message = root.querySelector(`#${CSS.escape(id)}`);
   if (!message) return;
   revealed = true;
   message.classList.add("linked");
@@ -139,7 +171,8 @@ function wire(/** @type {HTMLElement} */ root) {
       void download(link);
     });
   }
-  for (const live of all(root, "[data-live]")) follow(live);
+  for (const element of all(root, "[data-live]"))
+    follow(element, { call, changed: scheduleRefresh, signedOut, reason: errorText });
 }
 
 /** A form's fields as a JSON body: numbers as numbers, checkboxes as booleans, blank fields left out. */
@@ -166,54 +199,6 @@ function toolError(/** @type {any} */ result) {
   return undefined;
 }
 
-/** Sends a `data-api` form; a `data-stream` form shows the reply as it streams in. */
-async function submit(/** @type {HTMLFormElement} */ form) {
-  if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
-  const output = /** @type {HTMLElement | null} */ (form.querySelector("output, .result"));
-  const button = /** @type {HTMLButtonElement | null} */ (
-    form.querySelector("button[type=submit], button:not([type])")
-  );
-  if (button) button.disabled = true;
-  const streams = form.dataset.stream !== undefined;
-  if (streams) sendsStreaming++;
-  try {
-    const body = formBody(form);
-    if (streams) body.stream = true;
-    const headers = new Headers({ "Content-Type": "application/json" });
-    // The requester of a tool call: fixed by the fragment (data-session) or chosen in a field.
-    const fieldName = form.dataset.sessionField;
-    const requester = fieldName ? body[fieldName] : form.dataset.session;
-    if (fieldName) delete body[fieldName];
-    if (typeof requester === "string") headers.set("X-Switchboard-Session", requester);
-    const method = form.dataset.method ?? "POST";
-    const response = await call(form.dataset.api ?? "", {
-      method,
-      headers,
-      ...(method === "GET" || method === "DELETE" ? {} : { body: JSON.stringify(body) }),
-    });
-    if (response.status === 401) return showSignIn(await errorText(response));
-    if (!response.ok) return say(await errorText(response), "error");
-    if (response.headers.get("Content-Type")?.startsWith("text/event-stream")) {
-      await showRunStream(response, liveReply());
-      say(form.dataset.success ?? "Done.");
-    } else {
-      const result = await response.json();
-      const failed = toolError(result);
-      if (failed) return say(failed, "error");
-      if (output) output.textContent = summary(result);
-      say(form.dataset.success ?? summary(result));
-    }
-    if (form.dataset.reset !== undefined) form.reset();
-    if (form.dataset.after === "reload") await reloadView();
-    else scheduleRefresh();
-  } catch (error) {
-    say(`Could not send: ${error instanceof Error ? error.message : error}`, "error");
-  } finally {
-    if (streams) sendsStreaming--;
-    if (button) button.disabled = false;
-  }
-}
-
 /** One line about an action's JSON answer. @param {any} result */
 function summary(result) {
   if (!result || typeof result !== "object") return "Done.";
@@ -221,176 +206,154 @@ function summary(result) {
   return parts.length > 0 ? parts.join(": ") : "Done.";
 }
 
-async function download(/** @type {HTMLElement} */ link) {
-  const response = await call(link.dataset.download ?? "");
-  if (!response.ok) return say(await errorText(response), "error");
-  const url = URL.createObjectURL(await response.blob());
-  const anchor = document.createElement("a");
-  anchor.href = url;
-  anchor.download = link.dataset.filename ?? "transcript.jsonl";
-  anchor.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  say(`Saved ${anchor.download}.`);
-}
-
-/**
- * Server-sent events from a fetch response, as `{ id, event, data }`.
- * @param {Response} response
- * @returns {AsyncGenerator<{ id?: string, event: string, data: any }>}
- */
-async function* events(response) {
-  if (!response.body) return;
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += value;
-    let end = buffer.indexOf("\n\n");
-    while (end >= 0) {
-      const frame = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      end = buffer.indexOf("\n\n");
-      /** @type {{ id?: string, event: string, data: any }} */
-      const parsed = { event: "message", data: "" };
-      for (const line of frame.split("\n")) {
-        if (line.startsWith(":")) continue;
-        const colon = line.indexOf(":");
-        const field = colon < 0 ? line : line.slice(0, colon);
-        const text = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
-        if (field === "id") parsed.id = text;
-        else if (field === "event") parsed.event = text;
-        else if (field === "data") parsed.data += parsed.data ? `\n${text}` : text;
-      }
-      if (parsed.data === "") continue;
-      try {
-        parsed.data = JSON.parse(parsed.data);
-      } catch {
-        // Plain text data stays text.
-      }
-      yield parsed;
-    }
-  }
-}
-
-/** The live reply box of the session page (outside the regions a refresh replaces). */
-function liveReply() {
-  return /** @type {HTMLElement | null} */ (document.querySelector("[data-live-reply]"));
-}
-
-/** Runs whose stream is already shown, so the session follower and a send form never show one twice. */
-const shownRuns = new Set();
-/**
- * Send forms whose reply is streaming into the box: their run id is known only from the stream's first
- * event, which the session follower's `run_started` can beat, so the follower leaves the box to them.
- */
-let sendsStreaming = 0;
-
-/**
- * Shows a run stream in `box` as it arrives: each delta appended as text, then the final state.
- * @param {Response} response @param {HTMLElement | null} box
- */
-async function showRunStream(response, box) {
-  const text = box?.querySelector("[data-reply-text]");
-  const state = box?.querySelector("[data-reply-state]");
-  if (box) box.hidden = false;
-  if (text) text.textContent = "";
-  for await (const event of events(response)) {
-    if (event.data?.runId) shownRuns.add(event.data.runId);
-    // A run stream item carries its payload in `data` (`{ text }`; `reset` starts the text over).
-    const item = event.data?.data;
-    if (event.event === "delta" && text)
-      text.textContent = (item?.reset ? "" : text.textContent) + (item?.text ?? "");
-    if (state && (event.event === "run_queued" || event.event === "run_started"))
-      state.textContent = event.event === "run_queued" ? "queued…" : "replying…";
-    if (event.event === "run_completed" || event.event === "run_failed") {
-      if (state)
-        state.textContent = event.event === "run_completed" ? "done" : `failed: ${item?.error ?? ""}`;
-      if (box) box.dataset.done = "true";
-    }
-  }
-  scheduleRefresh();
-}
-
-async function followRun(/** @type {string} */ runId) {
-  if (shownRuns.has(runId) || sendsStreaming > 0) return;
-  shownRuns.add(runId);
-  const response = await call(`/v1/runs/${encodeURIComponent(runId)}/events?after=0`);
-  if (response.ok) await showRunStream(response, liveReply());
-}
-
-/**
- * Follows a session's event stream (`data-live`): refreshes the page's live regions as events commit,
- * and shows a reply as it streams when one of the session's own runs starts. Reconnects with
- * Last-Event-ID when the stream ends (it lasts at most 5 minutes) or fails.
- */
-function follow(/** @type {HTMLElement} */ element) {
-  const url = element.dataset.live ?? "";
-  const root = element.dataset.liveRoot;
-  let lastId = "";
-  let failures = 0;
-  const status = /** @type {HTMLElement | null} */ (element.querySelector("[data-live-status]"));
-  const run = async () => {
-    while (element.isConnected) {
-      try {
-        const response = await call(url, { headers: lastId ? { "Last-Event-ID": lastId } : {} });
-        if (response.status === 401) return showSignIn(await errorText(response));
-        if (!response.ok) throw new Error(await errorText(response));
-        if (status) status.textContent = "Live";
-        failures = 0;
-        for await (const event of events(response)) {
-          if (event.id) lastId = event.id;
-          const own = !event.data?.sessionKey || event.data.sessionKey === root;
-          if (event.event === "run_started" && own && event.data?.runId) void followRun(event.data.runId);
-          scheduleRefresh();
-        }
-      } catch (error) {
-        if (status) status.textContent = `Reconnecting (${error instanceof Error ? error.message : error})`;
-      }
-      await new Promise((resolve) =>
-        setTimeout(resolve, RECONNECT_MS[Math.min(failures++, RECONNECT_MS.length - 1)]),
-      );
-    }
+/** The request a `data-api` form makes: its JSON body, and its requester header for a tool call. */
+function formRequest(/** @type {HTMLFormElement} */ form) {
+  const body = formBody(form);
+  if (form.dataset.stream !== undefined) body.stream = true;
+  const headers = new Headers({ "Content-Type": "application/json" });
+  // The requester of a tool call: fixed by the fragment (data-session) or chosen in a field.
+  const fieldName = form.dataset.sessionField;
+  const requester = fieldName ? body[fieldName] : form.dataset.session;
+  if (fieldName) delete body[fieldName];
+  if (typeof requester === "string") headers.set("X-Switchboard-Session", requester);
+  const method = form.dataset.method ?? "POST";
+  return {
+    method,
+    headers,
+    ...(method === "GET" || method === "DELETE" ? {} : { body: JSON.stringify(body) }),
   };
-  void run();
+}
+
+/** What a form's answer means, said in the flash (and its `output`); false if it failed. */
+async function reportAnswer(/** @type {HTMLFormElement} */ form, /** @type {Response} */ response) {
+  const output = /** @type {HTMLElement | null} */ (form.querySelector("output, .result"));
+  if (response.headers.get("Content-Type")?.startsWith("text/event-stream")) {
+    const end = await showRunStream(response);
+    if (end?.event === "run_failed") {
+      say(`The run failed: ${end.data?.data?.error ?? "no reason given"}`, "error");
+      return false;
+    }
+    say(
+      end ? "Reply received." : "The reply stream ended early; the transcript shows the reply when it is in.",
+    );
+    return true;
+  }
+  const result = await response.json();
+  const failed = toolError(result);
+  if (failed) {
+    say(failed, "error");
+    return false;
+  }
+  if (output) output.textContent = summary(result);
+  say(
+    response.status === 202
+      ? "Sent: the reply appears in the transcript."
+      : (form.dataset.success ?? summary(result)),
+  );
+  return true;
+}
+
+/** Sends a `data-api` form; a `data-stream` form shows the reply as it streams in. */
+async function submit(/** @type {HTMLFormElement} */ form) {
+  if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
+  const button = /** @type {HTMLButtonElement | null} */ (
+    form.querySelector("button[type=submit], button:not([type])")
+  );
+  if (button) button.disabled = true;
+  const done = form.dataset.stream !== undefined ? sending() : () => {};
+  try {
+    const response = await call(form.dataset.api ?? "", formRequest(form));
+    if (response.status === 401) return signedOut(response);
+    if (!response.ok) return say(await errorText(response), "error");
+    const ok = await reportAnswer(form, response);
+    if (ok && form.dataset.reset !== undefined) form.reset();
+    if (form.dataset.after === "reload") await reloadView();
+    else scheduleRefresh();
+  } catch (error) {
+    say(`Could not send: ${error instanceof Error ? error.message : error}`, "error");
+  } finally {
+    done();
+    if (button) button.disabled = false;
+  }
+}
+
+async function download(/** @type {HTMLElement} */ link) {
+  try {
+    const response = await call(link.dataset.download ?? "");
+    if (!response.ok) return say(await errorText(response), "error");
+    const url = URL.createObjectURL(await response.blob());
+    const anchor = document.createElement("a");
+    anchor.href = url;
+    anchor.download = link.dataset.filename ?? "transcript.jsonl";
+    anchor.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    say(`Saved ${anchor.download}.`);
+  } catch (error) {
+    say(unreachable(error), "error");
+  }
+}
+
+/** Someone is typing in this region: a reload now would throw their words and focus away. */
+function busy(/** @type {HTMLElement} */ region) {
+  const active = document.activeElement;
+  if (active && region.contains(active) && active.matches("input, textarea, select")) return true;
+  return all(region, "textarea, input:not([type=hidden])").some(
+    (field) =>
+      /** @type {HTMLInputElement} */ (field).value !== /** @type {HTMLInputElement} */ (field).defaultValue,
+  );
 }
 
 let refreshTimer = 0;
 
-/** Reloads the live regions soon, once for a burst of events. */
-function scheduleRefresh() {
-  clearTimeout(refreshTimer);
+/** Reloads the live regions soon: once for a burst of events (at most REFRESH_DELAY_MS late). */
+function scheduleRefresh(delay = REFRESH_DELAY_MS) {
+  if (refreshTimer) return;
   refreshTimer = setTimeout(() => {
-    for (const element of all(document, "[data-src][data-refresh]")) {
-      void load(element, element.dataset.src ?? "").then(() => {
-        const box = liveReply();
-        if (box?.dataset.done && element.dataset.refresh === "transcript") {
+    refreshTimer = 0;
+    let deferred = false;
+    for (const region of all(document, "[data-src][data-refresh]")) {
+      if (busy(region)) {
+        deferred = true;
+        continue;
+      }
+      void load(region, region.dataset.src ?? "").then(() => {
+        const box = replyBox();
+        if (box?.dataset.done && region.dataset.refresh === "transcript") {
           box.hidden = true;
           delete box.dataset.done;
         }
       });
     }
-  }, REFRESH_DELAY_MS);
+    if (deferred) scheduleRefresh(BUSY_RETRY_MS);
+  }, delay);
 }
 
 async function reloadView() {
+  stopLive();
   await load(view, view.dataset.fragment ?? "");
 }
 
 /** Signs in with the stored token (or asks for one), then shows the page. */
 async function start() {
   if (!token.get()) return showSignIn();
-  const response = await call("/console/fragments/whoami");
-  if (!response.ok) return showSignIn(await errorText(response));
+  let response;
+  try {
+    response = await call("/console/fragments/whoami");
+  } catch (error) {
+    return showError(view, unreachable(error));
+  }
+  // Only a refused token is forgotten; a server error keeps it for the next try.
+  if (response.status === 401 || response.status === 403) return signedOut(response);
+  if (!response.ok) return showError(view, `${await errorText(response)} Reload to try again.`);
   const who = await response.json();
   const nav = byId("nav");
   nav.hidden = false;
   for (const link of all(nav, "[data-operator]")) link.hidden = who.kind !== "operator";
   byId("who").textContent = who.kind === "operator" ? "operator" : `grant for ${who.displayKey}`;
-  if (who.kind === "grant") {
-    const own = `/console/sessions/${encodeURIComponent(who.sessionKey)}`;
-    if (location.pathname !== own) return location.replace(own);
-  }
+  // A grant signing in at the console's front page lands on its session; on any other page it is told
+  // (the fragment's 403) that it shows only its own session, rather than being moved without a word.
+  if (who.kind === "grant" && /^\/console\/?$/.test(location.pathname))
+    return location.replace(`/console/sessions/${encodeURIComponent(who.sessionKey)}`);
   await reloadView();
 }
 

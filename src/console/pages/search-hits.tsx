@@ -2,7 +2,7 @@ import type { SearchHit } from "../../tools/sessions-search";
 import { Empty, sessionHref, When } from "../ui";
 
 /**
- * One page of message hits, best first: each links to its message on the session's page (`#m-<id>`).
+ * One page of message hits, best first: each links to its message on the session's page (`?at=<id>#m-<id>`: the transcript page holding it).
  * The snippet is the safe text sessions_search returns, shown as text (JSX escapes it).
  */
 export function SearchHits(props: { hits: SearchHit[]; indexing: boolean; next?: string | undefined }) {
@@ -18,7 +18,9 @@ export function SearchHits(props: { hits: SearchHit[]; indexing: boolean; next?:
         <ol class="hits">
           {props.hits.map((hit) => (
             <li data-key={hit.canonicalKey}>
-              <a href={`${sessionHref(hit.canonicalKey)}#m-${encodeURIComponent(hit.messageId)}`}>
+              <a
+                href={`${sessionHref(hit.canonicalKey)}?at=${encodeURIComponent(hit.messageId)}#m-${encodeURIComponent(hit.messageId)}`}
+              >
                 {hit.sessionKey}
               </a>{" "}
               <span class="role">{hit.role}</span> <When at={hit.timestamp} />

@@ -68,13 +68,13 @@ function Message({ message, now }: { message: TranscriptMessage; now: number }) 
 export interface SafeTranscriptProps {
   messages: TranscriptMessage[];
   /** Where older messages start, if there are more. */
-  olderHref?: string;
-  newerHref?: string;
+  olderHref?: string | undefined;
+  newestHref?: string | undefined;
   notes: string[];
 }
 
 /** The safe view (what `sessions_history` shows): cleaned, redacted, capped; oldest first. */
-export function SafeTranscript({ messages, olderHref, newerHref, notes }: SafeTranscriptProps) {
+export function SafeTranscript({ messages, olderHref, newestHref, notes }: SafeTranscriptProps) {
   const now = Date.now();
   return (
     <div class="transcript">
@@ -90,19 +90,29 @@ export function SafeTranscript({ messages, olderHref, newerHref, notes }: SafeTr
       {messages.map((message) => (
         <Message message={message} now={now} />
       ))}
-      {newerHref ? (
-        <a class="page-link" href={newerHref}>
-          Newer messages
+      {newestHref ? (
+        <a class="page-link" href={newestHref}>
+          Newest messages
         </a>
       ) : null}
     </div>
   );
 }
 
-/** The exact view (operator only): each stored message as it is, in transcript order. */
-export function ExactTranscript({ lines, laterHref }: { lines: string[]; laterHref?: string }) {
+/** The exact view (operator only): each stored message as it is, in transcript order, newest page first. */
+export function ExactTranscript(props: {
+  lines: string[];
+  earlierHref?: string | undefined;
+  newestHref?: string | undefined;
+}) {
+  const { lines, earlierHref, newestHref } = props;
   return (
     <div class="transcript exact">
+      {earlierHref ? (
+        <a class="page-link" href={earlierHref}>
+          Earlier messages
+        </a>
+      ) : null}
       {lines.length === 0 ? <Empty>No messages.</Empty> : null}
       {lines.map((line) => {
         const message = JSON.parse(line) as { id?: string; role?: string };
@@ -112,9 +122,9 @@ export function ExactTranscript({ lines, laterHref }: { lines: string[]; laterHr
           </article>
         );
       })}
-      {laterHref ? (
-        <a class="page-link" href={laterHref}>
-          Later messages
+      {newestHref ? (
+        <a class="page-link" href={newestHref}>
+          Newest messages
         </a>
       ) : null}
     </div>

@@ -8,7 +8,7 @@ import { parseBody } from "../parse-body";
 import { unwrapResult } from "../store-result";
 import { canonicalKeyForRequest } from "./session-access";
 
-const wholeNumber = z
+export const wholeNumber = z
   .string()
   .regex(/^\d{1,9}$/, "must be a whole number")
   .transform(Number);

@@ -73,6 +73,9 @@ export const sessionRoutes = new Hono<AppEnv>()
     if (body.model && !configuredModels(c.get("config")).has(body.model)) {
       throw badRequest(`model: "${body.model}" is not a configured model`);
     }
+    // As for the sessions tool (SPEC §17): a lifecycle change names the generation it means.
+    if (body.archived !== undefined && !body.expectedSessionId)
+      throw badRequest("expectedSessionId: required to change archived (the sessionId you read)");
     const { model, expectedSessionId, ...rest } = body;
     const changes = { ...rest, ...(model !== undefined ? { modelOverride: model } : {}) };
     return c.json(unwrapResult(await session.patch(changes, { expectedSessionId })));

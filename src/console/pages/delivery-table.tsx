@@ -1,0 +1,101 @@
+import { displayKey, type KeyOptions } from "../../keys";
+import { type DeliveryRecord, DISMISSABLE_STATUSES, RETRYABLE_STATUSES } from "../../session/api";
+import { formatAgo } from "../../text/units";
+import { Status, sessionHref, When } from "../ui";
+
+/** How far ahead, as formatAgo says how long ago: `in 3 min`, `in 5 h`, `in 2 days`. */
+const ahead = (ms: number) =>
+  ms < 60_000 ? "in under a minute" : `in ${formatAgo(ms).replace(/ ago$/, "")}`;
+
+/** A moment still to come (a retry's time), in words; one already passed is due now. */
+function Due({ at, now = Date.now() }: { at: number | undefined; now?: number }) {
+  if (at === undefined) return <span class="muted">–</span>;
+  const iso = new Date(at).toISOString();
+  return (
+    <time datetime={iso} title={iso}>
+      {at <= now ? "due now" : ahead(at - now)}
+    </time>
+  );
+}
+
+/** Retry and dismiss where the ledger takes them; the page reloads to show the record's new state. */
+function Actions({ delivery }: { delivery: DeliveryRecord }) {
+  const path = `/v1/deliveries/${encodeURIComponent(delivery.deliveryId)}`;
+  return (
+    <td class="actions">
+      {RETRYABLE_STATUSES.includes(delivery.status) ? (
+        <form class="retry" data-api={`${path}/retry`} data-after="reload" data-success="Retrying.">
+          <button type="submit">Retry</button>
+        </form>
+      ) : null}
+      {DISMISSABLE_STATUSES.includes(delivery.status) ? (
+        <form
+          class="dismiss"
+          data-api={`${path}/dismiss`}
+          data-after="reload"
+          data-success="Dismissed."
+          data-confirm="Dismiss this delivery? It stays undelivered."
+        >
+          <button type="submit">Dismiss</button>
+        </form>
+      ) : null}
+    </td>
+  );
+}
+
+/**
+ * Delivery records (SPEC §16) as the deliveries page and a session's page show them: with the session
+ * column when the records are of several sessions (`keyOptions` given).
+ */
+export function DeliveryTable(props: {
+  deliveries: DeliveryRecord[];
+  caption: string;
+  keyOptions?: KeyOptions;
+}) {
+  const { keyOptions } = props;
+  return (
+    <div class="table-wrap">
+      <table class="deliveries">
+        <caption class="visually-hidden">{props.caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Kind</th>
+            {keyOptions ? <th scope="col">Session</th> : null}
+            <th scope="col">Target</th>
+            <th scope="col">Status</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Next attempt</th>
+            <th scope="col">Last error</th>
+            <th scope="col">Updated</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.deliveries.map((delivery) => (
+            <tr data-delivery={delivery.deliveryId}>
+              <td>{delivery.kind}</td>
+              {keyOptions ? (
+                <td>
+                  <a href={sessionHref(delivery.sessionKey)}>{displayKey(delivery.sessionKey, keyOptions)}</a>
+                </td>
+              ) : null}
+              <td class="target">{delivery.target}</td>
+              <td>
+                <Status value={delivery.status} />
+              </td>
+              <td>{delivery.attempts}</td>
+              <td>
+                <Due at={delivery.nextAttemptAt} />
+              </td>
+              <td class="last-error">{delivery.lastError ?? ""}</td>
+              <td>
+                <When at={delivery.updatedAt} />
+              </td>
+              <Actions delivery={delivery} />
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
