@@ -374,10 +374,10 @@ async function start() {
   nav.hidden = false;
   for (const link of all(nav, "[data-operator]")) link.hidden = who.kind !== "operator";
   byId("who").textContent = who.kind === "operator" ? "operator" : `grant for ${who.displayKey}`;
-  if (who.kind === "grant") {
-    const own = `/console/sessions/${encodeURIComponent(who.sessionKey)}`;
-    if (location.pathname !== own) return location.replace(own);
-  }
+  // A grant signing in at the console's front page lands on its session; on any other page it is told
+  // (the fragment's 403) that it shows only its own session, rather than being moved without a word.
+  if (who.kind === "grant" && /^\/console\/?$/.test(location.pathname))
+    return location.replace(`/console/sessions/${encodeURIComponent(who.sessionKey)}`);
   await reloadView();
 }
 
