@@ -1,28 +1,22 @@
 // /console in Chromium, driven through the markup contract every console page keeps (README "Console"):
-// sign in (a wrong token first), the sessions list, search, a session page (the script probe shown as
-// text, a message sent and its reply seen streaming in, a sub-agent killed from the tree), the page at
-// 375 px, and the deliveries page (a reply that gave up, retried until delivered). One small function per
-// step, so a changed selector is one place to fix; a failing step names itself and its selector.
-import { mkdirSync } from "node:fs";
-import path from "node:path";
+// sign in (a wrong token first, then the keyboard only), the sessions list, search, a session page (the
+// script probe shown as text, a message sent and its reply seen streaming in, a sub-agent killed from the
+// tree, the operator's actions: console-actions.mjs), the page at 375 px, archive and restore, the
+// deliveries page (a reply that gave up, retried until delivered), and a grant's view (console-grant.mjs).
+// One small function per step, so a changed selector is one place to fix; a failing step names itself
+// and its selector.
+import { archiveAndRestore, exportTranscript, patchLabel, sendAs } from "./console-actions.mjs";
+import { grantSignIn } from "./console-grant.mjs";
+import { css, DESKTOP, shot } from "./console-kit.mjs";
 import { offlineContext, sleep, step, textMatches, VISIBLE_MS, visible } from "./harness.mjs";
 import { replyTo } from "./outside-world.mjs";
 import { OPERATOR_TOKEN, SCRIPT_PROBE, SEARCH_WORD } from "./seed.mjs";
 
-const SHOTS = path.resolve(import.meta.dirname, "..", "..", "docs", "console");
-const DESKTOP = { width: 1280, height: 900 };
 const NARROW = { width: 375, height: 812 };
 const SENT = "What time is the next high tide?";
 const DELIVERED_MS = 20_000;
-
-/** A full-page screenshot under docs/console/, the same name every run. */
-async function shot(page, name) {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-/** Quotes a value for a CSS attribute selector. */
-const css = (value) => JSON.stringify(value);
+/** Tab presses allowed to reach #token when the page did not focus it on load. */
+const TABS_TO_TOKEN = 5;
 
 async function signInForm({ page, base }) {
   await page.goto(`${base}/console`);
@@ -41,9 +35,20 @@ async function wrongToken({ page, guard }) {
   });
 }
 
-async function signIn({ page }) {
-  await page.locator("#token").fill(OPERATOR_TOKEN);
-  await page.getByRole("button", { name: "Sign in" }).click();
+/**
+ * With the keyboard only: on a fresh load of the sign-in page focus is on #token (or Tab reaches it),
+ * the token is typed and Enter signs in.
+ */
+async function keyboardSignIn({ page, base }) {
+  await page.goto(`${base}/console`);
+  await visible(page.locator("#token"), "#token");
+  const focused = () => page.evaluate(() => document.activeElement?.id === "token");
+  for (let tabs = 0; !(await focused()); tabs++) {
+    if (tabs === TABS_TO_TOKEN) throw new Error(`#token has no focus on load nor after ${tabs} Tab presses`);
+    await page.keyboard.press("Tab");
+  }
+  await page.keyboard.type(OPERATOR_TOKEN);
+  await page.keyboard.press("Enter");
   await visible(page.locator("h1", { hasText: "Sessions" }), 'h1 "Sessions"');
 }
 
@@ -192,23 +197,28 @@ async function retryDelivery({ page, seeded, world }) {
 const STEPS = [
   ["sign-in form", signInForm],
   ["wrong token", wrongToken],
-  ["sign in", signIn],
+  ["sign in with the keyboard", keyboardSignIn],
   ["sessions list", sessionsList],
   ["search", search],
   ["open a session", openSession],
   ["script renders as text", scriptAsText],
   ["send and see the reply stream", sendAndStream],
   ["kill the sub-agent", killSubagent],
+  ["patch the label", patchLabel],
+  ["send as another session", sendAs],
+  ["export the transcript", exportTranscript],
   ["session page at 375 px", narrowSession],
+  ["archive and restore", archiveAndRestore],
   ["deliveries page", deliveriesPage],
   ["retry the stuck delivery", retryDelivery],
+  ["grant sign-in", grantSignIn],
 ];
 
 /** Runs every step in one tab (the token lives in its sessionStorage); answers one line. */
 export async function checkConsole(browser, base, seeded, world) {
   const guard = await offlineContext(browser, { viewport: DESKTOP });
   const page = await guard.context.newPage();
-  const ctx = { page, base, seeded, world, guard };
+  const ctx = { browser, page, base, seeded, world, guard };
   try {
     for (const [name, run] of STEPS)
       await step(name, page, async () => {

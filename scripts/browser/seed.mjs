@@ -49,7 +49,7 @@ export function checkConfig(worldUrl) {
 export const checkVars = WORLD_SECRETS;
 
 /** One API call as the operator; answers the JSON body, or throws naming the call and its answer. */
-async function api(base, method, path, body, headers = {}) {
+export async function api(base, method, path, body, headers = {}) {
   const response = await fetch(`${base}${path}`, {
     method,
     headers: { Authorization: `Bearer ${OPERATOR_TOKEN}`, "Content-Type": "application/json", ...headers },
@@ -170,5 +170,9 @@ export async function seed(base, world) {
   await say(base, tidesKey, "low tide times for next week");
   const child = await spawnSlowChild(base, writerKey, world);
   const channel = await stuckReply(base);
-  return { writerKey, notesKey, tidesKey, ...child, ...channel };
+  // What the export must contain: the ids of the writer's messages, as its history names them.
+  const history = await api(base, "GET", `/v1/sessions/${encodeURIComponent(writerKey)}/history`);
+  const writerMessageIds = history.messages.map((message) => message.id).filter(Boolean);
+  if (writerMessageIds.length === 0) throw new Error("seeding: the writer's history has no message ids");
+  return { writerKey, notesKey, tidesKey, writerMessageIds, ...child, ...channel };
 }
