@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { AppError } from "../errors";
 import { requireIdentity } from "../routes/middleware";
@@ -7,9 +7,17 @@ import { consoleHeaders } from "./csp";
 import { fragmentRoutes } from "./fragments";
 import { Shell } from "./shell";
 
-/** A console page's fragment: the same path and query under /console/fragments. */
-function fragmentOf(url: URL, path: string): string {
-  return `/console/fragments${path}${url.search}`;
+/**
+ * A console page: the shell for its fragment, the same path and query under /console/fragments (or
+ * `path`'s, for the front page).
+ */
+function shellFor(title: string | ((c: Context<AppEnv>) => string), path?: string) {
+  return async (c: Context<AppEnv>) => {
+    const url = new URL(c.req.url);
+    const fragment = `/console/fragments${path ?? url.pathname.slice("/console".length)}${url.search}`;
+    const name = typeof title === "string" ? title : title(c);
+    return c.html(<Shell title={name} fragment={fragment} assets={await assetUrls()} />);
+  };
 }
 
 /**
@@ -32,43 +40,13 @@ export const consoleRoutes = new Hono<AppEnv>()
   })
   .use("/fragments/*", requireIdentity)
   .route("/fragments", fragmentRoutes)
-  .get("/", async (c) =>
-    c.html(
-      <Shell
-        title="Sessions"
-        fragment={fragmentOf(new URL(c.req.url), "/sessions")}
-        assets={await assetUrls()}
-      />,
-    ),
+  .get("/", shellFor("Sessions", "/sessions"))
+  .get("/sessions", shellFor("Sessions"))
+  .get(
+    "/sessions/:key",
+    shellFor((c) => `Session ${c.req.param("key")}`),
   )
-  .get("/sessions", async (c) =>
-    c.html(
-      <Shell
-        title="Sessions"
-        fragment={fragmentOf(new URL(c.req.url), "/sessions")}
-        assets={await assetUrls()}
-      />,
-    ),
-  )
-  .get("/sessions/:key", async (c) => {
-    const url = new URL(c.req.url);
-    return c.html(
-      <Shell
-        title={`Session ${c.req.param("key")}`}
-        fragment={fragmentOf(url, url.pathname.slice("/console".length))}
-        assets={await assetUrls()}
-      />,
-    );
-  })
-  .get("/deliveries", async (c) =>
-    c.html(
-      <Shell
-        title="Deliveries"
-        fragment={fragmentOf(new URL(c.req.url), "/deliveries")}
-        assets={await assetUrls()}
-      />,
-    ),
-  )
+  .get("/deliveries", shellFor("Deliveries"))
   .all("*", (c) => {
     throw new AppError("not_found", `no console page ${c.req.path}`);
   });

@@ -80,8 +80,8 @@ export const sessionRoutes = new Hono<AppEnv>()
       return c.html(
         <ExactTranscript
           lines={exact.lines}
-          earlierHref={
-            exact.hasEarlier ? `${page}${queryString({ view: "exact", before: exact.firstSeq })}` : undefined
+          olderHref={
+            exact.hasOlder ? `${page}${queryString({ view: "exact", before: exact.firstSeq })}` : undefined
           }
           newestHref={query.before !== undefined ? `${page}?view=exact` : undefined}
         />,

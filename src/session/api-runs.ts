@@ -74,7 +74,7 @@ export interface ExactPage {
   firstSeq: number;
   lastSeq: number;
   /** Older messages exist before `firstSeq`. */
-  hasEarlier: boolean;
+  hasOlder: boolean;
 }
 
 /** Who reads a history page, for the session's own visibility check (SPEC §4). */

@@ -181,7 +181,7 @@ export function readExactPage(sql: SqlStorage, beforeSeq: number | undefined, li
     lines: page.map((row) => row.body),
     firstSeq: page[0]?.seq ?? 0,
     lastSeq: page.at(-1)?.seq ?? 0,
-    hasEarlier: rows.length > limit,
+    hasOlder: rows.length > limit,
   };
 }
 

@@ -193,7 +193,7 @@ describe("console transcript paging", () => {
 
     const newest = await call("GET", page(key, "/transcript?view=exact"), { token: ADMIN });
     expect(ids(newest.text)).toEqual(messages.slice(70).map((m) => m.id));
-    const earlier = /href="([^"]+)">Earlier messages/.exec(newest.text)?.[1] ?? "";
+    const earlier = /href="([^"]+)">Older messages/.exec(newest.text)?.[1] ?? "";
     expect(earlier).toMatch(/\?view=exact&amp;before=\d+$/);
     const back = await call(
       "GET",

@@ -73,16 +73,21 @@ export interface SafeTranscriptProps {
   notes: string[];
 }
 
+/** A link to another page of the transcript, when there is one. */
+function PageLink({ href, children }: { href: string | undefined; children: string }) {
+  return href ? (
+    <a class="page-link" href={href}>
+      {children}
+    </a>
+  ) : null;
+}
+
 /** The safe view (what `sessions_history` shows): cleaned, redacted, capped; oldest first. */
 export function SafeTranscript({ messages, olderHref, newestHref, notes }: SafeTranscriptProps) {
   const now = Date.now();
   return (
     <div class="transcript">
-      {olderHref ? (
-        <a class="page-link" href={olderHref}>
-          Older messages
-        </a>
-      ) : null}
+      <PageLink href={olderHref}>Older messages</PageLink>
       {notes.map((note) => (
         <p class="notice">{note}</p>
       ))}
@@ -90,11 +95,7 @@ export function SafeTranscript({ messages, olderHref, newestHref, notes }: SafeT
       {messages.map((message) => (
         <Message message={message} now={now} />
       ))}
-      {newestHref ? (
-        <a class="page-link" href={newestHref}>
-          Newest messages
-        </a>
-      ) : null}
+      <PageLink href={newestHref}>Newest messages</PageLink>
     </div>
   );
 }
@@ -102,17 +103,13 @@ export function SafeTranscript({ messages, olderHref, newestHref, notes }: SafeT
 /** The exact view (operator only): each stored message as it is, in transcript order, newest page first. */
 export function ExactTranscript(props: {
   lines: string[];
-  earlierHref?: string | undefined;
+  olderHref?: string | undefined;
   newestHref?: string | undefined;
 }) {
-  const { lines, earlierHref, newestHref } = props;
+  const { lines, olderHref, newestHref } = props;
   return (
     <div class="transcript exact">
-      {earlierHref ? (
-        <a class="page-link" href={earlierHref}>
-          Earlier messages
-        </a>
-      ) : null}
+      <PageLink href={olderHref}>Older messages</PageLink>
       {lines.length === 0 ? <Empty>No messages.</Empty> : null}
       {lines.map((line) => {
         const message = JSON.parse(line) as { id?: string; role?: string };
@@ -122,11 +119,7 @@ export function ExactTranscript(props: {
           </article>
         );
       })}
-      {newestHref ? (
-        <a class="page-link" href={newestHref}>
-          Newest messages
-        </a>
-      ) : null}
+      <PageLink href={newestHref}>Newest messages</PageLink>
     </div>
   );
 }
