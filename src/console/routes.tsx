@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { AppError } from "../errors";
 import { requireIdentity } from "../routes/middleware";
-import { assetUrls, assetVersions, consoleAsset } from "./assets";
+import { assetUrls, consoleAsset } from "./assets";
 import { consoleHeaders } from "./csp";
 import { fragmentRoutes } from "./fragments";
 import { Shell } from "./shell";
@@ -28,11 +28,11 @@ export const consoleRoutes = new Hono<AppEnv>()
   .use(consoleHeaders)
   .get("/assets/:name", async (c) => {
     const name = c.req.param("name");
-    const asset = consoleAsset(name);
+    const asset = await consoleAsset(name);
     if (!asset) throw new AppError("not_found", `no console asset ${name}`);
     // Cached for good only under this text's own version: during a deploy an older isolate may be asked
     // for a newer version, and must not pin its text under that URL.
-    const current = c.req.query("v") === (await assetVersions()).get(name);
+    const current = c.req.query("v") === asset.version;
     return c.body(asset.text, 200, {
       "Content-Type": asset.type,
       "Cache-Control": current ? "public, max-age=31536000, immutable" : "no-cache",

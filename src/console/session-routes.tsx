@@ -15,6 +15,8 @@ import { sessionHref } from "./ui";
 
 /** Messages per transcript page, in either view. */
 export const TRANSCRIPT_PAGE = 50;
+/** How many newer messages a search hit's page shows after the hit. */
+const LINKED_CONTEXT = 2;
 
 /**
  * The session page's query: which transcript view, and where in it (`offset` back from the newest in the
@@ -87,17 +89,13 @@ export const sessionRoutes = new Hono<AppEnv>()
         />,
       );
     }
-    // A search hit's message: the page that has it about in its middle (a message not there: the newest).
-    const linked = query.at ? await session.messageOffset(query.at) : undefined;
-    const offset = linked?.ok ? Math.max(0, linked.value.newer - TRANSCRIPT_PAGE / 2) : (query.offset ?? 0);
-    const history = unwrapResult(
-      await session.history({
-        limit: TRANSCRIPT_PAGE,
-        offset,
-        // The operator sees tool results too (redacted like the rest); a grant what sessions_history shows.
-        includeTools: consoleViewer(c).kind === "operator",
-      }),
-    );
+    // The operator sees tool results too (redacted like the rest); a grant what sessions_history shows.
+    const includeTools = consoleViewer(c).kind === "operator";
+    // A search hit's message: the page ending just after it (a page keeps its newest messages under the
+    // byte cap); a message not there opens the newest page.
+    const linked = query.at ? await session.messageOffset(query.at, includeTools) : undefined;
+    const offset = linked?.ok ? Math.max(0, linked.value.newer - LINKED_CONTEXT) : (query.offset ?? 0);
+    const history = unwrapResult(await session.history({ limit: TRANSCRIPT_PAGE, offset, includeTools }));
     const notes = [
       history.droppedMessages ? "Some messages were left out to keep the page within its size cap." : "",
       history.contentTruncated

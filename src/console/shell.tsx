@@ -21,6 +21,7 @@ export function Shell({ fragment, title, assets }: ShellProps) {
         <meta name="referrer" content="no-referrer" />
         <title>{`${title} · ${PRODUCT_NAME} console`}</title>
         <link rel="stylesheet" href={assets["console.css"]} />
+        <link rel="modulepreload" href={assets["console-live.js"]} />
         <script type="module" src={assets["console.js"]} />
       </head>
       <body>

@@ -107,7 +107,7 @@ export const MAX_TREE_DEPTH = 16;
  * descends from and its depth. Archived sessions are walked too; hidden ones end their branch.
  */
 export const walkDown = (start: string) => `WITH RECURSIVE down(root, session_key, depth) AS (
-    SELECT spawned_by, session_key, 1 FROM session_index WHERE ${start} AND list_state IN (0, 1)
+    SELECT spawned_by, session_key, 1 FROM session_index WHERE (${start}) AND list_state IN (0, 1)
     UNION ALL
     SELECT down.root, s.session_key, down.depth + 1 FROM session_index s
       JOIN down ON s.spawned_by = down.session_key

@@ -71,7 +71,7 @@ export const sessionRouteDocs: RouteDoc[] = [
     operationId: "patchSession",
     summary: "Update a session",
     description:
-      "Sets or clears (`null`) the label, display name, send policy, model override or thinking level.",
+      "Sets or clears (`null`) the label, display name, send policy, model override or thinking level; `archived` archives (true) or lists again (false) and needs `expectedSessionId`, the sessionId you read: if the key now names a newer session, 409 and nothing changes.",
     tag: "Sessions",
     auth: "bearer",
     pathParams: keyParam,
@@ -83,7 +83,7 @@ export const sessionRouteDocs: RouteDoc[] = [
     responses: [
       { status: 200, description: "The updated session.", schema: sessionRow, example: sessionExample },
     ],
-    errors: [400, 401, 403, 404, 413, 500],
+    errors: [400, 401, 403, 404, 409, 413, 500],
   },
   {
     method: "DELETE",

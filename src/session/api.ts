@@ -137,8 +137,8 @@ export interface SessionApi {
   exportChunk(afterSeq: number, limit: number): Promise<Result<{ lines: string[]; lastSeq: number }>>;
   /** The newest `limit` stored messages before `beforeSeq` (all: undefined), as stored: the exact view. */
   exactPage(beforeSeq: number | undefined, limit: number): Promise<Result<ExactPage>>;
-  /** How many messages came after message `messageId` (a page offset that reaches it); not_found if none. */
-  messageOffset(messageId: string): Promise<Result<{ newer: number }>>;
+  /** How many messages came after `messageId`, as a history page counts them: the offset of the page ending at it. */
+  messageOffset(messageId: string, includeTools: boolean): Promise<Result<{ newer: number }>>;
   /** Appends a turn's message and adds its run to the run queue; a repeat (runId or dedupeKey) writes nothing. */
   enqueueTurn(request: TurnRequest): Promise<Result<AcceptedTurn>>;
   /** `enqueueTurn`, then `waitForRun` on it, in one call. */

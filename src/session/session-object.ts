@@ -186,8 +186,8 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     return { ok: true, value: readExactPage(this.#sql, beforeSeq, limit) };
   }
 
-  async messageOffset(messageId: string): Promise<Result<{ newer: number }>> {
-    const newer = liveRecord(this.#sql) ? countNewer(this.#sql, messageId) : undefined;
+  async messageOffset(messageId: string, includeTools: boolean): Promise<Result<{ newer: number }>> {
+    const newer = liveRecord(this.#sql) ? countNewer(this.#sql, messageId, includeTools) : undefined;
     return newer === undefined ? notFound() : { ok: true, value: { newer } };
   }
 

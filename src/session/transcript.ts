@@ -185,15 +185,28 @@ export function readExactPage(sql: SqlStorage, beforeSeq: number | undefined, li
   };
 }
 
-/** How many messages (tool messages included) came after message `id`; undefined if there is none. */
-export function countNewer(sql: SqlStorage, id: string): number | undefined {
+/**
+ * How many messages came after message `id`, counted as a history page counts them (every message with
+ * tools, else chat messages only; a hidden tool message counts as the chat message before it): the
+ * offset whose page ends at it. Undefined if there is no such message. Both numberings are dense from 1.
+ */
+export function countNewer(sql: SqlStorage, id: string, includeTools: boolean): number | undefined {
   const row = sql
-    .exec<{ newer: number }>(
-      "SELECT (SELECT COUNT(*) FROM message AS later WHERE later.seq > m.seq) AS newer FROM message AS m WHERE m.id = ?",
-      id,
-    )
+    .exec<{ seq: number; chat_seq: number | null }>("SELECT seq, chat_seq FROM message WHERE id = ?", id)
     .toArray()[0];
-  return row?.newer;
+  if (!row) return undefined;
+  const counts = messageCounts(sql);
+  if (includeTools) return counts.all - row.seq;
+  const position =
+    row.chat_seq ??
+    sql
+      .exec<{ chat_seq: number }>(
+        "SELECT chat_seq FROM message WHERE seq < ? AND chat_seq IS NOT NULL ORDER BY seq DESC LIMIT 1",
+        row.seq,
+      )
+      .toArray()[0]?.chat_seq ??
+    0;
+  return counts.chat - position;
 }
 
 /** The last `count` non-tool messages, made safe, oldest first: the `messages` of a list row. */

@@ -61,14 +61,18 @@ describe("console pages, assets and sign-in", () => {
     );
     expect(shell.text).not.toContain("alert(1)");
     const assets = [...shell.text.matchAll(/(?:src|href)="(\/console\/assets\/[^"]+)"/g)].map((m) => m[1]);
-    expect(assets).toHaveLength(2);
+    expect(assets).toHaveLength(3);
     for (const asset of assets) {
       const served = await call("GET", asset ?? "");
       expect(served.status).toBe(200);
       expect(served.text.length).toBeGreaterThan(500);
     }
-    // The script's own import, served as text too (not bundled into the Worker as code).
-    const live = await call("GET", "/console/assets/console-live.js");
+    // The script's own import, served as text too (not bundled into the Worker as code), asked for by
+    // its versioned URL so the two always come from one deploy.
+    const main = await call("GET", assets.find((url) => url?.includes("console.js")) ?? "");
+    const liveUrl = assets.find((url) => url?.includes("console-live.js")) ?? "";
+    expect(main.text).toContain(`from "./console-live.js?v=${liveUrl.split("?v=")[1]}"`);
+    const live = await call("GET", liveUrl);
     expect(live.text).toContain("export function follow(");
     // Only names of the console's files are assets; a version not this text's own is not cached for good.
     for (const name of ["constructor", "__proto__", "toString", "nope.js"])
@@ -212,6 +216,19 @@ describe("console transcript paging", () => {
     const hit = await call("GET", page(key, "/transcript?at=p10"), { token: ADMIN });
     expect(ids(hit.text)).toContain("p10");
     expect(hit.text).toContain(`href="/console/sessions/${encodeURIComponent(key)}">Newest messages`);
+    // With tool messages hidden (a grant's view), the hit is counted among chat messages.
+    const mixed = `agent:main:console-${uid()}`;
+    await createSession({ key: mixed });
+    const turns = Array.from({ length: 160 }, (_, i) =>
+      i % 2 === 0
+        ? msg(`c${i}`, "user", `asked ${i}`, 1_000 + i)
+        : msg(`c${i}`, "toolResult", `tool said ${i}`, 1_000 + i, { toolCallId: `t${i}`, toolName: "x" }),
+    );
+    await importMessages(mixed, turns);
+    const reader = await grantToken(mixed, ["read"]);
+    const chatHit = await call("GET", page(mixed, "/transcript?at=c20"), { token: reader });
+    expect(chatHit.status, chatHit.text).toBe(200);
+    expect([...chatHit.text.matchAll(/id="m-(c\d+)"/g)].map((m) => m[1])).toContain("c20");
     // A message id that is not there opens the newest page.
     expect(ids((await call("GET", page(key, "/transcript?at=nope"), { token: ADMIN })).text).at(-1)).toBe(
       "p119",

@@ -78,9 +78,13 @@ const shownRuns = new Set();
 
 /** Send forms whose reply stream is under way: the follower leaves the reply box to them. */
 let sendsStreaming = 0;
+/** The stream the follower shows in the reply box, if any: a send takes the box over from it. */
+/** @type {AbortController | undefined} */
+let following;
 
 /** A send form's stream begins; call what it answers when the stream is over. */
 export function sending() {
+  following?.abort();
   sendsStreaming++;
   let over = false;
   return () => {
@@ -113,7 +117,9 @@ export async function showRunStream(response) {
     // A run event carries the run (`data.runId`) and its own payload (`data.data`).
     if (event.data?.runId) shownRuns.add(event.data.runId);
     const payload = event.data?.data ?? {};
-    if (event.event === "delta" && text) text.textContent += payload.text ?? "";
+    // A retried attempt, or text the safe view took back, restarts the reply (`reset`).
+    if (event.event === "delta" && text)
+      text.textContent = (payload.reset ? "" : text.textContent) + (payload.text ?? "");
     if (state && (event.event === "run_queued" || event.event === "run_started"))
       state.textContent = event.event === "run_queued" ? "queued…" : "replying…";
     if (event.event === "run_completed" || event.event === "run_failed") {
@@ -126,11 +132,16 @@ export async function showRunStream(response) {
   return last;
 }
 
-/** Shows a run's reply as it streams, unless it is shown already. @param {Call} call @param {string} runId */
-async function followRun(call, runId) {
+/**
+ * Shows a run's reply as it streams, unless it is shown already; the live regions reload once it ends.
+ * @param {Call} call @param {string} runId @param {() => void} changed
+ */
+async function followRun(call, runId, changed) {
   if (shownRuns.has(runId) || sendsStreaming > 0) return;
   shownRuns.add(runId);
+  following?.abort();
   const controller = track();
+  following = controller;
   try {
     const response = await call(`/v1/runs/${encodeURIComponent(runId)}/events?after=0`, {
       signal: controller.signal,
@@ -140,6 +151,8 @@ async function followRun(call, runId) {
     // Aborted with its page, or the connection dropped: the transcript shows the reply once it is in.
   } finally {
     controller.abort();
+    if (following === controller) following = undefined;
+    changed();
   }
 }
 
@@ -180,7 +193,7 @@ export function follow(element, hooks) {
           if (event.id) lastId = event.id;
           const own = !event.data?.sessionKey || event.data.sessionKey === root;
           if (event.event === "run_started" && own && event.data?.runId)
-            void followRun(hooks.call, event.data.runId);
+            void followRun(hooks.call, event.data.runId, hooks.changed);
           hooks.changed();
         }
       } catch (error) {

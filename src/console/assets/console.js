@@ -9,8 +9,6 @@ import { follow, replyBox, sending, showRunStream, stopLive } from "./console-li
 const TOKEN_KEY = "switchboard-console-token";
 /** Live events are gathered this long, then the live regions reload once. */
 const REFRESH_DELAY_MS = 300;
-/** A region being typed in waits this long before its next reload is tried again. */
-const BUSY_RETRY_MS = 2000;
 
 /** @type {{ createPolicy(name: string, rules: { createHTML(html: string): string }): any } | undefined} */
 const trustedTypes = /** @type {any} */ (globalThis).trustedTypes;
@@ -109,10 +107,11 @@ async function load(target, url) {
     response = await call(url);
     html = response.ok ? await response.text() : "";
   } catch (error) {
-    if (latestLoad.get(target) === ticket) showError(target, unreachable(error));
+    if (latestLoad.get(target) === ticket && target.isConnected) showError(target, unreachable(error));
     return;
   }
-  if (latestLoad.get(target) !== ticket) return;
+  // A newer load of this element, or a page that replaced it, wins.
+  if (latestLoad.get(target) !== ticket || !target.isConnected) return;
   if (response.status === 401) return signedOut(response);
   if (!response.ok) return showError(target, await errorText(response));
   const open = openDetails(target);
@@ -305,28 +304,40 @@ function busy(/** @type {HTMLElement} */ region) {
 
 let refreshTimer = 0;
 
-/** Reloads the live regions soon: once for a burst of events (at most REFRESH_DELAY_MS late). */
-function scheduleRefresh(delay = REFRESH_DELAY_MS) {
+/** Reloads a live region; the reply box goes once the transcript shows the reply it streamed. */
+function refresh(/** @type {HTMLElement} */ region) {
+  delete region.dataset.stale;
+  void load(region, region.dataset.src ?? "").then(() => {
+    const box = replyBox();
+    if (box?.dataset.done && region.dataset.refresh === "transcript") {
+      box.hidden = true;
+      delete box.dataset.done;
+    }
+  });
+}
+
+/**
+ * Reloads the live regions soon: once for a burst of events (at most REFRESH_DELAY_MS late). A region
+ * someone is typing in is only marked stale, and reloads once they leave it or send its form.
+ */
+function scheduleRefresh() {
   if (refreshTimer) return;
   refreshTimer = setTimeout(() => {
     refreshTimer = 0;
-    let deferred = false;
     for (const region of all(document, "[data-src][data-refresh]")) {
-      if (busy(region)) {
-        deferred = true;
-        continue;
-      }
-      void load(region, region.dataset.src ?? "").then(() => {
-        const box = replyBox();
-        if (box?.dataset.done && region.dataset.refresh === "transcript") {
-          box.hidden = true;
-          delete box.dataset.done;
-        }
-      });
+      if (busy(region)) region.dataset.stale = "true";
+      else refresh(region);
     }
-    if (deferred) scheduleRefresh(BUSY_RETRY_MS);
-  }, delay);
+  }, REFRESH_DELAY_MS);
 }
+
+// Leaving a stale region (focus moves on, or its form was sent and reset) lets it catch up.
+for (const type of ["focusout", "reset"])
+  document.addEventListener(type, () => {
+    setTimeout(() => {
+      for (const region of all(document, "[data-src][data-stale]")) if (!busy(region)) refresh(region);
+    });
+  });
 
 async function reloadView() {
   stopLive();

@@ -56,6 +56,7 @@ export function DeliveriesView(props: {
           <Empty>Nothing is suspended or failed.</Empty>
         ) : (
           <DeliveryTable
+            reloadView
             deliveries={props.attention}
             keyOptions={props.keyOptions}
             caption="Suspended and failed deliveries"
@@ -82,6 +83,7 @@ export function DeliveriesView(props: {
           <Empty>No delivery matches.</Empty>
         ) : (
           <DeliveryTable
+            reloadView
             deliveries={props.recent}
             keyOptions={props.keyOptions}
             caption="Deliveries, newest first"

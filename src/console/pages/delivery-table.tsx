@@ -19,12 +19,14 @@ function Due({ at, now = Date.now() }: { at: number | undefined; now?: number })
 }
 
 /** Retry and dismiss where the ledger takes them; the page reloads to show the record's new state. */
-function Actions({ delivery }: { delivery: DeliveryRecord }) {
+function Actions({ delivery, reload }: { delivery: DeliveryRecord; reload: boolean }) {
   const path = `/v1/deliveries/${encodeURIComponent(delivery.deliveryId)}`;
+  // The deliveries page reloads whole; a session page only its live regions (its forms keep their text).
+  const after = reload ? { "data-after": "reload" } : {};
   return (
     <td class="actions">
       {RETRYABLE_STATUSES.includes(delivery.status) ? (
-        <form class="retry" data-api={`${path}/retry`} data-after="reload" data-success="Retrying.">
+        <form class="retry" data-api={`${path}/retry`} {...after} data-success="Retrying.">
           <button type="submit">Retry</button>
         </form>
       ) : null}
@@ -32,7 +34,7 @@ function Actions({ delivery }: { delivery: DeliveryRecord }) {
         <form
           class="dismiss"
           data-api={`${path}/dismiss`}
-          data-after="reload"
+          {...after}
           data-success="Dismissed."
           data-confirm="Dismiss this delivery? It stays undelivered."
         >
@@ -51,6 +53,8 @@ export function DeliveryTable(props: {
   deliveries: DeliveryRecord[];
   caption: string;
   keyOptions?: KeyOptions;
+  /** After an action, reload the whole view (the deliveries page), not only the live regions. */
+  reloadView?: boolean;
 }) {
   const { keyOptions } = props;
   return (
@@ -91,7 +95,7 @@ export function DeliveryTable(props: {
               <td>
                 <When at={delivery.updatedAt} />
               </td>
-              <Actions delivery={delivery} />
+              <Actions delivery={delivery} reload={props.reloadView === true} />
             </tr>
           ))}
         </tbody>
