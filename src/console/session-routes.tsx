@@ -17,6 +17,11 @@ import { sessionHref } from "./ui";
 export const TRANSCRIPT_PAGE = 50;
 /** How many newer messages a search hit's page shows after the hit. */
 const LINKED_CONTEXT = 2;
+/** A hit among the newest this many messages opens the newest page, which then follows new messages. */
+const RECENT_HIT = 10;
+
+/** The offset of the page that shows a search hit with `newer` messages after it. */
+const linkedOffset = (newer: number) => (newer <= RECENT_HIT ? 0 : newer - LINKED_CONTEXT);
 
 /**
  * The session page's query: which transcript view, and where in it (`offset` back from the newest in the
@@ -94,7 +99,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     // A search hit's message: the page ending just after it (a page keeps its newest messages under the
     // byte cap); a message not there opens the newest page.
     const linked = query.at ? await session.messageOffset(query.at, includeTools) : undefined;
-    const offset = linked?.ok ? Math.max(0, linked.value.newer - LINKED_CONTEXT) : (query.offset ?? 0);
+    const offset = linked?.ok ? linkedOffset(linked.value.newer) : (query.offset ?? 0);
     const history = unwrapResult(await session.history({ limit: TRANSCRIPT_PAGE, offset, includeTools }));
     const notes = [
       history.droppedMessages ? "Some messages were left out to keep the page within its size cap." : "",

@@ -216,6 +216,10 @@ describe("console transcript paging", () => {
     const hit = await call("GET", page(key, "/transcript?at=p10"), { token: ADMIN });
     expect(ids(hit.text)).toContain("p10");
     expect(hit.text).toContain(`href="/console/sessions/${encodeURIComponent(key)}">Newest messages`);
+    // A recent hit opens the newest page, which keeps following new messages.
+    const recent = await call("GET", page(key, "/transcript?at=p115"), { token: ADMIN });
+    expect(ids(recent.text).at(-1)).toBe("p119");
+    expect(recent.text).not.toContain("Newest messages");
     // With tool messages hidden (a grant's view), the hit is counted among chat messages.
     const mixed = `agent:main:console-${uid()}`;
     await createSession({ key: mixed });

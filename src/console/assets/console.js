@@ -309,7 +309,11 @@ function refresh(/** @type {HTMLElement} */ region) {
   delete region.dataset.stale;
   void load(region, region.dataset.src ?? "").then(() => {
     const box = replyBox();
-    if (box?.dataset.done && region.dataset.refresh === "transcript") {
+    if (
+      box?.dataset.done &&
+      region.dataset.refresh === "transcript" &&
+      region.querySelector("[data-newest]")
+    ) {
       box.hidden = true;
       delete box.dataset.done;
     }

@@ -85,8 +85,9 @@ function PageLink({ href, children }: { href: string | undefined; children: stri
 /** The safe view (what `sessions_history` shows): cleaned, redacted, capped; oldest first. */
 export function SafeTranscript({ messages, olderHref, newestHref, notes }: SafeTranscriptProps) {
   const now = Date.now();
+  // The newest page shows a streamed reply once it is in; an older page never will (console.js).
   return (
-    <div class="transcript">
+    <div class="transcript" data-newest={newestHref ? undefined : ""}>
       <PageLink href={olderHref}>Older messages</PageLink>
       {notes.map((note) => (
         <p class="notice">{note}</p>
