@@ -1,4 +1,5 @@
 import type { Child } from "hono/jsx";
+import type { SessionRow } from "../session/api";
 import { formatAgo, formatRuntime, formatTokenCount } from "../text/units";
 
 /** The console's link to a session's page (canonical key, so it names exactly one session). */
@@ -7,6 +8,12 @@ export const sessionHref = (sessionKey: string) => `/console/sessions/${encodeUR
 /** A session's fragments live under the same path as its page. */
 export const sessionFragment = (sessionKey: string, part = "") =>
   `/console/fragments/sessions/${encodeURIComponent(sessionKey)}${part}`;
+
+/** A session's name beyond its key: label, display name, or the title derived from its first message. */
+export const sessionTitle = (row: SessionRow) => row.label ?? row.displayName ?? row.derivedTitle ?? "";
+
+/** A text cut to `max` characters, with `…` when cut: the page's short form, the API has it whole. */
+export const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 /** A moment, in words ("3 min ago"), with the exact time on hover and for machines. */
 export function When({ at, now = Date.now() }: { at: number | null | undefined; now?: number }) {

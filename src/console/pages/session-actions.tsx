@@ -1,3 +1,4 @@
+import { MAX_LABEL_CHARS } from "../../limits";
 import type { SessionRow } from "../../session/api";
 
 const v1Session = (sessionKey: string) => `/v1/sessions/${encodeURIComponent(sessionKey)}`;
@@ -34,7 +35,13 @@ export function SessionActions(props: { sessionKey: string; row: SessionRow; mod
       >
         <h3>Settings</h3>
         <label for="patch-label">Label</label>
-        <input id="patch-label" name="label" value={row.label ?? ""} data-empty="null" maxlength={200} />
+        <input
+          id="patch-label"
+          name="label"
+          value={row.label ?? ""}
+          data-empty="null"
+          maxlength={MAX_LABEL_CHARS}
+        />
         <label for="patch-model">Model</label>
         {/* Values are JSON: blank keeps the model, null clears an override (the row shows only the effective one). */}
         <select id="patch-model" name="model" data-json>

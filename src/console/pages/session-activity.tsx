@@ -1,6 +1,6 @@
 import { displayKey, type KeyOptions } from "../../keys";
 import type { SessionEvent, SessionInspection } from "../../session/api";
-import { Empty, sessionHref, When } from "../ui";
+import { clip, Empty, sessionHref, When } from "../ui";
 
 // One line per event: enough to tell events apart; the API (`changesSince`) has each in full.
 const MAX_LINE_CHARS = 200;
@@ -27,7 +27,7 @@ export function eventLine(event: SessionEvent, keyOptions: KeyOptions): string {
     .filter((part) => part !== undefined)
     .join(" · ")
     .replace(/\s+/g, " ");
-  return line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line;
+  return clip(line, MAX_LINE_CHARS);
 }
 
 /** Who watches the session, and its latest events, newest first. */

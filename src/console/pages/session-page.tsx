@@ -1,7 +1,7 @@
 import type { SessionRow } from "../../session/api";
 import type { ConsoleViewer } from "../access";
 import { viewerMay } from "../access";
-import { Region, Status, sessionFragment, sessionHref, Tokens, When } from "../ui";
+import { Region, Status, sessionFragment, sessionHref, sessionTitle, Tokens, When } from "../ui";
 import { SessionActions } from "./session-actions";
 
 export interface SessionPageProps {
@@ -53,9 +53,7 @@ export function SessionPage(props: SessionPageProps) {
     <div class="session">
       <header class="session-head">
         <h1>{row.key}</h1>
-        {row.label || row.displayName || row.derivedTitle ? (
-          <p class="subtitle">{row.label ?? row.displayName ?? row.derivedTitle}</p>
-        ) : null}
+        {sessionTitle(row) ? <p class="subtitle">{sessionTitle(row)}</p> : null}
         {row.archived ? <p class="notice">Archived: hidden from lists until restored.</p> : null}
         <Facts row={row} />
         {live ? (

@@ -1,10 +1,8 @@
 import type { RunRecord } from "../../session/api";
-import { Empty, Status, Tokens, Took, When } from "../ui";
+import { clip, Empty, Status, Tokens, Took, When } from "../ui";
 
 // An error is a line or two; a runtime that quotes a whole response body is cut here (the run keeps it).
 const MAX_ERROR_CHARS = 500;
-
-const cut = (text: string) => (text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…` : text);
 
 /** The session's runs, newest first: status, timing, usage and how a failed one failed. */
 export function SessionRuns({ runs }: { runs: RunRecord[] }) {
@@ -42,7 +40,7 @@ export function SessionRuns({ runs }: { runs: RunRecord[] }) {
                 <Tokens count={run.usage?.total} />
               </td>
               <td class="run-error">
-                {run.error ? cut(run.error) : null}
+                {run.error ? clip(run.error, MAX_ERROR_CHARS) : null}
                 {run.retries.length > 0 ? (
                   <span class="muted" title={run.retries.join("\n")}>
                     {` (${run.retries.length} ${run.retries.length === 1 ? "retry" : "retries"})`}

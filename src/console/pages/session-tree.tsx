@@ -1,6 +1,6 @@
 import type { TreeNode } from "../../index-db/tree";
 import { displayKey, type KeyOptions } from "../../keys";
-import { Empty, Status, sessionHref, Tokens, Took } from "../ui";
+import { clip, Empty, Status, sessionHref, Tokens, Took } from "../ui";
 
 /**
  * Running as `subagents` counts it: a child with no ended run yet is active, whatever else its index
@@ -55,8 +55,7 @@ function Branch({
 }) {
   const running = isRunning(node);
   const name = displayKey(node.sessionKey, keyOptions);
-  const task =
-    node.task && node.task.length > MAX_TASK_CHARS ? `${node.task.slice(0, MAX_TASK_CHARS)}…` : node.task;
+  const task = node.task && clip(node.task, MAX_TASK_CHARS);
   const children = childrenOf.get(node.sessionKey) ?? [];
   return (
     <details data-key={node.sessionKey} open={running}>

@@ -1,7 +1,7 @@
 import type { Child } from "hono/jsx";
 import type { SessionRow } from "../../session/api";
 import { SESSION_KINDS, type SessionsListParams } from "../../tools/sessions-list";
-import { Empty, Status, sessionHref, Tokens, When } from "../ui";
+import { Empty, Status, sessionHref, sessionTitle, Tokens, When } from "../ui";
 
 export type ListFilters = SessionsListParams;
 
@@ -107,9 +107,6 @@ export interface ListedSession {
   row: SessionRow;
 }
 
-/** A session's name beyond its key: label, display name, or the title derived from its first message. */
-const titleOf = (row: SessionRow) => row.label ?? row.displayName ?? row.derivedTitle ?? "";
-
 /** One page of sessions, newest activity first, and the link to the next. */
 export function SessionsTable({ rows, next }: { rows: ListedSession[]; next?: string | undefined }) {
   if (rows.length === 0) return <Empty>No sessions match.</Empty>;
@@ -136,7 +133,7 @@ export function SessionsTable({ rows, next }: { rows: ListedSession[]; next?: st
                   <a href={sessionHref(canonicalKey)}>{row.key}</a>
                   {row.archived ? <span class="badge archived">archived</span> : null}
                 </th>
-                <td>{titleOf(row)}</td>
+                <td>{sessionTitle(row)}</td>
                 <td>{row.kind}</td>
                 <td>{row.channel}</td>
                 <td>{row.agentId}</td>
