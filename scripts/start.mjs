@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // `npm start`: applies the local D1 migrations, then serves the Worker on http://127.0.0.1:8787 with the
 // demo configuration (scripts/demo-config.json) and local-only credentials. Nothing to create by hand.
-import { spawn, spawnSync } from "node:child_process";
+// The lean local server (local-server.mjs); `npm run dev` is wrangler dev, which reloads on edits.
 import { existsSync, readFileSync } from "node:fs";
+import { parseEnv } from "node:util";
 import { readDemoConfig } from "./demo-config.mjs";
+import { runWrangler, serveLocally } from "./local-server.mjs";
 
 const HOST = "127.0.0.1";
-// Offline by design: no Request.cf download, no telemetry.
-const OFFLINE_ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
 const PORT = process.env.PORT ?? "8787";
 
 // Local-only credentials, used when there is no .dev.vars. Never deploy these (README "Deploy").
@@ -21,33 +21,32 @@ const LOCAL_SECRETS = {
   SWITCHBOARD_SIGNING_KEY: "local-signing-key-not-for-production",
 };
 
-function run(args, description) {
+async function step(description, work) {
   console.log(`→ ${description}`);
-  // CI=true answers wrangler's confirmation prompts, so this never waits on stdin.
-  const result = spawnSync("wrangler", args, { stdio: "inherit", env: { ...OFFLINE_ENV, CI: "true" } });
-  if (result.status !== 0) {
-    console.error(
-      `✗ ${description} failed (exit ${result.status}). Run \`npm ci\` and try again; wrangler's output is above.`,
-    );
-    process.exit(result.status ?? 1);
+  try {
+    return await work();
+  } catch (error) {
+    console.error(`✗ ${description} failed: ${error.message}\nRun \`npm ci\` and try again.`);
+    process.exit(1);
   }
 }
 
-run(["d1", "migrations", "apply", "switchboard", "--local"], "applying local D1 migrations");
+await step("applying local D1 migrations", () =>
+  runWrangler(["d1", "migrations", "apply", "switchboard", "--local"]),
+);
 
-// The demo agents (scripts/demo-config.json), unless .dev.vars has a SWITCHBOARD_CONFIG of its own: a
-// --var would win over .dev.vars, so it is passed only without one.
-
+// .dev.vars as wrangler dev reads it; without one, the local credentials. The demo agents
+// (scripts/demo-config.json), unless .dev.vars has a SWITCHBOARD_CONFIG of its own.
 const hasDevVars = existsSync(".dev.vars");
-const devVarsConfig =
-  hasDevVars && /^\s*(export\s+)?SWITCHBOARD_CONFIG\s*=/m.test(readFileSync(".dev.vars", "utf8"));
-const vars = Object.entries({
-  ...(hasDevVars ? {} : LOCAL_SECRETS),
-  ...(devVarsConfig ? {} : { SWITCHBOARD_CONFIG: JSON.stringify(readDemoConfig()) }),
-}).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+const devVars = hasDevVars ? parseEnv(readFileSync(".dev.vars", "utf8")) : LOCAL_SECRETS;
+const devVarsConfig = devVars.SWITCHBOARD_CONFIG !== undefined;
+const vars = { SWITCHBOARD_CONFIG: JSON.stringify(readDemoConfig()), ...devVars };
 
+const server = await step("bundling the Worker and starting workerd", () =>
+  serveLocally({ configPath: "wrangler.toml", host: HOST, port: PORT, vars }),
+);
 console.log(`
-Switchboard is starting on http://${HOST}:${PORT}
+Switchboard is serving on http://${HOST}:${PORT}
 Configuration: ${devVarsConfig ? "SWITCHBOARD_CONFIG from your .dev.vars" : "the demo agents of scripts/demo-config.json"}
 ${
   hasDevVars
@@ -59,13 +58,5 @@ ${
 Try:  curl -s http://${HOST}:${PORT}/healthz
 `);
 
-const child = spawn(
-  "wrangler",
-  ["dev", "--ip", HOST, "--port", PORT, "--show-interactive-dev-session=false", ...vars],
-  {
-    stdio: "inherit",
-    env: OFFLINE_ENV,
-  },
-);
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
-child.on("exit", (code) => process.exit(code ?? 0));
+for (const signal of ["SIGINT", "SIGTERM"])
+  process.on(signal, () => server.dispose().then(() => process.exit(0)));

@@ -1,5 +1,5 @@
-// Scenarios 2 and 6: sessions_history pages on small and large transcripts, the bare SQL baseline on
-// the same object, the JSONL export, and workerd's memory while paging the large transcript.
+// Scenarios 2 and 6: sessions_history pages and session_status on small and large transcripts, the bare
+// SQL baseline on the same object, the JSONL export, and workerd's memory while paging the large transcript.
 import { ok } from "./api.mjs";
 import { measure, sample } from "./measure.mjs";
 import { importTranscript } from "./seed.mjs";
@@ -12,7 +12,17 @@ const historyRequest = (base, sessionKey, limit, offset = 0) =>
     body: JSON.stringify({ sessionKey, limit, ...(offset ? { offset } : {}) }),
   });
 
-/** History limit 20 and 200 on each transcript size, and the direct SQL read of 200 rows. */
+const statusRequest = (base, sessionKey) =>
+  fetch(`${base}/v1/tools/session_status`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${TOKENS.main}` },
+    body: JSON.stringify({ sessionKey }),
+  });
+
+/**
+ * History limit 20 and 200 and session_status on each transcript size, and the direct SQL read of 200
+ * rows.
+ */
 export async function historyScenario(base, sizes, options) {
   const results = [];
   for (const size of sizes) {
@@ -30,6 +40,8 @@ export async function historyScenario(base, sizes, options) {
         seededSeconds: seeded,
       });
     }
+    const status = await measure(() => ok(statusRequest(base, key)), options);
+    results.push({ name: `session_status @${size}`, size, status: true, timing: status });
     const sql = await measure(
       () => ok(fetch(`${base}/bench/sql/${encodeURIComponent(key)}?limit=200`)),
       options,

@@ -1,6 +1,6 @@
-// The Chrome DevTools Protocol side of scripts/bench/profile.mjs: finds the inspector targets (wrangler's
-// proxy for the user Worker, and workerd's own inspector for every other worker in the process) and starts
-// and stops V8's sampling profiler on one over a WebSocket.
+// The Chrome DevTools Protocol side of scripts/bench/profile.mjs: finds the inspector targets (workerd's
+// inspector lists the user Worker and every other worker in the process) and starts and stops V8's
+// sampling profiler on one over a WebSocket.
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { HOST, workerdPid } from "./server.mjs";
 
@@ -9,7 +9,7 @@ export const SAMPLING_US = Number(process.env.PROFILE_INTERVAL_US ?? 100);
 
 /** A minimal CDP client over the global WebSocket. */
 async function cdp(url) {
-  // wrangler's proxy rejects upgrades with a User-Agent but no local Origin (a browser-CSRF guard).
+  // A local Origin, as inspector proxies expect of a non-browser client (a browser-CSRF guard).
   const ws = new WebSocket(url, { headers: { Origin: `http://${HOST}` } });
   await new Promise((resolve, reject) => {
     ws.onopen = resolve;
@@ -51,18 +51,18 @@ export async function stopProfiler(session) {
   return profile;
 }
 
-/** wrangler's inspector proxy (`--inspector-port`): it lists only the user Worker. */
+/** The user Worker's target on workerd's inspector (the server's `inspectorPort`). */
 export async function proxyTargets(inspectorPort) {
-  return fetch(`http://${HOST}:${inspectorPort}/json`).then((r) => r.json());
+  const targets = await fetch(`http://${HOST}:${inspectorPort}/json`).then((r) => r.json());
+  return targets.filter((target) => target.id === "core:user:switchboard");
 }
 
 /**
- * workerd's own inspector, which lists every worker in the process (D1, queues, …); wrangler only proxies
- * the user Worker. Miniflare binds it to port 0, so find that workerd's listening sockets through /proc.
- * (wrangler runs a second workerd, without an inspector, for its own proxy workers.)
+ * Every worker on workerd's inspector (D1, queues, …), found through the workerd's listening sockets in
+ * /proc.
  */
-export async function runtimeTargets(wranglerPid) {
-  const pid = workerdPid(wranglerPid);
+export async function runtimeTargets(serverPid) {
+  const pid = workerdPid(serverPid);
   if (!pid) return [];
   const inodes = new Set();
   for (const fd of readdirSync(`/proc/${pid}/fd`)) {

@@ -3,7 +3,7 @@
 //
 //   npm run bench:profile -- <history200|sendwait|fireforget|list|healthz|fanout> [seconds=5]
 //
-// Starts the bench's `wrangler dev` (server.mjs: the Worker plus its /bench routes) with its inspector on
+// Starts the bench's server (server.mjs: the Worker plus its /bench routes) with workerd's inspector on
 // a free port, seeds what the scenario needs, warms up, then samples the Worker's isolate through the
 // Chrome DevTools Protocol while the load runs. Writes .wrangler/profiles/<scenario>.cpuprofile (open it
 // in Chrome DevTools or speedscope) and prints the time split and the top functions by self and by
@@ -155,14 +155,14 @@ async function main() {
   rmSync(STATE_DIR, { recursive: true, force: true });
   wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", STATE_DIR]);
   const inspectorPort = await freePort();
-  const worker = await startWorker(STATE_DIR, ["--inspector-port", String(inspectorPort)]);
+  const worker = await startWorker(STATE_DIR, { inspectorPort });
   const { base } = worker;
   const ctx = {};
   try {
     const targets = await proxyTargets(inspectorPort);
     const runtime = await runtimeTargets(worker.pid);
     console.log(
-      `wrangler inspector targets: ${targets.map((t) => `${t.title} (${t.webSocketDebuggerUrl})`).join(", ")}`,
+      `Worker inspector targets: ${targets.map((t) => `${t.title} (${t.webSocketDebuggerUrl})`).join(", ")}`,
     );
     console.log(`workerd targets (PROFILE_ALSO): ${runtime.map((t) => t.id).join(", ")}`);
     await scenario.setup?.(base, ctx);
@@ -194,7 +194,7 @@ async function main() {
       `  requests per second of the run: ${Array.from({ length: whole }, (_, i) => result.perSecond[i] ?? 0).join(" ")}`,
     );
     console.log(`  profile: ${file} (${profile.samples.length} samples)`);
-    report(`${targets[0].title} (wrangler's proxy → core:user:switchboard)`, analyse(profile, where));
+    report(`${targets[0].title} (the Worker's isolate)`, analyse(profile, where));
     for (const { id, session: extraSession } of extra) {
       const p = await stopProfiler(extraSession);
       const extraFile = `${OUT_DIR}/${name}.${id.replaceAll(":", "_")}.cpuprofile`;

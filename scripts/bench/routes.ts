@@ -4,6 +4,7 @@ import type { AppEnv } from "../../src/app-env";
 import { listSessions } from "../../src/index-db/list";
 import { readJsonBody } from "../../src/routes/middleware";
 import { parseBody } from "../../src/routes/parse-body";
+import { takeCounts } from "./counting";
 import type { BenchSessionObject } from "./session-object";
 
 // The list query as `listSessions` takes it, so the bench can read D1's rows_read for any filter.
@@ -29,6 +30,8 @@ function benchSession(env: Env, key: string): DurableObjectStub<BenchSessionObje
 
 /** Baselines for `npm run bench`: the platform's floor under each service call. */
 export const benchRoutes = new Hono<AppEnv>()
+  // The platform calls counted since the last reset (counting.ts); `?reset=1` starts again from zero.
+  .get("/counts", (c) => c.json(takeCounts(c.req.query("reset") === "1")))
   .get("/ping/:key", async (c) => c.json({ pong: await benchSession(c.env, c.req.param("key")).benchPing() }))
   // One object calling another's bare RPC `calls` times (1–100), timed inside the caller.
   .get("/ping-peer/:key/:peer", async (c) => {

@@ -6,6 +6,8 @@
 // Not part of `npm test` or CI.
 import { rmSync } from "node:fs";
 import { api, ok } from "./api.mjs";
+import { costsScenario } from "./costs.mjs";
+import { writeCostsSection } from "./costs-report.mjs";
 import { exportScenario, historyScenario, memoryScenario } from "./history.mjs";
 import { handoffScenario } from "./ledger.mjs";
 import { writeLedgerSection } from "./ledger-report.mjs";
@@ -21,8 +23,8 @@ import {
   seedSearchIndex,
   writeSearchSection,
 } from "./search.mjs";
-import { createSessions, seedIndex } from "./seed.mjs";
-import { SWARM_CHILDREN, startWorker, TOKENS, workerdPid, wrangler } from "./server.mjs";
+import { createSessions, importTranscript, seedIndex } from "./seed.mjs";
+import { SWARM_CHILDREN, startBareWorker, startWorker, TOKENS, workerdPid, wrangler } from "./server.mjs";
 import { writeStreamsSection } from "./stream-report.mjs";
 import { churnScenario, eventDelayScenario, fanOutScenario, firstDeltaScenario } from "./streams.mjs";
 
@@ -57,6 +59,8 @@ const SCALES = {
 const scaleName = process.env.BENCH_SCALE === "small" ? "small" : "full";
 const scale = SCALES[scaleName];
 const STATE_DIR = ".wrangler/bench-state";
+// Each operation of the costs phase runs this many times; its counts are divided by it.
+const COST_TIMES = 5;
 const latency = { concurrency: 1, warmupMs: 300, durationMs: scale.durationMs, reps: scale.reps };
 const load = { ...latency, concurrency: 8 };
 const started = Date.now();
@@ -85,6 +89,17 @@ async function step(results, label, scenario) {
   }
 }
 
+/** A bare Miniflare Worker's "ok", in a process of its own: the floor under the local server's /healthz. */
+async function bareBaseline() {
+  const bare = await startBareWorker();
+  try {
+    const timing = await measure(() => ok(fetch(`${bare.base}/`)), latency);
+    return { name: "baseline: bare Miniflare no-op Worker", baseline: "bare", timing };
+  } finally {
+    await bare.stop();
+  }
+}
+
 async function phaseOne(results) {
   const worker = await startWorker(STATE_DIR);
   const { base } = worker;
@@ -95,6 +110,8 @@ async function phaseOne(results) {
     await createSessions(base, scale.sessions - 1);
     await waitForIndex(base, scale.sessions);
     await step(results, "baselines", () => baselines(base, ""));
+    // Between the server's own baselines and its first scenario, so both run on the same warm machine.
+    await step(results, "bare Miniflare baseline", bareBaseline);
     await step(results, `sessions_list @${scale.sessions}`, async () =>
       listScenario(base, scale.sessions, await cursorAt(base, scale.sessions / 2), latency),
     );
@@ -147,7 +164,7 @@ async function phaseStreams(all) {
   rmSync(stateDir, { recursive: true, force: true });
   wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", stateDir]);
   const model = await startModelServer();
-  const worker = await startWorker(stateDir, [], { modelUrl: model.baseUrl });
+  const worker = await startWorker(stateDir, {}, { modelUrl: model.baseUrl });
   const { base } = worker;
   try {
     const samples = scale.streamSamples;
@@ -175,12 +192,33 @@ async function phaseLedger(all) {
   const stateDir = `${STATE_DIR}-ledger`;
   rmSync(stateDir, { recursive: true, force: true });
   wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", stateDir]);
-  const worker = await startWorker(stateDir, [], { swarm: true });
+  const worker = await startWorker(stateDir, {}, { swarm: true });
   try {
     const processes = { wranglerPid: worker.pid, workerd: workerdPid(worker.pid) };
     await step(results, `ledger: ${scale.completions} completions into one requester`, () =>
       handoffScenario(worker.base, { count: scale.completions, window: SWARM_CHILDREN, processes, log }),
     );
+  } finally {
+    await worker.stop();
+  }
+}
+
+/**
+ * What each operation costs the platform (docs/scaling.md), on a Worker of its own whose bindings are
+ * counted (counting.ts); untimed.
+ */
+async function phaseCosts(all) {
+  const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 10 }))) };
+  const stateDir = `${STATE_DIR}-costs`;
+  rmSync(stateDir, { recursive: true, force: true });
+  wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", stateDir]);
+  const worker = await startWorker(stateDir, { count: true });
+  try {
+    await api(worker.base, "POST", "/v1/sessions", TOKENS.main, { key: "main", displayName: "Main" });
+    await createSessions(worker.base, scale.sessions - 1);
+    await importTranscript(worker.base, "agent:main:api:history-1000", 1_000);
+    await waitForIndex(worker.base, scale.sessions);
+    await step(results, "costs per operation", () => costsScenario(worker.base, COST_TIMES, log));
   } finally {
     await worker.stop();
   }
@@ -225,6 +263,12 @@ async function main() {
     log("docs/benchmarks.md: the completion delivery section rewritten");
     return;
   }
+  if (process.env.BENCH_ONLY === "costs") {
+    await phaseCosts(results);
+    writeCostsSection(results, { times: COST_TIMES, date: new Date().toISOString() });
+    log("docs/scaling.md: the costs section rewritten");
+    return;
+  }
   if (process.env.BENCH_ONLY === "streams") {
     await phaseStreams(results);
     printTable(results);
@@ -241,6 +285,11 @@ async function main() {
     log(`large index phase failed: ${error.message}`);
     results.push({ name: `large index phase (${scale.largeSessions} sessions)`, failed: error.message });
   });
+  // BENCH_ONLY=core: the first two phases, printed only (a quick look; the report keeps its last full run).
+  if (process.env.BENCH_ONLY === "core") {
+    printTable(results);
+    return;
+  }
   await phaseStreams(results).catch((error) => {
     log(`live streams phase failed: ${error.message}`);
     results.push({ name: "live streams phase", failed: error.message });
@@ -253,6 +302,11 @@ async function main() {
     log(`transcript search phase failed: ${error.message}`);
     results.push({ name: "search: transcript search phase", failed: error.message });
   });
+  await phaseCosts(results).catch((error) => {
+    log(`costs phase failed: ${error.message}`);
+    results.push({ name: "costs phase", failed: error.message });
+  });
+  writeCostsSection(results, { times: COST_TIMES, date: new Date().toISOString() });
   printTable(results);
   printSearchTargets(results);
   writeReport(results, { scale: scaleName, ...scale, seconds: (Date.now() - started) / 1000 });

@@ -2,15 +2,16 @@
 // sits between its own markers, ahead of the notes, which are kept between runs.
 import { readFileSync, writeFileSync } from "node:fs";
 
-const FILE = "docs/benchmarks.md";
-
-/** Replaces the text from `start` to `end` (markers included) with `section`; new ones go before the notes. */
-export function writeSection(start, end, section) {
-  const text = readFileSync(FILE, "utf8");
+/**
+ * Replaces the text from `start` to `end` (markers included) with `section` in `file`; new ones go before
+ * the notes.
+ */
+export function writeSection(start, end, section, file = "docs/benchmarks.md") {
+  const text = readFileSync(file, "utf8");
   const at = text.indexOf(start);
   const next =
     at !== -1
       ? text.slice(0, at) + section + text.slice(text.indexOf(end) + end.length)
       : text.replace("<!-- notes -->", `${section}\n\n<!-- notes -->`);
-  writeFileSync(FILE, next);
+  writeFileSync(file, next);
 }

@@ -1,11 +1,13 @@
-// Starts and stops `wrangler dev` for the bench: the bench's own Worker (worker.ts, with the baseline
-// routes, configured by wrangler.toml next to this file), loopback, error-level logs, its own fresh state
-// dir, offline (no Request.cf download, no telemetry).
+// Starts and stops the bench's server: the bench's own Worker (worker.ts, with the baseline routes,
+// configured by wrangler.toml next to this file) on the local server of `npm start`
+// (scripts/local-server.mjs, in a process of its own: serve.mjs), loopback, error-level logs, its own
+// fresh state dir, offline (no Request.cf download, no telemetry).
 import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { readDemoConfig } from "../demo-config.mjs";
+import { OFFLINE_ENV } from "../local-server.mjs";
 
 export const HOST = "127.0.0.1";
 export const ADMIN = "bench-admin-token";
@@ -17,15 +19,8 @@ export const SWARM_CHILDREN = 5;
 export const TOKENS = { main: "bench-main-token", research: "bench-research-token", ops: "bench-ops-token" };
 /** Every wrangler command of the bench (dev, D1 migrations, d1 execute) runs against this config. */
 const CONFIG = path.relative(process.cwd(), path.join(import.meta.dirname, "wrangler.toml"));
-const ENV = {
-  ...process.env,
-  CLOUDFLARE_CF_FETCH_ENABLED: "false",
-  WRANGLER_SEND_METRICS: "false",
-  CI: "true",
-  // wrangler dev otherwise writes a trace of every invocation (spans, D1 and RPC calls) into a local
-  // SQLite store for its Local Explorer: hundreds of MB per bench run, a dev-tool cost production has not.
-  X_LOCAL_OBSERVABILITY: "false",
-};
+const ENV = { ...OFFLINE_ENV, CI: "true" };
+const SERVE = path.join(import.meta.dirname, "serve.mjs");
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -101,45 +96,21 @@ export function benchConfig(modelUrl, { swarm = false } = {}) {
   return config;
 }
 
-/**
- * Starts the Worker on a free loopback port over `stateDir`; resolves once /healthz answers.
- * `extraArgs` go to `wrangler dev` as they are (e.g. `--inspector-port` for scripts/bench/profile.mjs);
- * `modelUrl` adds the `streamer` agent, `swarm` the `swarm` agent (benchConfig).
- */
-export async function startWorker(stateDir, extraArgs = [], { modelUrl, swarm } = {}) {
+/** Spawns serve.mjs with `options` on a free port; resolves `{ base, pid, stop }` once it answers. */
+async function serve(options) {
   const port = await freePort();
-  const vars = {
-    SWITCHBOARD_CONFIG: JSON.stringify(benchConfig(modelUrl, { swarm })),
-    SWITCHBOARD_ADMIN_TOKEN: ADMIN,
-    SWITCHBOARD_AGENT_TOKENS: JSON.stringify(TOKENS),
-    SWITCHBOARD_SIGNING_KEY: "bench-signing-key",
-  };
-  const args = [
-    "dev",
-    "-c",
-    CONFIG,
-    "--ip",
-    HOST,
-    "--port",
-    String(port),
-    "--persist-to",
-    stateDir,
-    "--log-level",
-    "error",
-  ];
-  args.push("--show-interactive-dev-session=false", ...extraArgs);
-  for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
-  const child = spawn("wrangler", args, { env: ENV, stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn(process.execPath, [SERVE, JSON.stringify({ ...options, port })], {
+    env: ENV,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const base = `http://${HOST}:${port}`;
   for (let tries = 0; ; tries++) {
-    if (tries > 240 || child.exitCode !== null) throw new Error("wrangler dev did not start");
-    if (
-      await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
+    if (tries > 240 || child.exitCode !== null) throw new Error("the bench's server did not start");
+    const up = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const stop = () =>
@@ -151,6 +122,29 @@ export async function startWorker(stateDir, extraArgs = [], { modelUrl, swarm } 
   return { base, pid: child.pid, stop };
 }
 
+/**
+ * Starts the Worker on a free loopback port over `stateDir`; resolves once /healthz answers.
+ * `inspectorPort` opens workerd's inspector there (scripts/bench/profile.mjs); `count` counts the
+ * platform calls (costs.mjs); `modelUrl` adds the
+ * `streamer` agent, `swarm` the `swarm` agent (benchConfig).
+ */
+export async function startWorker(stateDir, { inspectorPort, count } = {}, { modelUrl, swarm } = {}) {
+  const vars = {
+    // The costs phase counts the platform calls (counting.ts); the timed phases run without it.
+    ...(count ? { BENCH_COUNT: "1" } : {}),
+    SWITCHBOARD_CONFIG: JSON.stringify(benchConfig(modelUrl, { swarm })),
+    SWITCHBOARD_ADMIN_TOKEN: ADMIN,
+    SWITCHBOARD_AGENT_TOKENS: JSON.stringify(TOKENS),
+    SWITCHBOARD_SIGNING_KEY: "bench-signing-key",
+  };
+  return serve({ configPath: CONFIG, persistTo: stateDir, vars, inspectorPort });
+}
+
+/** A bare Miniflare Worker answering "ok" (serve.mjs): the floor `npm start`'s /healthz is held to. */
+export function startBareWorker() {
+  return serve({ bare: true });
+}
+
 /** Every process below `pid`, through /proc's child lists. */
 export function descendants(pid) {
   const children = readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
@@ -159,14 +153,9 @@ export function descendants(pid) {
   return children.flatMap((child) => [child, ...descendants(child)]);
 }
 
-/**
- * The workerd under a wrangler pid that runs the Worker (and its objects, D1, queues). wrangler starts a
- * second workerd for its own proxy; the runtime's is the one Miniflare gives an inspector address.
- */
-export function workerdPid(wranglerPid) {
-  return descendants(wranglerPid).find((pid) =>
-    readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--inspector-addr"),
-  );
+/** The workerd under a server pid (serve.mjs), which runs the Worker and its objects, D1 and queues. */
+export function workerdPid(serverPid) {
+  return descendants(serverPid).find((pid) => readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "workerd");
 }
 
 /** VmRSS and VmHWM (peak) of a process, in MiB. */

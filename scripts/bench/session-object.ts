@@ -1,4 +1,5 @@
 import { SessionObject } from "../../src/session/session-object";
+import { countingEnv } from "./counting";
 
 /**
  * The session object with the bench baselines on top (scripts/bench/wrangler.toml binds SESSION to it):
@@ -6,6 +7,11 @@ import { SessionObject } from "../../src/session/session-object";
  * override a method of SessionObject.
  */
 export class BenchSessionObject extends SessionObject {
+  // The object's bindings counted (counting.ts), as the Worker's are.
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, countingEnv(env));
+  }
+
   /** A bare RPC into the object: the floor under every call the Worker makes to a session. */
   async benchPing(): Promise<string> {
     return "pong";

@@ -4,17 +4,19 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../src/app-env";
 import worker from "../../src/index";
+import { countingEnv } from "./counting";
 import { benchRoutes } from "./routes";
 
 export { BenchSessionObject } from "./session-object";
 
 // /bench/* first, as its own sub-app, so the OpenAPI route table (the public API) never lists it; every
-// other request goes to the real Worker as it is, middleware, errors and 404s included.
+// other request goes to the real Worker as it is, middleware, errors and 404s included, with its bindings
+// counted (counting.ts).
 const benchApp = new Hono<AppEnv>()
   .route("/bench", benchRoutes)
-  .all("*", (c) => worker.fetch(c.req.raw, c.env, c.executionCtx));
+  .all("*", (c) => worker.fetch(c.req.raw, countingEnv(c.env), c.executionCtx));
 
 export default {
   fetch: benchApp.fetch,
-  queue: worker.queue,
+  queue: (batch, env, ctx) => worker.queue(batch, countingEnv(env), ctx),
 } satisfies ExportedHandler<Env>;
