@@ -3,6 +3,7 @@
 // demo configuration (scripts/demo-config.json) and local-only credentials. Nothing to create by hand.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { d1Bindings } from "./d1-bindings.mjs";
 import { readDemoConfig } from "./demo-config.mjs";
 
 const HOST = "127.0.0.1";
@@ -33,7 +34,9 @@ function run(args, description) {
   }
 }
 
-run(["d1", "migrations", "apply", "switchboard", "--local"], "applying local D1 migrations");
+// Every D1 binding: the index's shards (README "Scaling"), one by default.
+for (const binding of d1Bindings())
+  run(["d1", "migrations", "apply", binding, "--local"], `applying local D1 migrations (${binding})`);
 
 // The demo agents (scripts/demo-config.json), unless .dev.vars has a SWITCHBOARD_CONFIG of its own: a
 // --var would win over .dev.vars, so it is passed only without one.

@@ -22,7 +22,7 @@ import {
   writeSearchSection,
 } from "./search.mjs";
 import { createSessions, seedIndex } from "./seed.mjs";
-import { SWARM_CHILDREN, startWorker, TOKENS, workerdPid, wrangler } from "./server.mjs";
+import { migrate, SWARM_CHILDREN, startWorker, TOKENS, workerdPid } from "./server.mjs";
 import { writeStreamsSection } from "./stream-report.mjs";
 import { churnScenario, eventDelayScenario, fanOutScenario, firstDeltaScenario } from "./streams.mjs";
 
@@ -145,7 +145,7 @@ async function phaseStreams(all) {
   const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 3 }))) };
   const stateDir = `${STATE_DIR}-streams`;
   rmSync(stateDir, { recursive: true, force: true });
-  wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", stateDir]);
+  migrate(stateDir);
   const model = await startModelServer();
   const worker = await startWorker(stateDir, [], { modelUrl: model.baseUrl });
   const { base } = worker;
@@ -174,7 +174,7 @@ async function phaseLedger(all) {
   const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 4 }))) };
   const stateDir = `${STATE_DIR}-ledger`;
   rmSync(stateDir, { recursive: true, force: true });
-  wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", stateDir]);
+  migrate(stateDir);
   const worker = await startWorker(stateDir, [], { swarm: true });
   try {
     const processes = { wranglerPid: worker.pid, workerd: workerdPid(worker.pid) };
@@ -190,7 +190,7 @@ async function phaseLedger(all) {
 async function phaseSearch(all) {
   const stateDir = `${STATE_DIR}-search`;
   rmSync(stateDir, { recursive: true, force: true });
-  wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", stateDir]);
+  migrate(stateDir);
   let indexed = 0;
   for (const [index, size] of scale.searchSizes.entries()) {
     const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 5 + index }))) };
@@ -234,7 +234,7 @@ async function main() {
   }
   rmSync(STATE_DIR, { recursive: true, force: true });
   rmSync(`${STATE_DIR}-sql`, { recursive: true, force: true });
-  wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", STATE_DIR]);
+  migrate(STATE_DIR);
   await phaseOne(results);
   // The first phase's figures are still reported when the large index cannot be seeded.
   await phaseTwo(results).catch((error) => {
