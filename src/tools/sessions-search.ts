@@ -26,11 +26,12 @@ const BAD_LIMIT = "limit must be a positive integer";
  * A page's cursor: the first page's rowid high-water mark (messages indexed since stay out, so pages do
  * not shift) and how many hits came before the next page (src/index-db/search.ts says why not a keyset).
  */
-const highWaterMark = z.number().int().nonnegative();
-// `h`: one mark, or one per shard when the pages merge several (src/index-db/search-page.ts).
+const count = z.number().int().nonnegative();
+// `h` and `o`: one mark and offset, or one of each per shard when the pages merge several shards
+// (src/index-db/search-page.ts).
 const cursorSchema = z.strictObject({
-  h: z.union([highWaterMark, z.array(highWaterMark).max(256)]),
-  o: z.number().int().min(1),
+  h: z.union([count, z.array(count).max(256)]),
+  o: z.union([z.number().int().min(1), z.array(count).max(256)]),
 });
 
 const searchCursorParam = jsonCursorParam(
@@ -136,7 +137,7 @@ export async function searchSessions(
   // OpenClaw's count: the results array's JSON, whole hits only.
   const fitting = fittingCount(hits, MAX_SEARCH_RESULT_BYTES);
   const more = page.hasMore || fitting < hits.length;
-  const next = (params.cursor?.offset ?? 0) + fitting;
+  const next = page.offsetAfter(fitting);
   return {
     hits: hits
       .slice(0, fitting)
