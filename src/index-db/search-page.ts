@@ -34,7 +34,7 @@ const partOf = (value: number | number[] | undefined, shard: number) =>
 /**
  * One page of visible hits, best first, over the shards the search reaches: its one session's shard, or
  * the scope's (`scopeShards`). Several are read in parallel, each from its own pinned snapshot with the
- * limit + 1 hits from its own offset, and merged by rank; the cursor keeps each shard's offset (how many
+ * limit hits from its own offset (and whether more follow), and merged by rank; the cursor keeps each shard's offset (how many
  * of its hits pages have shown), not one merged offset: bm25 scores of one shard move with its own
  * statistics only, so a merged order would shift between pages while each shard's own order holds. The
  * approximation: bm25 weighs a term by its rarity in the shard's index, not the whole, so hits of
@@ -75,7 +75,8 @@ export async function searchShards(
   const shown = merged.slice(0, query.limit);
   return {
     rows: shown.map(({ row }) => row),
-    hasMore: merged.length > query.limit,
+    // Each shard's page holds at most `limit` rows and says whether more follow.
+    hasMore: merged.length > query.limit || pages.some(({ page }) => page.hasMore),
     highWater: marks,
     indexing: pages.some(({ page }) => page.indexing),
     rowsRead: pages.reduce((sum, { page }) => sum + page.rowsRead, 0),
