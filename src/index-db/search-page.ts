@@ -33,12 +33,12 @@ const partOf = (value: number | number[] | undefined, shard: number) =>
 
 /**
  * One page of visible hits, best first, over the shards the search reaches: its one session's shard, or
- * the scope's (`scopeShards`). Several are read in parallel, each from its own pinned snapshot with the
- * limit hits from its own offset (and whether more follow), and merged by rank; the cursor keeps each shard's offset (how many
- * of its hits pages have shown), not one merged offset: bm25 scores of one shard move with its own
- * statistics only, so a merged order would shift between pages while each shard's own order holds. The
- * approximation: bm25 weighs a term by its rarity in the shard's index, not the whole, so hits of
- * different shards compare only roughly (with agents spread evenly the statistics are alike); within a
+ * the scope's (`scopeShards`). Several are read in parallel, each in its own pinned snapshot from its
+ * own offset (limit hits, and whether more follow), and merged by rank. The cursor keeps each shard's
+ * offset (how many of its hits pages have shown), not one merged offset: bm25 scores of one shard move
+ * with its own statistics only, so a merged order would shift between pages while each shard's own order
+ * holds. The approximation: bm25 weighs a term by its rarity in the shard's index, not the whole, so hits
+ * of different shards compare only roughly (with agents spread evenly the statistics are alike); within a
  * shard the order is as with one database, and no hit is lost or repeated across pages.
  */
 export async function searchShards(
