@@ -34,6 +34,18 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
+          // The whole suite runs sharded (README "Scaling"): the index in three D1 databases (DB of
+          // wrangler.toml, then DB_1, DB_2) and the deliveries in two queues, both consumed by the Worker.
+          d1Databases: { DB_1: "switchboard-shard-1", DB_2: "switchboard-shard-2" },
+          queueProducers: { DELIVERIES_1: { queueName: "switchboard-deliveries-1" } },
+          queueConsumers: {
+            "switchboard-deliveries-1": {
+              maxBatchSize: 10,
+              maxBatchTimeout: 1,
+              maxRetries: 12,
+              deadLetterQueue: "switchboard-deliveries-dlq",
+            },
+          },
           // Test-only credentials; production ones are Worker secrets (README "Deploy").
           bindings: {
             TEST_MIGRATIONS: migrations,

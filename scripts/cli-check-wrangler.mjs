@@ -4,6 +4,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, openSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
+import { d1Bindings } from "./d1-bindings.mjs";
 import { readDemoConfig } from "./demo-config.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -47,12 +48,15 @@ export function freePort() {
 export async function startWrangler(stateDir, { config = readDemoConfig(), vars: extraVars = {} } = {}) {
   mkdirSync(stateDir, { recursive: true });
   const persist = ["--persist-to", stateDir];
-  const migrate = spawnSync(WRANGLER, ["d1", "migrations", "apply", "switchboard", "--local", ...persist], {
-    cwd: ROOT,
-    env: { ...OFFLINE_ENV, CI: "true" },
-    encoding: "utf8",
-  });
-  if (migrate.status !== 0) throw new Error(`migrations failed:\n${migrate.stdout}${migrate.stderr}`);
+  // Every D1 binding: each index shard (README "Scaling").
+  for (const binding of d1Bindings(path.join(ROOT, "wrangler.toml"))) {
+    const migrate = spawnSync(WRANGLER, ["d1", "migrations", "apply", binding, "--local", ...persist], {
+      cwd: ROOT,
+      env: { ...OFFLINE_ENV, CI: "true" },
+      encoding: "utf8",
+    });
+    if (migrate.status !== 0) throw new Error(`migrations failed:\n${migrate.stdout}${migrate.stderr}`);
+  }
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const vars = {
     SWITCHBOARD_ADMIN_TOKEN: "local-admin-token",

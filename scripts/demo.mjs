@@ -12,6 +12,7 @@ import { createHmac, hkdfSync } from "node:crypto";
 import { rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { createServer as createNetServer } from "node:net";
+import { d1Bindings } from "./d1-bindings.mjs";
 import { readDemoConfig } from "./demo-config.mjs";
 
 const HOST = "127.0.0.1";
@@ -210,15 +211,18 @@ async function main() {
   };
   log("applying local D1 migrations and starting wrangler dev …");
   rmSync(STATE_DIR, { recursive: true, force: true });
-  const migrate = spawn(
-    "wrangler",
-    ["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", STATE_DIR],
-    {
-      env,
-      stdio: "ignore",
-    },
-  );
-  await new Promise((resolve) => migrate.on("exit", resolve));
+  // Every D1 binding: each index shard (README "Scaling").
+  for (const binding of d1Bindings()) {
+    const migrate = spawn(
+      "wrangler",
+      ["d1", "migrations", "apply", binding, "--local", "--persist-to", STATE_DIR],
+      {
+        env,
+        stdio: "ignore",
+      },
+    );
+    await new Promise((resolve) => migrate.on("exit", resolve));
+  }
   const worker = spawn(
     "wrangler",
     [

@@ -4,6 +4,7 @@
 // The lean local server (local-server.mjs); `npm run dev` is wrangler dev, which reloads on edits.
 import { existsSync, readFileSync } from "node:fs";
 import { parseEnv } from "node:util";
+import { d1Bindings } from "./d1-bindings.mjs";
 import { readDemoConfig } from "./demo-config.mjs";
 import { runWrangler, serveLocally } from "./local-server.mjs";
 
@@ -31,9 +32,11 @@ async function step(description, work) {
   }
 }
 
-await step("applying local D1 migrations", () =>
-  runWrangler(["d1", "migrations", "apply", "switchboard", "--local"]),
-);
+// Every D1 binding: the index's shards (README "Scaling"), one by default.
+for (const binding of d1Bindings())
+  await step(`applying local D1 migrations (${binding})`, () =>
+    runWrangler(["d1", "migrations", "apply", binding, "--local"]),
+  );
 
 // .dev.vars as wrangler dev reads it; without one, the local credentials. The demo agents
 // (scripts/demo-config.json), unless .dev.vars has a SWITCHBOARD_CONFIG of its own.

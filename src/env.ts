@@ -13,6 +13,10 @@ declare global {
       SWITCHBOARD_SIGNING_KEY?: string;
       /** During a key rotation: the previous signing key, still accepted by verifiers (never used to sign). */
       SWITCHBOARD_SIGNING_KEY_PREVIOUS?: string;
+      /** Further index shards after `DB` (src/index-db/shards.ts), optional: none bound is one shard. */
+      readonly [shard: `DB_${number}`]: D1Database | undefined;
+      /** Further deliveries queues after `DELIVERIES` (src/queue/queues.ts), optional likewise. */
+      readonly [queue: `DELIVERIES_${number}`]: Queue | undefined;
     }
   }
   // The global Env (what src/ names) has the secrets too, not only the generated bindings.

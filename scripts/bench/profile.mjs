@@ -18,7 +18,7 @@ import { waitForIndex } from "./list.mjs";
 import { proxyTargets, runtimeTargets, startProfiler, stopProfiler } from "./profile-cdp.mjs";
 import { analyse, report, sourceLocator } from "./profile-report.mjs";
 import { createSessions, importTranscript } from "./seed.mjs";
-import { ADMIN, freePort, startWorker, TOKENS, wrangler } from "./server.mjs";
+import { ADMIN, freePort, migrate, startWorker, TOKENS } from "./server.mjs";
 import { openStream } from "./sse-client.mjs";
 
 const STATE_DIR = ".wrangler/profile-state";
@@ -153,7 +153,7 @@ async function main() {
     process.exit(2);
   }
   rmSync(STATE_DIR, { recursive: true, force: true });
-  wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", STATE_DIR]);
+  migrate(STATE_DIR);
   const inspectorPort = await freePort();
   const worker = await startWorker(STATE_DIR, { inspectorPort });
   const { base } = worker;

@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../src/app-env";
-import { listSessions } from "../../src/index-db/list";
+import { listSessions } from "../../src/index-db/list-page";
+import { indexShards } from "../../src/index-db/shards";
 import { readJsonBody } from "../../src/routes/middleware";
 import { parseBody } from "../../src/routes/parse-body";
 import { takeCounts } from "./counting";
@@ -62,6 +63,6 @@ export const benchRoutes = new Hono<AppEnv>()
   .post("/list", async (c) => {
     const query = parseBody(benchListSchema, await readJsonBody(c.req.raw));
     const { cursor, ...rest } = query;
-    const page = await listSessions(c.env.DB, { ...rest, ...(cursor ? { cursor } : {}) });
+    const page = await listSessions(indexShards(c.env), { ...rest, ...(cursor ? { cursor } : {}) });
     return c.json({ count: page.rows.length, rowsRead: page.rowsRead, nextCursor: page.nextCursor });
   });

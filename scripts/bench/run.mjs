@@ -24,7 +24,7 @@ import {
   writeSearchSection,
 } from "./search.mjs";
 import { createSessions, importTranscript, seedIndex } from "./seed.mjs";
-import { SWARM_CHILDREN, startBareWorker, startWorker, TOKENS, workerdPid, wrangler } from "./server.mjs";
+import { migrate, SWARM_CHILDREN, startBareWorker, startWorker, TOKENS, workerdPid } from "./server.mjs";
 import { writeStreamsSection } from "./stream-report.mjs";
 import { churnScenario, eventDelayScenario, fanOutScenario, firstDeltaScenario } from "./streams.mjs";
 
@@ -162,7 +162,7 @@ async function phaseStreams(all) {
   const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 3 }))) };
   const stateDir = `${STATE_DIR}-streams`;
   rmSync(stateDir, { recursive: true, force: true });
-  wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", stateDir]);
+  migrate(stateDir);
   const model = await startModelServer();
   const worker = await startWorker(stateDir, {}, { modelUrl: model.baseUrl });
   const { base } = worker;
@@ -191,7 +191,7 @@ async function phaseLedger(all) {
   const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 4 }))) };
   const stateDir = `${STATE_DIR}-ledger`;
   rmSync(stateDir, { recursive: true, force: true });
-  wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", stateDir]);
+  migrate(stateDir);
   const worker = await startWorker(stateDir, {}, { swarm: true });
   try {
     const processes = { wranglerPid: worker.pid, workerd: workerdPid(worker.pid) };
@@ -211,7 +211,7 @@ async function phaseCosts(all) {
   const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 10 }))) };
   const stateDir = `${STATE_DIR}-costs`;
   rmSync(stateDir, { recursive: true, force: true });
-  wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", stateDir]);
+  migrate(stateDir);
   const worker = await startWorker(stateDir, { count: true });
   try {
     await api(worker.base, "POST", "/v1/sessions", TOKENS.main, { key: "main", displayName: "Main" });
@@ -228,7 +228,7 @@ async function phaseCosts(all) {
 async function phaseSearch(all) {
   const stateDir = `${STATE_DIR}-search`;
   rmSync(stateDir, { recursive: true, force: true });
-  wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", stateDir]);
+  migrate(stateDir);
   let indexed = 0;
   for (const [index, size] of scale.searchSizes.entries()) {
     const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 5 + index }))) };
@@ -278,7 +278,7 @@ async function main() {
   }
   rmSync(STATE_DIR, { recursive: true, force: true });
   rmSync(`${STATE_DIR}-sql`, { recursive: true, force: true });
-  wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", STATE_DIR]);
+  migrate(STATE_DIR);
   await phaseOne(results);
   // The first phase's figures are still reported when the large index cannot be seeded.
   await phaseTwo(results).catch((error) => {

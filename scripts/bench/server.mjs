@@ -6,6 +6,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
+import { d1Bindings } from "../d1-bindings.mjs";
 import { readDemoConfig } from "../demo-config.mjs";
 import { OFFLINE_ENV } from "../local-server.mjs";
 
@@ -42,6 +43,12 @@ export function wrangler(args) {
   if (result.status !== 0)
     throw new Error(`wrangler ${args.slice(0, 3).join(" ")} failed:\n${result.stderr}`);
   return result.stdout;
+}
+
+/** Applies the D1 migrations to each D1 binding of the bench config (every index shard) in `stateDir`. */
+export function migrate(stateDir) {
+  for (const binding of d1Bindings(CONFIG))
+    wrangler(["d1", "migrations", "apply", binding, "--local", "--persist-to", stateDir]);
 }
 
 /**

@@ -2,6 +2,7 @@ import { findAgent } from "../config/agents";
 import { keyOptionsOf } from "../config/key-options";
 import type { SwitchboardConfig } from "../config/schema";
 import { findSessionByKey } from "../index-db/lookup";
+import type { IndexShards } from "../index-db/shards";
 import { canonicalizeKeyInput, keyInputProblem, normalizeAgentId, parseSessionKey } from "../keys";
 import type { Requester } from "../policy/requester";
 import type { Identity } from "./identity";
@@ -87,7 +88,7 @@ export async function resolveRequester(
   identity: Identity,
   named: NamedRequester,
   config: SwitchboardConfig,
-  db: D1Database,
+  shards: IndexShards,
 ): Promise<RequesterResult> {
   const key = requesterKey(identity, named, config);
   if (!key.ok) return key;
@@ -114,7 +115,7 @@ export async function resolveRequester(
   }
   // Depth decides the sub-agent tool policy, so it comes from the index, never from the request;
   // only sub-agent keys can have one, so other requesters cost no lookup.
-  const depth = parsed.isSubagent ? ((await findSessionByKey(db, key.sessionKey))?.spawnDepth ?? 1) : 0;
+  const depth = parsed.isSubagent ? ((await findSessionByKey(shards, key.sessionKey))?.spawnDepth ?? 1) : 0;
   return {
     ok: true,
     requester: {

@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { AppEnv } from "../app-env";
 import { keyOptionsOf } from "../config/key-options";
 import { listDeliveries } from "../index-db/deliveries";
-import { listSessions } from "../index-db/list";
+import { listSessions } from "../index-db/list-page";
+import { indexShards } from "../index-db/shards";
 import type { VisibleScope } from "../policy/visibility";
 import { parseBody } from "../routes/parse-body";
 import { DEFAULT_DELIVERY_LIMIT, deliveriesQuerySchema, encodeCursor } from "../routes/v1/deliveries";
@@ -63,7 +64,7 @@ export const listRoutes = new Hono<AppEnv>()
       const { cursor: _, ...listArgs } = args;
       const filters: ListFilters = parseBody(sessionsListSchema, listArgs);
       const params = parseBody(searchQuerySchema, args);
-      const page = await searchSessions(c.env.DB, keyOptions, EVERY_SESSION, {
+      const page = await searchSessions(indexShards(c.env), keyOptions, EVERY_SESSION, {
         ...params,
         query: params.q,
         sessionKey: canonicalSessionKey(c, params.sessionKey),
@@ -76,7 +77,7 @@ export const listRoutes = new Hono<AppEnv>()
       );
     }
     const filters = parseBody(sessionsListSchema, args);
-    const page = await listSessions(c.env.DB, listQueryOf(filters, EVERY_SESSION));
+    const page = await listSessions(indexShards(c.env), listQueryOf(filters, EVERY_SESSION));
     const rows = page.rows.map((columns) => ({
       canonicalKey: String(columns.session_key),
       row: toSessionRow(columns, keyOptions),
@@ -94,11 +95,12 @@ export const listRoutes = new Hono<AppEnv>()
     const url = new URL(c.req.url);
     const query = parseBody(deliveriesQuerySchema, filled(c.req.query()));
     const sessionKey = canonicalSessionKey(c, query.sessionKey);
+    const shards = indexShards(c.env);
     // What waits on the operator: given-up (suspended) and refused (failed) records, both retryable.
     const [suspended, failed, recent] = await Promise.all([
-      listDeliveries(c.env.DB, { status: "suspended", limit: ATTENTION_SHOWN }),
-      listDeliveries(c.env.DB, { status: "failed", limit: ATTENTION_SHOWN }),
-      listDeliveries(c.env.DB, {
+      listDeliveries(shards, { status: "suspended", limit: ATTENTION_SHOWN }),
+      listDeliveries(shards, { status: "failed", limit: ATTENTION_SHOWN }),
+      listDeliveries(shards, {
         ...(query.status ? { status: query.status } : {}),
         ...(query.kind ? { kind: query.kind } : {}),
         ...(sessionKey ? { sessionKey } : {}),

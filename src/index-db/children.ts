@@ -1,5 +1,7 @@
 import type { VisibleScope } from "../policy/visibility";
 import { visibleCondition } from "./list";
+import { everyShard, type IndexShards, newestFirst, RECENCY_COLUMNS, scopeShards } from "./shards";
+import { MAX_TREE_DEPTH, newestAcrossShards, walkDownLevels } from "./walk";
 
 /** A sub-agent session as `subagents` sees it, from the index. */
 export interface ChildRow {
@@ -24,22 +26,29 @@ const MAX_CHILDREN = 200;
 /**
  * The sessions a session spawned, newest activity first (served by the `spawned_by` index). Without
  * collectors (`collectors: false`) they are left out before the limit, so that they cannot crowd out the
- * children that count.
+ * children that count. Children may be of other agents (allowAgents): every shard is read and merged.
  */
 export async function listChildren(
-  db: D1Database,
+  shards: IndexShards,
   sessionKey: string,
   options: { collectors?: boolean } = {},
 ): Promise<ChildRow[]> {
   const only = options.collectors === false ? "AND collector = 0" : "";
-  const { results } = await db
-    .prepare(
-      `SELECT session_key, label, spawn_task, last_run_id, status, model, total_tokens, runtime_ms, started_at, ended_at,
-         created_at, collector
-       FROM session_index WHERE spawned_by = ? AND list_state IN (0, 1) ${only} ORDER BY recency DESC LIMIT ?`,
-    )
-    .bind(sessionKey, MAX_CHILDREN)
-    .all<Record<string, string | number | null>>();
+  const results = await newestAcrossShards(
+    shards,
+    async (db) =>
+      (
+        await db
+          .prepare(
+            `SELECT session_key, label, spawn_task, last_run_id, status, model, total_tokens, runtime_ms, started_at,
+               ended_at, created_at, collector, ${RECENCY_COLUMNS}
+             FROM session_index WHERE spawned_by = ? AND list_state IN (0, 1) ${only} ORDER BY recency DESC LIMIT ?`,
+          )
+          .bind(sessionKey, MAX_CHILDREN)
+          .all<Record<string, string | number | null> & { updated_at: number; recency_tiebreak: number }>()
+      ).results,
+    MAX_CHILDREN,
+  );
   const optional = <T>(value: T | null | undefined) =>
     value === null || value === undefined ? undefined : value;
   return results.map((row) => {
@@ -67,30 +76,36 @@ export async function listChildren(
 /**
  * For each of these sessions, the keys of its children the requester may see (its scope, as the list
  * query applies it), newest activity first, at most MAX_CHILDREN each: one query for a whole page, the
- * parents bound as one JSON array (served by the `spawned_by` index).
+ * parents bound as one JSON array (served by the `spawned_by` index), in each shard the scope reaches
+ * (`scopeShards`: an agent's tree is its shard; visibility `all` every shard, merged).
  */
 export async function visibleChildKeys(
-  db: D1Database,
+  shards: IndexShards,
   sessionKeys: readonly string[],
   scope: VisibleScope,
 ): Promise<Map<string, string[]>> {
   const visible = visibleCondition(scope);
   const children = new Map<string, string[]>();
   if (sessionKeys.length === 0 || !visible) return children;
-  const { results } = await db
-    .prepare(
-      `SELECT spawned_by, session_key FROM (
-         SELECT spawned_by, session_key, ROW_NUMBER() OVER (PARTITION BY spawned_by ORDER BY recency DESC) AS n
-         FROM session_index
-         WHERE spawned_by IN (SELECT value FROM json_each(?)) AND list_state IN (0, 1)
-           ${visible.sql ? `AND ${visible.sql}` : ""}
-       ) WHERE n <= ${MAX_CHILDREN} ORDER BY spawned_by, n`,
-    )
-    .bind(JSON.stringify(sessionKeys), ...visible.params)
-    .all<{ spawned_by: string; session_key: string }>();
-  for (const row of results) {
+  const parts = await everyShard(scopeShards(shards, scope), async (db) => {
+    const { results } = await db
+      .prepare(
+        `SELECT spawned_by, session_key, updated_at, recency_tiebreak FROM (
+           SELECT spawned_by, session_key, ${RECENCY_COLUMNS},
+             ROW_NUMBER() OVER (PARTITION BY spawned_by ORDER BY recency DESC) AS n
+           FROM session_index
+           WHERE spawned_by IN (SELECT value FROM json_each(?)) AND list_state IN (0, 1)
+             ${visible.sql ? `AND ${visible.sql}` : ""}
+         ) WHERE n <= ${MAX_CHILDREN} ORDER BY spawned_by, n`,
+      )
+      .bind(JSON.stringify(sessionKeys), ...visible.params)
+      .all<{ spawned_by: string; session_key: string; updated_at: number; recency_tiebreak: number }>();
+    return results;
+  });
+  const rows = parts.length === 1 ? (parts[0] ?? []) : parts.flat().sort(newestFirst);
+  for (const row of rows) {
     const keys = children.get(row.spawned_by) ?? [];
-    keys.push(row.session_key);
+    if (keys.length < MAX_CHILDREN) keys.push(row.session_key);
     children.set(row.spawned_by, keys);
   }
   return children;
@@ -98,8 +113,6 @@ export async function visibleChildKeys(
 
 // D1 binds at most 100 parameters per statement.
 const KEYS_PER_READ = 90;
-/** How far a walk of the spawn tree goes: deeper than any maxSpawnDepth, it only stops a cyclic chain. */
-export const MAX_TREE_DEPTH = 16;
 
 /**
  * The walk down the spawn tree (SQL, a `WITH` clause defining `down`) from the listed sessions' children,
@@ -114,12 +127,22 @@ export const walkDown = (start: string) => `WITH RECURSIVE down(root, session_ke
       WHERE down.depth < ${MAX_TREE_DEPTH} AND s.list_state IN (0, 1)
   )`;
 
-/** For each of these sessions, how many of its descendants have a run in flight (or none yet). */
+/**
+ * For each of these sessions, how many of its descendants have a run in flight (or none yet): one
+ * recursive read with one shard, a walk level by level across several.
+ */
 export async function pendingDescendants(
-  db: D1Database,
+  shards: IndexShards,
   sessionKeys: readonly string[],
 ): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
+  if (shards.length > 1) {
+    for (const node of await walkDownLevels(shards, sessionKeys))
+      if (node.row.status === null || node.row.status === "running")
+        counts.set(node.root, (counts.get(node.root) ?? 0) + 1);
+    return counts;
+  }
+  const [db] = shards;
   for (let start = 0; start < sessionKeys.length; start += KEYS_PER_READ) {
     const keys = sessionKeys.slice(start, start + KEYS_PER_READ);
     const { results } = await db
@@ -137,10 +160,18 @@ export async function pendingDescendants(
 
 /** A session's descendants (children, theirs, …), parents before children, as the index has them. */
 export async function descendants(
-  db: D1Database,
+  shards: IndexShards,
   sessionKey: string,
 ): Promise<{ sessionKey: string; agentId: string; spawnedBy: string }[]> {
-  const { results } = await db
+  if (shards.length > 1) {
+    const nodes = await walkDownLevels(shards, [sessionKey], MAX_CHILDREN);
+    return nodes.slice(0, MAX_CHILDREN).map(({ row }) => ({
+      sessionKey: String(row.session_key),
+      agentId: String(row.agent_id),
+      spawnedBy: String(row.spawned_by),
+    }));
+  }
+  const { results } = await shards[0]
     .prepare(
       `${walkDown("spawned_by = ?")}
        SELECT s.session_key, s.agent_id, s.spawned_by FROM down JOIN session_index s ON s.session_key = down.session_key

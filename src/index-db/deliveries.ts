@@ -1,4 +1,5 @@
 import type { DeliveryKind, DeliveryRecord, DeliveryStatus } from "../session/api";
+import { everyShard, type IndexShards, indexShard, keyShard } from "./shards";
 
 /** A record as the index keeps it: the caller's view plus the agent it belongs to (agent tokens). */
 export type IndexedDelivery = DeliveryRecord & { agentId: string };
@@ -94,9 +95,24 @@ export interface DeliveryQuery {
   limit: number;
 }
 
+/**
+ * The shards a deliveries list reads: one session's or one agent's shard when the query names it, else
+ * every shard (the operator's list), each read from the same cursor with the same limit + 1 and merged.
+ */
+function deliveryShards(shards: IndexShards, query: DeliveryQuery): readonly D1Database[] {
+  if (shards.length === 1) return shards;
+  if (query.sessionKey) return [keyShard(shards, query.sessionKey)];
+  if (query.agentId !== undefined) return [indexShard(shards, query.agentId)];
+  return shards;
+}
+
+// The list's order, newest first; delivery ids are unique, so the merge of several shards is exact.
+const newestDelivery = (a: DeliveryIndexRow, b: DeliveryIndexRow) =>
+  b.created_at - a.created_at || (b.delivery_id < a.delivery_id ? -1 : b.delivery_id > a.delivery_id ? 1 : 0);
+
 /** A page of records, newest first, and the cursor of the next page when there is one. */
 export async function listDeliveries(
-  db: D1Database,
+  shards: IndexShards,
   query: DeliveryQuery,
 ): Promise<{ deliveries: IndexedDelivery[]; next?: DeliveryCursor }> {
   const where: string[] = [];
@@ -113,13 +129,17 @@ export async function listDeliveries(
     where.push("(created_at < ? OR (created_at = ? AND delivery_id < ?))");
     params.push(query.cursor.createdAt, query.cursor.createdAt, query.cursor.deliveryId);
   }
-  const { results } = await db
-    .prepare(
-      `SELECT * FROM delivery_index ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
-       ORDER BY created_at DESC, delivery_id DESC LIMIT ?`,
-    )
-    .bind(...params, query.limit + 1)
-    .all<DeliveryIndexRow>();
+  const parts = await everyShard(deliveryShards(shards, query), async (db) => {
+    const { results } = await db
+      .prepare(
+        `SELECT * FROM delivery_index ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
+         ORDER BY created_at DESC, delivery_id DESC LIMIT ?`,
+      )
+      .bind(...params, query.limit + 1)
+      .all<DeliveryIndexRow>();
+    return results;
+  });
+  const results = parts.length === 1 ? (parts[0] ?? []) : parts.flat().sort(newestDelivery);
   const deliveries = results.slice(0, query.limit).map(deliveryOf);
   const last = deliveries.at(-1);
   return results.length > query.limit && last
@@ -127,11 +147,20 @@ export async function listDeliveries(
     : { deliveries };
 }
 
-/** One record's session and agent, to route `GET/POST /v1/deliveries/{id}` to its session object. */
-export async function findDelivery(db: D1Database, deliveryId: string): Promise<IndexedDelivery | undefined> {
-  const row = await db
-    .prepare("SELECT * FROM delivery_index WHERE delivery_id = ?")
-    .bind(deliveryId)
-    .first<DeliveryIndexRow>();
+/**
+ * One record's session and agent, to route `GET/POST /v1/deliveries/{id}` to its session object. A
+ * delivery id names no shard: every one is asked, in parallel.
+ */
+export async function findDelivery(
+  shards: IndexShards,
+  deliveryId: string,
+): Promise<IndexedDelivery | undefined> {
+  const found = await everyShard(shards, (db) =>
+    db
+      .prepare("SELECT * FROM delivery_index WHERE delivery_id = ?")
+      .bind(deliveryId)
+      .first<DeliveryIndexRow>(),
+  );
+  const row = found.find((candidate) => candidate !== null);
   return row ? deliveryOf(row) : undefined;
 }

@@ -1,10 +1,14 @@
 import type { VisibleScope } from "../policy/visibility";
 import { type IndexRow, LIST_STATE } from "../session/api";
 
-/** Where a page ends: the last row's updatedAt and its tie-break (see `recency` in migrations/0003). */
+/**
+ * Where a page ends: the last row's updatedAt and its tie-break (see `recency` in migrations/0003), and,
+ * when the page merged several shards, the last row's shard (slots repeat across shards; see listSessions).
+ */
 export interface ListCursor {
   updatedAt: number;
   tiebreak: number;
+  shard?: number;
 }
 
 export interface ListQuery {
@@ -174,27 +178,6 @@ function searchStatement(query: ListQuery, needle: string, scopes: Clause[]): Cl
     query.limit + 1,
     query.offset ?? 0,
   );
-}
-
-/** One page of visible sessions, newest first, keyset-paged on `recency` (updatedAt, then its slot). */
-export async function listSessions(db: D1Database, query: ListQuery): Promise<ListPage> {
-  const statement = listStatement(query);
-  if (!statement) return { rows: [], hasMore: false, rowsRead: 0 };
-  const result = await db
-    .prepare(statement.sql)
-    .bind(...statement.params)
-    .all<IndexRow>();
-  const rows = result.results.slice(0, query.limit);
-  const last = rows.at(-1);
-  const hasMore = result.results.length > query.limit && last !== undefined;
-  return {
-    rows,
-    hasMore,
-    rowsRead: result.meta.rows_read,
-    ...(hasMore
-      ? { nextCursor: { updatedAt: Number(last.updated_at), tiebreak: Number(last.recency_tiebreak) } }
-      : {}),
-  };
 }
 
 /** The requester's visibility as one WHERE condition over `session_index`; undefined when nothing is visible. */

@@ -1,4 +1,5 @@
 import type { SessionRecord } from "../session/api";
+import { everyShard, type IndexShards, indexShard, keyShard, keysByShard } from "./shards";
 
 /**
  * The index fields needed to resolve and check a reference to a session: a part of the session record,
@@ -28,63 +29,86 @@ function toRef(row: Record<string, unknown> | null): SessionRef | undefined {
   };
 }
 
-/** The indexed session with this canonical key (primary key lookup). */
-export async function findSessionByKey(db: D1Database, sessionKey: string): Promise<SessionRef | undefined> {
+/** The indexed session with this canonical key (primary key lookup, in the key's shard). */
+export async function findSessionByKey(
+  shards: IndexShards,
+  sessionKey: string,
+): Promise<SessionRef | undefined> {
   return toRef(
-    await db
+    await keyShard(shards, sessionKey)
       .prepare(`SELECT ${REF_COLUMNS} FROM session_index WHERE session_key = ?`)
       .bind(sessionKey)
       .first(),
   );
 }
 
-/** The indexed sessions with these canonical keys, by key: several primary-key lookups in one read. */
+/**
+ * The indexed sessions with these canonical keys, by key: several primary-key lookups in one read per
+ * shard holding any of them.
+ */
 export async function findSessionsByKeys(
-  db: D1Database,
+  shards: IndexShards,
   sessionKeys: string[],
 ): Promise<Map<string, SessionRef>> {
-  const { results } = await db
-    .prepare(
-      `SELECT ${REF_COLUMNS} FROM session_index WHERE session_key IN (${sessionKeys.map(() => "?").join(", ")})`,
-    )
-    .bind(...sessionKeys)
-    .all<Record<string, unknown>>();
-  const refs = results.flatMap((row) => toRef(row) ?? []);
+  const parts = await Promise.all(
+    [...keysByShard(shards, sessionKeys)].map(async ([db, keys]) => {
+      const { results } = await db
+        .prepare(
+          `SELECT ${REF_COLUMNS} FROM session_index WHERE session_key IN (${keys.map(() => "?").join(", ")})`,
+        )
+        .bind(...keys)
+        .all<Record<string, unknown>>();
+      return results;
+    }),
+  );
+  const refs = parts.flat().flatMap((row) => toRef(row) ?? []);
   return new Map(refs.map((ref) => [ref.sessionKey, ref]));
 }
 
-/** The indexed session with this sessionId (unique index lookup). */
-export async function findSessionById(db: D1Database, sessionId: string): Promise<SessionRef | undefined> {
-  return toRef(
-    await db
+/** The indexed session with this sessionId (unique index lookup; a sessionId names no shard: every one). */
+export async function findSessionById(
+  shards: IndexShards,
+  sessionId: string,
+): Promise<SessionRef | undefined> {
+  const found = await everyShard(shards, (db) =>
+    db
       .prepare(`SELECT ${REF_COLUMNS} FROM session_index WHERE session_id = ?`)
       .bind(sessionId.toLowerCase())
       .first(),
   );
+  return toRef(found.find((row) => row !== null) ?? null);
 }
 
-/** How many sessions this session spawned, by run status ("idle" for none yet). */
+/**
+ * How many sessions this session spawned, by run status ("idle" for none yet). Children may be of
+ * other agents (allowAgents), so every shard is counted.
+ */
 export async function countChildrenByStatus(
-  db: D1Database,
+  shards: IndexShards,
   sessionKey: string,
 ): Promise<Record<string, number>> {
-  const { results } = await db
-    .prepare(
-      "SELECT COALESCE(status, 'idle') AS status, COUNT(*) AS n FROM session_index WHERE spawned_by = ? GROUP BY 1",
-    )
-    .bind(sessionKey)
-    .all<{ status: string; n: number }>();
-  return Object.fromEntries(results.map((row) => [row.status, row.n]));
+  const parts = await everyShard(shards, async (db) => {
+    const { results } = await db
+      .prepare(
+        "SELECT COALESCE(status, 'idle') AS status, COUNT(*) AS n FROM session_index WHERE spawned_by = ? GROUP BY 1",
+      )
+      .bind(sessionKey)
+      .all<{ status: string; n: number }>();
+    return results;
+  });
+  const counts: Record<string, number> = {};
+  for (const row of parts.flat()) counts[row.status] = (counts[row.status] ?? 0) + row.n;
+  return counts;
 }
 
 /** Sessions of an agent carrying this exact label (two at most: enough to call it ambiguous). */
 export async function findSessionsByLabel(
-  db: D1Database,
+  shards: IndexShards,
   agentId: string,
   label: string,
   spawnedBy?: string,
 ): Promise<SessionRef[]> {
-  const { results } = await db
+  const { results } = await indexShard(shards, agentId)
     .prepare(
       `SELECT ${REF_COLUMNS} FROM session_index WHERE agent_id = ? AND label = ? AND list_state IN (0, 1)
        ${spawnedBy ? "AND spawned_by = ?" : ""} LIMIT 2`,
@@ -104,11 +128,12 @@ export async function findSessionsByLabel(
  * when no slot is free, or the session is not indexed yet; it looks again later.
  */
 export async function claimSubagentSlot(
-  db: D1Database,
+  shards: IndexShards,
   session: { agentId: string; sessionKey: string; version: number },
   max: number,
 ): Promise<boolean> {
-  const claimed = await db
+  // An agent's sessions are all in its shard, so the count and the claim stay one statement.
+  const claimed = await indexShard(shards, session.agentId)
     .prepare(
       `UPDATE session_index SET status = 'running', version = ?4 WHERE session_key = ?1 AND version <= ?4 AND (
          SELECT COUNT(*) FROM session_index WHERE agent_id = ?2 AND list_state IN (0, 1) AND status = 'running'
@@ -119,33 +144,39 @@ export async function claimSubagentSlot(
   return claimed.meta.changes > 0;
 }
 
-/** Non-collector children of a session that have not finished: no run ended yet, or one running (`maxChildrenPerAgent`). */
-export async function countActiveChildren(db: D1Database, sessionKey: string): Promise<number> {
-  const row = await db
-    .prepare(
-      // Collectors count only toward their group's caps (SPEC §15), kept by the requester itself.
-      `SELECT COUNT(*) AS n FROM session_index WHERE spawned_by = ? AND list_state IN (0, 1) AND collector = 0
-         AND (status IS NULL OR status = 'running')`,
-    )
-    .bind(sessionKey)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
+/**
+ * Non-collector children of a session that have not finished: no run ended yet, or one running
+ * (`maxChildrenPerAgent`). Counted in every shard (children may be of other agents).
+ */
+export async function countActiveChildren(shards: IndexShards, sessionKey: string): Promise<number> {
+  const counts = await everyShard(shards, async (db) => {
+    const row = await db
+      .prepare(
+        // Collectors count only toward their group's caps (SPEC §15), kept by the requester itself.
+        `SELECT COUNT(*) AS n FROM session_index WHERE spawned_by = ? AND list_state IN (0, 1) AND collector = 0
+           AND (status IS NULL OR status = 'running')`,
+      )
+      .bind(sessionKey)
+      .first<{ n: number }>();
+    return row?.n ?? 0;
+  });
+  return counts.reduce((sum, n) => sum + n, 0);
 }
 
-/** A session's ancestors, nearest first, following `spawned_by` through the index. */
-export async function ancestorsOf(db: D1Database, sessionKey: string, maxDepth = 8): Promise<string[]> {
+/** A session's ancestors, nearest first, following `spawned_by` through the index (each in its key's shard). */
+export async function ancestorsOf(shards: IndexShards, sessionKey: string, maxDepth = 8): Promise<string[]> {
   const ancestors: string[] = [];
-  let current = await findSessionByKey(db, sessionKey);
+  let current = await findSessionByKey(shards, sessionKey);
   while (current?.spawnedBy && ancestors.length < maxDepth && !ancestors.includes(current.spawnedBy)) {
     ancestors.push(current.spawnedBy);
-    current = await findSessionByKey(db, current.spawnedBy);
+    current = await findSessionByKey(shards, current.spawnedBy);
   }
   return ancestors;
 }
 
 /** Whether a session is a collector child (SPEC §15), as its index row says. */
-export async function isCollectorSession(db: D1Database, sessionKey: string): Promise<boolean> {
-  const row = await db
+export async function isCollectorSession(shards: IndexShards, sessionKey: string): Promise<boolean> {
+  const row = await keyShard(shards, sessionKey)
     .prepare("SELECT collector FROM session_index WHERE session_key = ?")
     .bind(sessionKey)
     .first<{ collector: number }>();

@@ -1,12 +1,18 @@
-import { MAX_TREE_DEPTH } from "./children";
+import { everyShard, type IndexShards } from "./shards";
+import { MAX_TREE_DEPTH, reachesAncestor } from "./walk";
 
-/** The session key a run belongs to, from the run index (primary key lookup). */
-export async function findRunSession(db: D1Database, runId: string): Promise<string | undefined> {
-  const row = await db
-    .prepare("SELECT session_key FROM run_index WHERE run_id = ?")
-    .bind(runId)
-    .first<{ session_key: string }>();
-  return row?.session_key;
+/**
+ * The session key a run belongs to, from the run index (primary key lookup). A run id names no agent, so
+ * every shard is asked (in parallel); the run's row is in its session's shard.
+ */
+export async function findRunSession(shards: IndexShards, runId: string): Promise<string | undefined> {
+  const found = await everyShard(shards, (db) =>
+    db
+      .prepare("SELECT session_key FROM run_index WHERE run_id = ?")
+      .bind(runId)
+      .first<{ session_key: string }>(),
+  );
+  return found.find((row) => row !== null)?.session_key;
 }
 
 /**
@@ -15,12 +21,29 @@ export async function findRunSession(db: D1Database, runId: string): Promise<str
  * the ids bound as one JSON parameter (however many).
  */
 export async function controlledRuns(
-  db: D1Database,
+  shards: IndexShards,
   callerKey: string,
   runIds: readonly string[],
 ): Promise<Map<string, string>> {
   if (runIds.length === 0) return new Map();
-  const { results } = await db
+  if (shards.length > 1) {
+    // Each run's session and its spawner (the run's row and its session's are in the same shard), then up.
+    const parts = await everyShard(shards, async (db) => {
+      const { results } = await db
+        .prepare(
+          `SELECT r.run_id, r.session_key, s.spawned_by FROM run_index r JOIN session_index s ON s.session_key = r.session_key
+           WHERE r.run_id IN (SELECT value FROM json_each(?)) AND s.list_state IN (0, 1) AND s.spawned_by IS NOT NULL`,
+        )
+        .bind(JSON.stringify(runIds))
+        .all<{ run_id: string; session_key: string; spawned_by: string }>();
+      return results;
+    });
+    const runs = parts.flat();
+    const starts = new Map(runs.map((run) => [run.run_id, run.spawned_by]));
+    const reached = await reachesAncestor(shards, starts, callerKey, { depth: 1, listedOnly: false });
+    return new Map(runs.filter((run) => reached.has(run.run_id)).map((run) => [run.run_id, run.session_key]));
+  }
+  const { results } = await shards[0]
     .prepare(
       `WITH RECURSIVE up(run_id, session_key, ancestor, depth) AS (
          SELECT r.run_id, r.session_key, s.spawned_by, 1 FROM run_index r
@@ -42,12 +65,28 @@ export async function controlledRuns(
  * row) is the caller or one of its descendants, by runId → spawner key. One read.
  */
 export async function collectorSpawners(
-  db: D1Database,
+  shards: IndexShards,
   callerKey: string,
   runIds: readonly string[],
 ): Promise<Map<string, string>> {
   if (runIds.length === 0) return new Map();
-  const { results } = await db
+  if (shards.length > 1) {
+    const parts = await everyShard(shards, async (db) => {
+      const { results } = await db
+        .prepare(
+          `SELECT run_id, spawner_key FROM run_index
+           WHERE run_id IN (SELECT value FROM json_each(?)) AND spawner_key IS NOT NULL`,
+        )
+        .bind(JSON.stringify(runIds))
+        .all<{ run_id: string; spawner_key: string }>();
+      return results;
+    });
+    const runs = parts.flat();
+    const starts = new Map(runs.map((run) => [run.run_id, run.spawner_key]));
+    const reached = await reachesAncestor(shards, starts, callerKey, { depth: 0, listedOnly: true });
+    return new Map(runs.filter((run) => reached.has(run.run_id)).map((run) => [run.run_id, run.spawner_key]));
+  }
+  const { results } = await shards[0]
     .prepare(
       `WITH RECURSIVE up(run_id, spawner_key, ancestor, depth) AS (
          SELECT run_id, spawner_key, spawner_key, 0 FROM run_index
@@ -64,12 +103,21 @@ export async function collectorSpawners(
   return new Map(results.map((row) => [row.run_id, row.spawner_key]));
 }
 
-/** The runs among `runIds` the run index knows, by runId → session key (one read, ids bound as JSON). */
-export async function indexedRuns(db: D1Database, runIds: readonly string[]): Promise<Map<string, string>> {
+/**
+ * The runs among `runIds` the run index knows, by runId → session key (one read per shard, ids bound as
+ * JSON; run ids name no shard).
+ */
+export async function indexedRuns(
+  shards: IndexShards,
+  runIds: readonly string[],
+): Promise<Map<string, string>> {
   if (runIds.length === 0) return new Map();
-  const { results } = await db
-    .prepare("SELECT run_id, session_key FROM run_index WHERE run_id IN (SELECT value FROM json_each(?))")
-    .bind(JSON.stringify(runIds))
-    .all<{ run_id: string; session_key: string }>();
-  return new Map(results.map((row) => [row.run_id, row.session_key]));
+  const parts = await everyShard(shards, async (db) => {
+    const { results } = await db
+      .prepare("SELECT run_id, session_key FROM run_index WHERE run_id IN (SELECT value FROM json_each(?))")
+      .bind(JSON.stringify(runIds))
+      .all<{ run_id: string; session_key: string }>();
+    return results;
+  });
+  return new Map(parts.flat().map((row) => [row.run_id, row.session_key]));
 }

@@ -1,4 +1,6 @@
 import { walkDown } from "./children";
+import type { IndexShards } from "./shards";
+import { walkDownLevels } from "./walk";
 
 /** One sub-agent in a session's spawn tree, as the index has it (the console's tree view). */
 export interface TreeNode {
@@ -17,12 +19,14 @@ export interface TreeNode {
 // Enough for any tree a person reads on one page; `subagents` controls at most this many children too.
 const MAX_NODES = 200;
 
-/**
- * A session's descendants (children, theirs, …) with what the tree shows of each, parents before
- * children and the newest activity first among siblings: one recursive read of the `spawned_by` index.
- */
-export async function spawnTree(db: D1Database, sessionKey: string): Promise<TreeNode[]> {
-  const { results } = await db
+/** A tree's rows, parents before children and the newest activity first within a level. */
+async function treeRows(shards: IndexShards, sessionKey: string): Promise<Record<string, unknown>[]> {
+  // Several shards: a tree may cross agents, so it is walked level by level (walk.ts).
+  if (shards.length > 1)
+    return (await walkDownLevels(shards, [sessionKey], MAX_NODES))
+      .slice(0, MAX_NODES)
+      .map((node) => node.row);
+  const { results } = await shards[0]
     .prepare(
       `${walkDown("spawned_by = ?")}
        SELECT s.session_key, s.spawned_by, s.label, s.spawn_task, s.status, s.started_at, s.ended_at,
@@ -32,7 +36,15 @@ export async function spawnTree(db: D1Database, sessionKey: string): Promise<Tre
     )
     .bind(sessionKey)
     .all<Record<string, string | number | null>>();
-  return results.map((row) => {
+  return results;
+}
+
+/**
+ * A session's descendants (children, theirs, …) with what the tree shows of each, parents before
+ * children and the newest activity first among siblings: one recursive read of the `spawned_by` index.
+ */
+export async function spawnTree(shards: IndexShards, sessionKey: string): Promise<TreeNode[]> {
+  return (await treeRows(shards, sessionKey)).map((row) => {
     const node: TreeNode = {
       sessionKey: String(row.session_key),
       spawnedBy: String(row.spawned_by),

@@ -1,4 +1,5 @@
 import { deliveryIndexDelete, deliveryIndexUpsert } from "../index-db/deliveries";
+import { indexShards, keyShard } from "../index-db/shards";
 import { runIndexInsert, sessionIndexUpsert } from "../index-db/write";
 import { sessionConfig } from "./config";
 import { indexRow } from "./index-row";
@@ -51,10 +52,11 @@ export class IndexBatch {
     const ordered = [...entries].sort(
       (a, b) => Number(a.kind === "search_index") - Number(b.kind === "search_index"),
     );
+    const db = this.#shard(entries);
     try {
-      const written = ordered.map((entry) => ({ entry, statements: this.#statements(entry) }));
+      const written = ordered.map((entry) => ({ entry, statements: this.#statements(entry, db) }));
       const statements = written.flatMap((write) => write.statements);
-      const results = statements.length > 0 ? await this.#bindings().DB.batch(statements) : [];
+      const results = statements.length > 0 ? await db.batch(statements) : [];
       let next = 0;
       for (const { entry, statements } of written) {
         next += statements.length;
@@ -70,7 +72,7 @@ export class IndexBatch {
           if (rowFailed && entry.kind === "search_index")
             throw new Error("the session's index row is not written");
           let last: D1Result | undefined;
-          for (const statement of this.#statements(entry)) last = await statement.run();
+          for (const statement of this.#statements(entry, db)) last = await statement.run();
           this.#landed(entry, last);
         } catch (failure) {
           if (entry.kind === "index_sync") rowFailed = true;
@@ -82,10 +84,21 @@ export class IndexBatch {
     }
   }
 
+  /**
+   * This session's index shard (its agent's, src/index-db/shards.ts): every entry is this session's, so
+   * one shard takes the whole batch. With one shard, no record read to find it.
+   */
+  #shard(entries: readonly IndexWrite[]): D1Database {
+    const shards = indexShards(this.#bindings());
+    if (shards.length === 1) return shards[0];
+    const run = entries.find((entry) => entry.kind === "run_index");
+    const sessionKey = readRecord(this.#sql)?.sessionKey ?? run?.payload.sessionKey ?? "";
+    return keyShard(shards, sessionKey);
+  }
+
   /** The D1 write of an index entry; none for a deleted session's index sync (its delete follows). */
-  #statements(entry: IndexWrite): D1PreparedStatement[] {
+  #statements(entry: IndexWrite, db: D1Database): D1PreparedStatement[] {
     const env = this.#bindings();
-    const db = env.DB;
     if (entry.kind === "run_index") return [runIndexInsert(db, entry.payload)];
     if (entry.kind === "search_index") {
       const chunk = searchIndexChunk(this.#sql, db);

@@ -1,5 +1,7 @@
 import { deleteSessionDeliveries } from "../index-db/deliveries";
+import { indexShards, keyShard } from "../index-db/shards";
 import { deleteSessionIndex } from "../index-db/write";
+import { deliveryQueue } from "../queue/queues";
 import type { Alarm } from "./alarm";
 import { ledgerError } from "./api-deliveries";
 import { deliverTurn, queuedSend, sessionApi } from "./client";
@@ -174,16 +176,18 @@ export class Outbox {
         // goes out before the storage does (each is retried until settled, 30 minutes at most).
         if (hasOutboxKind(this.#sql, "collector_result") || hasOutboxKind(this.#sql, "collector_release"))
           throw new Error("a collector handoff is still owed");
-        await deleteSessionIndex(env.DB, entry.payload.sessionKey, entry.payload.version);
+        const shard = keyShard(indexShards(env), entry.payload.sessionKey);
+        await deleteSessionIndex(shard, entry.payload.sessionKey, entry.payload.version);
         const deletedAt = readRecord(this.#sql)?.deletedAt;
         if (deletedAt === undefined) return "delivered";
         // Its ledger goes with its storage: the index keeps no record the session cannot answer for.
-        await deleteSessionDeliveries(env.DB, entry.payload.sessionKey, deletedAt);
+        await deleteSessionDeliveries(shard, entry.payload.sessionKey, deletedAt);
         return "wipe";
       }
       case "turn": {
         if (entry.payload.viaQueue) {
-          await env.DELIVERIES.send(queuedSend(entry.payload), { contentType: "json" });
+          const message = queuedSend(entry.payload);
+          await deliveryQueue(env, message).send(message, { contentType: "json" });
           return "delivered";
         }
         const taker = await deliverTurn(env.SESSION, entry.payload);
@@ -199,10 +203,8 @@ export class Outbox {
       case "post": {
         // The Queue's consumer reports each attempt to this session's ledger by the record's id.
         const deliveryId = deliveryIdOf(this.#sql, entry.key);
-        await env.DELIVERIES.send(
-          { ...entry.payload, ...(deliveryId ? { deliveryId } : {}) },
-          { contentType: "json" },
-        );
+        const message = { ...entry.payload, ...(deliveryId ? { deliveryId } : {}) };
+        await deliveryQueue(env, message).send(message, { contentType: "json" });
         return "handed_off";
       }
       case "steer_notice":

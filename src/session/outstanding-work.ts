@@ -1,6 +1,7 @@
 import { subagentSettings } from "../config/agents";
 import type { SwitchboardConfig } from "../config/schema";
 import { type ChildRow, listChildren } from "../index-db/children";
+import { indexShards } from "../index-db/shards";
 import { completionTurnKey, readsCompletion } from "../subagents/completion";
 import { isActive } from "../subagents/targets";
 import { type DeliveryStatus, isUnderway } from "./api";
@@ -99,7 +100,7 @@ export async function mustWait(
   let children: ChildRow[];
   try {
     // A collector's result is collected explicitly (agents_wait): the task never waits for it implicitly.
-    children = await listChildren(env.DB, record.sessionKey, { collectors: false });
+    children = await listChildren(indexShards(env), record.sessionKey, { collectors: false });
   } catch (cause) {
     console.warn(`run ${row.runId}: children not read, reporting now: ${String(cause)}`);
     return false;

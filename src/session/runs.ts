@@ -1,6 +1,7 @@
 import { findAgent, subagentSettings } from "../config/agents";
 import type { AgentConfig } from "../config/schema";
 import { claimSubagentSlot } from "../index-db/lookup";
+import { indexShards } from "../index-db/shards";
 import type { Alarm } from "./alarm";
 import type { DeferredResult } from "./api";
 import { sessionConfig } from "./config";
@@ -84,7 +85,7 @@ export class Runs {
     const record = liveRecord(this.#sql);
     if (!record?.spawn) return true;
     const { maxConcurrent } = subagentSettings(sessionConfig(this.#env), record.agentId);
-    return claimSubagentSlot(this.#env.DB, record, maxConcurrent);
+    return claimSubagentSlot(indexShards(this.#env), record, maxConcurrent);
   }
 
   /** True while a run executing here has been told to stop and has not ended yet. */

@@ -21,7 +21,7 @@ export async function collectorOwners(
   if (asked.length === 0) return { spawners, errors };
   const caller = ctx.requester.sessionKey;
   // A collector run names its spawner in the run index: found even once its child's row is gone.
-  const named = await collectorSpawners(ctx.db, caller, asked);
+  const named = await collectorSpawners(ctx.shards, caller, asked);
   for (const [runId, spawner] of named) {
     // The caller's own members are in its own store already: what is left of them was pruned.
     if (spawner === caller) errors.push({ runId, error: "not_found" });
@@ -29,8 +29,8 @@ export async function collectorOwners(
   }
   const others = asked.filter((runId) => !named.has(runId));
   const [inTree, known] = await Promise.all([
-    controlledRuns(ctx.db, caller, others),
-    indexedRuns(ctx.db, others),
+    controlledRuns(ctx.shards, caller, others),
+    indexedRuns(ctx.shards, others),
   ]);
   for (const runId of others)
     errors.push({ runId, error: inTree.has(runId) || !known.has(runId) ? "not_found" : "not_owner" });

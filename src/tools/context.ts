@@ -1,13 +1,15 @@
 import { keyOptionsOf } from "../config/key-options";
 import type { SwitchboardConfig } from "../config/schema";
+import { type IndexBindings, indexShards } from "../index-db/shards";
 import type { Requester } from "../policy/requester";
 import type { QueueMessage } from "../queue/messages";
+import { deliveryQueue, type QueueBindings } from "../queue/queues";
 import { sendTurnAndWaitResilient, sessionApi, waitForRunResilient } from "../session/client";
 import type { ToolContext } from "./types";
 
 /** The storage interfaces a tool call gets, bound to this Worker's (or object's) bindings. */
 export function toolContext(
-  env: Pick<Env, "DB" | "SESSION" | "DELIVERIES">,
+  env: Pick<Env, "SESSION"> & IndexBindings & QueueBindings,
   config: SwitchboardConfig,
   requester: Requester,
   callKey?: string,
@@ -17,14 +19,14 @@ export function toolContext(
     ...(callKey ? { callKey } : {}),
     config,
     keyOptions: keyOptionsOf(config),
-    db: env.DB,
+    shards: indexShards(env),
     session: (sessionKey) => sessionApi(env.SESSION, sessionKey),
     waitForRun: (sessionKey, runId, timeoutMs) =>
       waitForRunResilient(env.SESSION, sessionKey, runId, timeoutMs),
     sendTurnAndWait: (sessionKey, turn, timeoutMs) =>
       sendTurnAndWaitResilient(env.SESSION, sessionKey, turn, timeoutMs),
     sendToQueue: async (message: QueueMessage) => {
-      await env.DELIVERIES.send(message, { contentType: "json" });
+      await deliveryQueue(env, message).send(message, { contentType: "json" });
     },
   };
 }

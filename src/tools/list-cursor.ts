@@ -2,11 +2,17 @@ import { z } from "zod";
 import { fromBase64Url, toBase64Url } from "../auth/hmac";
 import type { ListCursor } from "../index-db/list";
 
-const cursorSchema = z.strictObject({ u: z.number().int(), t: z.number().int().min(0) });
+// `s`: the shard of the page's last row, when the page merged several (src/index-db/list.ts).
+const cursorSchema = z.strictObject({
+  u: z.number().int(),
+  t: z.number().int().min(0),
+  s: z.number().int().min(0).optional(),
+});
 
-/** Opaque keyset cursor: base64url JSON of the last row's (updatedAt, tie-break). */
+/** Opaque keyset cursor: base64url JSON of the last row's (updatedAt, tie-break[, shard]). */
 export function encodeListCursor(cursor: ListCursor): string {
-  return encodeJsonCursor({ u: cursor.updatedAt, t: cursor.tiebreak });
+  const shard = cursor.shard !== undefined ? { s: cursor.shard } : {};
+  return encodeJsonCursor({ u: cursor.updatedAt, t: cursor.tiebreak, ...shard });
 }
 
 /**
@@ -42,4 +48,10 @@ export const encodeJsonCursor = (value: unknown): string =>
 export const listCursorParam = jsonCursorParam(
   cursorSchema,
   "pass nextCursor from a previous sessions_list",
-).transform((cursor): ListCursor => ({ updatedAt: cursor.u, tiebreak: cursor.t }));
+).transform(
+  (cursor): ListCursor => ({
+    updatedAt: cursor.u,
+    tiebreak: cursor.t,
+    ...(cursor.s !== undefined ? { shard: cursor.s } : {}),
+  }),
+);

@@ -34,10 +34,10 @@ export function parseSessionReference(ctx: ToolContext, input: string): ParsedRe
 export async function resolveSessionReference(ctx: ToolContext, input: string): Promise<SessionLookup> {
   const reference = parseSessionReference(ctx, input);
   if (!reference.ok) return reference;
-  const byKey = await findSessionByKey(ctx.db, reference.key);
+  const byKey = await findSessionByKey(ctx.shards, reference.key);
   if (byKey) return { ok: true, session: byKey };
   if (reference.keyOnly) return referenceNotFound(input);
-  const byId = await findSessionById(ctx.db, input);
+  const byId = await findSessionById(ctx.shards, input);
   if (!byId) return referenceNotFound(input);
   // A sandboxed top-level requester finds by sessionId only the sessions it spawned (SPEC §4).
   if (isRestrictedToSpawned(ctx.config, ctx.requester) && byId.spawnedBy !== ctx.requester.sessionKey)

@@ -45,7 +45,7 @@ async function agentMainTarget(ctx: ToolContext, agentIdParam: string): Promise<
   const crossAgent = checkCrossAgent(ctx.config, ctx.requester, agentId, "send");
   if (!crossAgent.ok) return crossAgent;
   const main = mainSessionKey(agentId, ctx.keyOptions);
-  const found = await findSessionByKey(ctx.db, main);
+  const found = await findSessionByKey(ctx.shards, main);
   return found ? { ok: true, session: found } : missingMainTarget(main, agentId);
 }
 
@@ -60,7 +60,7 @@ async function targetByLabel(
   const crossAgent = checkCrossAgent(ctx.config, ctx.requester, agentId, "send");
   if (!crossAgent.ok) return crossAgent;
   const spawnedBy = isRestrictedToSpawned(ctx.config, ctx.requester) ? ctx.requester.sessionKey : undefined;
-  const found = await findSessionsByLabel(ctx.db, agentId, label, spawnedBy);
+  const found = await findSessionsByLabel(ctx.shards, agentId, label, spawnedBy);
   const [first, second] = found;
   if (!first) {
     return {
@@ -94,7 +94,7 @@ export async function resolveSendParties(
   params: { sessionKey?: string; label?: string; agentId?: string },
 ): Promise<SendParties> {
   const requesterKey = ctx.requester.sessionKey;
-  const later = () => findSessionByKey(ctx.db, requesterKey);
+  const later = () => findSessionByKey(ctx.shards, requesterKey);
   if (params.label !== undefined)
     return { target: await targetByLabel(ctx, params.label, params.agentId), requesterRow: later };
   if (params.sessionKey === undefined && params.agentId !== undefined)
@@ -105,7 +105,7 @@ export async function resolveSendParties(
     lookup.ok || !reference.ok ? lookup : (missingMain(ctx, reference.key) ?? lookup);
   if (!reference.ok || !reference.keyOnly)
     return { target: orMissingMain(await resolveSessionReference(ctx, input)), requesterRow: later };
-  const rows = await findSessionsByKeys(ctx.db, [reference.key, requesterKey]);
+  const rows = await findSessionsByKeys(ctx.shards, [reference.key, requesterKey]);
   const found = rows.get(reference.key);
   const requesterRow = rows.get(requesterKey);
   return {

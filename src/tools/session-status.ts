@@ -108,7 +108,7 @@ export const sessionStatus = defineTool({
         : await changesPart(ctx, sessionKey, stateVersion, params.changesSince);
     const card = statusCard(row, {
       modelOverridden: row.model !== undefined && row.model !== agentModel,
-      children: await countChildrenByStatus(ctx.db, sessionKey),
+      children: await countChildrenByStatus(ctx.shards, sessionKey),
       now: Date.now(),
     });
     return {

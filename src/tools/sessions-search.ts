@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { fittingCount } from "../history/byte-cap";
-import { type SearchRow, searchMessages } from "../index-db/search";
+import type { SearchRow } from "../index-db/search";
+import { searchShards } from "../index-db/search-page";
+import type { IndexShards } from "../index-db/shards";
 import { displayKey, type KeyOptions } from "../keys";
 import { checkSessionVisible, type VisibleScope, visibleScope } from "../policy/visibility";
 import { flooredNumber, sessionKeyParam } from "./args";
@@ -24,7 +26,13 @@ const BAD_LIMIT = "limit must be a positive integer";
  * A page's cursor: the first page's rowid high-water mark (messages indexed since stay out, so pages do
  * not shift) and how many hits came before the next page (src/index-db/search.ts says why not a keyset).
  */
-const cursorSchema = z.strictObject({ h: z.number().int().nonnegative(), o: z.number().int().min(1) });
+const count = z.number().int().nonnegative();
+// `h` and `o`: one mark and offset, or one of each per shard when the pages merge several shards
+// (src/index-db/search-page.ts).
+const cursorSchema = z.strictObject({
+  h: z.union([count, z.array(count).max(256)]),
+  o: z.union([z.number().int().min(1), z.array(count).max(256)]),
+});
 
 const searchCursorParam = jsonCursorParam(
   cursorSchema,
@@ -75,7 +83,7 @@ export const sessionsSearch = defineTool({
     if (!target.ok) return { status: target.status, error: target.error };
     if ("neverWritten" in target) return { results: [] };
     const { sessionKey: _, ...filters } = params;
-    const page = await searchSessions(ctx.db, ctx.keyOptions, visibleScope(ctx.config, ctx.requester), {
+    const page = await searchSessions(ctx.shards, ctx.keyOptions, visibleScope(ctx.config, ctx.requester), {
       ...filters,
       ...(target.sessionKey ? { sessionKey: target.sessionKey } : {}),
     });
@@ -108,7 +116,7 @@ const hitOf = (row: SearchRow, terms: readonly string[], keyOptions: KeyOptions)
  * OpenClaw's result size, and the cursor of the next page. The tool and the operator console share it.
  */
 export async function searchSessions(
-  db: D1Database,
+  shards: IndexShards,
   keyOptions: KeyOptions,
   scope: VisibleScope,
   params: Omit<SessionsSearchParams, "sessionKey"> & { sessionKey?: string },
@@ -116,7 +124,7 @@ export async function searchSessions(
   const terms = queryTerms(params.query);
   // Only punctuation: no word to find (an FTS5 phrase without a token matches nothing anyway).
   if (terms.length === 0) return { hits: [] };
-  const page = await searchMessages(db, {
+  const page = await searchShards(shards, {
     scope,
     match: matchExpression(terms),
     ...(params.sessionKey ? { sessionKey: params.sessionKey } : {}),
@@ -129,7 +137,7 @@ export async function searchSessions(
   // OpenClaw's count: the results array's JSON, whole hits only.
   const fitting = fittingCount(hits, MAX_SEARCH_RESULT_BYTES);
   const more = page.hasMore || fitting < hits.length;
-  const next = (params.cursor?.offset ?? 0) + fitting;
+  const next = page.offsetAfter(fitting);
   return {
     hits: hits
       .slice(0, fitting)

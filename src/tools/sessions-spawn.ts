@@ -109,7 +109,7 @@ export const sessionsSpawn = defineTool({
     const plan = await checkSpawn(ctx, request, async (targetId) => {
       if (!idempotencyKey) return false;
       const ids = await spawnIds(requester.sessionKey, idempotencyKey, targetId);
-      repeat = (await findRunSession(ctx.db, ids.runId)) === ids.childKey;
+      repeat = (await findRunSession(ctx.shards, ids.runId)) === ids.childKey;
       return repeat;
     });
     if (!plan.ok) return { status: plan.status, error: plan.error };
@@ -178,7 +178,7 @@ export const sessionsSpawn = defineTool({
       agentId: plan.target.id,
       spawnedBy: requester.sessionKey,
       spawnDepth: depth,
-      lineage: await ancestorsOf(ctx.db, requester.sessionKey),
+      lineage: await ancestorsOf(ctx.shards, requester.sessionKey),
       ...(params.label ? { label: params.label } : {}),
       ...(plan.model ? { modelOverride: plan.model } : {}),
       ...(plan.thinking ? { thinkingLevel: plan.thinking } : {}),

@@ -20,7 +20,7 @@ export const sessionsYield = defineTool({
       };
     // A yielded sub-agent run reports nothing: only a child's completion would wake it to report. With
     // none running, its requester would never hear back.
-    if (ctx.requester.depth > 0 && (await countActiveChildren(ctx.db, ctx.requester.sessionKey)) === 0) {
+    if (ctx.requester.depth > 0 && (await countActiveChildren(ctx.shards, ctx.requester.sessionKey)) === 0) {
       return {
         status: "error",
         error:

@@ -67,7 +67,7 @@ export async function checkSpawn(
   const active =
     (await isRepeat(targetId)) || request.collect
       ? 0
-      : await countActiveChildren(ctx.db, requester.sessionKey);
+      : await countActiveChildren(ctx.shards, requester.sessionKey);
   if (active >= settings.maxChildrenPerAgent) {
     return failure(
       "forbidden",

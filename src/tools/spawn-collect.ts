@@ -39,7 +39,7 @@ export async function collectorOrigin(
   // may lag behind a just-created child, only answers for a call outside a run.
   const collector = ctx.requester.runId
     ? ctx.requester.collector === true
-    : await isCollectorSession(ctx.db, ctx.requester.sessionKey);
+    : await isCollectorSession(ctx.shards, ctx.requester.sessionKey);
   if (!collector) return undefined;
   return failure(
     "error",

@@ -37,7 +37,8 @@ export async function killTree(ctx: ToolContext, rootKey: string): Promise<numbe
     const key = queue.shift() as string;
     const killed = await ctx.session(key).kill({ cascade: key !== rootKey });
     if (killed.ok) stopped += killed.value.stopped;
-    for (const child of await listChildren(ctx.db, key)) if (isActive(child)) queue.push(child.sessionKey);
+    for (const child of await listChildren(ctx.shards, key))
+      if (isActive(child)) queue.push(child.sessionKey);
   }
   return stopped;
 }
@@ -49,7 +50,7 @@ export async function killTree(ctx: ToolContext, rootKey: string): Promise<numbe
  */
 export async function waitForRuns(ctx: ToolContext, runIds: string[], timeoutSeconds: number | undefined) {
   const timeoutMs = Math.min(MAX_WAIT_SECONDS, Math.max(0, timeoutSeconds ?? DEFAULT_WAIT_SECONDS)) * 1000;
-  const owned = [...(await controlledRuns(ctx.db, ctx.requester.sessionKey, runIds))];
+  const owned = [...(await controlledRuns(ctx.shards, ctx.requester.sessionKey, runIds))];
   const snapshot = async () =>
     new Map(
       await Promise.all(
@@ -94,7 +95,7 @@ export async function waitForRuns(ctx: ToolContext, runIds: string[], timeoutSec
 
 /** SPEC §15 `subagents cancel {runId}`: the kill cascade, for a run in the caller's tree only. */
 export async function cancelRun(ctx: ToolContext, runId: string) {
-  const sessionKey = (await controlledRuns(ctx.db, ctx.requester.sessionKey, [runId])).get(runId);
+  const sessionKey = (await controlledRuns(ctx.shards, ctx.requester.sessionKey, [runId])).get(runId);
   const run = sessionKey ? await progressOf(ctx, sessionKey, runId, 0) : undefined;
   if (!sessionKey || !run) {
     // A collector of the caller still queued (SPEC §15) has no child yet: it is ended before it starts.

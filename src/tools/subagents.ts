@@ -51,7 +51,7 @@ async function killItems(
 async function listedItems(ctx: ToolContext, items: SubagentItem[]) {
   const [descendants, progress] = await Promise.all([
     pendingDescendants(
-      ctx.db,
+      ctx.shards,
       items.map((item) => item.sessionKey),
     ),
     Promise.all(
@@ -112,7 +112,7 @@ export const subagents = defineTool({
     if (action === "cancel" && params.runId) return cancelRun(ctx, params.runId);
     const recentMinutes = Math.min(1440, Math.max(1, params.recentMinutes ?? 30));
     const { active, recent } = controlledItems(
-      await listChildren(ctx.db, ctx.requester.sessionKey),
+      await listChildren(ctx.shards, ctx.requester.sessionKey),
       recentMinutes,
       Date.now(),
     );

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { SwitchboardConfig, ToolName } from "../config/schema";
+import type { IndexShards } from "../index-db/shards";
 import type { KeyOptions } from "../keys";
 import type { Requester } from "../policy/requester";
 import type { QueueMessage } from "../queue/messages";
@@ -15,7 +16,8 @@ export interface ToolContext {
   callKey?: string;
   config: SwitchboardConfig;
   keyOptions: KeyOptions;
-  db: D1Database;
+  /** The session index's D1 shards (src/index-db/shards.ts). */
+  shards: IndexShards;
   /** The session object of a canonical key. */
   session: (sessionKey: string) => SessionApi;
   /** Waits (server-side, surviving an object restart) for a run of a session to end. */

@@ -4,6 +4,7 @@ import type { Identity } from "../../src/auth/identity";
 import { resolveRequester } from "../../src/auth/requester";
 import { parseConfig } from "../../src/config/load";
 import type { SwitchboardConfig } from "../../src/config/schema";
+import { indexShards } from "../../src/index-db/shards";
 
 const parsed = parseConfig(
   JSON.stringify({
@@ -21,7 +22,7 @@ const runIdentity = (sessionKey: string, agentId = "main"): Identity => ({
 });
 
 const resolve = (identity: Identity, named: { sessionKey?: string; agentId?: string } = {}) =>
-  resolveRequester(identity, named, config, env.DB);
+  resolveRequester(identity, named, config, indexShards(env));
 
 describe("operator token", () => {
   it("must name the requester session", async () => {

@@ -18,6 +18,7 @@ import {
   stub,
   uid,
 } from "../support";
+import { shardOf } from "../support/shards";
 
 const SCRIPT = "<script>alert(1)</script>";
 const ESCAPED_SCRIPT = "&lt;script&gt;alert(1)&lt;/script&gt;";
@@ -210,7 +211,8 @@ async function suspendedReply(reason: string): Promise<{ sessionKey: string; del
   await driveUntil(
     [sessionKey],
     async () => {
-      const row = await env.DB.prepare("SELECT status FROM delivery_index WHERE delivery_id = ?")
+      const row = await shardOf(sessionKey)
+        .prepare("SELECT status FROM delivery_index WHERE delivery_id = ?")
         .bind(deliveryId)
         .first<{ status: string }>();
       return row?.status === "suspended" ? true : undefined;
@@ -226,7 +228,7 @@ describe("console: deliveries", () => {
     // A refused post (a channel's 4xx) is `failed` at once: it waits on the operator too, listed first.
     const failedId = `failed-${uid()}`;
     const now = Date.now();
-    await deliveryIndexUpsert(env.DB, {
+    await deliveryIndexUpsert(shardOf(sessionKey), {
       deliveryId: failedId,
       kind: "announce",
       sessionKey,

@@ -1,5 +1,4 @@
 import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { appendEvent, systemEvent } from "../../src/session/event-log";
 import { completionsAfter, requester, runningChild, spawnOk } from "../subagents/fixtures";
@@ -17,6 +16,7 @@ import {
   uid,
   waitRun,
 } from "../support";
+import { shardOf } from "../support/shards";
 
 const SCRIPT = "<script>alert(1)</script>";
 const ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;";
@@ -227,14 +227,16 @@ describe("console session regions (operator)", () => {
     await createSession({ agentId: "main", key });
     const now = Date.now();
     const row = (id: string, status: string, createdAt: number, lastError: string | null) =>
-      env.DB.prepare(
-        `INSERT INTO delivery_index (delivery_id, session_key, agent_id, kind, target, status, attempts,
+      shardOf(key)
+        .prepare(
+          `INSERT INTO delivery_index (delivery_id, session_key, agent_id, kind, target, status, attempts,
            next_attempt_at, last_error, created_at, updated_at) VALUES (?, ?, 'main', 'reply', 'slack:C1', ?, 3, ?, ?, ?, ?)`,
-      ).bind(id, key, status, status === "pending" ? now + 60_000 : null, lastError, createdAt, createdAt);
+        )
+        .bind(id, key, status, status === "pending" ? now + 60_000 : null, lastError, createdAt, createdAt);
     const suspended = crypto.randomUUID();
     const delivered = crypto.randomUUID();
     const pending = crypto.randomUUID();
-    await env.DB.batch([
+    await shardOf(key).batch([
       row(delivered, "delivered", now - 3000, null),
       row(suspended, "suspended", now - 2000, SCRIPT),
       row(pending, "pending", now - 1000, "channel webhook answered HTTP 500"),

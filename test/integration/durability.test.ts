@@ -18,16 +18,18 @@ import {
   tool,
   uid,
 } from "../support";
+import { shards } from "../support/shards";
 
-/** Makes every D1 access to the session index fail, as an outage would, until `restore`. */
+/** Makes every D1 access to the session index (each shard) fail, as an outage would, until `restore`. */
 async function takeIndexOffline(): Promise<{ restore: () => Promise<void> }> {
-  await env.DB.exec("ALTER TABLE session_index RENAME TO session_index_offline");
+  const offline = shards();
+  for (const db of offline) await db.exec("ALTER TABLE session_index RENAME TO session_index_offline");
   let restored = false;
   return {
     restore: async () => {
       if (restored) return;
       restored = true;
-      await env.DB.exec("ALTER TABLE session_index_offline RENAME TO session_index");
+      for (const db of offline) await db.exec("ALTER TABLE session_index_offline RENAME TO session_index");
     },
   };
 }

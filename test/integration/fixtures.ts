@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { shardOf } from "../support/shards";
 
 /** An index row written straight into D1, for query-cost tests that need many sessions quickly. */
 export interface SeedRow {
@@ -11,14 +11,26 @@ export interface SeedRow {
   listState?: number;
 }
 
-/** Inserts index rows in one batch (what session objects would write, minus the optional columns). */
-export async function seedIndexRows(rows: SeedRow[]): Promise<void> {
-  const insert = env.DB.prepare(
+/**
+ * Inserts index rows (what session objects would write, minus the optional columns), each in its key's
+ * shard, or all in `db` (a single-shard query-cost test), one batch per shard.
+ */
+export async function seedIndexRows(rows: SeedRow[], db?: D1Database): Promise<void> {
+  const byShard = new Map<D1Database, SeedRow[]>();
+  for (const row of rows) {
+    const shard = db ?? shardOf(row.sessionKey);
+    byShard.set(shard, [...(byShard.get(shard) ?? []), row]);
+  }
+  for (const [shard, part] of byShard) await seedShard(shard, part);
+}
+
+async function seedShard(db: D1Database, rows: SeedRow[]): Promise<void> {
+  const insert = db.prepare(
     `INSERT INTO session_index (session_key, session_id, agent_id, kind, channel, created_at, updated_at,
        spawned_by, label, list_state, search_text, version)
      VALUES (?, ?, ?, ?, 'internal', ?, ?, ?, ?, ?, ?, 1)`,
   );
-  await env.DB.batch(
+  await db.batch(
     rows.map((row) =>
       insert.bind(
         row.sessionKey,

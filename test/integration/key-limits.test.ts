@@ -1,7 +1,7 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ADMIN, AGENT_TOKENS, call } from "../support";
 import type { HttpResult } from "../support/http";
+import { rowsInEveryShard } from "../support/shards";
 import { type Answer, errorOf } from "../support/wire";
 
 // Session keys (README "Limits", src/keys/bounds.ts): at most 512 UTF-8 bytes and no control characters,
@@ -40,10 +40,11 @@ function keyOfBytes(bytes: number, unit = "k"): string {
 
 /** How many index rows have a key containing `fragment`: a refused key must leave none. */
 async function indexedKeysWith(fragment: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM session_index WHERE instr(session_key, ?) > 0")
-    .bind(fragment)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
+  const rows = await rowsInEveryShard<{ n: number }>(
+    "SELECT count(*) AS n FROM session_index WHERE instr(session_key, ?) > 0",
+    fragment,
+  );
+  return rows.reduce((sum, row) => sum + row.n, 0);
 }
 
 const sessionNotFound = (response: Response) => {

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { type ListCursor, type ListQuery, listSessions, listStatement } from "../../src/index-db/list";
+import { type ListCursor, type ListQuery, listStatement } from "../../src/index-db/list";
+import { listSessions } from "../../src/index-db/list-page";
 import { uid } from "../support";
 import { type SeedRow, seedIndexRows } from "./fixtures";
 
@@ -40,7 +41,8 @@ describe("sessions_list query cost (D1 meta.rows_read and query plans)", () => {
       listState: 0,
     },
   ];
-  const seededOnce = seedIndexRows(all);
+  // One shard's query cost: every row in DB, read through it alone (the single-shard path).
+  const seededOnce = seedIndexRows(all, env.DB);
   // Ties: the row indexed later (higher rowid, and the seed inserts in array order) comes first.
   const newestFirst = (rows: Seed[]) =>
     [...rows].sort((a, b) => b.updatedAt - a.updatedAt || all.indexOf(b) - all.indexOf(a));
@@ -158,7 +160,7 @@ describe("sessions_list query cost (D1 meta.rows_read and query plans)", () => {
       const seen: string[] = [];
       let cursor: ListCursor | undefined;
       do {
-        const page = await listSessions(env.DB, { ...query, limit: LIMIT, ...(cursor ? { cursor } : {}) });
+        const page = await listSessions([env.DB], { ...query, limit: LIMIT, ...(cursor ? { cursor } : {}) });
         seen.push(...page.rows.map((row) => String(row.session_key)));
         // One row past the page tells whether there is more; each further merged branch reads one ahead.
         // Never more, however deep the cursor. A search reads each listed session twice (its FTS entry,
@@ -190,7 +192,7 @@ describe("sessions_list query cost (D1 meta.rows_read and query plans)", () => {
     const seen: string[] = [];
     let cursor: ListCursor | undefined;
     do {
-      const page = await listSessions(env.DB, { ...query, limit: LIMIT, ...(cursor ? { cursor } : {}) });
+      const page = await listSessions([env.DB], { ...query, limit: LIMIT, ...(cursor ? { cursor } : {}) });
       seen.push(...page.rows.map((row) => String(row.session_key)));
       cursor = page.nextCursor;
     } while (cursor);

@@ -1,5 +1,4 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ToolContext } from "../../src/tools/types";
 import {
@@ -17,6 +16,7 @@ import {
   waitRun,
   workerConfig,
 } from "../support";
+import { rowsInEveryShard, shardOf } from "../support/shards";
 
 /** A requester and two children it may send to (relay: visibility tree, A2A within the agent). */
 async function family(prefix: string) {
@@ -94,7 +94,7 @@ describe("a keyed repeat is answered from the requester's record (issue 17, item
     expect(one).toMatchObject({ status: "accepted", sessionKey: first, targetDisposition: "queued" });
     // The window is real: the Queue consumer has not run, so neither the target nor the run index has it.
     const indexed = () =>
-      env.DB.prepare("SELECT session_key FROM run_index WHERE run_id = ?").bind(one.runId).first();
+      shardOf(first).prepare("SELECT session_key FROM run_index WHERE run_id = ?").bind(one.runId).first();
     expect(await transcript(first)).toEqual([]);
     expect(await indexed()).toBeNull();
     expect(await sendWith(ctx, args(second))).toEqual(one);
@@ -123,9 +123,10 @@ describe("a keyed repeat is answered from the requester's record (issue 17, item
       childSessionKey: one.childSessionKey,
       runId: one.runId,
     });
-    const { results } = await env.DB.prepare("SELECT session_key FROM session_index WHERE spawned_by = ?")
-      .bind(requester)
-      .all<{ session_key: string }>();
+    const results = await rowsInEveryShard<{ session_key: string }>(
+      "SELECT session_key FROM session_index WHERE spawned_by = ?",
+      requester,
+    );
     expect(results.map((row) => row.session_key)).toEqual([one.childSessionKey]);
   });
 });

@@ -38,7 +38,7 @@ function trappedContext(requesterKey: string): { ctx: ToolContext; touched: stri
     requester: requesterFor(requesterKey),
     config,
     keyOptions: { mainKey: config.session.mainKey, scope: config.session.scope },
-    db: trap("db") as unknown as D1Database,
+    shards: [trap("db") as unknown as D1Database],
     session: (key) => {
       touched.push(`session(${key})`);
       throw new Error("session used");

@@ -1,7 +1,7 @@
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createSession, getRun, pollRun, recorded, sendMessage, stub, uid, waitRun } from "../support";
+import { rowsInEveryShard } from "../support/shards";
 
 /*
  * A run resumed after a crash replays its recorded tool calls instead of repeating their effects (issue 17,
@@ -19,9 +19,10 @@ async function modelCalls(task: string) {
 
 /** The sub-agents a session spawned, from the index. */
 async function childrenOf(sessionKey: string): Promise<string[]> {
-  const { results } = await env.DB.prepare("SELECT session_key FROM session_index WHERE spawned_by = ?")
-    .bind(sessionKey)
-    .all<{ session_key: string }>();
+  const results = await rowsInEveryShard<{ session_key: string }>(
+    "SELECT session_key FROM session_index WHERE spawned_by = ?",
+    sessionKey,
+  );
   return results.map((row) => row.session_key);
 }
 

@@ -1,5 +1,4 @@
 import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { searchMessageInsert } from "../../src/index-db/search-write";
 import { connectMcp, detailsOf } from "../mcp/client";
@@ -22,14 +21,14 @@ import {
   uid,
   workerConfigWith,
 } from "../support";
+import { shardOf } from "../support/shards";
 
 const search = (requester: string, args: Record<string, unknown>) => tool("sessions_search", requester, args);
 
 /** The indexed rows of a session in D1, however they are visible. */
 async function indexedIds(sessionKey: string): Promise<string[]> {
-  const rows = await env.DB.prepare(
-    "SELECT message_id FROM search_message WHERE session_key = ? ORDER BY message_id",
-  )
+  const rows = await shardOf(sessionKey)
+    .prepare("SELECT message_id FROM search_message WHERE session_key = ? ORDER BY message_id")
     .bind(sessionKey)
     .all<{ message_id: string }>();
   return rows.results.map((row) => row.message_id);
@@ -283,15 +282,16 @@ describe("sessions_search", () => {
     expect(await indexedIds(key)).toEqual([]);
     // A search batch still in flight when the delete landed writes nothing: its index row is gone.
     const late = { sessionKey: key, sessionId: old.json.sessionId, role: "user", timestamp: now, scope: "" };
-    await searchMessageInsert(env.DB, { ...late, messageId: "g2", text: `zold${u} late` }).run();
+    await searchMessageInsert(shardOf(key), { ...late, messageId: "g2", text: `zold${u} late` }).run();
     expect(await indexedIds(key)).toEqual([]);
     // The earlier generation's index row left behind with its backlog flag (its delete never reached
     // D1): the re-created key's upsert keeps the column, its first index pass must clear it.
-    await env.DB.prepare(
-      `INSERT INTO session_index (session_key, session_id, agent_id, kind, channel, created_at, updated_at,
+    await shardOf(key)
+      .prepare(
+        `INSERT INTO session_index (session_key, session_id, agent_id, kind, channel, created_at, updated_at,
          list_state, search_text, version, search_backlog)
        VALUES (?, 'earlier', 'main', 'other', 'internal', ?, ?, 0, '', 1, 1)`,
-    )
+      )
       .bind(key, now, now)
       .run();
     await sessionWith(key, [msg("n1", "user", `znew${u} words`, now + 1)]);
@@ -345,7 +345,7 @@ describe("sessions_search", () => {
       sql.exec("DELETE FROM outbox WHERE kind = 'search_index'");
       sql.exec("DELETE FROM _migrations WHERE id = '0017_search_progress'");
     });
-    await env.DB.prepare("DELETE FROM search_message WHERE session_key = ?").bind(key).run();
+    await shardOf(key).prepare("DELETE FROM search_message WHERE session_key = ?").bind(key).run();
     expect(await indexedIds(key)).toEqual([]);
     // The next instance applies the migration, which owes the backlog and sets the alarm for it.
     await evict(key);
@@ -405,7 +405,7 @@ describe("sessions_search", () => {
     // As if the session row's write were still retrying when the search chunk's own retry came: no row in
     // D1 (removed before the chunk is owed again, so its alarm cannot run first), and the transcript owed
     // to the index from its start.
-    await env.DB.prepare("DELETE FROM session_index WHERE session_key = ?").bind(key).run();
+    await shardOf(key).prepare("DELETE FROM session_index WHERE session_key = ?").bind(key).run();
     await runInDurableObject(stub(key), async (_instance, state) => {
       state.storage.sql.exec("DELETE FROM outbox WHERE kind = 'index_sync'");
       state.storage.sql.exec("DELETE FROM search_progress");

@@ -1,4 +1,4 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { updateRecord } from "../../src/session/record";
 import {
@@ -16,6 +16,7 @@ import {
   transcript,
   waitRun,
 } from "../support";
+import { shardOf } from "../support/shards";
 import {
   childKeyOf,
   completionsAfter,
@@ -476,7 +477,7 @@ describe("collectors (SPEC §15)", () => {
     await runInDurableObject(stub(r), (_i, state) =>
       updateRecord(state.storage.sql, { deletedAt: Date.now() }),
     );
-    await env.DB.prepare("DELETE FROM session_index WHERE session_key = ?").bind(r).run();
+    await shardOf(r).prepare("DELETE FROM session_index WHERE session_key = ?").bind(r).run();
     await createSession({ agentId: "swarm-small", key: r });
     expect(await members(r)).toEqual([]);
     expect((await collector(r, "d", "again")).status).toBe("accepted");
@@ -568,14 +569,17 @@ describe("collectors (SPEC §15)", () => {
     // 200 collector children newer than it in the index (rows only, of an agent no test runs: collectors
     // never hold up the task).
     const now = Date.now();
-    await env.DB.batch(
+    const crowdShard = shardOf(middle.child);
+    await crowdShard.batch(
       Array.from({ length: 200 }, (_, i) =>
-        env.DB.prepare(
-          `INSERT INTO session_index (session_key, session_id, agent_id, kind, channel, created_at, updated_at,
+        crowdShard
+          .prepare(
+            `INSERT INTO session_index (session_key, session_id, agent_id, kind, channel, created_at, updated_at,
              search_text, version, spawned_by, status, collector, recency)
            SELECT ?, ?, 'crowd', 'other', 'internal', ?, ?, '', 1, ?, 'running', 1, MAX(recency) + 1
            FROM session_index`,
-        ).bind(`${middle.child}:crowd-${i}`, crypto.randomUUID(), now, now, middle.child),
+          )
+          .bind(`${middle.child}:crowd-${i}`, crypto.randomUUID(), now, now, middle.child),
       ),
     );
     await answerDeferred(middle.child, "delegated", [middle.child]);
@@ -681,7 +685,7 @@ describe("collectors (SPEC §15)", () => {
       );
       updateRecord(state.storage.sql, { deletedAt: Date.now() });
     });
-    await env.DB.prepare("DELETE FROM session_index WHERE session_key = ?").bind(r).run();
+    await shardOf(r).prepare("DELETE FROM session_index WHERE session_key = ?").bind(r).run();
     await createSession({ agentId: "swarm-small", key: r });
     // Both old members' children are owed their kill instead (the re-creation's own write delivers them).
     await runAlarms([r]);

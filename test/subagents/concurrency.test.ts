@@ -1,5 +1,4 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { claimSubagentSlot } from "../../src/index-db/lookup";
 import { sessionIndexUpsert } from "../../src/index-db/write";
@@ -14,6 +13,7 @@ import {
   transcript,
   uid,
 } from "../support";
+import { rowsInEveryShard, shardOf, shards } from "../support/shards";
 import { completionsAfter, indexedChildren, requester, runOf, spawnOk, subagents } from "./fixtures";
 
 /** Waits until the run is waiting for its webhook agent (the `capped` agent answers 202). */
@@ -81,11 +81,10 @@ describe("maxConcurrent (the capped agent allows 1 sub-agent run in flight)", ()
 
 /** The capped sub-agent sessions among `keys` that the index shows running (what the cap counts). */
 async function indexedRunning(keys: string[]): Promise<string[]> {
-  const { results } = await env.DB.prepare(
+  const results = await rowsInEveryShard<{ session_key: string }>(
     `SELECT session_key FROM session_index WHERE session_key IN (${keys.map(() => "?").join(", ")}) AND status = 'running'`,
-  )
-    .bind(...keys)
-    .all<{ session_key: string }>();
+    ...keys,
+  );
   return results.map((row) => row.session_key);
 }
 
@@ -150,9 +149,10 @@ describe("maxConcurrent is exact, and every ending frees the slot", () => {
       version,
     });
     const names = ["a", "b", "c", "d"];
-    await env.DB.batch(names.map((name) => sessionIndexUpsert(env.DB, row(name, 5, null))));
+    const db = shardOf(`agent:${agentId}:main`);
+    await db.batch(names.map((name) => sessionIndexUpsert(db, row(name, 5, null))));
     const claim = (name: string, version = 5) =>
-      claimSubagentSlot(env.DB, { agentId, sessionKey: `agent:${agentId}:subagent:${name}`, version }, 2);
+      claimSubagentSlot(shards(), { agentId, sessionKey: `agent:${agentId}:subagent:${name}`, version }, 2);
     // Three at once for two slots: two win, whichever they are (each claim counts and marks in one statement).
     const won = await Promise.all(["a", "b", "c"].map((name) => claim(name)));
     expect(won.filter(Boolean)).toHaveLength(2);
@@ -162,12 +162,12 @@ describe("maxConcurrent is exact, and every ending frees the slot", () => {
     const [holder] = ["a", "b", "c"].filter((_name, index) => won[index]);
     if (!loser || !holder) throw new Error("unreachable");
     // A write of the holder's version (or older), delivered after its claim, does not free the slot.
-    await sessionIndexUpsert(env.DB, row(holder, 5, null)).run();
+    await sessionIndexUpsert(db, row(holder, 5, null)).run();
     expect(await claim(loser)).toBe(false);
     // Its next version (the run ended) does.
-    await sessionIndexUpsert(env.DB, row(holder, 6, "killed")).run();
+    await sessionIndexUpsert(db, row(holder, 6, "killed")).run();
     // A claim made from an older record than the index has (the run was killed meanwhile) is refused.
-    await sessionIndexUpsert(env.DB, row("d", 7, "killed")).run();
+    await sessionIndexUpsert(db, row("d", 7, "killed")).run();
     expect(await claim("d", 6)).toBe(false);
     expect(await claim(loser)).toBe(true);
     expect(await claim("d", 7)).toBe(false);

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
   ADMIN,
@@ -16,6 +15,7 @@ import {
   waitRun,
   webhookPosts,
 } from "../support";
+import { shardOf } from "../support/shards";
 import {
   completionsAfter,
   expectedStats,
@@ -99,7 +99,8 @@ describe("subagents list", () => {
     expect(withoutClock(again)).toEqual(withoutClock(listing));
 
     // recentMinutes bounds the finished ones (1–1440): end beta's run two hours ago in the index.
-    await env.DB.prepare("UPDATE session_index SET ended_at = ? WHERE session_key = ?")
+    await shardOf(beta.child)
+      .prepare("UPDATE session_index SET ended_at = ? WHERE session_key = ?")
       .bind(Date.now() - 120 * 60_000, beta.child)
       .run();
     expect((await subagents(r, {})).recent).toEqual([]);

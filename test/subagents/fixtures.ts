@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { ContentBlock } from "../../src/transcript/message";
 import {
@@ -20,6 +19,7 @@ import {
   UUID,
   uid,
 } from "../support";
+import { rowsInEveryShard } from "../support/shards";
 
 /** `agent:<agent>:subagent:<uuid>`: the key of a spawned child. */
 export const childKeyOf = (agentId: string) =>
@@ -215,12 +215,13 @@ export async function expectedCompletion(
 
 /** The index rows of the sessions a session spawned (what `tree` visibility and `subagents` read). */
 export async function indexedChildren(key: string): Promise<Record<string, unknown>[]> {
-  const { results } = await env.DB.prepare(
-    "SELECT session_key, agent_id, spawned_by, spawn_depth, label, list_state, status FROM session_index WHERE spawned_by = ? ORDER BY created_at",
-  )
-    .bind(key)
-    .all<Record<string, unknown>>();
-  return results;
+  const results = await rowsInEveryShard<Record<string, unknown>>(
+    "SELECT session_key, agent_id, spawned_by, spawn_depth, label, list_state, status, created_at FROM session_index WHERE spawned_by = ?",
+    key,
+  );
+  return results
+    .sort((a, b) => Number(a.created_at) - Number(b.created_at))
+    .map(({ created_at: _, ...row }) => row);
 }
 
 /** The hex SHA-256 of some bytes, computed here, independently of the service. */

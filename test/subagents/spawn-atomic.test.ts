@@ -8,6 +8,7 @@ import { toolContext } from "../../src/tools/context";
 import { executeToolCall } from "../../src/tools/invoke";
 import type { ToolContext } from "../../src/tools/types";
 import { createSession, requesterFor, uid, workerConfig } from "../support";
+import { rowsInEveryShard, shards } from "../support/shards";
 
 /** A session stub whose process dies after `create` would have returned: any later call throws. */
 function cutAfterCreate(stub: SessionApi): SessionApi {
@@ -23,9 +24,10 @@ function cutAfterCreate(stub: SessionApi): SessionApi {
 
 /** The children a session spawned, from the index, with how many runs each has. */
 async function childrenWithRuns(requesterKey: string): Promise<{ key: string; runs: number }[]> {
-  const { results } = await env.DB.prepare("SELECT session_key FROM session_index WHERE spawned_by = ?")
-    .bind(requesterKey)
-    .all<{ session_key: string }>();
+  const results = await rowsInEveryShard<{ session_key: string }>(
+    "SELECT session_key FROM session_index WHERE spawned_by = ?",
+    requesterKey,
+  );
   return Promise.all(
     results.map(async ({ session_key: key }) => ({
       key,
@@ -93,7 +95,7 @@ describe("a child whose first run never arrived fails itself by alarm (issue 17,
       spawn: { requesterKey: requester, task: "lost", mode: "run", cleanup: "keep", archiveAfterMinutes: 60 },
     });
     expect(created.ok).toBe(true);
-    const active = () => countActiveChildren(env.DB, requester);
+    const active = () => countActiveChildren(shards(), requester);
     expect(await active()).toBe(1);
     const alarmAt = await runInDurableObject(env.SESSION.getByName(childKey), (_instance, state) => {
       // A minute has passed.

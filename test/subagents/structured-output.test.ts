@@ -1,4 +1,4 @@
-import { abortAllDurableObjects, env } from "cloudflare:test";
+import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { schemaViolations } from "../../src/subagents/output-schema";
 import {
@@ -17,6 +17,7 @@ import {
   waitRun,
   webhookPosts,
 } from "../support";
+import { shardOf } from "../support/shards";
 import { requester, subagents } from "./fixtures";
 
 /*
@@ -277,7 +278,10 @@ describe("structured_output in a model's run (openai runtime, in the session obj
     const post = (await webhookPosts("boss-async-rec", key)).find((request) => request.runId === runId);
     if (!post) throw new Error(`no webhook post for ${runId}`);
     // The index lags behind the child: its row does not say collector yet.
-    await env.DB.prepare("UPDATE session_index SET collector = 0 WHERE session_key = ?").bind(key).run();
+    await shardOf(key)
+      .prepare("UPDATE session_index SET collector = 0 WHERE session_key = ?")
+      .bind(key)
+      .run();
     const invoked = await call<{ result: { details: Record<string, unknown> } }>("POST", "/tools/invoke", {
       token: post.runToken,
       body: { tool: "sessions_spawn", args: { task: "nested" } },

@@ -13,6 +13,7 @@ export * from "./ids";
 export * from "./lists";
 export * from "./runs";
 export * from "./sessions";
+export * from "./shards";
 export * from "./streams";
 export * from "./tools";
 export * from "./wire";

@@ -7,6 +7,7 @@ import { fromColumns } from "../../src/storage/columns";
 import { ADMIN } from "./auth";
 import { BASE_URL, call, type HttpResult, sessionPath } from "./http";
 import { UUID } from "./ids";
+import { shardOf } from "./shards";
 import type { ImportReceipt, SessionRow } from "./wire";
 
 /** The session object of a key, for the `cloudflare:test` helpers. */
@@ -176,9 +177,8 @@ export function storedRuns(key: string): Promise<StoredRun[]> {
 
 /** The runIds the run index holds for a session (what GET /v1/runs/{runId} resolves through). */
 export async function indexedRunIds(key: string): Promise<string[]> {
-  const { results } = await env.DB.prepare(
-    "SELECT run_id FROM run_index WHERE session_key = ? ORDER BY created_at, rowid",
-  )
+  const { results } = await shardOf(key)
+    .prepare("SELECT run_id FROM run_index WHERE session_key = ? ORDER BY created_at, rowid")
     .bind(key)
     .all<{ run_id: string }>();
   return results.map((row) => row.run_id);

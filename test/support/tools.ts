@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { resolveRequester } from "../../src/auth/requester";
 import type { SwitchboardConfig } from "../../src/config/schema";
+import { indexShards } from "../../src/index-db/shards";
 import type { Requester } from "../../src/policy/requester";
 import type { QueueMessage } from "../../src/queue/messages";
 import { toolContext } from "../../src/tools/context";
@@ -82,7 +83,7 @@ export async function toolWithConfig<Name extends string>(
     { kind: "operator" },
     { sessionKey: requesterKey },
     config,
-    env.DB,
+    indexShards(env),
   );
   if (!requester.ok) throw new Error(requester.message);
   const outcome = await executeToolCall(toolContext(env, config, requester.requester), name, args);

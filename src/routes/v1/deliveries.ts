@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { AppEnv } from "../../app-env";
 import { AppError } from "../../errors";
 import { type DeliveryCursor, findDelivery, listDeliveries } from "../../index-db/deliveries";
+import { indexShards } from "../../index-db/shards";
 import { DELIVERY_KINDS, DELIVERY_STATUSES, type DeliveryRecord } from "../../session/api";
 import { sessionApi } from "../../session/client";
 import { encodeJsonCursor, jsonCursorParam } from "../../tools/list-cursor";
@@ -51,7 +52,7 @@ function viewerAgent(c: Context<AppEnv>): string | undefined {
 async function sessionOf(c: Context<AppEnv>): Promise<{ sessionKey: string; deliveryId: string }> {
   const agentId = viewerAgent(c);
   const deliveryId = c.req.param("deliveryId") ?? "";
-  const found = await findDelivery(c.env.DB, deliveryId);
+  const found = await findDelivery(indexShards(c.env), deliveryId);
   if (!found || (agentId !== undefined && found.agentId !== agentId))
     throw new AppError("not_found", `delivery ${deliveryId} not found`);
   return { sessionKey: found.sessionKey, deliveryId };
@@ -78,7 +79,7 @@ export const deliveryRoutes = new Hono<AppEnv>()
             "sessionKey",
           )
         : undefined;
-    const page = await listDeliveries(c.env.DB, {
+    const page = await listDeliveries(indexShards(c.env), {
       ...(query.status ? { status: query.status } : {}),
       ...(query.kind ? { kind: query.kind } : {}),
       ...(sessionKey ? { sessionKey } : {}),

@@ -4,6 +4,7 @@ import { configuredModels } from "../../config/agents";
 import { keyOptionsOf } from "../../config/key-options";
 import { badRequest } from "../../errors";
 import { visibleChildKeys } from "../../index-db/children";
+import { indexShards } from "../../index-db/shards";
 import { displayKey } from "../../keys";
 import { sessionApi } from "../../session/client";
 import { readJsonBody } from "../middleware";
@@ -57,7 +58,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     const sessionKey = pathKey(c);
     const [described, children] = await Promise.all([
       sessionApi(c.env.SESSION, sessionKey).describe(),
-      visibleChildKeys(c.env.DB, [sessionKey], restScope(c.get("identity"))),
+      visibleChildKeys(indexShards(c.env), [sessionKey], restScope(c.get("identity"))),
     ]);
     const row = unwrapResult(described);
     const childKeys = children.get(sessionKey);

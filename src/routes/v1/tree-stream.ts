@@ -4,6 +4,7 @@ import { readSse } from "../../client/sse";
 import { keyOptionsOf } from "../../config/key-options";
 import { badRequest } from "../../errors";
 import { descendants } from "../../index-db/children";
+import { indexShards } from "../../index-db/shards";
 import { parseSessionKey } from "../../keys";
 import { openSessionStream } from "../../session/client";
 import { KEEP_ALIVE_MS, SSE_HEADERS, STREAM_LIFETIME_MS, sseComment, sseFrame } from "../../sse/frames";
@@ -137,7 +138,7 @@ export async function treeStream(
     await writer.write(sseFrame("ready", { sessions: cursors.size }, treeCursor(cursors)));
   };
 
-  const known = await descendants(c.env.DB, root);
+  const known = await descendants(indexShards(c.env), root);
   // A session found now was there before this connection: live-only unless resuming (then from its cursor, or all).
   const initial = [root, ...known.filter((child) => reader.mayRead(child)).map((child) => child.sessionKey)];
   if (!resuming) for (const sessionKey of initial) awaitingReady.add(sessionKey);

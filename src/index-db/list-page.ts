@@ -1,0 +1,84 @@
+import type { IndexRow } from "../session/api";
+import { type ListCursor, type ListPage, type ListQuery, listStatement } from "./list";
+import { type IndexShards, newestFirst, type RecencyRow, scopeShards } from "./shards";
+
+/** One page of visible sessions, newest first, keyset-paged on `recency` (updatedAt, then its slot). */
+export async function listSessions(shards: IndexShards, query: ListQuery): Promise<ListPage> {
+  const targets = scopeShards(shards, query.scope, query.agentId);
+  const [only] = targets;
+  if (targets.length > 1) return mergedPage(shards, targets, query);
+  const statement = listStatement(query);
+  if (!statement || !only) return { rows: [], hasMore: false, rowsRead: 0 };
+  const result = await only
+    .prepare(statement.sql)
+    .bind(...statement.params)
+    .all<IndexRow>();
+  const rows = result.results.slice(0, query.limit);
+  const last = rows.at(-1);
+  const hasMore = result.results.length > query.limit && last !== undefined;
+  return {
+    rows,
+    hasMore,
+    rowsRead: result.meta.rows_read,
+    ...(hasMore
+      ? { nextCursor: { updatedAt: Number(last.updated_at), tiebreak: Number(last.recency_tiebreak) } }
+      : {}),
+  };
+}
+
+/**
+ * The cursor as shard `shard` applies it. The merged order is (recency, shard) descending, so after the
+ * cursor's (R, S) come a shard's rows below R, and, in a shard numbered below S, those at R too: `<
+ * R + 1` there. A cursor without a shard (one shard's page) is `< R` everywhere.
+ */
+function shardCursor(cursor: ListCursor | undefined, shard: number): ListCursor | undefined {
+  if (!cursor || shard >= (cursor.shard ?? 0)) return cursor;
+  return { updatedAt: cursor.updatedAt, tiebreak: cursor.tiebreak + 1 };
+}
+
+/**
+ * The fan-out (shards.ts `scopeShards`): every shard reads the page from the same cursor (keyset, a
+ * position, so valid in each) with limit + offset + 1 rows, and the rows are merged in the same order,
+ * recency then shard. An offset is applied after the merge (each shard reads it in full: callers cap it).
+ */
+async function mergedPage(shards: IndexShards, targets: D1Database[], query: ListQuery): Promise<ListPage> {
+  const offset = query.offset ?? 0;
+  const reads = await Promise.all(
+    targets.map(async (db) => {
+      const shard = shards.indexOf(db);
+      const cursor = shardCursor(query.cursor, shard);
+      const { offset: _, cursor: __, ...rest } = query;
+      const statement = listStatement({
+        ...rest,
+        limit: query.limit + offset,
+        ...(cursor ? { cursor } : {}),
+      });
+      if (!statement) return { rows: [], rowsRead: 0 };
+      const result = await db
+        .prepare(statement.sql)
+        .bind(...statement.params)
+        .all<IndexRow & RecencyRow>();
+      return { rows: result.results.map((row) => ({ row, shard })), rowsRead: result.meta.rows_read };
+    }),
+  );
+  const merged = reads
+    .flatMap((read) => read.rows)
+    .sort((a, b) => newestFirst(a.row, b.row) || b.shard - a.shard);
+  const page = merged.slice(offset, offset + query.limit);
+  const last = page.at(-1);
+  const hasMore = merged.length > offset + query.limit && last !== undefined;
+  return {
+    rows: page.map((entry) => entry.row),
+    hasMore,
+    rowsRead: reads.reduce((sum, read) => sum + read.rowsRead, 0),
+    ...(hasMore
+      ? {
+          nextCursor: {
+            updatedAt: Number(last.row.updated_at),
+            tiebreak: Number(last.row.recency_tiebreak),
+            shard: last.shard,
+          },
+        }
+      : {}),
+  };
+}

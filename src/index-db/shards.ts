@@ -1,0 +1,103 @@
+import type { VisibleScope } from "../policy/visibility";
+
+/**
+ * The D1 databases that hold the session index, in shard order: `DB` (shard 0, also the home of the
+ * global tables: grants) then `DB_1`, `DB_2`, … as bound (README "Scaling"). One database writes about
+ * 10³ times a second and holds 10 GB; every session's index rows (its session row, run index, delivery
+ * records, search rows) live in its agent's shard, so the write rate and the size grow with the shards.
+ */
+export type IndexShards = readonly [D1Database, ...D1Database[]];
+
+/** The bindings the shards are read from (the Worker's Env, or a part of it). */
+export type IndexBindings = Pick<Env, "DB"> & { readonly [shard: `DB_${number}`]: D1Database | undefined };
+
+/**
+ * The bound shards: `DB`, then `DB_1`, `DB_2`, … up to the first number not bound (a gap ends them, so
+ * the count, which routing depends on, is exactly what the operator numbered).
+ */
+export function indexShards(env: IndexBindings): IndexShards {
+  const more: D1Database[] = [];
+  for (let n = 1; ; n++) {
+    const shard = env[`DB_${n}`];
+    if (!shard) return [env.DB, ...more];
+    more.push(shard);
+  }
+}
+
+/**
+ * The routing function: FNV-1a (32-bit) of a name, modulo the count. Stable across deploys and
+ * isolates; a change of the count re-homes names (README "Scaling" says what the operator does then).
+ */
+export function shardNumber(name: string, count: number): number {
+  if (count <= 1) return 0;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    hash ^= name.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % count;
+}
+
+/** The shard that holds an agent's sessions' index rows. */
+export function indexShard(shards: IndexShards, agentId: string): D1Database {
+  return shards[shardNumber(agentId, shards.length)] ?? shards[0];
+}
+
+/**
+ * The agent of a canonical key (`agent:<agentId>:<rest>`); the index row's agent_id is the same, so a
+ * key alone routes. Anything else (never stored) goes to the empty agent's shard.
+ */
+export function agentOfKey(sessionKey: string): string {
+  const match = /^agent:([^:]*):/.exec(sessionKey);
+  return match?.[1] ?? "";
+}
+
+/** The shard that holds this session's index rows. */
+export function keyShard(shards: IndexShards, sessionKey: string): D1Database {
+  return indexShard(shards, agentOfKey(sessionKey));
+}
+
+/**
+ * The fan-out rule: the shards a read must ask. A read that names one agent (an agentId filter, or an
+ * agent token's `self`/`tree` scope, whose children of other agents the list hides) or a set of agents
+ * (an `agents` scope) asks their shards only; anything else (the operator, visibility `all`) asks every
+ * shard, in parallel, and merges. With one shard this is always that shard: no fan-out path runs.
+ */
+export function scopeShards(shards: IndexShards, scope: VisibleScope, agentId?: string): D1Database[] {
+  if (shards.length === 1) return [shards[0]];
+  if (agentId !== undefined) return [indexShard(shards, agentId)];
+  if (scope.type === "all") return [...shards];
+  if (scope.type === "agents") return [...new Set(scope.agentIds.map((id) => indexShard(shards, id)))];
+  return [indexShard(shards, scope.agentId)];
+}
+
+/** Each shard's part of a key list (several keys, one read per shard that holds any of them). */
+export function keysByShard(shards: IndexShards, sessionKeys: readonly string[]): Map<D1Database, string[]> {
+  const parts = new Map<D1Database, string[]>();
+  for (const key of sessionKeys) {
+    const shard = keyShard(shards, key);
+    parts.set(shard, [...(parts.get(shard) ?? []), key]);
+  }
+  return parts;
+}
+
+/** The same read on every shard in parallel (a fan-out), results in shard order. */
+export function everyShard<T>(
+  shards: readonly D1Database[],
+  read: (db: D1Database) => Promise<T>,
+): Promise<T[]> {
+  return Promise.all(shards.map(read));
+}
+
+/**
+ * A merged read's order, newest activity first: `recency` (migrations/0003) as its two exact halves,
+ * updated_at and its slot (the product passes 2^53), read with RECENCY_COLUMNS. Slots repeat across
+ * shards; rows equal on both come out in shard order, which a list cursor records (list.ts).
+ */
+export const RECENCY_COLUMNS = "updated_at, recency % 1048576 AS recency_tiebreak";
+export interface RecencyRow {
+  updated_at: unknown;
+  recency_tiebreak: unknown;
+}
+export const newestFirst = (a: RecencyRow, b: RecencyRow): number =>
+  Number(b.updated_at) - Number(a.updated_at) || Number(b.recency_tiebreak) - Number(a.recency_tiebreak);

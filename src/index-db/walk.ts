@@ -1,0 +1,130 @@
+import {
+  everyShard,
+  type IndexShards,
+  keysByShard,
+  newestFirst,
+  RECENCY_COLUMNS,
+  type RecencyRow,
+} from "./shards";
+
+/** How far a walk of the spawn tree goes: deeper than any maxSpawnDepth, it only stops a cyclic chain. */
+export const MAX_TREE_DEPTH = 16;
+
+/**
+ * A spawn tree may cross agents (allowAgents), so with several shards its edges cross shards and no one
+ * database can walk it in a recursive CTE. These walks go level by level instead (depth is bounded by
+ * maxSpawnDepth), each level one read per shard in parallel. With one shard the callers keep their
+ * single recursive CTE and never come here.
+ */
+
+/** A descendant found by `walkDownLevels`: the root it descends from, its depth, its index columns. */
+export interface WalkedNode {
+  root: string;
+  depth: number;
+  row: Record<string, string | number | null>;
+}
+
+// What any walk's caller reads of a descendant (subagents, the tree view, the tree stream).
+const NODE_COLUMNS = `session_key, spawned_by, agent_id, label, spawn_task, status, started_at, ended_at,
+  total_tokens, ${RECENCY_COLUMNS}`;
+
+/**
+ * The descendants of `roots` (children, theirs, …), parents before children and the newest activity
+ * first within a level, as walkDown in children.ts has them: archived sessions are walked too, hidden
+ * ones end their branch. Stops after the level that reaches `limit` nodes.
+ */
+export async function walkDownLevels(
+  shards: IndexShards,
+  roots: readonly string[],
+  limit = Number.POSITIVE_INFINITY,
+): Promise<WalkedNode[]> {
+  const nodes: WalkedNode[] = [];
+  // (root, session) pairs whose children the next level reads; a root inside another root's tree is walked for both.
+  let frontier = roots.map((root) => ({ root, sessionKey: root }));
+  for (let depth = 1; depth <= MAX_TREE_DEPTH && frontier.length > 0 && nodes.length < limit; depth++) {
+    const parents = JSON.stringify([...new Set(frontier.map((pair) => pair.sessionKey))]);
+    const found = await everyShard(shards, async (db) => {
+      const { results } = await db
+        .prepare(
+          `SELECT ${NODE_COLUMNS} FROM session_index
+           WHERE spawned_by IN (SELECT value FROM json_each(?)) AND list_state IN (0, 1)`,
+        )
+        .bind(parents)
+        .all<Record<string, string | number | null> & RecencyRow>();
+      return results;
+    });
+    const level = found.flat().sort(newestFirst);
+    const next: typeof frontier = [];
+    for (const row of level)
+      for (const pair of frontier)
+        if (pair.sessionKey === row.spawned_by) {
+          nodes.push({ root: pair.root, depth, row });
+          next.push({ root: pair.root, sessionKey: String(row.session_key) });
+        }
+    frontier = next;
+  }
+  return nodes;
+}
+
+/** For each of these sessions, its spawner (null for none): read in each key's shard. */
+async function spawnersOf(
+  shards: IndexShards,
+  sessionKeys: readonly string[],
+  listedOnly: boolean,
+): Promise<Map<string, string | null>> {
+  const parts = await Promise.all(
+    [...keysByShard(shards, sessionKeys)].map(async ([db, keys]) => {
+      const { results } = await db
+        .prepare(
+          `SELECT session_key, spawned_by FROM session_index WHERE session_key IN (SELECT value FROM json_each(?))
+           ${listedOnly ? "AND list_state IN (0, 1)" : ""}`,
+        )
+        .bind(JSON.stringify(keys))
+        .all<{ session_key: string; spawned_by: string | null }>();
+      return results;
+    }),
+  );
+  return new Map(parts.flat().map((row) => [row.session_key, row.spawned_by]));
+}
+
+/**
+ * Which of the `starts` (an id → the first ancestor to test, at `depth`) reach `target` following
+ * `spawned_by` upwards, as the walk-up CTEs of runs.ts do: an ancestor at a time, up to MAX_TREE_DEPTH,
+ * through sessions that are listed or archived only when `listedOnly`.
+ */
+export async function reachesAncestor(
+  shards: IndexShards,
+  starts: ReadonlyMap<string, string>,
+  target: string,
+  options: { depth: number; listedOnly: boolean },
+): Promise<Set<string>> {
+  const reached = new Set<string>();
+  let current = new Map(starts);
+  for (let depth = options.depth; current.size > 0; depth++) {
+    for (const [id, ancestor] of current)
+      if (ancestor === target) {
+        reached.add(id);
+        current.delete(id);
+      }
+    if (depth >= MAX_TREE_DEPTH || current.size === 0) break;
+    const spawners = await spawnersOf(shards, [...new Set(current.values())], options.listedOnly);
+    const next = new Map<string, string>();
+    for (const [id, ancestor] of current) {
+      const up = spawners.get(ancestor);
+      if (up) next.set(id, up);
+    }
+    current = next;
+  }
+  return reached;
+}
+
+/** The same read on every shard, its rows merged newest activity first (`newestFirst`), at most `limit`. */
+export async function newestAcrossShards<Row extends RecencyRow>(
+  shards: readonly D1Database[],
+  read: (db: D1Database) => Promise<Row[]>,
+  limit: number,
+): Promise<Row[]> {
+  const parts = await everyShard(shards, read);
+  if (parts.length === 1) return parts[0] ?? [];
+  return parts.flat().sort(newestFirst).slice(0, limit);
+}
