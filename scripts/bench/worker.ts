@@ -18,5 +18,5 @@ const benchApp = new Hono<AppEnv>()
 
 export default {
   fetch: benchApp.fetch,
-  queue: (batch, env, ctx) => worker.queue(batch, countingEnv(env), ctx),
+  queue: (batch, env) => worker.queue(batch, countingEnv(env)),
 } satisfies ExportedHandler<Env>;
