@@ -86,10 +86,13 @@ export const sessionStatus = defineTool({
     if (badModel) return { status: "error", error: badModel };
     const sessionKey = target?.sessionKey ?? reference.key;
     const stub = ctx.session(sessionKey);
-    const described =
+    // The children's counts come from the index, the rest from the object: both asked at once.
+    const [described, children] = await Promise.all([
       params.model === undefined
-        ? await stub.describe()
-        : await stub.patch({ modelOverride: params.model === "default" ? null : params.model });
+        ? stub.describe()
+        : stub.patch({ modelOverride: params.model === "default" ? null : params.model }),
+      countChildrenByStatus(ctx.shards, sessionKey),
+    ]);
     if (!described.ok) {
       const shown = displayKey(sessionKey, ctx.keyOptions);
       if (!implicitSession(ctx, sessionKey))
@@ -108,7 +111,7 @@ export const sessionStatus = defineTool({
         : await changesPart(ctx, sessionKey, stateVersion, params.changesSince);
     const card = statusCard(row, {
       modelOverridden: row.model !== undefined && row.model !== agentModel,
-      children: await countChildrenByStatus(ctx.shards, sessionKey),
+      children,
       now: Date.now(),
     });
     return {
