@@ -2,6 +2,7 @@
 // (counting.ts), each operation runs `times` times; once the counts stop moving (its deferred work — queue
 // consumers, runs, outbox writes, completions — has finished), they are divided by `times`.
 import { api, tool } from "./api.mjs";
+import { historyKey } from "./history.mjs";
 import { ADMIN, TOKENS } from "./server.mjs";
 
 const counts = async (base, reset = false) =>
@@ -40,12 +41,12 @@ const OPERATIONS = [
   },
   {
     name: "sessions_history (limit 200)",
-    prepare: async () => ({ key: "agent:main:api:history-1000" }),
+    prepare: async () => ({ key: historyKey(1_000) }),
     run: (base, _, { key }) => tool(base, TOKENS.main, "sessions_history", { sessionKey: key, limit: 200 }),
   },
   {
     name: "session_status",
-    prepare: async () => ({ key: "agent:main:api:history-1000" }),
+    prepare: async () => ({ key: historyKey(1_000) }),
     run: (base, _, { key }) => tool(base, TOKENS.main, "session_status", { sessionKey: key }),
   },
   {

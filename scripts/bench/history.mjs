@@ -12,6 +12,9 @@ const historyRequest = (base, sessionKey, limit, offset = 0) =>
     body: JSON.stringify({ sessionKey, limit, ...(offset ? { offset } : {}) }),
   });
 
+/** The session whose transcript holds `size` imported messages. */
+export const historyKey = (size) => `agent:main:api:history-${size}`;
+
 const statusRequest = (base, sessionKey) =>
   fetch(`${base}/v1/tools/session_status`, {
     method: "POST",
@@ -19,29 +22,28 @@ const statusRequest = (base, sessionKey) =>
     body: JSON.stringify({ sessionKey }),
   });
 
-/**
- * History limit 20 and 200 and session_status on each transcript size, and the direct SQL read of 200
- * rows.
- */
+/** History limit 20 and 200 and session_status on the transcript of `key` (`size` messages). */
+export async function readsScenario(base, key, size, options, tag = "") {
+  const results = [];
+  for (const limit of [20, 200]) {
+    const timing = await measure(() => ok(historyRequest(base, key, limit)), options);
+    results.push({ name: `sessions_history limit ${limit} @${size}${tag}`, size, limit, timing });
+  }
+  const status = await measure(() => ok(statusRequest(base, key)), options);
+  results.push({ name: `session_status @${size}${tag}`, size, status: true, timing: status });
+  return results;
+}
+
+/** The reads of readsScenario on each transcript size, and the direct SQL read of 200 rows. */
 export async function historyScenario(base, sizes, options) {
   const results = [];
   for (const size of sizes) {
-    const key = `agent:main:api:history-${size}`;
+    const key = historyKey(size);
     const t0 = performance.now();
     await importTranscript(base, key, size);
     const seeded = (performance.now() - t0) / 1000;
-    for (const limit of [20, 200]) {
-      const timing = await measure(() => ok(historyRequest(base, key, limit)), options);
-      results.push({
-        name: `sessions_history limit ${limit} @${size}`,
-        size,
-        limit,
-        timing,
-        seededSeconds: seeded,
-      });
-    }
-    const status = await measure(() => ok(statusRequest(base, key)), options);
-    results.push({ name: `session_status @${size}`, size, status: true, timing: status });
+    const reads = await readsScenario(base, key, size, options);
+    results.push(...reads.map((row) => ({ ...row, seededSeconds: seeded })));
     const sql = await measure(
       () => ok(fetch(`${base}/bench/sql/${encodeURIComponent(key)}?limit=200`)),
       options,

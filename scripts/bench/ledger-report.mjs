@@ -33,9 +33,9 @@ minus the child run's \`endedAt\` (the child object's clock when it ended the ru
 → \`benchPingPeer\`: 50 sequential \`benchPing\` calls timed in the caller, whose clock moves in whole ms
 and only across I/O, so one call is 1/50 of the total), on two objects of their own; 100 samples before the
 load (idle), then one every 20 ms throughout it (the target's floor). Each sample also times the client's
-round trip of \`GET /bench/ping/:key\` (the "DO ping" baseline of the other sections: client → wrangler's
-proxy → Worker → object), for reference. CPU per completion: what the runtime workerd, wrangler with its
-proxy workerd, and this client used (/proc) while the children ran, divided by their number.
+round trip of \`GET /bench/ping/:key\` (the "DO ping" baseline of the other sections: client → Worker →
+object), for reference. CPU per completion: what the runtime workerd, the server process (Node:
+Miniflare), and this client used (/proc) while the children ran, divided by their number.
 
 | scenario | target | | figure |
 | --- | --- | --- | --- |

@@ -12,7 +12,7 @@ const spread = (stat) =>
   stat?.median === undefined ? ms(stat) : `${ms(stat.median)} (${ms(stat.min)}–${ms(stat.max)})`;
 const value = (stat) => (stat?.median === undefined ? stat : stat.median);
 
-/** The baselines of a result's phase (each phase is its own wrangler dev process). */
+/** The baselines of a result's phase (each phase is its own server process). */
 export function baselineOf(results, row, which) {
   return results.find((entry) => entry.baseline === which && (entry.phase ?? 1) === (row.phase ?? 1));
 }
@@ -95,10 +95,12 @@ Written by \`npm run bench\` (scripts/bench/); the part after the notes marker i
 
 ## Method
 
-\`wrangler dev -c scripts/bench/wrangler.toml\` on loopback: the bench's Worker (scripts/bench/worker.ts),
-which is the real one plus the baseline routes under \`/bench\` (log level error, offline, its own fresh
-\`--persist-to\` state, local trace capture off with \`X_LOCAL_OBSERVABILITY=false\`: wrangler otherwise
-records every invocation into a local SQLite store, a dev-tool cost production has not).
+The local server of \`npm start\` (scripts/local-server.mjs: the Worker bundled by \`wrangler deploy --dry-run\`,
+served by Miniflare's API in one workerd with its Durable Objects, D1 and queues; no proxy, no line logged per
+request, no trace store) on loopback, in a process of its own (scripts/bench/serve.mjs), running the bench's
+Worker (scripts/bench/worker.ts: the real one plus the baseline routes under \`/bench\`; scripts/bench/wrangler.toml),
+offline, each phase over its own fresh state. "bare Miniflare no-op Worker" is a Worker of one line
+answering "ok" on Miniflare in another process, measured in the same phase: the floor of any local request.
 The configuration is the demo's (scripts/demo-config.json), plus a bench-only \`instant\` agent (scripts/bench/server.mjs).
 A closed-loop client on Node's fetch: a ${300} ms warm-up, then
 ${run.reps} repetitions of ${run.durationMs} ms; p50/p90/p99 are medians over repetitions, with the min–max
@@ -130,7 +132,7 @@ ${results
   .map((row) => `- **Failed**: ${row.name}: ${row.failed}`)
   .join("\n")}
 
-## Targets (issue 6 §2)
+## Targets (issues 6 §2 and 16)
 
 | target | | figure |
 | --- | --- | --- |

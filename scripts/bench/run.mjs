@@ -8,7 +8,7 @@ import { rmSync } from "node:fs";
 import { api, ok } from "./api.mjs";
 import { costsScenario } from "./costs.mjs";
 import { writeCostsSection } from "./costs-report.mjs";
-import { exportScenario, historyScenario, memoryScenario } from "./history.mjs";
+import { exportScenario, historyKey, historyScenario, memoryScenario, readsScenario } from "./history.mjs";
 import { handoffScenario } from "./ledger.mjs";
 import { writeLedgerSection } from "./ledger-report.mjs";
 import { cursorAt, listScenario, waitForIndex } from "./list.mjs";
@@ -150,6 +150,11 @@ async function phaseTwo(all) {
     await step(results, `sessions_list @${scale.largeSessions}`, () =>
       listScenario(base, scale.largeSessions, cursor, latency),
     );
+    // The first phase's transcripts are still there (same state): the same reads over the large index.
+    const size = scale.history[0];
+    await step(results, `sessions_history and session_status @${size}${tag}`, () =>
+      readsScenario(base, historyKey(size), size, latency, tag),
+    );
     // Last: every accepted send leaves a run and its ping-pong turns behind.
     await step(results, "sessions_send fire-and-forget load", () => sendLoadScenario(base, load));
   } finally {
@@ -170,7 +175,7 @@ async function phaseStreams(all) {
     const samples = scale.streamSamples;
     await step(results, "baselines", () => baselines(base, " (streams run)"));
     await step(results, "live stream: event delay", () => eventDelayScenario(base, samples));
-    const processes = { wranglerPid: worker.pid, workerd: workerdPid(worker.pid) };
+    const processes = { serverPid: worker.pid, workerd: workerdPid(worker.pid) };
     await step(results, "live stream: 100 streams during turns", () =>
       fanOutScenario(base, samples, processes),
     );
@@ -194,7 +199,7 @@ async function phaseLedger(all) {
   migrate(stateDir);
   const worker = await startWorker(stateDir, {}, { swarm: true });
   try {
-    const processes = { wranglerPid: worker.pid, workerd: workerdPid(worker.pid) };
+    const processes = { serverPid: worker.pid, workerd: workerdPid(worker.pid) };
     await step(results, `ledger: ${scale.completions} completions into one requester`, () =>
       handoffScenario(worker.base, { count: scale.completions, window: SWARM_CHILDREN, processes, log }),
     );
@@ -216,7 +221,7 @@ async function phaseCosts(all) {
   try {
     await api(worker.base, "POST", "/v1/sessions", TOKENS.main, { key: "main", displayName: "Main" });
     await createSessions(worker.base, scale.sessions - 1);
-    await importTranscript(worker.base, "agent:main:api:history-1000", 1_000);
+    await importTranscript(worker.base, historyKey(1_000), 1_000);
     await waitForIndex(worker.base, scale.sessions);
     await step(results, "costs per operation", () => costsScenario(worker.base, COST_TIMES, log));
   } finally {

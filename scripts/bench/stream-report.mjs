@@ -37,7 +37,7 @@ sample, its floors: a bare DO ping round trip and a bare durable write's round t
 /bench/write/:key\`, one \`storage.put\`, answered once committed).
 **100 streams**: turns against \`instant\` (\`POST …/messages\`, then \`POST /v1/runs/{id}/wait\`) in 4
 blocks (none, 100 streams open, 100 open, none; opening them is not timed), and the CPU time the runtime
-workerd, wrangler with its proxy workerd, and this client used per turn (/proc); every stream must see
+workerd, the server process (Node: Miniflare), and this client used per turn (/proc); every stream must see
 every turn's \`run_completed\`.
 **first delta**: \`POST …/messages {stream: true}\` to \`streamer\` (2 warm-up replies first); the client's
 request → first \`delta\` event vs the model server's request arrival → first chunk written, split on

@@ -116,13 +116,13 @@ async function turn(base, key, i) {
   return performance.now() - t0;
 }
 
-/** CPU ms used so far by the Worker's runtime workerd, by wrangler and its other processes, by this client. */
-export function cpuNow({ wranglerPid, workerd }) {
-  const others = [wranglerPid, ...descendants(wranglerPid)].filter((pid) => pid !== workerd);
+/** CPU ms used so far by the Worker's runtime workerd, by the server process (Node: Miniflare), by this client. */
+export function cpuNow({ serverPid, workerd }) {
+  const others = [serverPid, ...descendants(serverPid)].filter((pid) => pid !== workerd);
   const { user, system } = process.cpuUsage();
   return {
     runtime: cpuMsOf(workerd),
-    wrangler: others.reduce((sum, pid) => sum + cpuMsOf(pid), 0),
+    server: others.reduce((sum, pid) => sum + cpuMsOf(pid), 0),
     client: (user + system) / 1000,
   };
 }
@@ -138,7 +138,7 @@ export async function fanOutScenario(base, samples, processes, streams = 100) {
   for (let i = 0; i < 3; i++) await turn(base, key, `warm-${i}`);
   const block = Math.max(2, Math.round(samples / 4));
   const timings = { none: [], open: [] };
-  const cpu = { none: { runtime: 0, wrangler: 0, client: 0 }, open: { runtime: 0, wrangler: 0, client: 0 } };
+  const cpu = { none: { runtime: 0, server: 0, client: 0 }, open: { runtime: 0, server: 0, client: 0 } };
   let missing = 0;
   for (const kind of ["none", "open", "open", "none"]) {
     const completed = new Array(kind === "open" ? streams : 0).fill(0);

@@ -1,4 +1,4 @@
-// The targets of issue 6 §2, each checked against this run's figures.
+// The targets of issues 6 §2 and 16, each checked against this run's figures.
 
 const p50 = (row) => row?.timing?.p50?.median ?? row?.timing?.p50;
 const find = (results, test) => results.filter((row) => row.timing && test(row));
@@ -9,26 +9,38 @@ const fmt = (value) => value.toFixed(2);
 /** Each target: { name, met, figure }. */
 export function targets(results) {
   const out = [];
-  const lists = find(results, (row) => row.filter && row.via === "API");
-  const worstList = lists
-    .map((row) => ({ row, ratio: p50(row) / p50(healthzOf(results, row)) }))
-    .sort((a, b) => b.ratio - a.ratio)[0];
-  if (worstList)
+  const bare = results.find((row) => row.baseline === "bare");
+  if (bare) {
+    const healthz = healthzOf(results, bare);
+    const ratio = p50(healthz) / p50(bare);
     out.push({
-      name: "sessions_list p50 ≤ 3× /healthz p50 (every API filter, both sizes)",
-      met: worstList.ratio <= 3,
-      figure: `worst ${fmt(worstList.ratio)}× (${worstList.row.name}, ${fmt(p50(worstList.row))} ms)`,
+      name: "/healthz p50 on the local server (npm start's) ≤ 2× a bare Miniflare no-op Worker",
+      met: ratio <= 2,
+      figure: `${fmt(ratio)}× (${fmt(p50(healthz))} vs ${fmt(p50(bare))} ms)`,
     });
-  for (const row of find(
-    results,
-    (entry) => entry.limit === 200 && entry.name.startsWith("sessions_history"),
-  )) {
-    const ratio = p50(row) / p50(healthzOf(results, row));
-    out.push({
-      name: `${row.name} p50 ≤ 3× /healthz p50`,
-      met: ratio <= 3,
-      figure: `${fmt(ratio)}× (${fmt(p50(row))} ms)`,
-    });
+  }
+  // Reads (issue 16): each ≤ 2× /healthz, at 200 and at the large index; the D1 floor named beside.
+  const reads = [
+    ["sessions_list (every API filter)", find(results, (row) => row.filter && row.via === "API")],
+    [
+      "sessions_history limit 200",
+      find(results, (row) => row.limit === 200 && row.name.startsWith("sessions_history")),
+    ],
+    ["session_status", find(results, (row) => row.status)],
+  ];
+  for (const [name, rows] of reads) {
+    for (const phase of [...new Set(rows.map((row) => row.phase ?? 1))]) {
+      const worst = rows
+        .filter((row) => (row.phase ?? 1) === phase)
+        .map((row) => ({ row, ratio: p50(row) / p50(healthzOf(results, row)) }))
+        .sort((a, b) => b.ratio - a.ratio)[0];
+      const d1 = p50(healthzOf(results, worst.row, "d1")) / p50(healthzOf(results, worst.row));
+      out.push({
+        name: `${name} p50 ≤ 2× /healthz p50, ${phase === 1 ? "200 sessions" : "large index"}`,
+        met: worst.ratio <= 2,
+        figure: `worst ${fmt(worst.ratio)}× (${worst.row.name}, ${fmt(p50(worst.row))} ms); D1 SELECT 1 alone is ${fmt(d1)}×`,
+      });
+    }
   }
   const withRows = results.filter((row) => row.rowsRead !== undefined);
   const over = withRows.filter((row) => row.rowsRead > 51);
@@ -78,13 +90,17 @@ export function targets(results) {
     const share = fire.timing.rps.median / healthz8;
     // The platform's floor for the same path: one D1 key read and one Queue send, nothing after them.
     const floor = results.find((row) => row.name.startsWith("baseline: D1 key read + Queue send"));
-    const floorShare = floor
-      ? `; the floor (D1 read + Queue send) is ${((floor.timing.rps.median / healthz8) * 100).toFixed(0)}%`
-      : "";
+    const floorRps = floor?.timing.rps.median;
     out.push({
-      name: "fire-and-forget throughput ≥ 50% of /healthz at c=8",
-      met: share >= 0.5,
-      figure: `${(share * 100).toFixed(0)}% (${fire.timing.rps.median.toFixed(0)} req/s)${floorShare}`,
+      name: "fire-and-forget throughput at c=8 ≥ 50% of /healthz's, or, with the floor (D1 read + Queue send) lower, ≥ floor ÷ 1.5",
+      met:
+        share >= 0.5 ||
+        (floorRps !== undefined && floorRps / healthz8 < 0.5 && fire.timing.rps.median >= floorRps / 1.5),
+      figure: `${(share * 100).toFixed(0)}% of /healthz (${fire.timing.rps.median.toFixed(0)} req/s)${
+        floorRps
+          ? `; the floor is ${((floorRps / healthz8) * 100).toFixed(0)}%, ${(floorRps / fire.timing.rps.median).toFixed(2)}× this`
+          : ""
+      }`,
     });
   }
   const delivery = results.find((row) => row.name.startsWith("sessions_send delivery"));
@@ -94,14 +110,14 @@ export function targets(results) {
       met: p50(delivery) < 1020,
       figure: `${fmt(p50(delivery))} ms`,
     });
-  const wait = results.find((row) => row.name.startsWith("sessions_send wait (instant"));
-  if (wait) {
-    const ratio = p50(wait) / p50(healthzOf(results, wait));
-    out.push({
-      name: "send-and-wait p50 ≤ 10× /healthz p50",
-      met: ratio <= 10,
-      figure: `${fmt(ratio)}× (${fmt(p50(wait))} ms)`,
-    });
+  for (const [prefix, limit, name] of [
+    ["sessions_send wait (instant", 5, "send-and-wait (instant agent) p50 ≤ 5× /healthz p50"],
+    ["sessions_spawn → completion", 10, "spawn → completion in requester p50 ≤ 10× /healthz p50"],
+  ]) {
+    const row = results.find((entry) => entry.name.startsWith(prefix));
+    if (!row) continue;
+    const ratio = p50(row) / p50(healthzOf(results, row));
+    out.push({ name, met: ratio <= limit, figure: `${fmt(ratio)}× (${fmt(p50(row))} ms)` });
   }
   return out;
 }
