@@ -13,7 +13,13 @@ const rate = (limit, perOp) => (perOp > 0 ? Math.floor(limit / perOp).toLocaleSt
 
 export function writeCostsSection(rows, run) {
   const costs = rows.filter((row) => row.cost);
-  const failed = rows.filter((row) => row.failed);
+  const failed = rows.filter((row) => row.failed && /cost/.test(row.name));
+  const storage = rows
+    .filter((row) => row.storage)
+    .map(
+      (row) =>
+        `- ${row.name.replace(/^storage: /, "")}: ${Math.round(row.bytesPer).toLocaleString("en-US")} (over ${row.count.toLocaleString("en-US")} rows written directly, file and WAL sizes)`,
+    );
   const lines = costs.map(({ name, perOp: c }) =>
     [
       name.replace(/^costs: /, ""),
@@ -39,6 +45,9 @@ database (no shards).
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${lines.map((line) => `| ${line} |`).join("\n")}
 ${failed.map((row) => `\n- **Failed**: ${row.name}: ${row.failed}`).join("")}
+
+Storage, from the same run's large phases (the bytes the local D1 files grew by, divided by what was added):
+${storage.join("\n") || "- not measured in this run (BENCH_ONLY=costs)"}
 <!-- /costs -->`;
   writeSection("<!-- costs -->", "<!-- /costs -->", section, "docs/scaling.md");
 }

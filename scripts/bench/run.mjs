@@ -137,8 +137,15 @@ async function phaseTwo(all) {
   const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 2 }))) };
   log(`seeding ${scale.largeSessions} index rows into D1 directly (wrangler d1 execute --local --file)`);
   const t0 = Date.now();
+  const bytesBefore = d1BytesOf(STATE_DIR);
   const row = seedIndex(STATE_DIR, scale.largeSessions, Date.now());
   log(`seeded in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  results.push({
+    name: "storage: D1 bytes per indexed session",
+    storage: true,
+    bytesPer: (d1BytesOf(STATE_DIR) - bytesBefore) / scale.largeSessions,
+    count: scale.largeSessions,
+  });
   const worker = await startWorker(STATE_DIR);
   const { base } = worker;
   try {
@@ -238,7 +245,14 @@ async function phaseSearch(all) {
   for (const [index, size] of scale.searchSizes.entries()) {
     const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 5 + index }))) };
     log(`search: growing the index to ${size} messages`);
+    const bytesBefore = d1BytesOf(stateDir);
     seedSearchIndex(stateDir, indexed, size, log);
+    results.push({
+      name: "storage: D1 bytes per searchable message",
+      storage: true,
+      bytesPer: (d1BytesOf(stateDir) - bytesBefore) / (size - indexed),
+      count: size - indexed,
+    });
     indexed = size;
     const worker = await startWorker(stateDir);
     try {

@@ -3,7 +3,7 @@
 // (scripts/local-server.mjs, in a process of its own: serve.mjs), loopback, error-level logs, its own
 // fresh state dir, offline (no Request.cf download, no telemetry).
 import { spawn, spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { d1Bindings } from "../d1-bindings.mjs";
@@ -177,4 +177,12 @@ export function cpuMsOf(pid) {
   // The command name (field 2) may hold spaces; the fields after its closing parenthesis are fixed.
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Bytes the local D1 databases of a state dir take on disk (each database file with its WAL). */
+export function d1BytesOf(stateDir) {
+  const dir = path.join(stateDir, "v3/d1/miniflare-D1DatabaseObject");
+  return readdirSync(dir)
+    .filter((file) => !file.startsWith("metadata.") && /\.sqlite(-wal)?$/.test(file))
+    .reduce((sum, file) => sum + statSync(path.join(dir, file)).size, 0);
 }
