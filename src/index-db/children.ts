@@ -1,5 +1,5 @@
 import type { VisibleScope } from "../policy/visibility";
-import { visibleCondition } from "./list";
+import { type Clause, visibleCondition } from "./list";
 import { everyShard, type IndexShards, newestFirst, RECENCY_COLUMNS, scopeShards } from "./shards";
 import { MAX_TREE_DEPTH, newestAcrossShards, walkDownLevels } from "./walk";
 
@@ -73,6 +73,45 @@ export async function listChildren(
   });
 }
 
+/** A row of `childKeysStatement`: one visible child of a parent, newest first within its parent. */
+export interface ChildKeyRow {
+  spawned_by: string;
+  session_key: string;
+  updated_at: number;
+  recency_tiebreak: number;
+}
+
+/**
+ * The visible children of the parents `parents` names (a condition's SQL and values: a JSON array of keys,
+ * or a list page's own statement as a subquery, list-page.ts), at most MAX_CHILDREN each, served by the
+ * `spawned_by` index; undefined when the scope can see nothing.
+ */
+export function childKeysStatement(parents: Clause, scope: VisibleScope): Clause | undefined {
+  const visible = visibleCondition(scope);
+  if (!visible) return undefined;
+  return {
+    sql: `SELECT spawned_by, session_key, updated_at, recency_tiebreak FROM (
+           SELECT spawned_by, session_key, ${RECENCY_COLUMNS},
+             ROW_NUMBER() OVER (PARTITION BY spawned_by ORDER BY recency DESC) AS n
+           FROM session_index
+           WHERE spawned_by IN (${parents.sql}) AND list_state IN (0, 1)
+             ${visible.sql ? `AND ${visible.sql}` : ""}
+         ) WHERE n <= ${MAX_CHILDREN} ORDER BY spawned_by, n`,
+    params: [...parents.params, ...visible.params],
+  };
+}
+
+/** `childKeysStatement`'s rows as parent → child keys, newest first, at most MAX_CHILDREN each. */
+export function childKeysOf(rows: readonly ChildKeyRow[]): Map<string, string[]> {
+  const children = new Map<string, string[]>();
+  for (const row of rows) {
+    const keys = children.get(row.spawned_by) ?? [];
+    if (keys.length < MAX_CHILDREN) keys.push(row.session_key);
+    children.set(row.spawned_by, keys);
+  }
+  return children;
+}
+
 /**
  * For each of these sessions, the keys of its children the requester may see (its scope, as the list
  * query applies it), newest activity first, at most MAX_CHILDREN each: one query for a whole page, the
@@ -84,31 +123,17 @@ export async function visibleChildKeys(
   sessionKeys: readonly string[],
   scope: VisibleScope,
 ): Promise<Map<string, string[]>> {
-  const visible = visibleCondition(scope);
-  const children = new Map<string, string[]>();
-  if (sessionKeys.length === 0 || !visible) return children;
+  const parents = { sql: "SELECT value FROM json_each(?)", params: [JSON.stringify(sessionKeys)] };
+  const statement = childKeysStatement(parents, scope);
+  if (sessionKeys.length === 0 || !statement) return new Map();
   const parts = await everyShard(scopeShards(shards, scope), async (db) => {
     const { results } = await db
-      .prepare(
-        `SELECT spawned_by, session_key, updated_at, recency_tiebreak FROM (
-           SELECT spawned_by, session_key, ${RECENCY_COLUMNS},
-             ROW_NUMBER() OVER (PARTITION BY spawned_by ORDER BY recency DESC) AS n
-           FROM session_index
-           WHERE spawned_by IN (SELECT value FROM json_each(?)) AND list_state IN (0, 1)
-             ${visible.sql ? `AND ${visible.sql}` : ""}
-         ) WHERE n <= ${MAX_CHILDREN} ORDER BY spawned_by, n`,
-      )
-      .bind(JSON.stringify(sessionKeys), ...visible.params)
-      .all<{ spawned_by: string; session_key: string; updated_at: number; recency_tiebreak: number }>();
+      .prepare(statement.sql)
+      .bind(...statement.params)
+      .all<ChildKeyRow>();
     return results;
   });
-  const rows = parts.length === 1 ? (parts[0] ?? []) : parts.flat().sort(newestFirst);
-  for (const row of rows) {
-    const keys = children.get(row.spawned_by) ?? [];
-    if (keys.length < MAX_CHILDREN) keys.push(row.session_key);
-    children.set(row.spawned_by, keys);
-  }
-  return children;
+  return childKeysOf(parts.length === 1 ? (parts[0] ?? []) : parts.flat().sort(newestFirst));
 }
 
 // D1 binds at most 100 parameters per statement.

@@ -1,6 +1,10 @@
 import type { IndexRow } from "../session/api";
+import { type ChildKeyRow, childKeysOf, childKeysStatement, visibleChildKeys } from "./children";
 import { type ListCursor, type ListPage, type ListQuery, listStatement } from "./list";
 import { type IndexShards, newestFirst, type RecencyRow, scopeShards } from "./shards";
+
+// D1 binds at most 100 values per statement.
+const MAX_BOUND = 100;
 
 /** One page of visible sessions, newest first, keyset-paged on `recency` (updatedAt, then its slot). */
 export async function listSessions(shards: IndexShards, query: ListQuery): Promise<ListPage> {
@@ -13,9 +17,14 @@ export async function listSessions(shards: IndexShards, query: ListQuery): Promi
     .prepare(statement.sql)
     .bind(...statement.params)
     .all<IndexRow>();
-  const rows = result.results.slice(0, query.limit);
+  return pageOf(result, query.limit);
+}
+
+/** A page from its statement's result (limit + 1 rows: the last one only says that more follow). */
+function pageOf(result: D1Result<IndexRow>, limit: number): ListPage {
+  const rows = result.results.slice(0, limit);
   const last = rows.at(-1);
-  const hasMore = result.results.length > query.limit && last !== undefined;
+  const hasMore = result.results.length > limit && last !== undefined;
   return {
     rows,
     hasMore,
@@ -24,6 +33,46 @@ export async function listSessions(shards: IndexShards, query: ListQuery): Promi
       ? { nextCursor: { updatedAt: Number(last.updated_at), tiebreak: Number(last.recency_tiebreak) } }
       : {}),
   };
+}
+
+/**
+ * A page and its rows' visible children (sessions_list's `childSessions`). When one shard holds both the
+ * page and every child the scope may see (one shard in all, or an agent's own scope), both are one round
+ * trip: a batch whose second statement takes the page's own statement as its parents' subquery (the page's
+ * rows read twice, one network wait saved). Otherwise the children are a second read (`visibleChildKeys`).
+ */
+export async function listSessionsWithChildren(
+  shards: IndexShards,
+  query: ListQuery,
+): Promise<{ page: ListPage; children: Map<string, string[]> }> {
+  const [only, ...others] = scopeShards(shards, query.scope, query.agentId);
+  const [childShard, ...moreChildShards] = scopeShards(shards, query.scope);
+  const statement = listStatement(query);
+  const children =
+    statement &&
+    childKeysStatement(
+      { sql: `SELECT session_key FROM (${statement.sql})`, params: statement.params },
+      query.scope,
+    );
+  if (
+    only &&
+    others.length === 0 &&
+    moreChildShards.length === 0 &&
+    only === childShard &&
+    statement &&
+    children &&
+    children.params.length <= MAX_BOUND
+  ) {
+    const [pageResult, childResult] = await only.batch([
+      only.prepare(statement.sql).bind(...statement.params),
+      only.prepare(children.sql).bind(...children.params),
+    ]);
+    const page = pageOf(pageResult as D1Result<IndexRow>, query.limit);
+    return { page, children: childKeysOf((childResult as D1Result<ChildKeyRow>).results) };
+  }
+  const page = await listSessions(shards, query);
+  const keys = page.rows.map((columns) => String(columns.session_key));
+  return { page, children: await visibleChildKeys(shards, keys, query.scope) };
 }
 
 /**

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { visibleChildKeys } from "../index-db/children";
 import type { ListQuery } from "../index-db/list";
-import { listSessions } from "../index-db/list-page";
+import { listSessionsWithChildren } from "../index-db/list-page";
 import { displayKey, normalizeAgentId } from "../keys";
 import { MAX_LIST_OFFSET, MAX_SEARCH_CHARS } from "../limits";
 import { type VisibleScope, visibleScope } from "../policy/visibility";
@@ -90,14 +89,9 @@ export const sessionsList = defineTool({
     const scope = visibleScope(ctx.config, ctx.requester);
     const query = listQueryOf(params, scope);
     const { limit } = query;
-    const page = await listSessions(ctx.shards, query);
-    // The page's children in one more query, filtered by the caller's own visibility: a key the caller
-    // could not list is not leaked through its parent's row (README "Configuration", choices).
-    const children = await visibleChildKeys(
-      ctx.shards,
-      page.rows.map((columns) => String(columns.session_key)),
-      scope,
-    );
+    // The page's children come filtered by the caller's own visibility: a key the caller could not list
+    // is not leaked through its parent's row (README "Configuration", choices).
+    const { page, children } = await listSessionsWithChildren(ctx.shards, query);
     const sessions = await Promise.all(
       page.rows.map(async (columns) => {
         const { derivedTitle, lastMessagePreview, ...row } = toSessionRow(columns, ctx.keyOptions);
