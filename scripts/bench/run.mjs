@@ -3,7 +3,8 @@
 // baselines of the same run, prints a table and rewrites docs/benchmarks.md. BENCH_SCALE=small for a
 // quick run; BENCH_ONLY=streams runs the live-stream group alone and rewrites only its section of the
 // report, BENCH_ONLY=ledger the completion-delivery group, BENCH_ONLY=search the transcript search group.
-// Not part of `npm test` or CI.
+// BENCH_OPENCLAW=1 adds the side-by-side run against the real OpenClaw gateway (openclaw.mjs), which
+// BENCH_ONLY=openclaw runs alone. Not part of `npm test` or CI.
 import { rmSync } from "node:fs";
 import { api, ok } from "./api.mjs";
 import { exportScenario, historyScenario, memoryScenario } from "./history.mjs";
@@ -13,6 +14,8 @@ import { cursorAt, listScenario, waitForIndex } from "./list.mjs";
 import { measure } from "./measure.mjs";
 import { deliveryScenario, sendLoadScenario, spawnScenario, waitScenario } from "./messaging.mjs";
 import { startModelServer } from "./model-server.mjs";
+import { openclawComparison } from "./openclaw.mjs";
+import { printOpenClawTable, writeOpenClawSection } from "./openclaw-report.mjs";
 import { printTable, writeReport } from "./report.mjs";
 import {
   importSearchHits,
@@ -39,6 +42,8 @@ const SCALES = {
     churnCycles: 300,
     completions: 200,
     searchSizes: [1_000, 100_000],
+    openclawRounds: 40,
+    openclawSends: 8,
   },
   full: {
     sessions: 200,
@@ -52,6 +57,8 @@ const SCALES = {
     churnCycles: 1_000,
     completions: 1_000,
     searchSizes: [1_000, 1_000_000],
+    openclawRounds: 200,
+    openclawSends: 30,
   },
 };
 const scaleName = process.env.BENCH_SCALE === "small" ? "small" : "full";
@@ -208,8 +215,37 @@ async function phaseSearch(all) {
   }
 }
 
+/** Side by side with the real OpenClaw gateway (issue 16): a Worker of its own; resolves to the run's facts. */
+async function phaseOpenClaw(all) {
+  const stateDir = `${STATE_DIR}-openclaw`;
+  rmSync(stateDir, { recursive: true, force: true });
+  wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", stateDir]);
+  try {
+    const { rows, facts } = await openclawComparison({
+      startSwitchboard: (modelUrl) => startWorker(stateDir, [], { modelUrl }),
+      startModelServer,
+      rounds: scale.openclawRounds,
+      sends: scale.openclawSends,
+      log,
+    });
+    all.push(...rows);
+    return facts;
+  } catch (error) {
+    log(`openclaw comparison failed: ${error.message}`);
+    all.push({ name: "openclaw comparison", failed: error.message });
+    return undefined;
+  }
+}
+
 async function main() {
   const results = [];
+  if (process.env.BENCH_ONLY === "openclaw") {
+    const openclaw = await phaseOpenClaw(results);
+    printOpenClawTable(results);
+    writeOpenClawSection(results, { scale: scaleName, ...scale, date: new Date().toISOString(), openclaw });
+    log("docs/benchmarks.md: the OpenClaw comparison section rewritten");
+    return;
+  }
   if (process.env.BENCH_ONLY === "search") {
     await phaseSearch(results);
     printTable(results);
@@ -253,9 +289,11 @@ async function main() {
     log(`transcript search phase failed: ${error.message}`);
     results.push({ name: "search: transcript search phase", failed: error.message });
   });
+  const openclaw = process.env.BENCH_OPENCLAW === "1" ? await phaseOpenClaw(results) : undefined;
   printTable(results);
   printSearchTargets(results);
-  writeReport(results, { scale: scaleName, ...scale, seconds: (Date.now() - started) / 1000 });
+  if (openclaw || results.some((row) => row.name === "openclaw comparison")) printOpenClawTable(results);
+  writeReport(results, { scale: scaleName, ...scale, seconds: (Date.now() - started) / 1000, openclaw });
   log("docs/benchmarks.md written");
 }
 
