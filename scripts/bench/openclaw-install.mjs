@@ -65,7 +65,7 @@ export async function installOpenClaw({ log = console.error, version = OPENCLAW_
     const t0 = Date.now();
     await run("npm", ["install", "--prefix", path.join(dir, "node24"), ...flags, NODE_SPEC], { log });
     const nodeBin = path.dirname(node);
-    log(`Node ${await versionOf(node)} installed; now openclaw (its dependency tree is large)`);
+    log(`Node ${await output(node, ["--version"])} installed; now openclaw (its dependency tree is large)`);
     const app = (extra) =>
       run("npm", ["install", "--prefix", path.join(dir, "app"), ...flags, ...extra, `openclaw@${version}`], {
         nodeBin,
@@ -84,25 +84,33 @@ export async function installOpenClaw({ log = console.error, version = OPENCLAW_
       nodeBin,
       log,
     });
-    log(`openclaw installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    // The CLI must start on this Node before the install counts as complete.
+    const cli = await output(node, [cliEntry(pkgDir), "--version"]);
+    if (!cli.includes(version)) throw new Error(`openclaw --version answered: ${cli}`);
+    log(`${cli} installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     writeFileSync(path.join(dir, MARKER), `${new Date().toISOString()}\n`);
   }
-  const pkg = JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8"));
-  const bin = typeof pkg.bin === "string" ? pkg.bin : (pkg.bin?.openclaw ?? Object.values(pkg.bin ?? {})[0]);
   return {
     installed,
     dir,
     node,
     pkgDir,
-    entry: path.join(pkgDir, bin),
-    version: pkg.version,
-    nodeVersion: await versionOf(node),
+    entry: cliEntry(pkgDir),
+    version: JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8")).version,
+    nodeVersion: await output(node, ["--version"]),
   };
 }
 
-function versionOf(node) {
+/** The package's `openclaw` bin script. */
+function cliEntry(pkgDir) {
+  const { bin } = JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8"));
+  return path.join(pkgDir, typeof bin === "string" ? bin : bin.openclaw);
+}
+
+/** A command's stdout, trimmed. */
+function output(command, args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(node, ["--version"], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (chunk) => {
       out += chunk;

@@ -6,10 +6,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
+import { startModelServer } from "./model-server.mjs";
 import { OPENCLAW_TOKEN, prepareGateway, startGateway } from "./openclaw-gateway.mjs";
 import { installOpenClaw } from "./openclaw-install.mjs";
 import { HISTORY_SIZE, KEYS, SESSION_COUNT, seedOpenClaw, seedSwitchboard } from "./openclaw-seed.mjs";
-import { cpuMsOf, descendants, TOKENS } from "./server.mjs";
+import { cpuMsOf, descendants, startWorker, TOKENS, wrangler } from "./server.mjs";
 
 const LIST_LIMIT = 50;
 /** Send rounds before the measured ones: OpenClaw's first turns after its start take seconds. */
@@ -135,12 +136,8 @@ async function interleave(sides, operations, rounds, { warmup = 0, between } = {
   });
 }
 
-/**
- * The comparison. `startSwitchboard(modelUrl)` resolves to a fresh Worker ({ base, stop }) whose
- * `streamer` agent is on that model; `startModelServer(options)` to the stand-in. Returns the result rows
- * (`openclaw: true`) and the run's facts for the report.
- */
-export async function openclawComparison({ startSwitchboard, startModelServer, rounds, sends, log }) {
+/** The comparison, with our Worker over `stateDir` (migrated); resolves to result rows and the run's facts. */
+async function openclawComparison({ stateDir, rounds, sends, log }) {
   const t0 = Date.now();
   const install = await installOpenClaw({ log });
   const installSeconds = (Date.now() - t0) / 1000;
@@ -154,7 +151,7 @@ export async function openclawComparison({ startSwitchboard, startModelServer, r
     log(`openclaw: seeding ${SESSION_COUNT} sessions into its legacy store, then doctor's SQLite import`);
     seedOpenClaw(install, dir);
     gateway = await startGateway(install, dir, port);
-    worker = await startSwitchboard(model.baseUrl);
+    worker = await startWorker(stateDir, [], { modelUrl: model.baseUrl });
     log(`switchboard on ${worker.base}, openclaw on ${gateway.base}; seeding switchboard through its API`);
     await seedSwitchboard(worker.base);
     const sides = [
@@ -174,7 +171,10 @@ export async function openclawComparison({ startSwitchboard, startModelServer, r
     const settle = median(waits.map((wait) => wait.ms));
     // Each side's own tail: how long its tree kept working after answering its own send.
     const tail = (i) => median(waits.filter((wait) => wait.index === i).map((wait) => wait.lastBusy[i]));
-    const busy = sides.map((side, i) => `${side.name} ${tail(i).toFixed(0)} ms`);
+    const busy = sides.map(
+      (side, i) =>
+        `${side.name} ${tail(i) ? `${tail(i).toFixed(0)} ms` : "never (idle in its first 500 ms)"}`,
+    );
     log(
       `openclaw: a send settled in ${settle.toFixed(0)} ms (median); busy after its own: ${busy.join(", ")}`,
     );
@@ -199,5 +199,29 @@ export async function openclawComparison({ startSwitchboard, startModelServer, r
     await gateway?.stop();
     await model.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The bench's OpenClaw phase: pushes the comparison's rows (`openclaw: true`) onto `all`, or one failed
+ * row, and resolves to the run's facts for the report (undefined when it failed). Our side runs over a
+ * fresh `stateDir`; `scale` gives the rounds (openclawRounds, openclawSends).
+ */
+export async function phaseOpenClaw(all, { stateDir, scale, log }) {
+  try {
+    rmSync(stateDir, { recursive: true, force: true });
+    wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", stateDir]);
+    const { rows, facts } = await openclawComparison({
+      stateDir,
+      rounds: scale.openclawRounds,
+      sends: scale.openclawSends,
+      log,
+    });
+    all.push(...rows);
+    return facts;
+  } catch (error) {
+    log(`openclaw comparison failed: ${error.message}`);
+    all.push({ name: "openclaw comparison", failed: error.message });
+    return undefined;
   }
 }

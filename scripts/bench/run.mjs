@@ -14,7 +14,7 @@ import { cursorAt, listScenario, waitForIndex } from "./list.mjs";
 import { measure } from "./measure.mjs";
 import { deliveryScenario, sendLoadScenario, spawnScenario, waitScenario } from "./messaging.mjs";
 import { startModelServer } from "./model-server.mjs";
-import { openclawComparison } from "./openclaw.mjs";
+import { phaseOpenClaw } from "./openclaw.mjs";
 import { printOpenClawTable, writeOpenClawSection } from "./openclaw-report.mjs";
 import { printTable, writeReport } from "./report.mjs";
 import {
@@ -215,32 +215,10 @@ async function phaseSearch(all) {
   }
 }
 
-/** Side by side with the real OpenClaw gateway (issue 16): a Worker of its own; resolves to the run's facts. */
-async function phaseOpenClaw(all) {
-  const stateDir = `${STATE_DIR}-openclaw`;
-  rmSync(stateDir, { recursive: true, force: true });
-  wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", stateDir]);
-  try {
-    const { rows, facts } = await openclawComparison({
-      startSwitchboard: (modelUrl) => startWorker(stateDir, [], { modelUrl }),
-      startModelServer,
-      rounds: scale.openclawRounds,
-      sends: scale.openclawSends,
-      log,
-    });
-    all.push(...rows);
-    return facts;
-  } catch (error) {
-    log(`openclaw comparison failed: ${error.message}`);
-    all.push({ name: "openclaw comparison", failed: error.message });
-    return undefined;
-  }
-}
-
 async function main() {
   const results = [];
   if (process.env.BENCH_ONLY === "openclaw") {
-    const openclaw = await phaseOpenClaw(results);
+    const openclaw = await phaseOpenClaw(results, { stateDir: `${STATE_DIR}-openclaw`, scale, log });
     printOpenClawTable(results);
     writeOpenClawSection(results, { scale: scaleName, ...scale, date: new Date().toISOString(), openclaw });
     log("docs/benchmarks.md: the OpenClaw comparison section rewritten");
@@ -289,7 +267,10 @@ async function main() {
     log(`transcript search phase failed: ${error.message}`);
     results.push({ name: "search: transcript search phase", failed: error.message });
   });
-  const openclaw = process.env.BENCH_OPENCLAW === "1" ? await phaseOpenClaw(results) : undefined;
+  const openclaw =
+    process.env.BENCH_OPENCLAW === "1"
+      ? await phaseOpenClaw(results, { stateDir: `${STATE_DIR}-openclaw`, scale, log })
+      : undefined;
   printTable(results);
   printSearchTargets(results);
   if (openclaw || results.some((row) => row.name === "openclaw comparison")) printOpenClawTable(results);
