@@ -25,7 +25,7 @@ function run(command, args, { nodeBin, log = console.error, cwd }) {
     const echo = (chunk) => {
       const text = chunk.toString();
       tail = (tail + text).slice(-4000);
-      for (const line of text.split("\n").filter((l) => l.trim() && !l.includes("Unknown user config"))) {
+      for (const line of text.split("\n").filter((l) => l.trim() && !/Unknown (user|env) config/.test(l))) {
         // npm's http lines, one per fetch, become a count every 100 fetches; the rest is shown as it is.
         if (line.startsWith("npm http ")) {
           if (++fetched % 100 === 0) log(`npm: ${fetched} registry fetches so far`);
