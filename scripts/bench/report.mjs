@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { ledgerSection } from "./ledger-report.mjs";
+import { openclawSection } from "./openclaw-report.mjs";
 import { searchSection } from "./search.mjs";
 import { streamsSection } from "./stream-report.mjs";
 import { targets } from "./targets.mjs";
@@ -143,6 +144,8 @@ ${streamsSection(results, { ...run, date: new Date().toISOString() })}
 ${ledgerSection(results, { ...run, date: new Date().toISOString() })}
 
 ${searchSection(results, { ...run, date: new Date().toISOString() })}
+
+${openclawSection(results, { ...run, date: new Date().toISOString() })}
 
 <!-- notes -->${notes || "\n\n## Notes\n"}`;
   writeFileSync("docs/benchmarks.md", text);

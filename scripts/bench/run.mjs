@@ -3,7 +3,8 @@
 // baselines of the same run, prints a table and rewrites docs/benchmarks.md. BENCH_SCALE=small for a
 // quick run; BENCH_ONLY=streams runs the live-stream group alone and rewrites only its section of the
 // report, BENCH_ONLY=ledger the completion-delivery group, BENCH_ONLY=search the transcript search group.
-// Not part of `npm test` or CI.
+// BENCH_OPENCLAW=1 adds the side-by-side run against the real OpenClaw gateway (openclaw.mjs), which
+// BENCH_ONLY=openclaw runs alone. Not part of `npm test` or CI.
 import { rmSync } from "node:fs";
 import { api, ok } from "./api.mjs";
 import { costsScenario } from "./costs.mjs";
@@ -15,6 +16,8 @@ import { cursorAt, listScenario, waitForIndex } from "./list.mjs";
 import { measure } from "./measure.mjs";
 import { deliveryScenario, sendLoadScenario, spawnScenario, waitScenario } from "./messaging.mjs";
 import { startModelServer } from "./model-server.mjs";
+import { phaseOpenClaw } from "./openclaw.mjs";
+import { printOpenClawTable, writeOpenClawSection } from "./openclaw-report.mjs";
 import { printTable, writeReport } from "./report.mjs";
 import {
   importSearchHits,
@@ -41,6 +44,8 @@ const SCALES = {
     churnCycles: 300,
     completions: 200,
     searchSizes: [1_000, 100_000],
+    openclawRounds: 40,
+    openclawSends: 8,
   },
   full: {
     sessions: 200,
@@ -54,6 +59,8 @@ const SCALES = {
     churnCycles: 1_000,
     completions: 1_000,
     searchSizes: [1_000, 1_000_000],
+    openclawRounds: 200,
+    openclawSends: 30,
   },
 };
 const scaleName = process.env.BENCH_SCALE === "small" ? "small" : "full";
@@ -267,6 +274,13 @@ async function phaseSearch(all) {
 
 async function main() {
   const results = [];
+  if (process.env.BENCH_ONLY === "openclaw") {
+    const openclaw = await phaseOpenClaw(results, { stateDir: `${STATE_DIR}-openclaw`, scale, log });
+    printOpenClawTable(results);
+    writeOpenClawSection(results, { scale: scaleName, ...scale, date: new Date().toISOString(), openclaw });
+    log("docs/benchmarks.md: the OpenClaw comparison section rewritten");
+    return;
+  }
   if (process.env.BENCH_ONLY === "search") {
     await phaseSearch(results);
     printTable(results);
@@ -326,9 +340,14 @@ async function main() {
     results.push({ name: "costs phase", failed: error.message });
   });
   writeCostsSection(results, { times: COST_TIMES, date: new Date().toISOString() });
+  const openclaw =
+    process.env.BENCH_OPENCLAW === "1"
+      ? await phaseOpenClaw(results, { stateDir: `${STATE_DIR}-openclaw`, scale, log })
+      : undefined;
   printTable(results);
   printSearchTargets(results);
-  writeReport(results, { scale: scaleName, ...scale, seconds: (Date.now() - started) / 1000 });
+  if (openclaw || results.some((row) => row.name === "openclaw comparison")) printOpenClawTable(results);
+  writeReport(results, { scale: scaleName, ...scale, seconds: (Date.now() - started) / 1000, openclaw });
   log("docs/benchmarks.md written");
 }
 

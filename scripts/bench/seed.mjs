@@ -28,7 +28,8 @@ export async function createSessions(base, count, concurrency = 8) {
   );
 }
 
-const message = (i) => ({
+/** Message `i` of every seeded transcript (ids m-0, m-1, …; user and assistant in turn). */
+export const transcriptMessage = (i) => ({
   id: `m-${i}`,
   role: i % 2 === 0 ? "user" : "assistant",
   content: `Message ${i}: the quarterly figures look steady; nothing else to report for this step.`,
@@ -41,7 +42,9 @@ export async function importTranscript(base, sessionKey, count, batch = 5000) {
   if (created.status !== 201) throw new Error(`create ${sessionKey}: ${created.status}`);
   const path = `/v1/sessions/${encodeURIComponent(sessionKey)}/transcript`;
   for (let start = 0; start < count; start += batch) {
-    const messages = Array.from({ length: Math.min(batch, count - start) }, (_, j) => message(start + j));
+    const messages = Array.from({ length: Math.min(batch, count - start) }, (_, j) =>
+      transcriptMessage(start + j),
+    );
     const imported = await api(base, "POST", path, ADMIN, { messages });
     if (imported.status !== 200)
       throw new Error(`import ${sessionKey}: ${imported.status} ${JSON.stringify(imported.json)}`);
