@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { ledgerSection } from "./ledger-report.mjs";
 import { searchSection } from "./search.mjs";
+import { sendSection } from "./send-report.mjs";
 import { streamsSection } from "./stream-report.mjs";
 import { targets } from "./targets.mjs";
 
@@ -141,6 +142,8 @@ ${streamsSection(results, { ...run, date: new Date().toISOString() })}
 ${ledgerSection(results, { ...run, date: new Date().toISOString() })}
 
 ${searchSection(results, { ...run, date: new Date().toISOString() })}
+
+${sendSection(results, { ...run, date: new Date().toISOString() })}
 
 <!-- notes -->${notes || "\n\n## Notes\n"}`;
   writeFileSync("docs/benchmarks.md", text);

@@ -2,7 +2,8 @@
 // `npm run bench` (issue 6): starts the Worker locally, seeds it, measures every scenario next to the
 // baselines of the same run, prints a table and rewrites docs/benchmarks.md. BENCH_SCALE=small for a
 // quick run; BENCH_ONLY=streams runs the live-stream group alone and rewrites only its section of the
-// report, BENCH_ONLY=ledger the completion-delivery group, BENCH_ONLY=search the transcript search group.
+// report, BENCH_ONLY=ledger the completion-delivery group, BENCH_ONLY=search the transcript search group,
+// BENCH_ONLY=send the fire-and-forget throughput group (issue 16).
 // Not part of `npm test` or CI.
 import { rmSync } from "node:fs";
 import { api, ok } from "./api.mjs";
@@ -22,6 +23,7 @@ import {
   writeSearchSection,
 } from "./search.mjs";
 import { createSessions, seedIndex } from "./seed.mjs";
+import { writeSendSection } from "./send-report.mjs";
 import { SWARM_CHILDREN, startWorker, TOKENS, workerdPid, wrangler } from "./server.mjs";
 import { writeStreamsSection } from "./stream-report.mjs";
 import { churnScenario, eventDelayScenario, fanOutScenario, firstDeltaScenario } from "./streams.mjs";
@@ -186,6 +188,25 @@ async function phaseLedger(all) {
   }
 }
 
+/** Fire-and-forget throughput (issue 16) on a Worker of its own: a few hundred sessions, no other load. */
+async function phaseSend(all) {
+  const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 7 }))) };
+  const stateDir = `${STATE_DIR}-send`;
+  rmSync(stateDir, { recursive: true, force: true });
+  wrangler(["d1", "migrations", "apply", "switchboard", "--local", "--persist-to", stateDir]);
+  const worker = await startWorker(stateDir);
+  const { base } = worker;
+  try {
+    await api(base, "POST", "/v1/sessions", TOKENS.main, { key: "main", displayName: "Main" });
+    await createSessions(base, scale.sessions - 1);
+    await waitForIndex(base, scale.sessions);
+    await step(results, "baselines", () => baselines(base, " (send run)"));
+    await step(results, "sessions_send fire-and-forget load", () => sendLoadScenario(base, load));
+  } finally {
+    await worker.stop();
+  }
+}
+
 /** Transcript search (issue 13): one Worker per index size (a phase each), the index grown in between. */
 async function phaseSearch(all) {
   const stateDir = `${STATE_DIR}-search`;
@@ -210,6 +231,13 @@ async function phaseSearch(all) {
 
 async function main() {
   const results = [];
+  if (process.env.BENCH_ONLY === "send") {
+    await phaseSend(results);
+    printTable(results);
+    writeSendSection(results, { scale: scaleName, ...scale, date: new Date().toISOString() });
+    log("docs/benchmarks.md: the fire-and-forget section rewritten");
+    return;
+  }
   if (process.env.BENCH_ONLY === "search") {
     await phaseSearch(results);
     printTable(results);
