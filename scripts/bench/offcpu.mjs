@@ -121,17 +121,21 @@ try {
   console.log(
     `${mode}, ${((to - from) / 1000).toFixed(1)} s window: ${window.length} sends answered (p50 ${p50(window)} ms), /healthz p50 ${p50(reads)} ms`,
   );
+  // Per answered send: the syscall rate over perf stat's `seconds`, divided by the send rate of the window.
+  const sendRate = window.length / ((to - from) / 1000);
   for (const line of counts.split("\n").filter((row) => row.includes("syscalls:"))) {
     const [count, , event] = line.split(",");
-    const per = window.length ? (Number(count) / window.length).toFixed(1) : "–";
-    console.log(`  ${event.replace("syscalls:sys_enter_", "")}: ${count} (${per} per answered send)`);
+    const per = sendRate ? (Number(count) / seconds / sendRate).toFixed(1) : "–";
+    console.log(
+      `  ${event.replace("syscalls:sys_enter_", "")}: ${count} in ${seconds} s (${per} per answered send)`,
+    );
   }
   const { away, delay, running } = offCpu(pid);
-  console.log(
-    `  main thread: running ${running.toFixed(0)} ms, waiting for a CPU ${delay.toFixed(0)} ms; away:`,
-  );
+  const total = running + delay + Object.values(away).reduce((sum, ms) => sum + ms, 0);
+  const share = (ms) => `${ms.toFixed(0)} ms (${((ms / total) * 100).toFixed(0)}%)`;
+  console.log(`  main thread: running ${share(running)}, runnable but not running ${share(delay)}; away:`);
   for (const [kind, ms] of Object.entries(away).sort((a, b) => b[1] - a[1]))
-    console.log(`    ${kind}: ${ms.toFixed(0)} ms`);
+    console.log(`    ${kind}: ${share(ms)}`);
 } finally {
   await worker.stop();
   rmSync(DATA, { force: true });
