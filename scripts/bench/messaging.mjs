@@ -6,8 +6,8 @@ import { ADMIN, TOKENS } from "./server.mjs";
 
 let fresh = 0;
 /** A new session to send to (research's by default), so one sample never queues behind another's runs. */
-async function newTarget(base, agent = "research") {
-  const key = `agent:${agent}:api:target-${fresh++}`;
+async function newTarget(base, agent = "research", name = "target") {
+  const key = `agent:${agent}:api:${name}-${fresh++}`;
   const created = await api(base, "POST", "/v1/sessions", ADMIN, { key });
   if (created.status !== 201) throw new Error(`create ${key}: ${created.status}`);
   return key;
@@ -56,13 +56,21 @@ export async function deliveryScenario(base, samples) {
 }
 
 /**
- * Fire-and-forget throughput at 1 and `concurrency` (one target per worker), next to a bare Queue send.
- * Run last: every accepted send leaves a run and its ping-pong behind.
+ * Fire-and-forget throughput at 1 and `concurrency` (one target per worker), next to a bare Queue send
+ * and the floor. First the accept path alone: sends to `accept-only-*` targets, which the bench Worker's
+ * consumer takes off the Queue without delivering (worker.ts), so no run follows them. Then the real
+ * thing, run last: every accepted send leaves a run, its ping-pong turns and an announce behind, which
+ * share the one local workerd with the sends that follow.
  */
 export async function sendLoadScenario(base, options) {
-  const targets = [];
-  for (let i = 0; i < options.concurrency; i++) targets.push(await newTarget(base));
-  const fireAndForget = (worker, i) =>
+  const targetsOf = async (name) => {
+    const keys = [];
+    for (let i = 0; i < options.concurrency; i++) keys.push(await newTarget(base, "research", name));
+    return keys;
+  };
+  const acceptOnly = await targetsOf("accept-only");
+  const delivered = await targetsOf("target");
+  const fireAndForget = (targets) => (worker, i) =>
     ok(
       fetch(`${base}/v1/tools/sessions_send`, {
         method: "POST",
@@ -77,17 +85,23 @@ export async function sendLoadScenario(base, options) {
   const queue = () => ok(fetch(`${base}/bench/queue`));
   const floor = () => ok(fetch(`${base}/bench/accept-floor`));
   const single = { ...options, concurrency: 1 };
+  const c = options.concurrency;
   return [
     { name: "baseline: bare Queue send", timing: await measure(queue, single) },
-    { name: `baseline: bare Queue send c=${options.concurrency}`, timing: await measure(queue, options) },
+    { name: `baseline: bare Queue send c=${c}`, timing: await measure(queue, options) },
+    { name: `baseline: D1 key read + Queue send c=${c}`, timing: await measure(floor, options) },
     {
-      name: `baseline: D1 key read + Queue send c=${options.concurrency}`,
-      timing: await measure(floor, options),
+      name: "sessions_send fire-and-forget, accept path only",
+      timing: await measure(fireAndForget(acceptOnly), single),
     },
-    { name: "sessions_send fire-and-forget", timing: await measure(fireAndForget, single) },
     {
-      name: `sessions_send fire-and-forget c=${options.concurrency}`,
-      timing: await measure(fireAndForget, options),
+      name: `sessions_send fire-and-forget c=${c}, accept path only`,
+      timing: await measure(fireAndForget(acceptOnly), options),
+    },
+    { name: "sessions_send fire-and-forget", timing: await measure(fireAndForget(delivered), single) },
+    {
+      name: `sessions_send fire-and-forget c=${c}`,
+      timing: await measure(fireAndForget(delivered), options),
     },
   ];
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // CPU-profiles the local Worker under one load scenario, to see where the time goes:
 //
-//   npm run bench:profile -- <history200|sendwait|fireforget|list|healthz|fanout> [seconds=5]
+//   npm run bench:profile -- <history200|sendwait|fireforget|acceptonly|list|healthz|fanout> [seconds=5]
 //
 // Starts the bench's server (server.mjs: the Worker plus its /bench routes) with workerd's inspector on
 // a free port, seeds what the scenario needs, warms up, then samples the Worker's isolate through the
@@ -34,8 +34,8 @@ const post = (base, path, token, body) =>
 
 let fresh = 0;
 /** A new research session, so one send never queues behind another's run (as messaging.mjs does). */
-async function newTarget(base, agent = "research") {
-  const key = `agent:${agent}:api:profile-${fresh++}`;
+async function newTarget(base, agent = "research", name = "profile") {
+  const key = `agent:${agent}:api:${name}-${fresh++}`;
   const created = await api(base, "POST", "/v1/sessions", ADMIN, { key });
   if (created.status !== 201) throw new Error(`create ${key}: ${created.status}`);
   return key;
@@ -78,6 +78,22 @@ const SCENARIOS = {
     },
     // Warm-up at concurrency 1 only, so the profiled run starts with (almost) no backlog.
     warmupConcurrency: 1,
+    request: (base, ctx, worker, i) =>
+      ok(
+        post(base, "/v1/tools/sessions_send", TOKENS.main, {
+          sessionKey: ctx.targets[worker],
+          message: `load ${worker}-${i}`,
+          timeoutSeconds: 0,
+        }),
+      ),
+  },
+  // fireforget's accept path alone: the bench Worker's consumer takes these sends off the Queue undelivered.
+  acceptonly: {
+    concurrency: 8,
+    async setup(base, ctx) {
+      ctx.targets = [];
+      for (let i = 0; i < 8; i++) ctx.targets.push(await newTarget(base, "research", "accept-only"));
+    },
     request: (base, ctx, worker, i) =>
       ok(
         post(base, "/v1/tools/sessions_send", TOKENS.main, {

@@ -5,6 +5,7 @@ import { cpus, totalmem } from "node:os";
 import { ledgerSection } from "./ledger-report.mjs";
 import { openclawSection } from "./openclaw-report.mjs";
 import { searchSection } from "./search.mjs";
+import { sendSection } from "./send-report.mjs";
 import { streamsSection } from "./stream-report.mjs";
 import { targets } from "./targets.mjs";
 
@@ -112,7 +113,9 @@ Worker process: \`GET /healthz\` and a bare Durable Object RPC (\`GET /bench/pin
 Send-and-wait is timed against \`instant\`, whose exchange ends at once (main answers its reply with
 REPLY_SKIP, it skips the announce); the full loop is timed against \`research\` (2 ping-pong turns and an
 announce). Delivery runs from the client holding \`accepted\` to the \`timestamp\` the target object wrote
-on the row (same machine clock), so finding the row by polling adds nothing.
+on the row (same machine clock), so finding the row by polling adds nothing. Fire-and-forget rows marked
+"accept path only" send to sessions whose sends the bench Worker's consumer drops (scripts/bench/worker.ts),
+so no run follows them (issue 16's target is judged on them; see the fire-and-forget section).
 
 Seeding: ${run.sessions} sessions through \`POST /v1/sessions\`; transcripts of ${run.history.join(" and ")} messages and the
 ${run.exportSize}-message export transcript through \`POST /v1/sessions/{key}/transcript\` in batches of 5,000.
@@ -146,6 +149,8 @@ ${ledgerSection(results, { ...run, date: new Date().toISOString() })}
 ${searchSection(results, { ...run, date: new Date().toISOString() })}
 
 ${openclawSection(results, { ...run, date: new Date().toISOString() })}
+
+${sendSection(results, { ...run, date: new Date().toISOString() })}
 
 <!-- notes -->${notes || "\n\n## Notes\n"}`;
   writeFileSync("docs/benchmarks.md", text);

@@ -2,9 +2,11 @@
 // `npm run bench` (issue 6): starts the Worker locally, seeds it, measures every scenario next to the
 // baselines of the same run, prints a table and rewrites docs/benchmarks.md. BENCH_SCALE=small for a
 // quick run; BENCH_ONLY=streams runs the live-stream group alone and rewrites only its section of the
-// report, BENCH_ONLY=ledger the completion-delivery group, BENCH_ONLY=search the transcript search group.
-// BENCH_OPENCLAW=1 adds the side-by-side run against the real OpenClaw gateway (openclaw.mjs), which
-// BENCH_ONLY=openclaw runs alone. Not part of `npm test` or CI.
+// report, BENCH_ONLY=ledger the completion-delivery group, BENCH_ONLY=search the transcript search group,
+// BENCH_ONLY=send the fire-and-forget throughput group (issue 16), BENCH_ONLY=costs the costs per
+// operation (docs/scaling.md), BENCH_ONLY=core the first two phases, printed only. BENCH_OPENCLAW=1 adds
+// the side-by-side run against the real OpenClaw gateway (openclaw.mjs), which BENCH_ONLY=openclaw runs
+// alone. Not part of `npm test` or CI.
 import { rmSync } from "node:fs";
 import { api, ok } from "./api.mjs";
 import { costsScenario } from "./costs.mjs";
@@ -27,7 +29,16 @@ import {
   writeSearchSection,
 } from "./search.mjs";
 import { createSessions, importTranscript, seedIndex } from "./seed.mjs";
-import { migrate, SWARM_CHILDREN, startBareWorker, startWorker, TOKENS, workerdPid } from "./server.mjs";
+import { writeSendSection } from "./send-report.mjs";
+import {
+  d1BytesOf,
+  migrate,
+  SWARM_CHILDREN,
+  startBareWorker,
+  startWorker,
+  TOKENS,
+  workerdPid,
+} from "./server.mjs";
 import { writeStreamsSection } from "./stream-report.mjs";
 import { churnScenario, eventDelayScenario, fanOutScenario, firstDeltaScenario } from "./streams.mjs";
 
@@ -222,22 +233,18 @@ async function phaseLedger(all) {
   }
 }
 
-/**
- * What each operation costs the platform (docs/scaling.md), on a Worker of its own whose bindings are
- * counted (counting.ts); untimed.
- */
-async function phaseCosts(all) {
-  const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 10 }))) };
-  const stateDir = `${STATE_DIR}-costs`;
-  rmSync(stateDir, { recursive: true, force: true });
-  migrate(stateDir);
-  const worker = await startWorker(stateDir, { count: true });
-  try {
-    await api(worker.base, "POST", "/v1/sessions", TOKENS.main, { key: "main", displayName: "Main" });
-    await createSessions(worker.base, scale.sessions - 1);
-    await importTranscript(worker.base, historyKey(1_000), 1_000);
-    await waitForIndex(worker.base, scale.sessions);
-    await step(results, "costs per operation", () => costsScenario(worker.base, COST_TIMES, log));
+import { createSessions, importTranscript, seedIndex } from "./seed.mjs";
+import { writeSendSection } from "./send-report.mjs";
+import {
+  d1BytesOf,
+  migrate,
+  SWARM_CHILDREN,
+  startBareWorker,
+  startWorker,
+  TOKENS,
+  workerdPid,
+} from "./server.mjs";
+
   } finally {
     await worker.stop();
   }
@@ -274,11 +281,17 @@ async function phaseSearch(all) {
 
 async function main() {
   const results = [];
-  if (process.env.BENCH_ONLY === "openclaw") {
-    const openclaw = await phaseOpenClaw(results, { stateDir: `${STATE_DIR}-openclaw`, scale, log });
-    printOpenClawTable(results);
-    writeOpenClawSection(results, { scale: scaleName, ...scale, date: new Date().toISOString(), openclaw });
-    log("docs/benchmarks.md: the OpenClaw comparison section rewritten");
+import { createSessions, importTranscript, seedIndex } from "./seed.mjs";
+import { writeSendSection } from "./send-report.mjs";
+import {
+  d1BytesOf,
+  migrate,
+  startBareWorker,
+  SWARM_CHILDREN,
+  startWorker,
+  TOKENS,
+  workerdPid,
+} from "./server.mjs";
     return;
   }
   if (process.env.BENCH_ONLY === "search") {

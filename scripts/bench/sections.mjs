@@ -15,3 +15,11 @@ export function writeSection(start, end, section, file = "docs/benchmarks.md") {
       : text.replace("<!-- notes -->", `${section}\n\n<!-- notes -->`);
   writeFileSync(file, next);
 }
+
+/** The section from `start` to `end` (markers included) as docs/benchmarks.md has it now, or "". */
+export function keptSection(start, end) {
+  const text = readFileSync(FILE, "utf8");
+  const at = text.indexOf(start);
+  const stop = text.indexOf(end);
+  return at === -1 || stop === -1 ? "" : text.slice(at, stop + end.length);
+}

@@ -21,7 +21,8 @@ export const mcpRoutes = new Hono<AppEnv>()
     };
     const requester = await resolveRequester(c.get("identity"), named, config, indexShards(c.env));
     if (!requester.ok) throw new AppError(requester.code, requester.message);
-    const server = createMcpServer(toolContext(c.env, config, requester.requester));
+    const waitUntil = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
+    const server = createMcpServer(toolContext(c.env, config, requester.requester, undefined, waitUntil));
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -21,7 +21,9 @@ export async function runToolCall(
   const config = c.get("config");
   const requester = await resolveRequester(c.get("identity"), named, config, indexShards(c.env));
   if (!requester.ok) throw new AppError(requester.code, requester.message);
-  const outcome = await executeToolCall(toolContext(c.env, config, requester.requester), name, rawArgs);
+  const waitUntil = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
+  const ctx = toolContext(c.env, config, requester.requester, undefined, waitUntil);
+  const outcome = await executeToolCall(ctx, name, rawArgs);
   if (!outcome.ok && outcome.code === "bad_request") throw new ToolInputError(outcome.message);
   if (!outcome.ok) throw new AppError(outcome.code, outcome.message);
   return outcome.details;

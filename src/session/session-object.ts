@@ -200,7 +200,11 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   }
 
   async recordSend(send: SendRecordRequest): Promise<Result<SentRecord & { duplicate: boolean }>> {
-    return { ok: true, value: await this.#write(() => writeSend(this.#sql, send, Date.now())) };
+    // Nothing it writes is due now, so no outbox pass: a sender busy with its own runs answers at once
+    // instead of after delivering what those owe. The alarm covers the Queue turn's grace.
+    const value = this.ctx.storage.transactionSync(() => writeSend(this.#sql, send, Date.now()));
+    await this.#alarm.rearm();
+    return { ok: true, value };
   }
 
   async sendQueued(runId: string): Promise<Result<{ settled: boolean }>> {

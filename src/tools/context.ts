@@ -13,10 +13,12 @@ export function toolContext(
   config: SwitchboardConfig,
   requester: Requester,
   callKey?: string,
+  waitUntil?: (work: Promise<unknown>) => void,
 ): ToolContext {
   return {
     requester,
     ...(callKey ? { callKey } : {}),
+    ...(waitUntil ? { waitUntil } : {}),
     config,
     keyOptions: keyOptionsOf(config),
     shards: indexShards(env),

@@ -200,16 +200,23 @@ export const sessionsSend = defineTool({
       if (!first?.duplicate) {
         // Accepted means recorded in the requester's outbox, on every runtime. This is the fast way onto
         // the Queue; if it fails (or this Worker dies first), that outbox puts the turn there.
-        try {
-          const delivery = {
-            targets: [targetKey],
-            request: turn,
-            viaQueue: { sourceKey: requester.sessionKey },
-          };
-          await ctx.sendToQueue(queuedSend(delivery));
-          await ctx.session(requester.sessionKey).sendQueued(runId);
-        } catch (cause) {
+        const left = (cause: unknown) =>
           console.warn(`send ${runId}: left to the requester's outbox: ${String(cause)}`);
+        const delivery = {
+          targets: [targetKey],
+          request: turn,
+          viaQueue: { sourceKey: requester.sessionKey },
+        };
+        const queued = await ctx.sendToQueue(queuedSend(delivery)).then(() => true, left);
+        if (queued) {
+          // Settling only spares the outbox a second Queue send after its grace (which the target would
+          // deduplicate by runId), so the answer does not wait for it where it can finish in the background.
+          const settled = ctx
+            .session(requester.sessionKey)
+            .sendQueued(runId)
+            .then(() => undefined, left);
+          if (ctx.waitUntil) ctx.waitUntil(settled);
+          else await settled;
         }
       }
       const watched = await watchedPart(ctx, watch, runKey);

@@ -30,6 +30,11 @@ export interface ToolContext {
   ) => ReturnType<SessionApi["waitForRun"]>;
   /** Puts a message durably on the deliveries queue (resolves once the queue has it). */
   sendToQueue: (message: QueueMessage) => Promise<void>;
+  /**
+   * Keeps work the answer need not wait for alive after it (a Worker request's `waitUntil`); absent
+   * where the caller outlives the call anyway (a run's tool call in its object), which then awaits it.
+   */
+  waitUntil?: (work: Promise<unknown>) => void;
 }
 
 /** Policy and lookup failures are results, not HTTP errors (SPEC §5.0). */

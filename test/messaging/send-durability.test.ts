@@ -1,5 +1,6 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { addIndexSync } from "../../src/session/outbox-store";
 import type { ToolContext } from "../../src/tools/types";
 import {
   capturingContext,
@@ -8,6 +9,7 @@ import {
   deliverBatch,
   driveUntil,
   requesterFor,
+  send,
   sendWith,
   stub,
   toolWithConfig,
@@ -76,6 +78,40 @@ describe("a fire-and-forget send is durable in the requester before the Queue ha
     const result = await sendWith(ctx, { sessionKey: first, message: "fast", timeoutSeconds: 0 });
     expect(queued).toMatchObject([{ type: "send", targetKey: first, turn: { runId: result.runId } }]);
     expect(await owedSends(requester)).toEqual([]);
+  });
+});
+
+describe("accepting a fire-and-forget send asks little of a busy requester (issue 16)", () => {
+  it("recording it leaves the requester's own due work to its alarm; over HTTP the Queue send is settled after the answer", async () => {
+    const { requester, first, second } = await family("lean");
+    const { ctx, queued } = capturingContext(requesterFor(requester));
+    const accepted = await sendWith(ctx, { sessionKey: first, message: "lean", timeoutSeconds: 0 });
+    const turn = queued[0]?.type === "send" ? queued[0].turn : undefined;
+    if (!turn) throw new Error(`no turn queued: ${JSON.stringify(queued)}`);
+    // Work the requester owes now (its index row), as one busy with runs of its own would: recording a
+    // send is one transaction, not an outbox pass that would deliver that work first. Checked in the same
+    // event as the call, so the alarm cannot deliver it in between.
+    const owedAfterRecord = await runInDurableObject(stub(requester), async (instance, state) => {
+      addIndexSync(state.storage.sql);
+      const recorded = await instance.recordSend({
+        runId: crypto.randomUUID(),
+        targetKey: first,
+        turn: { ...turn, runId: crypto.randomUUID() },
+        viaQueue: { sourceKey: requester },
+      });
+      expect(recorded).toMatchObject({ ok: true, value: { duplicate: false } });
+      return state.storage.sql.exec("SELECT 1 FROM outbox WHERE dedupe_key = 'index'").toArray().length;
+    });
+    expect(accepted).toMatchObject({ status: "accepted", sessionKey: first, targetDisposition: "queued" });
+    expect(owedAfterRecord).toBe(1);
+    // Over HTTP the Worker settles the requester's entry in the background (waitUntil), not before answering.
+    const http = await send(requester, { sessionKey: second, message: "lean too", timeoutSeconds: 0 });
+    expect(http).toMatchObject({ status: "accepted", sessionKey: second, targetDisposition: "queued" });
+    const settled = async () => {
+      const owed = await owedSends(requester);
+      return owed.some((entry) => entry.dedupe_key === `send:${http.runId}`) ? undefined : true;
+    };
+    await driveUntil([], settled, "the requester's owed send to be settled");
   });
 });
 
