@@ -233,18 +233,41 @@ async function phaseLedger(all) {
   }
 }
 
-import { createSessions, importTranscript, seedIndex } from "./seed.mjs";
-import { writeSendSection } from "./send-report.mjs";
-import {
-  d1BytesOf,
-  migrate,
-  SWARM_CHILDREN,
-  startBareWorker,
-  startWorker,
-  TOKENS,
-  workerdPid,
-} from "./server.mjs";
+/** Fire-and-forget throughput (issue 16) on a Worker of its own: a few hundred sessions, no other load. */
+async function phaseSend(all) {
+  const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 7 }))) };
+  const stateDir = `${STATE_DIR}-send`;
+  rmSync(stateDir, { recursive: true, force: true });
+  migrate(stateDir);
+  const worker = await startWorker(stateDir);
+  const { base } = worker;
+  try {
+    await api(base, "POST", "/v1/sessions", TOKENS.main, { key: "main", displayName: "Main" });
+    await createSessions(base, scale.sessions - 1);
+    await waitForIndex(base, scale.sessions);
+    await step(results, "baselines", () => baselines(base, " (send run)"));
+    await step(results, "sessions_send fire-and-forget load", () => sendLoadScenario(base, load));
+  } finally {
+    await worker.stop();
+  }
+}
 
+/**
+ * What each operation costs the platform (docs/scaling.md), on a Worker of its own whose bindings are
+ * counted (counting.ts); untimed.
+ */
+async function phaseCosts(all) {
+  const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 10 }))) };
+  const stateDir = `${STATE_DIR}-costs`;
+  rmSync(stateDir, { recursive: true, force: true });
+  migrate(stateDir);
+  const worker = await startWorker(stateDir, { count: true });
+  try {
+    await api(worker.base, "POST", "/v1/sessions", TOKENS.main, { key: "main", displayName: "Main" });
+    await createSessions(worker.base, scale.sessions - 1);
+    await importTranscript(worker.base, historyKey(1_000), 1_000);
+    await waitForIndex(worker.base, scale.sessions);
+    await step(results, "costs per operation", () => costsScenario(worker.base, COST_TIMES, log));
   } finally {
     await worker.stop();
   }
@@ -281,17 +304,18 @@ async function phaseSearch(all) {
 
 async function main() {
   const results = [];
-import { createSessions, importTranscript, seedIndex } from "./seed.mjs";
-import { writeSendSection } from "./send-report.mjs";
-import {
-  d1BytesOf,
-  migrate,
-  startBareWorker,
-  SWARM_CHILDREN,
-  startWorker,
-  TOKENS,
-  workerdPid,
-} from "./server.mjs";
+  if (process.env.BENCH_ONLY === "openclaw") {
+    const openclaw = await phaseOpenClaw(results, { stateDir: `${STATE_DIR}-openclaw`, scale, log });
+    printOpenClawTable(results);
+    writeOpenClawSection(results, { scale: scaleName, ...scale, date: new Date().toISOString(), openclaw });
+    log("docs/benchmarks.md: the OpenClaw comparison section rewritten");
+    return;
+  }
+  if (process.env.BENCH_ONLY === "send") {
+    await phaseSend(results);
+    printTable(results);
+    writeSendSection(results, { scale: scaleName, ...scale, date: new Date().toISOString() });
+    log("docs/benchmarks.md: the fire-and-forget section rewritten");
     return;
   }
   if (process.env.BENCH_ONLY === "search") {

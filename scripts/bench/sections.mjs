@@ -2,11 +2,13 @@
 // sits between its own markers, ahead of the notes, which are kept between runs.
 import { readFileSync, writeFileSync } from "node:fs";
 
+const FILE = "docs/benchmarks.md";
+
 /**
  * Replaces the text from `start` to `end` (markers included) with `section` in `file`; new ones go before
  * the notes.
  */
-export function writeSection(start, end, section, file = "docs/benchmarks.md") {
+export function writeSection(start, end, section, file = FILE) {
   const text = readFileSync(file, "utf8");
   const at = text.indexOf(start);
   const next =
