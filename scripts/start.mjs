@@ -27,7 +27,10 @@ async function step(description, work) {
   try {
     return await work();
   } catch (error) {
-    console.error(`✗ ${description} failed: ${error.message}\nRun \`npm ci\` and try again.`);
+    const next = /address already in use/i.test(error.message)
+      ? `Another server has port ${PORT}: stop it, or serve another port (PORT=8799 npm start).`
+      : "Run `npm ci` (it installs wrangler, workerd and Node 22), then `npm start` again.";
+    console.error(`✗ ${description} failed: ${error.message}\n${next}`);
     process.exit(1);
   }
 }

@@ -39,7 +39,7 @@ function pageOf(result: D1Result<IndexRow>, limit: number): ListPage {
  * A page and its rows' visible children (sessions_list's `childSessions`). When one shard holds both the
  * page and every child the scope may see (one shard in all, or an agent's own scope), both are one round
  * trip: a batch whose second statement takes the page's own statement as its parents' subquery (the page's
- * rows read twice, one network wait saved). Otherwise the children are a second read (`visibleChildKeys`).
+ * rows read twice, one network wait saved; the look-ahead row's children are read too, and dropped). Otherwise the children are a second read (`visibleChildKeys`).
  */
 export async function listSessionsWithChildren(
   shards: IndexShards,
@@ -68,7 +68,9 @@ export async function listSessionsWithChildren(
       only.prepare(children.sql).bind(...children.params),
     ]);
     const page = pageOf(pageResult as D1Result<IndexRow>, query.limit);
-    return { page, children: childKeysOf((childResult as D1Result<ChildKeyRow>).results) };
+    const listed = new Set(page.rows.map((row) => String(row.session_key)));
+    const rows = (childResult as D1Result<ChildKeyRow>).results.filter((row) => listed.has(row.spawned_by));
+    return { page, children: childKeysOf(rows) };
   }
   const page = await listSessions(shards, query);
   const keys = page.rows.map((columns) => String(columns.session_key));

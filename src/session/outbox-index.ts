@@ -53,6 +53,11 @@ export class IndexBatch {
       (a, b) => Number(a.kind === "search_index") - Number(b.kind === "search_index"),
     );
     const db = this.#shard(entries);
+    if (!db) {
+      // Never guessed: a write to another shard would be lost to every read. Retried on its schedule.
+      for (const entry of entries) this.#failed(entry, "the session's index shard is not known yet");
+      return;
+    }
     try {
       const written = ordered.map((entry) => ({ entry, statements: this.#statements(entry, db) }));
       const statements = written.flatMap((write) => write.statements);
@@ -86,14 +91,15 @@ export class IndexBatch {
 
   /**
    * This session's index shard (its agent's, src/index-db/shards.ts): every entry is this session's, so
-   * one shard takes the whole batch. With one shard, no record read to find it.
+   * one shard takes the whole batch. With one shard, no record read to find it; undefined when neither
+   * the record nor a run entry names the session.
    */
-  #shard(entries: readonly IndexWrite[]): D1Database {
+  #shard(entries: readonly IndexWrite[]): D1Database | undefined {
     const shards = indexShards(this.#bindings());
     if (shards.length === 1) return shards[0];
     const run = entries.find((entry) => entry.kind === "run_index");
-    const sessionKey = readRecord(this.#sql)?.sessionKey ?? run?.payload.sessionKey ?? "";
-    return keyShard(shards, sessionKey);
+    const sessionKey = readRecord(this.#sql)?.sessionKey ?? run?.payload.sessionKey;
+    return sessionKey === undefined ? undefined : keyShard(shards, sessionKey);
   }
 
   /** The D1 write of an index entry; none for a deleted session's index sync (its delete follows). */

@@ -1,0 +1,92 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { descendants, pendingDescendants, visibleChildKeys } from "../../src/index-db/children";
+import { listSessions, listSessionsWithChildren } from "../../src/index-db/list-page";
+import { controlledRuns } from "../../src/index-db/runs";
+import { spawnTree } from "../../src/index-db/tree";
+import { uid } from "../support";
+import { shards } from "../support/shards";
+import { seedIndexRows } from "./fixtures";
+
+// The suite runs on three shards (vitest.config.ts), but a deployment has one by default, and with one the
+// index runs other SQL: recursive queries instead of walks level by level, and a sessions_list page with
+// its children in one batch. Here the same rows (all of agent main, whose shard is DB) are read through
+// `[env.DB]` (the one-shard code) and through the three shards (the fan-out code): the answers must agree,
+// and match what the tree is.
+const ONE_SHARD = [env.DB] as const;
+
+function tree(u: string) {
+  const base = Date.now() - 60_000;
+  const key = (name: string) => `agent:main:subagent:one-${u}-${name}`;
+  const root = `agent:main:one-${u}-root`;
+  const rows = [
+    { sessionKey: root, agentId: "main", updatedAt: base, label: `one-${u}` },
+    { sessionKey: key("a"), agentId: "main", updatedAt: base - 1, spawnedBy: root },
+    { sessionKey: key("b"), agentId: "main", updatedAt: base - 2, spawnedBy: root },
+    { sessionKey: key("a1"), agentId: "main", updatedAt: base - 3, spawnedBy: key("a") },
+    // Hidden (list_state 2): it ends its branch, so a21 is never reached.
+    { sessionKey: key("a2"), agentId: "main", updatedAt: base - 4, spawnedBy: key("a"), listState: 2 },
+    { sessionKey: key("a21"), agentId: "main", updatedAt: base - 5, spawnedBy: key("a2") },
+  ];
+  return { root, key, rows };
+}
+
+const keysOf = (nodes: readonly { sessionKey: string }[]) => nodes.map((node) => node.sessionKey).sort();
+
+describe("one index shard runs its own SQL, and it agrees with the sharded walks", () => {
+  it("descendants, spawnTree and pending counts: the recursive queries match the tree and the level walks", async () => {
+    const { root, key, rows } = tree(uid());
+    await seedIndexRows(rows, env.DB);
+    const expected = [key("a"), key("a1"), key("b")].sort();
+    expect(keysOf(await descendants(ONE_SHARD, root))).toEqual(expected);
+    expect(keysOf(await descendants(shards(), root))).toEqual(expected);
+    expect(keysOf(await spawnTree(ONE_SHARD, root))).toEqual(keysOf(await spawnTree(shards(), root)));
+    // Seeded rows have no run status: every reached descendant counts as pending.
+    const one = await pendingDescendants(ONE_SHARD, [root, key("a")]);
+    expect(Object.fromEntries(one)).toEqual({ [root]: 3, [key("a")]: 1 });
+    expect(Object.fromEntries(await pendingDescendants(shards(), [root, key("a")]))).toEqual(
+      Object.fromEntries(one),
+    );
+  });
+
+  it("controlledRuns: a run belongs to its ancestors' controlled tree, never to a stranger's", async () => {
+    const u = uid();
+    const { root, key, rows } = tree(u);
+    await seedIndexRows(rows, env.DB);
+    const runId = crypto.randomUUID();
+    await env.DB.prepare("INSERT INTO run_index (run_id, session_key, created_at) VALUES (?, ?, ?)")
+      .bind(runId, key("a1"), Date.now())
+      .run();
+    for (const db of [ONE_SHARD, shards()]) {
+      expect(Object.fromEntries(await controlledRuns(db, root, [runId]))).toEqual({ [runId]: key("a1") });
+      expect(Object.fromEntries(await controlledRuns(db, key("a"), [runId]))).toEqual({ [runId]: key("a1") });
+      expect((await controlledRuns(db, key("b"), [runId])).size).toBe(0);
+    }
+  });
+
+  it("sessions_list for the operator: the page and its children in one batch equal the two reads", async () => {
+    const u = uid();
+    const { root, key, rows } = tree(u);
+    const others = Array.from({ length: 4 }, (_, i) => ({
+      sessionKey: `agent:main:one-${u}-other-${i}`,
+      agentId: "main",
+      updatedAt: Date.now() - 90_000 - i,
+      label: `one-${u}`,
+    }));
+    await seedIndexRows([...rows, ...others], env.DB);
+    const query = { scope: { type: "all" as const }, label: `one-${u}`, limit: 3 };
+    const batched = await listSessionsWithChildren(ONE_SHARD, query);
+    const page = await listSessions(shards(), query);
+    const pageKeys = page.rows.map((row) => String(row.session_key));
+    expect(batched.page.rows.map((row) => String(row.session_key))).toEqual(pageKeys);
+    expect(batched.page.hasMore).toBe(true);
+    // The fan-out's cursor also names its last row's shard; one shard's names none.
+    const { shard, ...position } = page.nextCursor ?? {};
+    expect(shard).toBe(0);
+    expect(batched.page.nextCursor).toEqual(position);
+    expect(batched.children.get(root)).toEqual([key("a"), key("b")]);
+    expect(Object.fromEntries(batched.children)).toEqual(
+      Object.fromEntries(await visibleChildKeys(shards(), pageKeys, query.scope)),
+    );
+  });
+});
