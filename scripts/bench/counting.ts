@@ -50,7 +50,17 @@ function countedStatement(real: D1PreparedStatement): D1PreparedStatement {
   const wrapped = new Proxy(real, {
     get(target, prop) {
       if (prop === "bind") return (...values: unknown[]) => countedStatement(target.bind(...values));
-      if (prop === "first" || prop === "all" || prop === "run" || prop === "raw")
+      // first() answers without D1's meta: it runs as all() here (the service never asks first() for a
+      // column), so its rows read are counted too.
+      if (prop === "first")
+        return async () => {
+          counts.d1Calls++;
+          counts.d1Statements++;
+          const result = await target.all();
+          countMeta(result);
+          return result.results[0] ?? null;
+        };
+      if (prop === "all" || prop === "run" || prop === "raw")
         return async (...args: unknown[]) => {
           counts.d1Calls++;
           counts.d1Statements++;
