@@ -1,18 +1,27 @@
-import { everyShard, type IndexShards } from "./shards";
+import { everyShard, type IndexShards, shardNumber } from "./shards";
 import { MAX_TREE_DEPTH, reachesAncestor } from "./walk";
 
 /**
- * The session key a run belongs to, from the run index (primary key lookup). A run id names no agent, so
- * every shard is asked (in parallel); the run's row is in its session's shard.
+ * The session key a run belongs to, from the run index (primary key lookup). The run's row is in its
+ * session's shard, which a run id made by `runIdIn` names by its own hash: that shard is read first, and
+ * only a run not found there (an id made otherwise) asks the others (in parallel).
  */
 export async function findRunSession(shards: IndexShards, runId: string): Promise<string | undefined> {
-  const found = await everyShard(shards, (db) =>
-    db
-      .prepare("SELECT session_key FROM run_index WHERE run_id = ?")
-      .bind(runId)
-      .first<{ session_key: string }>(),
+  const read = async (db: D1Database) =>
+    (
+      await db
+        .prepare("SELECT session_key FROM run_index WHERE run_id = ?")
+        .bind(runId)
+        .first<{ session_key: string }>()
+    )?.session_key;
+  const home = shards[shardNumber(runId, shards.length)] ?? shards[0];
+  const found = await read(home);
+  if (found !== undefined || shards.length === 1) return found;
+  const others = await everyShard(
+    shards.filter((db) => db !== home),
+    read,
   );
-  return found.find((row) => row !== null)?.session_key;
+  return others.find((key) => key !== undefined);
 }
 
 /**

@@ -52,6 +52,20 @@ export function agentOfKey(sessionKey: string): string {
   return match?.[1] ?? "";
 }
 
+/**
+ * A new run id for a run of `sessionKey` whose own routing hash lands in that session's shard, so that
+ * `findRunSession` finds it by reading that shard alone: random UUIDs drawn until one does (as many draws
+ * as there are shards, on average; the first with one shard). Ids made otherwise (derived from an
+ * idempotency key, or older) still route by a read of every shard.
+ */
+export function runIdIn(shardCount: number, sessionKey: string): string {
+  const home = shardNumber(agentOfKey(sessionKey), shardCount);
+  for (;;) {
+    const runId = crypto.randomUUID();
+    if (shardNumber(runId, shardCount) === home) return runId;
+  }
+}
+
 /** The shard that holds this session's index rows. */
 export function keyShard(shards: IndexShards, sessionKey: string): D1Database {
   return indexShard(shards, agentOfKey(sessionKey));

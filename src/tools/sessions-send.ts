@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { runIdIn } from "../index-db/shards";
 import { displayKey, parseSessionKey } from "../keys";
 import { agentToAgentContext } from "../messaging/a2a-context";
 import { interSessionTurn, MAX_SEND_HOPS } from "../messaging/inter-session";
@@ -126,9 +127,10 @@ export const sessionsSend = defineTool({
     const requesterShown = displayKey(requester.sessionKey, keyOptions);
     // A run's own tool call has a key of its own: resumed after an eviction, it finds its send again.
     const idempotencyKey = params.idempotencyKey ?? ctx.callKey;
+    // A random one routed to the target's index shard (the run is the target's): a lookup reads one shard.
     const runId = idempotencyKey
       ? await stableUuid("sessions_send", requester.sessionKey, idempotencyKey)
-      : crypto.randomUUID();
+      : runIdIn(ctx.shards.length, targetKey);
     const stepTimeoutMs = Math.min(timeoutSeconds > 0 ? timeoutSeconds * 1000 : MAX_STEP_MS, MAX_STEP_MS);
     const flow: ReplyFlow = {
       flowId: runId,

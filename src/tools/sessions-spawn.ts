@@ -2,6 +2,7 @@ import { z } from "zod";
 import { subagentSettings } from "../config/agents";
 import { ancestorsOf } from "../index-db/lookup";
 import { findRunSession } from "../index-db/runs";
+import { runIdIn } from "../index-db/shards";
 import { stableUuid } from "../messaging/stable-id";
 import type { CreateSessionInit, TurnRequest } from "../session/api";
 import { attachmentSchema, prepareAttachments } from "../subagents/attachments";
@@ -32,9 +33,11 @@ async function spawnIds(requesterKey: string, idempotencyKey: string, targetId: 
   return { childUuid, childKey, runId: await stableUuid("sessions_spawn:run", childKey) };
 }
 
-function spawnIdsAtRandom(targetId: string) {
+/** Random ids; the run's routed to the child's index shard (`runIdIn`), so a lookup by it reads one. */
+function spawnIdsAtRandom(targetId: string, shardCount: number) {
   const childUuid = crypto.randomUUID();
-  return { childUuid, childKey: `agent:${targetId}:subagent:${childUuid}`, runId: crypto.randomUUID() };
+  const childKey = `agent:${targetId}:subagent:${childUuid}`;
+  return { childUuid, childKey, runId: runIdIn(shardCount, childKey) };
 }
 
 const NOTE =
@@ -123,7 +126,7 @@ export const sessionsSpawn = defineTool({
 
     const { childUuid, childKey, runId } = idempotencyKey
       ? await spawnIds(requester.sessionKey, idempotencyKey, plan.target.id)
-      : spawnIdsAtRandom(plan.target.id);
+      : spawnIdsAtRandom(plan.target.id, ctx.shards.length);
     const settings = subagentSettings(config, requester.agentId);
     // The child's role and tools follow its own agent's maxSpawnDepth (src/policy/tool-profiles.ts).
     const targetSettings = subagentSettings(config, plan.target.id);

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { descendants, listChildren, pendingDescendants, visibleChildKeys } from "../../src/index-db/children";
 import { listSessions } from "../../src/index-db/list-page";
+import { findRunSession } from "../../src/index-db/runs";
 import type { IndexShards } from "../../src/index-db/shards";
 import { shardNumber } from "../../src/index-db/shards";
 import { spawnTree } from "../../src/index-db/tree";
@@ -64,7 +65,7 @@ function watchedShards(): { watched: IndexShards; touched: Set<number> } {
 }
 
 describe("the session index sharded by agent over three D1 databases", () => {
-  it("writes each session's index rows to its agent's shard, finds runs in any shard, keeps grants in shard 0", async () => {
+  it("writes each session's index rows to its agent's shard, finds a run in its session's shard by its id, keeps grants in shard 0", async () => {
     expect(shards()).toHaveLength(3);
     for (const agent of AGENTS) expect(shardNumber(agent, 3)).toBe(SHARD_OF_AGENT[agent]);
     const u = uid();
@@ -87,12 +88,20 @@ describe("the session index sharded by agent over three D1 databases", () => {
       async () => ((await runRows()).join() === "0,1,0" ? true : undefined),
       "run",
     );
-    // GET /v1/runs/{runId}: a run id names no shard, so every shard is asked.
+    // GET /v1/runs/{runId}: the chat turn's run id was minted to hash to its session's shard (runIdIn), so
+    // the lookup reads that shard alone; an id that names no shard (here one never made) asks all three.
+    expect(shardNumber(runId, 3)).toBe(1);
     const run = await call<{ runId: string; sessionKey: string }>("GET", `/v1/runs/${runId}`, {
       token: ADMIN,
     });
     expect(run.status, run.text).toBe(200);
     expect(run.json).toMatchObject({ runId, sessionKey: keys[1] });
+    const { watched, touched } = watchedShards();
+    expect(await findRunSession(watched, runId)).toBe(keys[1]);
+    expect([...touched]).toEqual([1]);
+    touched.clear();
+    expect(await findRunSession(watched, crypto.randomUUID())).toBeUndefined();
+    expect([...touched].sort()).toEqual([0, 1, 2]);
 
     const grant = await call<{ grantId: string }>("POST", "/v1/grants", {
       token: ADMIN,

@@ -4,7 +4,7 @@ import { configuredModels } from "../../config/agents";
 import { keyOptionsOf } from "../../config/key-options";
 import { badRequest } from "../../errors";
 import { visibleChildKeys } from "../../index-db/children";
-import { indexShards } from "../../index-db/shards";
+import { indexShards, runIdIn } from "../../index-db/shards";
 import { displayKey } from "../../keys";
 import { sessionApi } from "../../session/client";
 import { readJsonBody } from "../middleware";
@@ -94,7 +94,8 @@ export const sessionRoutes = new Hono<AppEnv>()
     // Watching the reply stream is the `events` scope's, not `send`'s: checked before anything is written.
     if (body.stream) assertGrantScope(c.get("identity"), sessionKey, "events");
     const queued = await session.enqueueTurn({
-      runId: crypto.randomUUID(),
+      // Routed to the session's index shard, so `/v1/runs/{runId}…` reads that shard alone.
+      runId: runIdIn(indexShards(c.env).length, sessionKey),
       ...(body.idempotencyKey ? { dedupeKey: `chat:${body.idempotencyKey}` } : {}),
       message: { text: body.text, provenance: { kind: "external_user" } },
     });
