@@ -112,8 +112,10 @@ export async function startGateway(install, dir, port) {
   });
   const base = `http://${HOST}:${port}`;
   for (let tries = 0; ; tries++) {
-    if (tries > 480 || child.exitCode !== null)
+    if (tries > 480 || child.exitCode !== null) {
+      child.kill("SIGKILL");
       throw new Error(`openclaw gateway did not start:\n${readFileSync(logFile, "utf8").slice(-2000)}`);
+    }
     const ready = await fetch(`${base}/readyz`).then(
       (r) => r.ok,
       () => false,

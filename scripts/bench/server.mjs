@@ -112,7 +112,10 @@ async function serve(options) {
   });
   const base = `http://${HOST}:${port}`;
   for (let tries = 0; ; tries++) {
-    if (tries > 240 || child.exitCode !== null) throw new Error("the bench's server did not start");
+    if (tries > 240 || child.exitCode !== null) {
+      child.kill("SIGKILL");
+      throw new Error("the bench's server did not start");
+    }
     const up = await fetch(`${base}/healthz`).then(
       (r) => r.ok,
       () => false,
