@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../src/app-env";
 import { listSessions } from "../../src/index-db/list-page";
-import { indexShards } from "../../src/index-db/shards";
+import { indexShards, keyShard } from "../../src/index-db/shards";
 import { readJsonBody } from "../../src/routes/middleware";
 import { parseBody } from "../../src/routes/parse-body";
 import { takeCounts } from "./counting";
@@ -44,6 +44,16 @@ export const benchRoutes = new Hono<AppEnv>()
   .get("/sql/:key", async (c) => {
     const limit = Number(c.req.query("limit") ?? 20);
     return c.json({ rows: await benchSession(c.env, c.req.param("key")).benchHistoryRows(limit) });
+  })
+  // 1 while a session's imported transcript is still being added to the search index (migrations/0007),
+  // 0 once it is all there; null before its index row exists.
+  .get("/backlog/:key", async (c) => {
+    const key = c.req.param("key");
+    const row = await keyShard(indexShards(c.env), key)
+      .prepare("SELECT search_backlog FROM session_index WHERE session_key = ?")
+      .bind(key)
+      .first<{ search_backlog: number }>();
+    return c.json({ backlog: row ? row.search_backlog : null });
   })
   .get("/d1", async (c) => c.json(await c.env.DB.prepare("SELECT 1 AS one").first()))
   // The dead-letter queue has no consumer, so this is the bare cost of one Queue send.

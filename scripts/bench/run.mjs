@@ -28,7 +28,7 @@ import {
   seedSearchIndex,
   writeSearchSection,
 } from "./search.mjs";
-import { createSessions, importTranscript, seedIndex } from "./seed.mjs";
+import { createSessions, importTranscript, seedIndex, waitForSearchIndex } from "./seed.mjs";
 import { writeSendSection } from "./send-report.mjs";
 import {
   d1BytesOf,
@@ -266,6 +266,7 @@ async function phaseCosts(all) {
     await api(worker.base, "POST", "/v1/sessions", TOKENS.main, { key: "main", displayName: "Main" });
     await createSessions(worker.base, scale.sessions - 1);
     await importTranscript(worker.base, historyKey(1_000), 1_000);
+    await waitForSearchIndex(worker.base, historyKey(1_000));
     await waitForIndex(worker.base, scale.sessions);
     await step(results, "costs per operation", () => costsScenario(worker.base, COST_TIMES, log));
   } finally {

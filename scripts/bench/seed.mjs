@@ -51,6 +51,21 @@ export async function importTranscript(base, sessionKey, count, batch = 5000) {
   }
 }
 
+/**
+ * Waits until a session's imported transcript is all in the search index (its outbox adds it in bounded
+ * chunks after the import has answered), so that a read measured next is not sharing the object with
+ * that backfill. Resolves to the seconds it took.
+ */
+export async function waitForSearchIndex(base, sessionKey, timeoutMs = 600_000) {
+  const t0 = performance.now();
+  for (;;) {
+    const { backlog } = await (await fetch(`${base}/bench/backlog/${encodeURIComponent(sessionKey)}`)).json();
+    if (backlog === 0) return (performance.now() - t0) / 1000;
+    if (performance.now() - t0 > timeoutMs) throw new Error(`${sessionKey}: still being indexed for search`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 const sqlText = (value) => (value === null ? "NULL" : `'${String(value).replaceAll("'", "''")}'`);
 
 /**

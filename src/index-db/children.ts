@@ -84,7 +84,8 @@ export interface ChildKeyRow {
 /**
  * The visible children of the parents `parents` names (a condition's SQL and values: a JSON array of keys,
  * or a list page's own statement as a subquery, list-page.ts), at most MAX_CHILDREN each, served by the
- * `spawned_by` index; undefined when the scope can see nothing.
+ * `spawned_by` index — named: with `IN (subquery)` SQLite's planner otherwise walked every listed row by
+ * `session_index_recent` (30 ms at 100,000 sessions against 1); undefined when the scope can see nothing.
  */
 export function childKeysStatement(parents: Clause, scope: VisibleScope): Clause | undefined {
   const visible = visibleCondition(scope);
@@ -93,7 +94,7 @@ export function childKeysStatement(parents: Clause, scope: VisibleScope): Clause
     sql: `SELECT spawned_by, session_key, updated_at, recency_tiebreak FROM (
            SELECT spawned_by, session_key, ${RECENCY_COLUMNS},
              ROW_NUMBER() OVER (PARTITION BY spawned_by ORDER BY recency DESC) AS n
-           FROM session_index
+           FROM session_index INDEXED BY session_index_spawned_by
            WHERE spawned_by IN (${parents.sql}) AND list_state IN (0, 1)
              ${visible.sql ? `AND ${visible.sql}` : ""}
          ) WHERE n <= ${MAX_CHILDREN} ORDER BY spawned_by, n`,
