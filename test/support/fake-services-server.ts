@@ -341,9 +341,16 @@ async function route(request: IncomingMessage, url: URL, body: string): Promise<
 
 async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = new URL(request.url ?? "/", "http://127.0.0.1");
-  const reply = await route(request, url, await readBody(request)).catch(
-    (error: unknown): Reply => ({ status: 500, body: { error: `fake-services crashed: ${String(error)}` } }),
-  );
+  // A caller that goes away mid-body (a run aborted at its timeout) rejects the read: answered like a
+  // crash, to nobody, never an unhandled rejection that would stop the suite.
+  const reply = await readBody(request)
+    .then((body) => route(request, url, body))
+    .catch(
+      (error: unknown): Reply => ({
+        status: 500,
+        body: { error: `fake-services crashed: ${String(error)}` },
+      }),
+    );
   if (reply.hangup) return void request.socket.destroy();
   if (reply.delayMs) await delay(reply.delayMs, request);
   if (response.destroyed) return;
@@ -389,7 +396,10 @@ async function writeEvents(reply: Reply, request: IncomingMessage, response: Ser
 export default async function setup(): Promise<() => Promise<void>> {
   const port = Number(process.env.FAKE_SERVICES_PORT);
   if (!Number.isInteger(port) || port <= 0) throw new Error("vitest.config.ts must set FAKE_SERVICES_PORT");
-  const server = createServer((request, response) => void handle(request, response));
+  // Whatever else a gone caller makes fail ends that one exchange, not the suite.
+  const server = createServer(
+    (request, response) => void handle(request, response).catch(() => response.destroy()),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error) =>
       reject(new Error(`fake services cannot listen on 127.0.0.1:${port}: ${error}`)),
