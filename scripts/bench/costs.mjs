@@ -30,6 +30,25 @@ const newSession = async (base, agent) => {
   return key;
 };
 
+/** Fresh `instant` sessions, one per run of an operation (none queues behind another's turns). */
+const freshTargets = async (base, times) => ({
+  keys: await Promise.all(Array.from({ length: times }, () => newSession(base, "instant"))),
+});
+
+/** sessions_send to a fresh `instant` session, with `timeoutSeconds`, which must answer `status`. */
+const sendOperation = (name, timeoutSeconds, status) => ({
+  name,
+  prepare: freshTargets,
+  run: async (base, i, { keys }) => {
+    const sent = await tool(base, TOKENS.main, "sessions_send", {
+      sessionKey: keys[i],
+      message: `cost probe ${i}`,
+      timeoutSeconds,
+    });
+    if (sent.status !== status) throw new Error(`send: ${JSON.stringify(sent)}`);
+  },
+});
+
 /**
  * The operations, each `run(i)` one of them; `prepare` (uncounted) makes what it needs. A message's whole
  * life is counted: a send until the exchange has ended, a spawn until its completion is in the requester.
@@ -51,9 +70,7 @@ const OPERATIONS = [
   },
   {
     name: "chat message + the agent's run (POST …/messages, wait for the reply)",
-    prepare: async (base, times) => ({
-      keys: await Promise.all(Array.from({ length: times }, () => newSession(base, "instant"))),
-    }),
+    prepare: freshTargets,
     run: async (base, i, { keys }) => {
       const sent = await api(base, "POST", `/v1/sessions/${encodeURIComponent(keys[i])}/messages`, ADMIN, {
         text: `cost probe ${i}`,
@@ -63,34 +80,8 @@ const OPERATIONS = [
       if (wait.status !== 200) throw new Error(`wait: ${wait.status}`);
     },
   },
-  {
-    name: "sessions_send fire-and-forget (delivered, answered, exchange ended)",
-    prepare: async (base, times) => ({
-      keys: await Promise.all(Array.from({ length: times }, () => newSession(base, "instant"))),
-    }),
-    run: async (base, i, { keys }) => {
-      const sent = await tool(base, TOKENS.main, "sessions_send", {
-        sessionKey: keys[i],
-        message: `cost probe ${i}`,
-        timeoutSeconds: 0,
-      });
-      if (sent.status !== "accepted") throw new Error(`send: ${JSON.stringify(sent)}`);
-    },
-  },
-  {
-    name: "sessions_send with a wait (answered, exchange ended)",
-    prepare: async (base, times) => ({
-      keys: await Promise.all(Array.from({ length: times }, () => newSession(base, "instant"))),
-    }),
-    run: async (base, i, { keys }) => {
-      const sent = await tool(base, TOKENS.main, "sessions_send", {
-        sessionKey: keys[i],
-        message: `cost probe ${i}`,
-        timeoutSeconds: 15,
-      });
-      if (sent.status !== "ok") throw new Error(`send: ${JSON.stringify(sent)}`);
-    },
-  },
+  sendOperation("sessions_send fire-and-forget (delivered, answered, exchange ended)", 0, "accepted"),
+  sendOperation("sessions_send with a wait (answered, exchange ended)", 15, "ok"),
   {
     name: "sessions_spawn → completion in the requester",
     run: async (base, i) => {
