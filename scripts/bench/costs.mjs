@@ -3,6 +3,7 @@
 // consumers, runs, outbox writes, completions — has finished), they are divided by `times`.
 import { api, tool } from "./api.mjs";
 import { historyKey } from "./history.mjs";
+import { newTarget } from "./messaging.mjs";
 import { ADMIN, TOKENS } from "./server.mjs";
 
 const counts = async (base, reset = false) =>
@@ -22,17 +23,9 @@ async function settled(base, quietMs = 1500, timeoutMs = 30_000) {
   throw new Error("the counts never settled");
 }
 
-let fresh = 0;
-const newSession = async (base, agent) => {
-  const key = `agent:${agent}:api:cost-${fresh++}`;
-  const created = await api(base, "POST", "/v1/sessions", ADMIN, { key });
-  if (created.status !== 201) throw new Error(`create ${key}: ${created.status}`);
-  return key;
-};
-
 /** Fresh `instant` sessions, one per run of an operation (none queues behind another's turns). */
 const freshTargets = async (base, times) => ({
-  keys: await Promise.all(Array.from({ length: times }, () => newSession(base, "instant"))),
+  keys: await Promise.all(Array.from({ length: times }, () => newTarget(base, "instant", "cost"))),
 });
 
 /** sessions_send to a fresh `instant` session, with `timeoutSeconds`, which must answer `status`. */

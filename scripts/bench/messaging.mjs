@@ -6,7 +6,7 @@ import { ADMIN, TOKENS } from "./server.mjs";
 
 let fresh = 0;
 /** A new session to send to (research's by default), so one sample never queues behind another's runs. */
-async function newTarget(base, agent = "research", name = "target") {
+export async function newTarget(base, agent = "research", name = "target") {
   const key = `agent:${agent}:api:${name}-${fresh++}`;
   const created = await api(base, "POST", "/v1/sessions", ADMIN, { key });
   if (created.status !== 201) throw new Error(`create ${key}: ${created.status}`);
@@ -55,6 +55,14 @@ export async function deliveryScenario(base, samples) {
   return [{ name: "sessions_send delivery (accepted → row written in target)", timing: delivery }];
 }
 
+/** One fire-and-forget `sessions_send` as main to `sessionKey`: the request of every fire-and-forget load. */
+export const fireAndForgetSend = (base, sessionKey, worker, i) =>
+  fetch(`${base}/v1/tools/sessions_send`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${TOKENS.main}` },
+    body: JSON.stringify({ sessionKey, message: `load ${worker}-${i}`, timeoutSeconds: 0 }),
+  });
+
 /**
  * Fire-and-forget throughput at 1 and `concurrency` (one target per worker), next to a bare Queue send
  * and the floor. First the accept path alone: sends to `accept-only-*` targets, which the bench Worker's
@@ -70,18 +78,7 @@ export async function sendLoadScenario(base, options) {
   };
   const acceptOnly = await targetsOf("accept-only");
   const delivered = await targetsOf("target");
-  const fireAndForget = (targets) => (worker, i) =>
-    ok(
-      fetch(`${base}/v1/tools/sessions_send`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: `Bearer ${TOKENS.main}` },
-        body: JSON.stringify({
-          sessionKey: targets[worker],
-          message: `load ${worker}-${i}`,
-          timeoutSeconds: 0,
-        }),
-      }),
-    );
+  const fireAndForget = (targets) => (worker, i) => ok(fireAndForgetSend(base, targets[worker], worker, i));
   const queue = () => ok(fetch(`${base}/bench/queue`));
   const floor = () => ok(fetch(`${base}/bench/accept-floor`));
   const single = { ...options, concurrency: 1 };

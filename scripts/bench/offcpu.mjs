@@ -12,6 +12,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { api } from "./api.mjs";
 import { waitForIndex } from "./list.mjs";
+import { fireAndForgetSend } from "./messaging.mjs";
 import { createSessions } from "./seed.mjs";
 import { ADMIN, migrate, startWorker, TOKENS, workerdPid } from "./server.mjs";
 
@@ -77,15 +78,7 @@ try {
   const sender = async (worker) => {
     for (let i = 0; Date.now() < end; i++) {
       const t0 = performance.now();
-      const response = await fetch(`${base}/v1/tools/sessions_send`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: `Bearer ${TOKENS.main}` },
-        body: JSON.stringify({
-          sessionKey: targets[worker],
-          message: `load ${worker}-${i}`,
-          timeoutSeconds: 0,
-        }),
-      });
+      const response = await fireAndForgetSend(base, targets[worker], worker, i);
       await response.text();
       sends.push({ at: performance.now(), ms: performance.now() - t0 });
     }

@@ -15,6 +15,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { api, ok } from "./api.mjs";
 import { waitForIndex } from "./list.mjs";
+import { fireAndForgetSend, newTarget } from "./messaging.mjs";
 import { proxyTargets, runtimeTargets, startProfiler, stopProfiler } from "./profile-cdp.mjs";
 import { analyse, report, sourceLocator } from "./profile-report.mjs";
 import { createSessions, importTranscript } from "./seed.mjs";
@@ -32,16 +33,17 @@ const post = (base, path, token, body) =>
     body: JSON.stringify(body),
   });
 
-let fresh = 0;
-/** A new research session, so one send never queues behind another's run (as messaging.mjs does). */
-async function newTarget(base, agent = "research", name = "profile") {
-  const key = `agent:${agent}:api:${name}-${fresh++}`;
-  const created = await api(base, "POST", "/v1/sessions", ADMIN, { key });
-  if (created.status !== 201) throw new Error(`create ${key}: ${created.status}`);
-  return key;
-}
-
 /** Each scenario: seeding (not profiled), concurrency, and one request (false/throw = failure). */
+/** Fire-and-forget sends at concurrency 8, each worker to a `research` session of its own named `name`-n. */
+const fireAndForgetLoad = (name) => ({
+  concurrency: 8,
+  async setup(base, ctx) {
+    ctx.targets = [];
+    for (let i = 0; i < 8; i++) ctx.targets.push(await newTarget(base, "research", name));
+  },
+  request: (base, ctx, worker, i) => ok(fireAndForgetSend(base, ctx.targets[worker], worker, i)),
+});
+
 const SCENARIOS = {
   history200: {
     concurrency: 1,
@@ -60,7 +62,7 @@ const SCENARIOS = {
     concurrency: 1,
     // Each iteration creates its target, then waits on the instant agent's reply (the bench's round trip).
     request: async (base) => {
-      const sessionKey = await newTarget(base, "instant");
+      const sessionKey = await newTarget(base, "instant", "profile");
       const sent = await api(base, "POST", "/v1/tools/sessions_send", TOKENS.main, {
         sessionKey,
         message: "profile probe",
@@ -70,39 +72,13 @@ const SCENARIOS = {
     },
   },
   fireforget: {
-    concurrency: 8,
+    ...fireAndForgetLoad("profile"),
     drainSeconds: DRAIN_SECONDS,
-    async setup(base, ctx) {
-      ctx.targets = [];
-      for (let i = 0; i < 8; i++) ctx.targets.push(await newTarget(base));
-    },
     // Warm-up at concurrency 1 only, so the profiled run starts with (almost) no backlog.
     warmupConcurrency: 1,
-    request: (base, ctx, worker, i) =>
-      ok(
-        post(base, "/v1/tools/sessions_send", TOKENS.main, {
-          sessionKey: ctx.targets[worker],
-          message: `load ${worker}-${i}`,
-          timeoutSeconds: 0,
-        }),
-      ),
   },
   // fireforget's accept path alone: the bench Worker's consumer takes these sends off the Queue undelivered.
-  acceptonly: {
-    concurrency: 8,
-    async setup(base, ctx) {
-      ctx.targets = [];
-      for (let i = 0; i < 8; i++) ctx.targets.push(await newTarget(base, "research", "accept-only"));
-    },
-    request: (base, ctx, worker, i) =>
-      ok(
-        post(base, "/v1/tools/sessions_send", TOKENS.main, {
-          sessionKey: ctx.targets[worker],
-          message: `load ${worker}-${i}`,
-          timeoutSeconds: 0,
-        }),
-      ),
-  },
+  acceptonly: fireAndForgetLoad("accept-only"),
   list: {
     concurrency: 1,
     async setup(base) {
