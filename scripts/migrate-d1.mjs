@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Applies migrations/ to every D1 binding of the config (scripts/d1-bindings.mjs): each index shard.
 // Usage: node scripts/migrate-d1.mjs [--env <name>] [-c <config>] <wrangler options: --local | --remote, --persist-to …>
-import { spawnSync } from "node:child_process";
 import { d1Bindings } from "./d1-bindings.mjs";
+import { runWrangler } from "./local-server.mjs";
 
 const args = process.argv.slice(2);
 const optionValue = (flags) => {
@@ -13,10 +13,10 @@ const env = optionValue(["--env", "-e"]);
 const config = optionValue(["-c", "--config"]) ?? "wrangler.toml";
 for (const binding of d1Bindings(config, env)) {
   console.log(`→ D1 migrations: ${binding}`);
-  // CI=true answers wrangler's confirmation prompt, so this never waits on stdin.
-  const result = spawnSync("wrangler", ["d1", "migrations", "apply", binding, ...args], {
-    stdio: "inherit",
-    env: { ...process.env, CI: "true" },
-  });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  try {
+    runWrangler(["d1", "migrations", "apply", binding, ...args]);
+  } catch (error) {
+    console.error(`✗ ${error.message}`);
+    process.exit(1);
+  }
 }

@@ -2,13 +2,13 @@
 // configured by wrangler.toml next to this file) on the local server of `npm start`
 // (scripts/local-server.mjs, in a process of its own: serve.mjs), loopback, error-level logs, its own
 // fresh state dir, offline (no Request.cf download, no telemetry).
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { d1Bindings } from "../d1-bindings.mjs";
 import { readDemoConfig } from "../demo-config.mjs";
-import { OFFLINE_ENV } from "../local-server.mjs";
+import { OFFLINE_ENV, runWrangler } from "../local-server.mjs";
 
 export const HOST = "127.0.0.1";
 export const ADMIN = "bench-admin-token";
@@ -34,16 +34,7 @@ export function freePort() {
 }
 
 /** Runs wrangler on the bench config to completion (migrations, d1 execute); throws with its output. */
-export function wrangler(args) {
-  const result = spawnSync("wrangler", [...args, "-c", CONFIG], {
-    env: ENV,
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (result.status !== 0)
-    throw new Error(`wrangler ${args.slice(0, 3).join(" ")} failed:\n${result.stderr}`);
-  return result.stdout;
-}
+export const wrangler = (args) => runWrangler([...args, "-c", CONFIG], { quiet: true });
 
 /** Applies the D1 migrations to each D1 binding of the bench config (every index shard) in `stateDir`. */
 export function migrate(stateDir) {
