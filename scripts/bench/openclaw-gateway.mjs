@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { freePort, HOST } from "./server.mjs";
+import { answering, freePort, HOST } from "./server.mjs";
 
 export const OPENCLAW_TOKEN = "bench-openclaw-token";
 /** Agents of the OpenClaw side: the bench's own (main, research, ops) and the send target's. */
@@ -111,18 +111,12 @@ export async function startGateway(install, dir, port) {
     stdio: ["ignore", out, out],
   });
   const base = `http://${HOST}:${port}`;
-  for (let tries = 0; ; tries++) {
-    if (tries > 480 || child.exitCode !== null) {
-      child.kill("SIGKILL");
-      throw new Error(`openclaw gateway did not start:\n${readFileSync(logFile, "utf8").slice(-2000)}`);
-    }
-    const ready = await fetch(`${base}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await answering(
+    `${base}/readyz`,
+    child,
+    480,
+    () => `openclaw gateway did not start:\n${readFileSync(logFile, "utf8").slice(-2000)}`,
+  );
   // SIGTERM drains (its budget is minutes when work is in flight); the bench waits 10 s, then kills.
   const stop = () =>
     new Promise((resolve) => {

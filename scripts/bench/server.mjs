@@ -94,6 +94,25 @@ export function benchConfig(modelUrl, { swarm = false } = {}) {
   return config;
 }
 
+/**
+ * Resolves once `url` answers 2xx, polled every 250 ms; after `tries` polls, or once `child` (the process
+ * that should serve it) has exited, kills `child` and throws `failure()`.
+ */
+export async function answering(url, child, tries, failure) {
+  for (let tried = 0; ; tried++) {
+    if (tried > tries || child.exitCode !== null) {
+      child.kill("SIGKILL");
+      throw new Error(failure());
+    }
+    const up = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 /** Spawns serve.mjs with `options` on a free port; resolves `{ base, pid, stop }` once it answers. */
 async function serve(options) {
   const port = await freePort();
@@ -102,18 +121,7 @@ async function serve(options) {
     stdio: ["ignore", "ignore", "inherit"],
   });
   const base = `http://${HOST}:${port}`;
-  for (let tries = 0; ; tries++) {
-    if (tries > 240 || child.exitCode !== null) {
-      child.kill("SIGKILL");
-      throw new Error("the bench's server did not start");
-    }
-    const up = await fetch(`${base}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await answering(`${base}/healthz`, child, 240, () => "the bench's server did not start");
   const stop = () =>
     new Promise((resolve) => {
       if (child.exitCode !== null) return resolve();
