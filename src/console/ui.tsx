@@ -66,5 +66,28 @@ export function Region(props: {
   );
 }
 
+/**
+ * The console's tables: scrollable on a narrow screen, a header cell per column (a false or null column is
+ * left out), the rows as children, an optional caption for screen readers.
+ */
+export function DataTable(props: {
+  class: string;
+  columns: (string | false | null | undefined)[];
+  caption?: string;
+  children: Child;
+}) {
+  return (
+    <div class="table-wrap">
+      <table class={props.class}>
+        {props.caption === undefined ? null : <caption class="visually-hidden">{props.caption}</caption>}
+        <thead>
+          <tr>{props.columns.map((column) => (column ? <th scope="col">{column}</th> : null))}</tr>
+        </thead>
+        <tbody>{props.children}</tbody>
+      </table>
+    </div>
+  );
+}
+
 /** What an empty list says. */
 export const Empty = ({ children }: { children: Child }) => <p class="empty muted">{children}</p>;

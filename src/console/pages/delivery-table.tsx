@@ -1,7 +1,7 @@
 import { displayKey, type KeyOptions } from "../../keys";
 import { type DeliveryRecord, DISMISSABLE_STATUSES, RETRYABLE_STATUSES } from "../../session/api";
 import { formatAgo } from "../../text/units";
-import { Status, sessionHref, When } from "../ui";
+import { DataTable, Status, sessionHref, When } from "../ui";
 
 /** How far ahead, as formatAgo says how long ago: `in 3 min`, `in 5 h`, `in 2 days`. */
 const ahead = (ms: number) =>
@@ -58,48 +58,44 @@ export function DeliveryTable(props: {
 }) {
   const { keyOptions } = props;
   return (
-    <div class="table-wrap">
-      <table class="deliveries">
-        <caption class="visually-hidden">{props.caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Kind</th>
-            {keyOptions ? <th scope="col">Session</th> : null}
-            <th scope="col">Target</th>
-            <th scope="col">Status</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Next attempt</th>
-            <th scope="col">Last error</th>
-            <th scope="col">Updated</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.deliveries.map((delivery) => (
-            <tr data-delivery={delivery.deliveryId}>
-              <td>{delivery.kind}</td>
-              {keyOptions ? (
-                <td>
-                  <a href={sessionHref(delivery.sessionKey)}>{displayKey(delivery.sessionKey, keyOptions)}</a>
-                </td>
-              ) : null}
-              <td class="target">{delivery.target}</td>
-              <td>
-                <Status value={delivery.status} />
-              </td>
-              <td>{delivery.attempts}</td>
-              <td>
-                <Due at={delivery.nextAttemptAt} />
-              </td>
-              <td class="last-error">{delivery.lastError ?? ""}</td>
-              <td>
-                <When at={delivery.updatedAt} />
-              </td>
-              <Actions delivery={delivery} reload={props.reloadView === true} />
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      class="deliveries"
+      columns={[
+        "Kind",
+        keyOptions && "Session",
+        "Target",
+        "Status",
+        "Attempts",
+        "Next attempt",
+        "Last error",
+        "Updated",
+        "Actions",
+      ]}
+      caption={props.caption}
+    >
+      {props.deliveries.map((delivery) => (
+        <tr data-delivery={delivery.deliveryId}>
+          <td>{delivery.kind}</td>
+          {keyOptions ? (
+            <td>
+              <a href={sessionHref(delivery.sessionKey)}>{displayKey(delivery.sessionKey, keyOptions)}</a>
+            </td>
+          ) : null}
+          <td class="target">{delivery.target}</td>
+          <td>
+            <Status value={delivery.status} />
+          </td>
+          <td>{delivery.attempts}</td>
+          <td>
+            <Due at={delivery.nextAttemptAt} />
+          </td>
+          <td class="last-error">{delivery.lastError ?? ""}</td>
+          <td>
+            <When at={delivery.updatedAt} />
+          </td>
+          <Actions delivery={delivery} reload={props.reloadView === true} />
+        </tr>
+      ))}
+    </DataTable>
   );
 }

@@ -1,7 +1,7 @@
 import type { Child } from "hono/jsx";
 import type { SessionRow } from "../../session/api";
 import { SESSION_KINDS, type SessionsListParams } from "../../tools/sessions-list";
-import { Empty, Status, sessionHref, sessionTitle, Tokens, When } from "../ui";
+import { DataTable, Empty, Status, sessionHref, sessionTitle, Tokens, When } from "../ui";
 
 export type ListFilters = SessionsListParams;
 
@@ -112,45 +112,32 @@ export function SessionsTable({ rows, next }: { rows: ListedSession[]; next?: st
   if (rows.length === 0) return <Empty>No sessions match.</Empty>;
   return (
     <>
-      <div class="table-wrap">
-        <table class="sessions">
-          <thead>
-            <tr>
-              <th scope="col">Session</th>
-              <th scope="col">Title</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Channel</th>
-              <th scope="col">Agent</th>
-              <th scope="col">Status</th>
-              <th scope="col">Last activity</th>
-              <th scope="col">Tokens</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map(({ canonicalKey, row }) => (
-              <tr data-key={canonicalKey}>
-                <th scope="row">
-                  <a href={sessionHref(canonicalKey)}>{row.key}</a>
-                  {row.archived ? <span class="badge archived">archived</span> : null}
-                </th>
-                <td>{sessionTitle(row)}</td>
-                <td>{row.kind}</td>
-                <td>{row.channel}</td>
-                <td>{row.agentId}</td>
-                <td>
-                  <Status value={row.status ?? "idle"} />
-                </td>
-                <td>
-                  <When at={row.updatedAt} />
-                </td>
-                <td>
-                  <Tokens count={row.totalTokens} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        class="sessions"
+        columns={["Session", "Title", "Kind", "Channel", "Agent", "Status", "Last activity", "Tokens"]}
+      >
+        {rows.map(({ canonicalKey, row }) => (
+          <tr data-key={canonicalKey}>
+            <th scope="row">
+              <a href={sessionHref(canonicalKey)}>{row.key}</a>
+              {row.archived ? <span class="badge archived">archived</span> : null}
+            </th>
+            <td>{sessionTitle(row)}</td>
+            <td>{row.kind}</td>
+            <td>{row.channel}</td>
+            <td>{row.agentId}</td>
+            <td>
+              <Status value={row.status ?? "idle"} />
+            </td>
+            <td>
+              <When at={row.updatedAt} />
+            </td>
+            <td>
+              <Tokens count={row.totalTokens} />
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {next ? (
         <a class="next" href={next}>
           Next page
