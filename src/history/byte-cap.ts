@@ -39,17 +39,19 @@ export function fittingCount(items: readonly unknown[], maxBytes: number): numbe
  * If even the newest message alone is too large, the result is one placeholder in its place:
  * `{ id, role, timestamp }` of that message and
  * `content: [{ type: "text", text: OVERSIZE_PLACEHOLDER_TEXT }]`, with the oversize message counted dropped.
+ * `sizeOf` is `jsonBytes` unless the caller already knows each message's size (storage does).
  */
 export function capByBytes(
   newestFirst: Iterable<TranscriptMessage>,
   maxBytes = MAX_HISTORY_BYTES,
+  sizeOf: (message: TranscriptMessage) => number = jsonBytes,
 ): { messages: TranscriptMessage[]; droppedMessages: number; bytes: number } {
   const kept: TranscriptMessage[] = [];
   let messageBytes = 0;
   let droppedMessages = 0;
   // for…of closes the iterator on break, so a paging source can release what it holds.
   for (const message of newestFirst) {
-    const size = jsonBytes(message);
+    const size = sizeOf(message);
     const arrayBytes = 2 + messageBytes + size + kept.length;
     if (arrayBytes > maxBytes) {
       droppedMessages = 1;

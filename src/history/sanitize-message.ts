@@ -17,6 +17,13 @@ interface Outcome {
 }
 
 /**
+ * The version of the rules below. Transcripts keep each message's safe copy made under a version; a copy
+ * made under another one is made again when read, so bump this whenever what `sanitizeMessage` returns
+ * for a message changes.
+ */
+export const SANITIZE_RULES = 1;
+
+/**
  * Makes one transcript message safe to return from `sessions_history` (SPEC §5.2 steps 1–3): cleans
  * assistant text, redacts credentials everywhere, truncates long texts, and drops usage, cost, details,
  * thinking signatures and image data. Never mutates its input.

@@ -224,4 +224,17 @@ export const liveMigrations: ReadonlyArray<{ id: string; sql: string }> = [
         );
     `,
   },
+  {
+    id: "0019_safe_copy",
+    sql: `
+      -- Each message as sessions_history returns it (SPEC §5.2 steps 1–3), made when it is stored, so a
+      -- history page reads copies instead of cleaning, redacting and measuring every message on every read.
+      -- safe_body is NULL when the stored body is already safe as it is; safe_flags: 1 truncated, 2
+      -- redacted; safe_rules the sanitizer's rules version it was made with. A row without one, or made
+      -- under other rules, is made safe when read (rows stored before this migration are).
+      ALTER TABLE message ADD COLUMN safe_body TEXT;
+      ALTER TABLE message ADD COLUMN safe_flags INTEGER;
+      ALTER TABLE message ADD COLUMN safe_rules INTEGER;
+    `,
+  },
 ];

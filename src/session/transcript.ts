@@ -1,7 +1,7 @@
-import { capByBytes } from "../history/byte-cap";
+import { capByBytes, jsonBytes } from "../history/byte-cap";
 import { cleanAssistantText } from "../history/clean-assistant-text";
 import { redactSecrets } from "../history/redact";
-import { sanitizeMessage } from "../history/sanitize-message";
+import { SANITIZE_RULES, type SanitizedMessage, sanitizeMessage } from "../history/sanitize-message";
 import { messageText, type TranscriptMessage, toolRoles } from "../transcript/message";
 import type { ExactPage, HistoryPage, HistoryRequest } from "./api";
 import { previewText } from "./derived-title";
@@ -48,14 +48,21 @@ export function appendMessages(
       continue;
     }
     const isTool = toolRoles.has(message.role);
+    const body = JSON.stringify(message);
+    const safe = sanitizeMessage(message);
+    const safeBody = JSON.stringify(safe.message);
     sql.exec(
-      `INSERT INTO message (id, role, chat_seq, timestamp, body)
-       VALUES (?, ?, CASE WHEN ? THEN NULL ELSE (SELECT COALESCE(MAX(chat_seq), 0) + 1 FROM message) END, ?, ?)`,
+      `INSERT INTO message (id, role, chat_seq, timestamp, body, safe_body, safe_flags, safe_rules)
+       VALUES (?, ?, CASE WHEN ? THEN NULL ELSE (SELECT COALESCE(MAX(chat_seq), 0) + 1 FROM message) END, ?, ?,
+         ?, ?, ?)`,
       message.id,
       message.role,
       isTool ? 1 : 0,
       message.timestamp,
-      JSON.stringify(message),
+      body,
+      safeBody === body ? null : safeBody,
+      safeFlags(safe),
+      SANITIZE_RULES,
     );
     result.imported++;
     appended.push(message);
@@ -121,22 +128,27 @@ export function readHistoryPage(sql: SqlStorage, request: HistoryRequest): Histo
   const start = Math.max(1, end - request.limit + 1);
   let contentTruncated = false;
   let contentRedacted = false;
+  // The stored safe copy's UTF-8 length is its JSON's: the byte cap needs no second serialization.
+  const sizes = new WeakMap<TranscriptMessage, number>();
   function* newestFirst(): Generator<TranscriptMessage> {
     if (end < 1) return;
     const column = request.includeTools ? "seq" : "chat_seq";
-    const rows = sql.exec<{ body: string }>(
-      `SELECT body FROM message WHERE ${column} BETWEEN ? AND ? ORDER BY ${column} DESC`,
+    const rows = sql.exec<SafeCopyRow>(
+      `SELECT ${SAFE_COPY_COLUMNS} FROM message WHERE ${column} BETWEEN ? AND ? ORDER BY ${column} DESC`,
+      SANITIZE_RULES,
+      SANITIZE_RULES,
       start,
       end,
     );
     for (const row of rows) {
-      const safe = sanitizeMessage(JSON.parse(row.body) as TranscriptMessage);
+      const safe = safeCopyOf(row);
       contentTruncated ||= safe.contentTruncated;
       contentRedacted ||= safe.contentRedacted;
+      if (row.safe !== null) sizes.set(safe.message, row.bytes);
       yield safe.message;
     }
   }
-  const capped = capByBytes(newestFirst());
+  const capped = capByBytes(newestFirst(), undefined, (message) => sizes.get(message) ?? jsonBytes(message));
   const returned = capped.messages.length;
   const hasMore = request.offset + returned < total;
   return {
@@ -148,6 +160,32 @@ export function readHistoryPage(sql: SqlStorage, request: HistoryRequest): Histo
     hasMore,
     ...(hasMore ? { nextOffset: request.offset + returned } : {}),
     totalMessages: total,
+  };
+}
+
+// A message's safe copy when it was made under today's rules (`safe`, with its UTF-8 length), else the
+// stored body (`raw`) to make it from. The two ? are SANITIZE_RULES.
+const SAFE_COPY_COLUMNS = `CASE WHEN safe_rules = ? THEN COALESCE(safe_body, body) END AS safe,
+  CASE WHEN safe_rules = ? THEN NULL ELSE body END AS raw,
+  length(CAST(COALESCE(safe_body, body) AS BLOB)) AS bytes, safe_flags`;
+
+type SafeCopyRow = { safe: string | null; raw: string | null; bytes: number; safe_flags: number | null };
+
+const TRUNCATED = 1;
+const REDACTED = 2;
+
+function safeFlags(safe: SanitizedMessage): number {
+  return (safe.contentTruncated ? TRUNCATED : 0) | (safe.contentRedacted ? REDACTED : 0);
+}
+
+function safeCopyOf(row: SafeCopyRow): SanitizedMessage {
+  // raw is the body exactly when safe is NULL (SAFE_COPY_COLUMNS).
+  if (row.safe === null) return sanitizeMessage(JSON.parse(row.raw as string) as TranscriptMessage);
+  const flags = row.safe_flags ?? 0;
+  return {
+    message: JSON.parse(row.safe) as TranscriptMessage,
+    contentTruncated: (flags & TRUNCATED) !== 0,
+    contentRedacted: (flags & REDACTED) !== 0,
   };
 }
 

@@ -1,3 +1,5 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
   ADMIN,
@@ -175,6 +177,22 @@ describe("sessions_history made safe", () => {
     });
     // The operator export is the exact transcript, secrets and all.
     expect((await exportJsonl(key)).bytes).toEqual(jsonlBytes(messages));
+    // Each message's safe copy is made when it is stored; rows stored before copies existed (every other
+    // one here) or made under other rules (the rest) are made safe again when read, to the same page.
+    const stored = await runInDurableObject(env.SESSION.getByName(key), (_instance, state) => {
+      const copies = state.storage.sql
+        .exec<{ safe_body: string | null }>("SELECT safe_body FROM message")
+        .toArray();
+      state.storage.sql.exec(
+        "UPDATE message SET safe_body = NULL, safe_flags = NULL, safe_rules = NULL WHERE seq % 2 = 0",
+      );
+      state.storage.sql.exec(`UPDATE message SET safe_body = '"stale"', safe_rules = 0 WHERE seq % 2 = 1`);
+      return copies.map((row) => row.safe_body ?? "").join("\n");
+    });
+    expect(stored).toContain("sk-123…1234");
+    expect(stored).not.toContain("sk-1234567890abcdef1234");
+    expect(stored).not.toContain("supersecretvalue123456");
+    expect(await history(key)).toEqual(result);
   });
 
   it("sets each flag only for the change that happened on the page", async () => {
