@@ -77,8 +77,8 @@ export interface ExactPage {
   hasOlder: boolean;
 }
 
-/** Who reads a history page, for the session's own visibility check (SPEC §4). */
-export interface HistoryViewer {
+/** Who reads a session (its history page, its status), for the session's own visibility check (SPEC §4). */
+export interface Viewer {
   requester: Requester;
   visibility: VisibilityConfig;
 }

@@ -15,9 +15,9 @@ import type {
   ExactPage,
   HistoryPage,
   HistoryRequest,
-  HistoryViewer,
   RunProgress,
   RunRecord,
+  Viewer,
 } from "./api-runs";
 import type { AcceptedTurn, SendRecordRequest, SentRecord, SteerMessage, TurnRequest } from "./api-turns";
 import {
@@ -118,8 +118,11 @@ export interface SessionApi {
   ): Promise<Result<AcceptedTurn>>;
   /** The session, created first if it does not exist (channel inbound messages create their session). */
   ensure(init: CreateSessionInit): Promise<Result<SessionRow>>;
-  /** The session as callers see it. */
-  describe(): Promise<Result<SessionRow>>;
+  /**
+   * The session as callers see it. With a viewer, refused ("forbidden") unless the viewer may see its
+   * status, checked against the session's own record (no index lookup first).
+   */
+  describe(viewer?: Viewer): Promise<Result<SessionRow>>;
   /** Changes operator-settable fields; null clears one. A guard's other sessionId is a conflict. */
   patch(changes: SessionPatch, guard?: SessionGuard): Promise<Result<SessionRow>>;
   /** Deletes the session: hidden at once, storage wiped once its index row is gone. */
@@ -130,7 +133,7 @@ export interface SessionApi {
    * A page of safe history (SPEC §5.2); with a viewer, after SPEC §4's visibility check against this
    * session's own record (a reference that can only be this key needs no index lookup first).
    */
-  history(request: HistoryRequest, viewer?: HistoryViewer): Promise<Result<HistoryPage>>;
+  history(request: HistoryRequest, viewer?: Viewer): Promise<Result<HistoryPage>>;
   /** The last `count` non-tool messages, made safe, for list rows. */
   recentMessages(count: number): Promise<TranscriptMessage[]>;
   /** A chunk of the exact JSONL export. */

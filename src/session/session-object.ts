@@ -14,7 +14,6 @@ import {
   type ExactPage,
   type HistoryPage,
   type HistoryRequest,
-  type HistoryViewer,
   type ImportReceipt,
   type InboundRecord,
   notFound,
@@ -28,6 +27,7 @@ import {
   type SessionPatch,
   type SteerMessage,
   type TurnRequest,
+  type Viewer,
 } from "./api";
 import type { DeliveryRecord, DeliveryReport, DeliveryReportAnswer } from "./api-deliveries";
 import type { RunProgressPost, StateChanges } from "./api-events";
@@ -136,9 +136,12 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     return liveRecord(this.#sql) ? this.describe() : this.create(init);
   }
 
-  async describe(): Promise<Result<SessionRow>> {
+  async describe(viewer?: Viewer): Promise<Result<SessionRow>> {
     const record = liveRecord(this.#sql);
-    return record ? { ok: true, value: sessionRowOf(record, sessionConfig(this.env)) } : notFound();
+    if (!record) return notFound();
+    const visible = viewer && checkSessionVisible(viewer.visibility, viewer.requester, record, "status");
+    if (visible && !visible.ok) return { ok: false, code: "forbidden", message: visible.error };
+    return { ok: true, value: sessionRowOf(record, sessionConfig(this.env)) };
   }
 
   async patch(changes: SessionPatch, guard?: SessionGuard): Promise<Result<SessionRow>> {
@@ -164,7 +167,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     return { ok: true, value: await this.#write(() => writeImport(this.#sql, record, messages)) };
   }
 
-  async history(request: HistoryRequest, viewer?: HistoryViewer): Promise<Result<HistoryPage>> {
+  async history(request: HistoryRequest, viewer?: Viewer): Promise<Result<HistoryPage>> {
     const record = liveRecord(this.#sql);
     if (!record) return notFound();
     const visible = viewer && checkSessionVisible(viewer.visibility, viewer.requester, record, "history");

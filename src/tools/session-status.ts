@@ -3,11 +3,17 @@ import { contextWindowOf, findAgent, unknownModelError } from "../config/agents"
 import { ToolInputError } from "../errors";
 import { countChildrenByStatus } from "../index-db/lookup";
 import { displayKey } from "../keys";
-import { checkSessionVisible } from "../policy/visibility";
+import { checkSessionVisible, visibilityConfigOf } from "../policy/visibility";
+import type { Viewer } from "../session/api";
 import { sessionKeyParam } from "./args";
-import { implicitSession, parseSessionReference, resolveSessionReference } from "./resolve-session";
+import {
+  implicitSession,
+  parseSessionReference,
+  referenceNotFound,
+  resolveSessionReference,
+} from "./resolve-session";
 import { statusCard } from "./status-card";
-import { defineTool, type ToolContext } from "./types";
+import { defineTool, type ToolContext, type ToolFailure } from "./types";
 
 /** What changed since a version (SPEC §13), and the card's line about it; `since` beyond the head is bad input. */
 async function changesPart(ctx: ToolContext, sessionKey: string, version: number, since: number) {
@@ -49,6 +55,62 @@ function noActivityCard(ctx: ToolContext, sessionKey: string, changesSince: numb
   };
 }
 
+/**
+ * The status card of `sessionKey`, its model set first if asked; the children's counts come from the index
+ * while the object describes the session. With a viewer, the object checks visibility (reads only).
+ * `missing` answers a session that has no record and is not one a reader may see unwritten (SPEC §12).
+ */
+async function statusOf(
+  ctx: ToolContext,
+  sessionKey: string,
+  params: { model?: string; changesSince?: number },
+  answers: { viewer?: Viewer; missing: ToolFailure },
+): Promise<Record<string, unknown>> {
+  const stub = ctx.session(sessionKey);
+  const [described, children] = await Promise.all([
+    params.model === undefined
+      ? stub.describe(answers.viewer)
+      : stub.patch({ modelOverride: params.model === "default" ? null : params.model }),
+    countChildrenByStatus(ctx.shards, sessionKey),
+  ]);
+  if (!described.ok) {
+    if (described.code === "forbidden") return { status: "forbidden", error: described.message };
+    const implicit = implicitSession(ctx, sessionKey);
+    if (!implicit) return { ...answers.missing };
+    if (answers.viewer) {
+      const visible = checkSessionVisible(ctx.config, ctx.requester, implicit, "status");
+      if (!visible.ok) return { status: visible.status, error: visible.error };
+    }
+    // Reads are pure, and a model is a setting of a session that exists: this one is not created.
+    if (params.model !== undefined) {
+      const shown = displayKey(sessionKey, ctx.keyOptions);
+      return { status: "error", error: `Session ${shown} has no activity yet; set its model once it has.` };
+    }
+    return noActivityCard(ctx, sessionKey, params.changesSince);
+  }
+  const row = described.value;
+  const agentModel = findAgent(ctx.config, row.agentId)?.model;
+  const stateVersion = row.stateVersion ?? 0;
+  const changes =
+    params.changesSince === undefined
+      ? undefined
+      : await changesPart(ctx, sessionKey, stateVersion, params.changesSince);
+  const card = statusCard(row, {
+    modelOverridden: row.model !== undefined && row.model !== agentModel,
+    children,
+    now: Date.now(),
+  });
+  return {
+    ok: true,
+    sessionKey: row.key,
+    agentId: row.agentId,
+    changedModel: params.model !== undefined,
+    stateVersion: changes?.stateVersion ?? stateVersion,
+    statusText: changes ? `${card}\n${changes.line}` : card,
+    ...(changes ? { stateChanges: changes.stateChanges } : {}),
+  };
+}
+
 export const sessionStatus = defineTool({
   name: "session_status",
   description:
@@ -72,6 +134,13 @@ export const sessionStatus = defineTool({
     const input = params.sessionKey ?? "current";
     const reference = parseSessionReference(ctx, input);
     if (!reference.ok) return { status: reference.status, error: reference.error };
+    // A read of a reference only one key can match: the object checks visibility against its own record,
+    // so no index lookup comes first (as sessions_history).
+    if (reference.keyOnly && params.model === undefined) {
+      const viewer = { requester: ctx.requester, visibility: visibilityConfigOf(ctx.config) };
+      const { status, error } = referenceNotFound(input);
+      return statusOf(ctx, reference.key, params, { viewer, missing: { status, error } });
+    }
     const lookup = await resolveSessionReference(ctx, input);
     const target = lookup.ok ? lookup.session : implicitSession(ctx, reference.key);
     if (!lookup.ok && !target) return { status: lookup.status, error: lookup.error };
@@ -85,43 +154,10 @@ export const sessionStatus = defineTool({
         : unknownModelError(ctx.config, params.model);
     if (badModel) return { status: "error", error: badModel };
     const sessionKey = target?.sessionKey ?? reference.key;
-    const stub = ctx.session(sessionKey);
-    // The children's counts come from the index, the rest from the object: both asked at once.
-    const [described, children] = await Promise.all([
-      params.model === undefined
-        ? stub.describe()
-        : stub.patch({ modelOverride: params.model === "default" ? null : params.model }),
-      countChildrenByStatus(ctx.shards, sessionKey),
-    ]);
-    if (!described.ok) {
-      const shown = displayKey(sessionKey, ctx.keyOptions);
-      if (!implicitSession(ctx, sessionKey))
-        return { status: "error", error: `Session not found: ${shown}.` };
-      // Reads are pure, and a model is a setting of a session that exists: this one is not created.
-      if (params.model !== undefined)
-        return { status: "error", error: `Session ${shown} has no activity yet; set its model once it has.` };
-      return noActivityCard(ctx, sessionKey, params.changesSince);
-    }
-    const row = described.value;
-    const agentModel = findAgent(ctx.config, row.agentId)?.model;
-    const stateVersion = row.stateVersion ?? 0;
-    const changes =
-      params.changesSince === undefined
-        ? undefined
-        : await changesPart(ctx, sessionKey, stateVersion, params.changesSince);
-    const card = statusCard(row, {
-      modelOverridden: row.model !== undefined && row.model !== agentModel,
-      children,
-      now: Date.now(),
-    });
-    return {
-      ok: true,
-      sessionKey: row.key,
-      agentId: row.agentId,
-      changedModel: params.model !== undefined,
-      stateVersion: changes?.stateVersion ?? stateVersion,
-      statusText: changes ? `${card}\n${changes.line}` : card,
-      ...(changes ? { stateChanges: changes.stateChanges } : {}),
+    const missing: ToolFailure = {
+      status: "error",
+      error: `Session not found: ${displayKey(sessionKey, ctx.keyOptions)}.`,
     };
+    return statusOf(ctx, sessionKey, params, { missing });
   },
 });
