@@ -102,6 +102,12 @@ export interface InboundRecord {
   sendPolicy?: "allow" | "deny" | null;
 }
 
+/** What session_status reads from the object: the row, and whether to count children in the index. */
+export interface StatusDescription {
+  row: SessionRow;
+  mayHaveChildren: boolean;
+}
+
 /** The session object's RPC methods. */
 export interface SessionApi {
   /** Creates the session; a live session under the same key is a conflict. */
@@ -123,6 +129,13 @@ export interface SessionApi {
    * status, checked against the session's own record (no index lookup first).
    */
   describe(viewer?: Viewer): Promise<Result<SessionRow>>;
+  /**
+   * `describe`, and whether the session may have children (false only when it is known never to have
+   * spawned: session_status then asks the index nothing).
+   */
+  describeForStatus(viewer?: Viewer): Promise<Result<StatusDescription>>;
+  /** A session this one spawned was created (told by the child's outbox; idempotent). */
+  childCreated(childKey: string): Promise<Result<{ noted: true }>>;
   /** Changes operator-settable fields; null clears one. A guard's other sessionId is a conflict. */
   patch(changes: SessionPatch, guard?: SessionGuard): Promise<Result<SessionRow>>;
   /** Deletes the session: hidden at once, storage wiped once its index row is gone. */

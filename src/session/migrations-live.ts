@@ -237,4 +237,15 @@ export const liveMigrations: ReadonlyArray<{ id: string; sql: string }> = [
       ALTER TABLE message ADD COLUMN safe_rules INTEGER;
     `,
   },
+  {
+    id: "0020_child",
+    sql: `
+      -- The sessions this one spawned, each noted when its child is created (the child's outbox tells its
+      -- parent), kept across re-creation as the index keeps their spawned_by: session_status asks the
+      -- index for its children's counts only when there are some. A session from before this table may
+      -- have children it was never told of: its '*' row always sends status to the index.
+      CREATE TABLE child (session_key TEXT PRIMARY KEY, noted_at INTEGER NOT NULL);
+      INSERT INTO child (session_key, noted_at) SELECT '*', 0 FROM session;
+    `,
+  },
 ];

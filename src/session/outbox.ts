@@ -215,6 +215,10 @@ export class Outbox {
       case "collector_release":
       case "collector_result":
         return deliverCollectorEntry(env, this.#sql, entry, this.#wakeCollectorWaits);
+      case "child_created":
+        // Noted whether or not the parent was ever written: its children exist either way.
+        await sessionApi(env.SESSION, entry.payload.parentKey).childCreated(entry.payload.childKey);
+        return "delivered";
       case "watch_notice": {
         const { watcherKey } = entry.payload;
         const taken = await sessionApi(env.SESSION, watcherKey).watchNotice(entry.payload);

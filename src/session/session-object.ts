@@ -25,6 +25,7 @@ import {
   type SessionApi,
   type SessionGuard,
   type SessionPatch,
+  type StatusDescription,
   type SteerMessage,
   type TurnRequest,
   type Viewer,
@@ -33,6 +34,7 @@ import type { DeliveryRecord, DeliveryReport, DeliveryReportAnswer } from "./api
 import type { RunProgressPost, StateChanges } from "./api-events";
 import type { SessionInspection } from "./api-inspect";
 import { readAttachment } from "./attachments";
+import { mayHaveChildren, noteChild } from "./children";
 import { cancelQueuedCollectors, pruneCollectors } from "./collector-store";
 import { Collectors } from "./collectors";
 import { sessionConfig } from "./config";
@@ -142,6 +144,17 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     const visible = viewer && checkSessionVisible(viewer.visibility, viewer.requester, record, "status");
     if (visible && !visible.ok) return { ok: false, code: "forbidden", message: visible.error };
     return { ok: true, value: sessionRowOf(record, sessionConfig(this.env)) };
+  }
+
+  async describeForStatus(viewer?: Viewer): Promise<Result<StatusDescription>> {
+    const described = await this.describe(viewer);
+    if (!described.ok) return described;
+    return { ok: true, value: { row: described.value, mayHaveChildren: mayHaveChildren(this.#sql) } };
+  }
+
+  async childCreated(childKey: string): Promise<Result<{ noted: true }>> {
+    noteChild(this.#sql, childKey, Date.now());
+    return { ok: true, value: { noted: true } };
   }
 
   async patch(changes: SessionPatch, guard?: SessionGuard): Promise<Result<SessionRow>> {

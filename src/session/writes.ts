@@ -64,6 +64,11 @@ export function writeCreation(sql: SqlStorage, init: CreateSessionInit, now: num
   insertAttachments(sql, attachments ?? []);
   appendEvent(sql, systemEvent("created", "session created"), now);
   addIndexSync(sql);
+  if (init.spawnedBy)
+    addToOutbox(sql, "child_created", "child_created", {
+      parentKey: init.spawnedBy,
+      childKey: init.sessionKey,
+    });
 }
 
 /** A sub-agent session with its forked transcript and its first turn: one write, never a child without its run. */

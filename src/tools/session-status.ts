@@ -4,7 +4,7 @@ import { ToolInputError } from "../errors";
 import { countChildrenByStatus } from "../index-db/lookup";
 import { displayKey } from "../keys";
 import { checkSessionVisible, visibilityConfigOf } from "../policy/visibility";
-import type { Viewer } from "../session/api";
+import type { Result, SessionRow, Viewer } from "../session/api";
 import { sessionKeyParam } from "./args";
 import {
   implicitSession,
@@ -56,8 +56,34 @@ function noActivityCard(ctx: ToolContext, sessionKey: string, changesSince: numb
 }
 
 /**
- * The status card of `sessionKey`, its model set first if asked; the children's counts come from the index
- * while the object describes the session. With a viewer, the object checks visibility (reads only).
+ * The session's row (its model set first if asked) and its children's counts by status. A read asks
+ * the index only for a session that may have children (most never spawn); a model change is written
+ * while the index counts.
+ */
+async function describedWithChildren(
+  ctx: ToolContext,
+  sessionKey: string,
+  model: string | undefined,
+  viewer: Viewer | undefined,
+): Promise<{ described: Result<SessionRow>; children: Record<string, number> }> {
+  const stub = ctx.session(sessionKey);
+  if (model !== undefined) {
+    const [described, children] = await Promise.all([
+      stub.patch({ modelOverride: model === "default" ? null : model }),
+      countChildrenByStatus(ctx.shards, sessionKey),
+    ]);
+    return { described, children };
+  }
+  const status = await stub.describeForStatus(viewer);
+  if (!status.ok) return { described: status, children: {} };
+  const { row, mayHaveChildren } = status.value;
+  const children = mayHaveChildren ? await countChildrenByStatus(ctx.shards, sessionKey) : {};
+  return { described: { ok: true, value: row }, children };
+}
+
+/**
+ * The status card of `sessionKey`, its model set first if asked. With a viewer, the object checks
+ * visibility (reads only).
  * `missing` answers a session that has no record and is not one a reader may see unwritten (SPEC §12).
  */
 async function statusOf(
@@ -66,13 +92,7 @@ async function statusOf(
   params: { model?: string; changesSince?: number },
   answers: { viewer?: Viewer; missing: ToolFailure },
 ): Promise<Record<string, unknown>> {
-  const stub = ctx.session(sessionKey);
-  const [described, children] = await Promise.all([
-    params.model === undefined
-      ? stub.describe(answers.viewer)
-      : stub.patch({ modelOverride: params.model === "default" ? null : params.model }),
-    countChildrenByStatus(ctx.shards, sessionKey),
-  ]);
+  const { described, children } = await describedWithChildren(ctx, sessionKey, params.model, answers.viewer);
   if (!described.ok) {
     if (described.code === "forbidden") return { status: "forbidden", error: described.message };
     const implicit = implicitSession(ctx, sessionKey);

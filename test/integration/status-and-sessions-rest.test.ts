@@ -1,4 +1,7 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { applySessionMigrations } from "../../src/session/migrations";
 import {
   ADMIN,
   AGENT_TOKENS,
@@ -65,6 +68,33 @@ describe("session_status", () => {
     expect(childCard.sessionKey).toBe(child);
     expect(childCard.statusText).toContain("thinking high");
     expect(childCard.statusText).toContain(`Session: ${child} •`);
+  });
+
+  it("counts children in the index only for a session told of one, or one from before children were told", async () => {
+    const parent = `agent:main:status-kids-${uid()}`;
+    await createSession({ agentId: "main", key: parent });
+    const subAgents = async () => (await tool("session_status", parent)).statusText.split("\n").at(-1);
+    expect(await subAgents()).toBe("Sub-agents: 0 active, 0 recent");
+    const child = `agent:main:subagent:${crypto.randomUUID()}`;
+    await createSpawned({ sessionKey: child, agentId: "main", spawnedBy: parent });
+    const sql = <T>(body: (sql: SqlStorage) => T) =>
+      runInDurableObject(env.SESSION.getByName(parent), (_instance, state) => body(state.storage.sql));
+    // The child's creation told its parent (through the child's outbox), and the card counts it.
+    expect(await sql((db) => db.exec("SELECT session_key FROM child").toArray())).toEqual([
+      { session_key: child },
+    ]);
+    expect(await subAgents()).toBe("Sub-agents: 0 active, 1 recent");
+    // A parent never told asks the index nothing: its card counts no children.
+    await sql((db) => db.exec("DELETE FROM child"));
+    expect(await subAgents()).toBe("Sub-agents: 0 active, 0 recent");
+    // Migration 0020 marks a session that existed before it ('*'), so the index is asked for its children.
+    const marked = await sql((db) => {
+      db.exec("DROP TABLE child; DELETE FROM _migrations WHERE id = '0020_child'");
+      applySessionMigrations(db);
+      return db.exec("SELECT session_key FROM child").toArray();
+    });
+    expect(marked).toEqual([{ session_key: "*" }]);
+    expect(await subAgents()).toBe("Sub-agents: 0 active, 1 recent");
   });
 
   it("sets a model override, 'default' clears it, an unknown model is an error result", async () => {
