@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // CPU-profiles the local Worker under one load scenario, to see where the time goes:
 //
-//   npm run bench:profile -- <history200|sendwait|fireforget|acceptonly|list|healthz|fanout> [seconds=5]
+//   npm run bench:profile -- <history200|status|sendwait|fireforget|acceptonly|list|healthz|fanout> [seconds=5]
 //
 // Starts the bench's server (server.mjs: the Worker plus its /bench routes) with workerd's inspector on
 // a free port, seeds what the scenario needs, warms up, then samples the Worker's isolate through the
@@ -87,6 +87,15 @@ const SCENARIOS = {
       await waitForIndex(base, 200);
     },
     request: (base) => ok(post(base, "/v1/tools/sessions_list", TOKENS.main, { limit: 50 })),
+  },
+  // A tool call answered by one session object alone: the tool pipeline's own cost.
+  status: {
+    concurrency: 1,
+    async setup(base) {
+      await importTranscript(base, "agent:main:api:history-1000", 10);
+    },
+    request: (base) =>
+      ok(post(base, "/v1/tools/session_status", TOKENS.main, { sessionKey: "agent:main:api:history-1000" })),
   },
   healthz: { concurrency: 1, request: (base) => ok(fetch(`${base}/healthz`)) },
   // One session with 100 live event streams open on it (streams.mjs), each turn fanned out to all of them.
