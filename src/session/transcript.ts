@@ -1,13 +1,14 @@
 import { capByBytes, jsonBytes } from "../history/byte-cap";
 import { cleanAssistantText } from "../history/clean-assistant-text";
 import { redactSecrets } from "../history/redact";
-import { SANITIZE_RULES, type SanitizedMessage, sanitizeMessage } from "../history/sanitize-message";
+import { SANITIZE_RULES } from "../history/sanitize-message";
 import { messageText, type TranscriptMessage, toolRoles } from "../transcript/message";
 import type { ExactPage, HistoryPage, HistoryRequest } from "./api";
 import { previewText } from "./derived-title";
 import { appendEvents, messageEvents } from "./event-log";
 import { addToOutbox } from "./outbox-store";
 import type { RecordChanges } from "./record";
+import { SAFE_COPY_COLUMNS, type SafeCopyRow, safeCopy, safeCopyOf } from "./safe-copy";
 
 export interface AppendResult {
   imported: number;
@@ -49,8 +50,7 @@ export function appendMessages(
     }
     const isTool = toolRoles.has(message.role);
     const body = JSON.stringify(message);
-    const safe = sanitizeMessage(message);
-    const safeBody = JSON.stringify(safe.message);
+    const copy = safeCopy(message, body);
     sql.exec(
       `INSERT INTO message (id, role, chat_seq, timestamp, body, safe_body, safe_flags, safe_rules)
        VALUES (?, ?, CASE WHEN ? THEN NULL ELSE (SELECT COALESCE(MAX(chat_seq), 0) + 1 FROM message) END, ?, ?,
@@ -60,8 +60,8 @@ export function appendMessages(
       isTool ? 1 : 0,
       message.timestamp,
       body,
-      safeBody === body ? null : safeBody,
-      safeFlags(safe),
+      copy.safeBody,
+      copy.flags,
       SANITIZE_RULES,
     );
     result.imported++;
@@ -160,32 +160,6 @@ export function readHistoryPage(sql: SqlStorage, request: HistoryRequest): Histo
     hasMore,
     ...(hasMore ? { nextOffset: request.offset + returned } : {}),
     totalMessages: total,
-  };
-}
-
-// A message's safe copy when it was made under today's rules (`safe`, with its UTF-8 length), else the
-// stored body (`raw`) to make it from. The two ? are SANITIZE_RULES.
-const SAFE_COPY_COLUMNS = `CASE WHEN safe_rules = ? THEN COALESCE(safe_body, body) END AS safe,
-  CASE WHEN safe_rules = ? THEN NULL ELSE body END AS raw,
-  length(CAST(COALESCE(safe_body, body) AS BLOB)) AS bytes, safe_flags`;
-
-type SafeCopyRow = { safe: string | null; raw: string | null; bytes: number; safe_flags: number | null };
-
-const TRUNCATED = 1;
-const REDACTED = 2;
-
-function safeFlags(safe: SanitizedMessage): number {
-  return (safe.contentTruncated ? TRUNCATED : 0) | (safe.contentRedacted ? REDACTED : 0);
-}
-
-function safeCopyOf(row: SafeCopyRow): SanitizedMessage {
-  // raw is the body exactly when safe is NULL (SAFE_COPY_COLUMNS).
-  if (row.safe === null) return sanitizeMessage(JSON.parse(row.raw as string) as TranscriptMessage);
-  const flags = row.safe_flags ?? 0;
-  return {
-    message: JSON.parse(row.safe) as TranscriptMessage,
-    contentTruncated: (flags & TRUNCATED) !== 0,
-    contentRedacted: (flags & REDACTED) !== 0,
   };
 }
 

@@ -1,0 +1,52 @@
+import { type SanitizedMessage, sanitizeMessage } from "../history/sanitize-message";
+import type { TranscriptMessage } from "../transcript/message";
+
+// Each message's safe copy (migration 0019: safe_body, safe_flags, safe_rules): the message as
+// sessions_history returns it, made once when it is stored rather than on every read.
+
+const TRUNCATED = 1;
+const REDACTED = 2;
+
+/**
+ * The columns of a new message row: its safe copy (null when the body is already safe as it is) and what
+ * making it safe did. `body` is the message's stored JSON.
+ */
+export function safeCopy(
+  message: TranscriptMessage,
+  body: string,
+): { safeBody: string | null; flags: number } {
+  const safe = sanitizeMessage(message);
+  const safeBody = JSON.stringify(safe.message);
+  return { safeBody: safeBody === body ? null : safeBody, flags: flagsOf(safe) };
+}
+
+/**
+ * A row's safe copy when it was made under today's rules (`safe`, with its UTF-8 length), else the stored
+ * body (`raw`) to make it from. Bind SANITIZE_RULES to both ?.
+ */
+export const SAFE_COPY_COLUMNS = `CASE WHEN safe_rules = ? THEN COALESCE(safe_body, body) END AS safe,
+  CASE WHEN safe_rules = ? THEN NULL ELSE body END AS raw,
+  length(CAST(COALESCE(safe_body, body) AS BLOB)) AS bytes, safe_flags`;
+
+export type SafeCopyRow = {
+  safe: string | null;
+  raw: string | null;
+  bytes: number;
+  safe_flags: number | null;
+};
+
+/** The message of a row read with SAFE_COPY_COLUMNS, made safe now if it has no copy under today's rules. */
+export function safeCopyOf(row: SafeCopyRow): SanitizedMessage {
+  // raw is the body exactly when safe is NULL (SAFE_COPY_COLUMNS).
+  if (row.safe === null) return sanitizeMessage(JSON.parse(row.raw as string) as TranscriptMessage);
+  const flags = row.safe_flags ?? 0;
+  return {
+    message: JSON.parse(row.safe) as TranscriptMessage,
+    contentTruncated: (flags & TRUNCATED) !== 0,
+    contentRedacted: (flags & REDACTED) !== 0,
+  };
+}
+
+function flagsOf(safe: SanitizedMessage): number {
+  return (safe.contentTruncated ? TRUNCATED : 0) | (safe.contentRedacted ? REDACTED : 0);
+}
