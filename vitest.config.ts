@@ -19,6 +19,15 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Test files that need the deployment to themselves (vitest.config.ts `projects`, below). */
+const FRESH_STATE = [
+  "test/integration/list-query-cost.test.ts",
+  "test/search/search-cost.test.ts",
+  "test/messaging/send-creates-main.test.ts",
+  // An agent's sub-agent slots (maxConcurrent) count its running sub-agents in the whole deployment.
+  "test/subagents/**/*.test.ts",
+];
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   // Chosen once per vitest process: globalSetup (same process) listens on it, workerd gets the URL.
@@ -71,7 +80,18 @@ export default defineConfig(async () => {
       testTimeout: 20_000,
       globalSetup: ["./test/support/fake-services-server.ts"],
       setupFiles: ["./test/support/apply-migrations.ts"],
-      include: ["test/**/*.test.ts"],
+      projects: [
+        // Most files share a runtime, its loaded modules and its storage with the files run before them
+        // in the same worker (isolate: false): loading the Worker's modules once per worker instead of
+        // once per file halves the suite. Their sessions have keys of their own, so others' do not matter.
+        {
+          extends: true,
+          test: { name: "shared", isolate: false, include: ["test/**/*.test.ts"], exclude: FRESH_STATE },
+        },
+        // These assert things of the whole deployment (every session listed, an agent's sub-agent slots,
+        // a main session that does not exist yet): each runs on storage of its own.
+        { extends: true, test: { name: "fresh", include: FRESH_STATE } },
+      ],
     },
   };
 });

@@ -43,7 +43,7 @@
  * Node code, so tsconfig.json (workerd types only) leaves it out; tests import nothing from here.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 
 /** The test binding SWITCHBOARD_SIGNING_KEY, from which the service derives channel and agent secrets. */
 const TEST_SIGNING_KEY = "test-signing-key-0123456789abcdef";
@@ -392,10 +392,28 @@ async function writeEvents(reply: Reply, request: IncomingMessage, response: Ser
   response.end();
 }
 
+// vitest runs each project's globalSetup (vitest.config.ts has two projects) in the same Node process: the
+// first call listens, later ones share its server, and the last teardown closes it.
+const SHARED = Symbol.for("switchboard.fake-services");
+type Shared = { server: Promise<Server>; users: number };
+const processWide = globalThis as typeof globalThis & { [SHARED]?: Shared };
+
 /** vitest globalSetup: listen on the port vitest.config.ts chose; the returned function closes the server. */
 export default async function setup(): Promise<() => Promise<void>> {
   const port = Number(process.env.FAKE_SERVICES_PORT);
   if (!Number.isInteger(port) || port <= 0) throw new Error("vitest.config.ts must set FAKE_SERVICES_PORT");
+  const shared = (processWide[SHARED] ??= { server: listen(port), users: 0 });
+  shared.users++;
+  const server = await shared.server;
+  return async () => {
+    if (--shared.users > 0) return;
+    delete processWide[SHARED];
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+}
+
+async function listen(port: number): Promise<Server> {
   // Whatever else a gone caller makes fail ends that one exchange, not the suite.
   const server = createServer(
     (request, response) => void handle(request, response).catch(() => response.destroy()),
@@ -406,8 +424,5 @@ export default async function setup(): Promise<() => Promise<void>> {
     );
     server.listen(port, "127.0.0.1", resolve);
   });
-  return async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  };
+  return server;
 }
