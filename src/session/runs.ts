@@ -47,6 +47,8 @@ export class Runs {
   readonly #outbox: Outbox;
   readonly #alarm: Alarm;
   readonly #executing = new Map<string, AbortController>();
+  /** The loop executing queued runs in this instance, while there is one (runQueued). */
+  #draining: Promise<void> | undefined;
   readonly #waiters: RunWaiters;
   /** Results a webhook agent posted before its 202 reached us; applied when the 202 does. */
   readonly #earlyResults = new Map<string, DeferredResult>();
@@ -64,10 +66,46 @@ export class Runs {
   }
 
   /**
-   * Executes queued runs in order until none is left. A sub-agent session whose agent is at its
-   * `maxConcurrent` (SPEC §2) keeps its run queued and looks again shortly: it waits, never rejected.
+   * Executes queued runs in order until none is left: one loop per instance, which the alarm handler and
+   * the calls that queue runs share (a second caller waits for the loop under way).
    */
-  async runQueued(): Promise<void> {
+  runQueued(): Promise<void> {
+    this.#draining ??= this.#drain().finally(() => {
+      this.#draining = undefined;
+    });
+    return this.#draining;
+  }
+
+  /**
+   * Starts the queued run now if it can start now (nothing running, not held, not deferred), instead
+   * of when the alarm fires: the alarm hop costs a storage round trip and a dispatch of its own. The
+   * run's claim (queued → running, in one transaction) keeps it to one start if the alarm fires too,
+   * and the alarm stays set as the backstop for an instance that dies meanwhile.
+   */
+  startQueued(): boolean {
+    const next = nextRunnable(this.#sql);
+    if (this.#draining || !next || (next.notBefore ?? 0) > Date.now()) return false;
+    this.runQueued()
+      // Whatever the runs left due has the alarm again, now that none executes here.
+      .then(() => this.#alarm.rearm())
+      .catch((cause) => console.error("session: queued runs failed here; the alarm takes them up", cause));
+    return true;
+  }
+
+  /**
+   * The loop of runQueued. A sub-agent session whose agent is at its `maxConcurrent` (SPEC §2) keeps
+   * its run queued and looks again shortly: it waits, never rejected.
+   */
+  async #drain(): Promise<void> {
+    this.#alarm.backstop(true);
+    try {
+      await this.#drainQueue();
+    } finally {
+      this.#alarm.backstop(false);
+    }
+  }
+
+  async #drainQueue(): Promise<void> {
     for (let row = nextRunnable(this.#sql); row && liveRecord(this.#sql); row = nextRunnable(this.#sql)) {
       if (!(await this.#hasSubagentSlot())) {
         deferRunStart(this.#sql, row.runId, Date.now() + SLOT_RETRY_MS);
@@ -245,6 +283,11 @@ export class Runs {
   /** Delivers what was written now; a session that deleted itself stops its runs here too. */
   async flush(): Promise<void> {
     if ((await this.#outbox.flush()) === "removed") this.abortAll("killed");
+  }
+
+  /** Delivers the index writes due now (Outbox.flushIndexWrites): a run waited for can be looked up. */
+  async flushIndexWrites(): Promise<void> {
+    await this.#outbox.flushIndexWrites();
   }
 
   /**
