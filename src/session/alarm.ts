@@ -31,6 +31,8 @@ export class Alarm {
   /** Runs execute here from now (true) until they are done (false): see BACKSTOP_MS. */
   backstop(executing: boolean): void {
     this.#backstop = executing;
+    // The backstop set meanwhile is no due time: the next rearm sets the alarm for the real one.
+    if (!executing) this.#armedAt = undefined;
   }
 
   /** Sets the alarm for the earliest due work, or clears it when there is none. */

@@ -11,6 +11,7 @@ import { mustWait, taskEnding, waitingEnding } from "./outstanding-work";
 import { liveRecord, updateRecord } from "./record";
 import { type AbortReason, abortedEnding, type RunEnding, recordRunEnding, resultEnding } from "./run-ending";
 import { executeRun } from "./run-executor";
+import { RunLoop } from "./run-loop";
 import { waitingRun } from "./run-progress";
 import {
   deferRunStart,
@@ -47,8 +48,7 @@ export class Runs {
   readonly #outbox: Outbox;
   readonly #alarm: Alarm;
   readonly #executing = new Map<string, AbortController>();
-  /** The loop executing queued runs in this instance, while there is one (runQueued). */
-  #draining: Promise<void> | undefined;
+  readonly #loop: RunLoop;
   readonly #waiters: RunWaiters;
   /** Results a webhook agent posted before its 202 reached us; applied when the 202 does. */
   readonly #earlyResults = new Map<string, DeferredResult>();
@@ -59,52 +59,44 @@ export class Runs {
     this.#outbox = outbox;
     this.#alarm = alarm;
     this.#waiters = waiters;
+    this.#loop = new RunLoop(storage, alarm, () => this.#drainQueue());
   }
 
   get #sql(): SqlStorage {
     return this.#storage.sql;
   }
 
-  /**
-   * Executes queued runs in order until none is left: one loop per instance, which the alarm handler and
-   * the calls that queue runs share (a second caller waits for the loop under way).
-   */
+  /** Executes queued runs in order until none is left (RunLoop: one loop per instance). */
   runQueued(): Promise<void> {
-    this.#draining ??= this.#drain().finally(() => {
-      this.#draining = undefined;
-    });
-    return this.#draining;
+    return this.#loop.run();
   }
 
-  /**
-   * Starts the queued run now if it can start now (nothing running, not held, not deferred), instead
-   * of when the alarm fires: the alarm hop costs a storage round trip and a dispatch of its own. The
-   * run's claim (queued → running, in one transaction) keeps it to one start if the alarm fires too,
-   * and the alarm stays set as the backstop for an instance that dies meanwhile.
-   */
+  /** Starts the queued run now, if it can start now, instead of when the alarm fires (RunLoop). */
   startQueued(): boolean {
-    const next = nextRunnable(this.#sql);
-    if (this.#draining || !next || (next.notBefore ?? 0) > Date.now()) return false;
-    this.runQueued()
-      // Whatever the runs left due has the alarm again, now that none executes here.
-      .then(() => this.#alarm.rearm())
-      .catch((cause) => console.error("session: queued runs failed here; the alarm takes them up", cause));
+    if (!this.#loop.startable()) return false;
+    this.#loop.start();
     return true;
   }
 
   /**
-   * The loop of runQueued. A sub-agent session whose agent is at its `maxConcurrent` (SPEC §2) keeps
-   * its run queued and looks again shortly: it waits, never rejected.
+   * Delivers what was just written (as `flush`), then starts the queued run as startQueued does: a
+   * sub-agent's, whose concurrency slot is claimed on the index row this delivers. The alarm is the
+   * run's backstop from the start, so it does not fire to start the run meanwhile.
    */
-  async #drain(): Promise<void> {
-    this.#alarm.backstop(true);
-    try {
-      await this.#drainQueue();
-    } finally {
-      this.#alarm.backstop(false);
-    }
+  async flushThenStart(): Promise<void> {
+    if (!this.#loop.startable()) return this.flush();
+    let flushed = Promise.resolve();
+    this.#loop.start(() => {
+      flushed = this.flush();
+      return flushed;
+    });
+    await flushed;
   }
 
+  /**
+   * One pass of the loop. A sub-agent session whose agent is at its `maxConcurrent` (SPEC §2) keeps its
+   * run queued and looks again shortly: it waits, never rejected.
+   */
   async #drainQueue(): Promise<void> {
     for (let row = nextRunnable(this.#sql); row && liveRecord(this.#sql); row = nextRunnable(this.#sql)) {
       if (!(await this.#hasSubagentSlot())) {

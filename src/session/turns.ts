@@ -87,10 +87,9 @@ export class Turns {
    * its index row (src/index-db/lookup.ts claimSubagentSlot).
    */
   async #startAndFlush(): Promise<void> {
-    const spawned = liveRecord(this.#sql)?.spawn !== undefined;
-    if (!spawned) this.#runs.startQueued();
+    if (liveRecord(this.#sql)?.spawn !== undefined) return this.#runs.flushThenStart();
+    this.#runs.startQueued();
     await this.#runs.flush();
-    if (spawned) this.#runs.startQueued();
   }
 
   #write(request: TurnRequest): Result<AcceptedTurn> {
