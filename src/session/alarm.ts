@@ -4,11 +4,20 @@ export function nextAlarmAt(sql: SqlStorage, now = Date.now()): number | null {
   return row.next === null ? null : Math.max(row.next, now);
 }
 
+/**
+ * While runs execute in this instance (started in the call that queued them), the alarm is only their
+ * backstop, for an instance that dies: it is set this far ahead instead of now, so it does not fire
+ * beside every run. A run that lasts longer has its handler take it up (it waits for the runs here).
+ */
+const BACKSTOP_MS = 5000;
+
 /** The session's one alarm, set to the earliest due work (STYLE: one alarm, driven by a due-work table). */
 export class Alarm {
   readonly #storage: DurableObjectStorage;
   /** What this instance last set (null: none); undefined when not known, as once it has fired. */
   #armedAt: number | null | undefined;
+  /** True while runs execute here: the alarm is their backstop (BACKSTOP_MS), not their start. */
+  #backstop = false;
 
   constructor(storage: DurableObjectStorage) {
     this.#storage = storage;
@@ -19,10 +28,19 @@ export class Alarm {
     this.#armedAt = undefined;
   }
 
+  /** Runs execute here from now (true) until they are done (false): see BACKSTOP_MS. */
+  backstop(executing: boolean): void {
+    this.#backstop = executing;
+    // The backstop set meanwhile is no due time: the next rearm sets the alarm for the real one.
+    if (!executing) this.#armedAt = undefined;
+  }
+
   /** Sets the alarm for the earliest due work, or clears it when there is none. */
   async rearm(): Promise<void> {
     const sql = this.#storage.sql;
-    const next = nextAlarmAt(sql);
+    const now = Date.now();
+    const due = nextAlarmAt(sql, now);
+    const next = due !== null && this.#backstop ? Math.max(due, now + BACKSTOP_MS) : due;
     // An alarm already set for no later than `next` runs the handler, which re-arms: no need to write
     // one. Every alarm write is a storage transaction, and those set the pace of local runs.
     const armed = next === null ? this.#armedAt === null : this.#armedAt != null && this.#armedAt <= next;

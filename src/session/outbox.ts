@@ -61,6 +61,8 @@ export class Outbox {
   /** Entries being delivered right now by a pass of this instance, by id. */
   readonly #delivering = new Set<number>();
   readonly #indexBatch: IndexBatch;
+  /** The index batches being written by passes of this instance (flushIndexWrites waits for them). */
+  readonly #indexWrites = new Set<Promise<void>>();
   /** Wakes the agents_wait calls parked here (a collector member failed at its release's deadline). */
   readonly #wakeCollectorWaits: (runId: string) => void;
 
@@ -97,6 +99,17 @@ export class Outbox {
     const outcome = await this.#pass(dueEntries(this.#sql, now, taken));
     await this.#alarm.rearm();
     return outcome;
+  }
+
+  /**
+   * Delivers the index writes due now and waits for those another pass is delivering: what a caller
+   * answered with a run it waited for needs (the run found by its id). Handoffs are left to the pass
+   * after the run; whatever fails here is retried by the alarm, set for its retry time.
+   */
+  async flushIndexWrites(): Promise<void> {
+    await this.#deliverIndexWrites(dueEntries(this.#sql, Date.now()));
+    await Promise.allSettled(this.#indexWrites);
+    await this.#alarm.rearm();
   }
 
   /** One pass over every entry due now (the alarm's); failures wait for their retry time. */
@@ -239,11 +252,12 @@ export class Outbox {
     const entries = due.filter(isIndexWrite).filter((entry) => !this.#delivering.has(entry.id));
     if (entries.length === 0) return;
     for (const entry of entries) this.#delivering.add(entry.id);
-    try {
-      await this.#indexBatch.write(entries);
-    } finally {
+    const written = this.#indexBatch.write(entries).finally(() => {
       for (const entry of entries) this.#delivering.delete(entry.id);
-    }
+      this.#indexWrites.delete(written);
+    });
+    this.#indexWrites.add(written);
+    await written;
   }
 
   /** The session deletes itself, then delivers that (its index row goes, then its storage). */

@@ -11,6 +11,7 @@ import { mustWait, taskEnding, waitingEnding } from "./outstanding-work";
 import { liveRecord, updateRecord } from "./record";
 import { type AbortReason, abortedEnding, type RunEnding, recordRunEnding, resultEnding } from "./run-ending";
 import { executeRun } from "./run-executor";
+import { RunLoop } from "./run-loop";
 import { waitingRun } from "./run-progress";
 import {
   deferRunStart,
@@ -47,6 +48,7 @@ export class Runs {
   readonly #outbox: Outbox;
   readonly #alarm: Alarm;
   readonly #executing = new Map<string, AbortController>();
+  readonly #loop: RunLoop;
   readonly #waiters: RunWaiters;
   /** Results a webhook agent posted before its 202 reached us; applied when the 202 does. */
   readonly #earlyResults = new Map<string, DeferredResult>();
@@ -57,17 +59,45 @@ export class Runs {
     this.#outbox = outbox;
     this.#alarm = alarm;
     this.#waiters = waiters;
+    this.#loop = new RunLoop(storage, alarm, () => this.#drainQueue());
   }
 
   get #sql(): SqlStorage {
     return this.#storage.sql;
   }
 
+  /** Executes queued runs in order until none is left (RunLoop: one loop per instance). */
+  runQueued(): Promise<void> {
+    return this.#loop.run();
+  }
+
+  /** Starts the queued run now, if it can start now, instead of when the alarm fires (RunLoop). */
+  startQueued(): boolean {
+    if (!this.#loop.startable()) return false;
+    this.#loop.start();
+    return true;
+  }
+
   /**
-   * Executes queued runs in order until none is left. A sub-agent session whose agent is at its
-   * `maxConcurrent` (SPEC §2) keeps its run queued and looks again shortly: it waits, never rejected.
+   * Delivers what was just written (as `flush`), then starts the queued run as startQueued does: a
+   * sub-agent's, whose concurrency slot is claimed on the index row this delivers. The alarm is the
+   * run's backstop from the start, so it does not fire to start the run meanwhile.
    */
-  async runQueued(): Promise<void> {
+  async flushThenStart(): Promise<void> {
+    if (!this.#loop.startable()) return this.flush();
+    let flushed = Promise.resolve();
+    this.#loop.start(() => {
+      flushed = this.flush();
+      return flushed;
+    });
+    await flushed;
+  }
+
+  /**
+   * One pass of the loop. A sub-agent session whose agent is at its `maxConcurrent` (SPEC §2) keeps its
+   * run queued and looks again shortly: it waits, never rejected.
+   */
+  async #drainQueue(): Promise<void> {
     for (let row = nextRunnable(this.#sql); row && liveRecord(this.#sql); row = nextRunnable(this.#sql)) {
       if (!(await this.#hasSubagentSlot())) {
         deferRunStart(this.#sql, row.runId, Date.now() + SLOT_RETRY_MS);
@@ -245,6 +275,11 @@ export class Runs {
   /** Delivers what was written now; a session that deleted itself stops its runs here too. */
   async flush(): Promise<void> {
     if ((await this.#outbox.flush()) === "removed") this.abortAll("killed");
+  }
+
+  /** Delivers the index writes due now (Outbox.flushIndexWrites): a run waited for can be looked up. */
+  async flushIndexWrites(): Promise<void> {
+    await this.#outbox.flushIndexWrites();
   }
 
   /**

@@ -23,7 +23,8 @@ import { structuredResultOf } from "./structured-output";
 import { writeSpawn, writeTurn } from "./writes";
 
 /**
- * The turn and run RPCs: accepts turns into the session (each starts a run, executed by `Runs`),
+ * The turn and run RPCs: accepts turns into the session (each starts a run, executed by `Runs` — at
+ * once when nothing else runs, else after the runs before it),
  * restarts and completes runs, and answers the callers waiting on them. A part of the session object:
  * it writes, delivers through `Runs`, and never calls back into the object.
  */
@@ -53,7 +54,7 @@ export class Turns {
     if (liveRecord(this.#sql)) return this.enqueue(turn);
     const config = sessionConfig(this.#env);
     this.#storage.transactionSync(() => writeSpawn(this.#sql, { init, fork, turn }, config, Date.now()));
-    await this.#runs.flush();
+    await this.#startAndFlush();
     return { ok: true, value: { runId: turn.runId, status: "queued", duplicate: false } };
   }
 
@@ -64,14 +65,31 @@ export class Turns {
     return accepted;
   }
 
-  /** The turn's index writes go out while its run starts rather than before; answered once written. */
+  /**
+   * A run started now writes the turn's index rows with its end's, in one D1 batch after it (or when it
+   * is listed as running, if it runs longer); answered once they are written.
+   */
   async enqueueAndWait(request: TurnRequest, timeoutMs: number): Promise<Result<RunRecord>> {
     const accepted = this.#write(request);
     if (!accepted.ok) return accepted;
-    const indexed = accepted.value.duplicate ? undefined : this.#runs.flush();
+    if (accepted.value.duplicate) return this.waitForRun(accepted.value.runId, timeoutMs);
+    const started = liveRecord(this.#sql)?.spawn === undefined && this.#runs.startQueued();
+    const indexed = started ? undefined : this.#startAndFlush();
     const run = await this.waitForRun(accepted.value.runId, timeoutMs);
     await indexed;
+    if (started) await this.#runs.flushIndexWrites();
     return run;
+  }
+
+  /**
+   * Delivers what a queued turn owes (its index writes) and starts its run without waiting for the
+   * alarm: alongside the writes, or after them for a sub-agent, whose concurrency slot is claimed on
+   * its index row (src/index-db/lookup.ts claimSubagentSlot).
+   */
+  async #startAndFlush(): Promise<void> {
+    if (liveRecord(this.#sql)?.spawn !== undefined) return this.#runs.flushThenStart();
+    this.#runs.startQueued();
+    await this.#runs.flush();
   }
 
   #write(request: TurnRequest): Result<AcceptedTurn> {
@@ -89,8 +107,7 @@ export class Turns {
   async release(runId: string): Promise<Result<{ released: boolean }>> {
     if (!liveRecord(this.#sql)) return notFound();
     const released = this.#storage.transactionSync(() => releaseHeldRun(this.#sql, runId));
-    // The alarm is armed again for the run, now due.
-    if (released) await this.#runs.flush();
+    if (released) await this.#startAndFlush();
     return { ok: true, value: { released } };
   }
 
