@@ -402,7 +402,8 @@ const processWide = globalThis as typeof globalThis & { [SHARED]?: Shared };
 export default async function setup(): Promise<() => Promise<void>> {
   const port = Number(process.env.FAKE_SERVICES_PORT);
   if (!Number.isInteger(port) || port <= 0) throw new Error("vitest.config.ts must set FAKE_SERVICES_PORT");
-  const shared = (processWide[SHARED] ??= { server: listen(port), users: 0 });
+  processWide[SHARED] ??= { server: listen(port), users: 0 };
+  const shared = processWide[SHARED];
   shared.users++;
   const server = await shared.server;
   return async () => {
