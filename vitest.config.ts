@@ -26,6 +26,9 @@ const FRESH_STATE = [
   "test/messaging/send-creates-main.test.ts",
   // An agent's sub-agent slots (maxConcurrent) count its running sub-agents in the whole deployment.
   "test/subagents/**/*.test.ts",
+  // These abort every object in their runtime (abortAllDurableObjects): only their own, here.
+  "test/runs/interruption.test.ts",
+  "test/runs/tool-replay.test.ts",
 ];
 
 export default defineConfig(async () => {

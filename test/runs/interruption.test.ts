@@ -1,4 +1,4 @@
-import { abortAllDurableObjects } from "cloudflare:test";
+import { abortAllDurableObjects, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
   createSession,
@@ -7,6 +7,7 @@ import {
   modelCalls,
   pollRun,
   sendMessage,
+  stub,
   turns,
   uid,
   waitRun,
@@ -16,7 +17,7 @@ import {
  * evictDurableObject cannot interrupt a run: workerd drains the in-flight alarm first (test/runs/faults.test.ts).
  * Aborting the objects is what a crash or a code update does to a run mid-call: the instance dies with the
  * model call outstanding, and the alarm is retried on a fresh instance. This file aborts only its own objects
- * (each test file runs in its own workerd), one test at a time.
+ * (it runs on storage of its own: FRESH_STATE in vitest.config.ts), one test at a time.
  */
 
 const text = (label: string) => `${label} ${uid()}`;
@@ -28,14 +29,24 @@ async function modelCallsWith(message: string) {
   );
 }
 
-/** Aborts the objects while the run's `attempt`-th model call is outstanding (the model got it). */
-async function abortDuringAttempt(runId: string, message: string, attempt: number): Promise<void> {
+/**
+ * Aborts the objects while the run's `attempt`-th model call is outstanding (the model got it), then fires
+ * the session's alarm on a fresh instance as its time coming would: a run in flight keeps it a few seconds
+ * ahead as its backstop (src/session/alarm.ts). Not awaited: the run it takes up may be interrupted next.
+ */
+async function abortDuringAttempt(
+  key: string,
+  runId: string,
+  message: string,
+  attempt: number,
+): Promise<void> {
   await pollRun(runId, (run) => run.status === "running" && run.attempts === attempt);
   for (let tries = 0; (await modelCallsWith(message)).length < attempt; tries++) {
     if (tries > 200) throw new Error(`model call ${attempt} never arrived`);
     await scheduler.wait(5);
   }
   await abortAllDurableObjects();
+  void runDurableObjectAlarm(stub(key)).catch(() => undefined);
 }
 
 describe("a run interrupted in the middle of its model call", () => {
@@ -46,7 +57,7 @@ describe("a run interrupted in the middle of its model call", () => {
     const runId = await sendMessage(key, message);
     // A wait already pending in the instance that dies is taken up again on the next one.
     const pending = waitRun(runId);
-    await abortDuringAttempt(runId, message, 1);
+    await abortDuringAttempt(key, runId, message, 1);
 
     expect(await pending).toMatchObject({ status: "ok", reply: message });
     const run = await getRun(runId);
@@ -67,7 +78,7 @@ describe("a run interrupted in the middle of its model call", () => {
     await createSession({ agentId: "model-slow-rec", key });
     const message = text("interrupt thrice");
     const runId = await sendMessage(key, message);
-    for (const attempt of [1, 2, 3]) await abortDuringAttempt(runId, message, attempt);
+    for (const attempt of [1, 2, 3]) await abortDuringAttempt(key, runId, message, attempt);
 
     expect(await waitRun(runId)).toMatchObject({
       status: "error",
@@ -94,7 +105,7 @@ describe("a run interrupted in the middle of its model call", () => {
     const firstRun = await sendMessage(key, first);
     await pollRun(firstRun, (run) => run.status === "running");
     const secondRun = await sendMessage(key, second);
-    await abortDuringAttempt(firstRun, first, 1);
+    await abortDuringAttempt(key, firstRun, first, 1);
     expect((await waitRun(firstRun)).reply).toBe(first);
     expect((await waitRun(secondRun)).reply).toBe(second);
     const [one, two] = [ended(await getRun(firstRun)), ended(await getRun(secondRun))];

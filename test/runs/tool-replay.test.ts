@@ -7,7 +7,7 @@ import { rowsInEveryShard } from "../support/shards";
  * A run resumed after a crash replays its recorded tool calls instead of repeating their effects (issue 17,
  * item 2). model-spawn-slow calls sessions_spawn, then takes 1.5 s over its next round: the objects are
  * aborted in that window, after the spawn, as a crash or a code update would. Like interruption.test.ts,
- * this file aborts only its own objects (each test file runs in its own workerd).
+ * this file aborts only its own objects (it runs on storage of its own: FRESH_STATE in vitest.config.ts).
  */
 
 /** The model calls model-spawn-slow got for one task. */
