@@ -1,4 +1,4 @@
-import { type SanitizedMessage, sanitizeMessage } from "../history/sanitize-message";
+import { SANITIZE_RULES, type SanitizedMessage, sanitizeMessage } from "../history/sanitize-message";
 import type { TranscriptMessage } from "../transcript/message";
 
 // Each message's safe copy (migration 0019: safe_body, safe_flags, safe_rules): the message as
@@ -8,24 +8,24 @@ const TRUNCATED = 1;
 const REDACTED = 2;
 
 /**
- * The columns of a new message row: its safe copy (null when the body is already safe as it is) and what
- * making it safe did. `body` is the message's stored JSON.
+ * The columns of a new message row: its safe copy (null when the body is already safe as it is), what
+ * making it safe did, and the rules it was made under. `body` is the message's stored JSON.
  */
 export function safeCopy(
   message: TranscriptMessage,
   body: string,
-): { safeBody: string | null; flags: number } {
+): { safeBody: string | null; flags: number; rules: number } {
   const safe = sanitizeMessage(message);
   const safeBody = JSON.stringify(safe.message);
-  return { safeBody: safeBody === body ? null : safeBody, flags: flagsOf(safe) };
+  return { safeBody: safeBody === body ? null : safeBody, flags: flagsOf(safe), rules: SANITIZE_RULES };
 }
 
 /**
  * A row's safe copy when it was made under today's rules (`safe`, with its UTF-8 length), else the stored
- * body (`raw`) to make it from. Bind SANITIZE_RULES to both ?.
+ * body (`raw`) to make it from.
  */
-export const SAFE_COPY_COLUMNS = `CASE WHEN safe_rules = ? THEN COALESCE(safe_body, body) END AS safe,
-  CASE WHEN safe_rules = ? THEN NULL ELSE body END AS raw,
+export const SAFE_COPY_COLUMNS = `CASE WHEN safe_rules = ${SANITIZE_RULES} THEN COALESCE(safe_body, body) END AS safe,
+  CASE WHEN safe_rules = ${SANITIZE_RULES} THEN NULL ELSE body END AS raw,
   length(CAST(COALESCE(safe_body, body) AS BLOB)) AS bytes, safe_flags`;
 
 export type SafeCopyRow = {

@@ -1,7 +1,6 @@
 import { capByBytes, jsonBytes } from "../history/byte-cap";
 import { cleanAssistantText } from "../history/clean-assistant-text";
 import { redactSecrets } from "../history/redact";
-import { SANITIZE_RULES } from "../history/sanitize-message";
 import { messageText, type TranscriptMessage, toolRoles } from "../transcript/message";
 import type { ExactPage, HistoryPage, HistoryRequest } from "./api";
 import { previewText } from "./derived-title";
@@ -62,7 +61,7 @@ export function appendMessages(
       body,
       copy.safeBody,
       copy.flags,
-      SANITIZE_RULES,
+      copy.rules,
     );
     result.imported++;
     appended.push(message);
@@ -135,8 +134,6 @@ export function readHistoryPage(sql: SqlStorage, request: HistoryRequest): Histo
     const column = request.includeTools ? "seq" : "chat_seq";
     const rows = sql.exec<SafeCopyRow>(
       `SELECT ${SAFE_COPY_COLUMNS} FROM message WHERE ${column} BETWEEN ? AND ? ORDER BY ${column} DESC`,
-      SANITIZE_RULES,
-      SANITIZE_RULES,
       start,
       end,
     );
