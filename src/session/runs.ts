@@ -86,6 +86,7 @@ export class Runs {
   async flushThenStart(): Promise<void> {
     if (!this.#loop.startable()) return this.flush();
     let flushed = Promise.resolve();
+    // The loop calls `first` before its first await, so `flushed` is this flush by the line below.
     this.#loop.start(() => {
       flushed = this.flush();
       return flushed;

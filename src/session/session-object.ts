@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { checkSessionVisible } from "../policy/visibility";
+import { checkSessionVisible, type VisibilityAction } from "../policy/visibility";
 import type { StructuredAnswer } from "../subagents/structured-result";
 import type { TranscriptMessage } from "../transcript/message";
 import { Alarm } from "./alarm";
@@ -44,7 +44,7 @@ import { guardedRecord, writePatch } from "./lifecycle";
 import { Live } from "./live";
 import { applySessionMigrations } from "./migrations";
 import { Outbox } from "./outbox";
-import { liveRecord } from "./record";
+import { liveRecord, type SessionRecord } from "./record";
 import { type SessionRow, sessionRowOf } from "./row";
 import { findRun } from "./run-store";
 import { RunWaiters } from "./run-waiters";
@@ -141,9 +141,12 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   async describe(viewer?: Viewer): Promise<Result<SessionRow>> {
     const record = liveRecord(this.#sql);
     if (!record) return notFound();
-    const visible = viewer && checkSessionVisible(viewer.visibility, viewer.requester, record, "status");
-    if (visible && !visible.ok) return { ok: false, code: "forbidden", message: visible.error };
-    return { ok: true, value: sessionRowOf(record, sessionConfig(this.env)) };
+    return (
+      refusedTo(viewer, record, "status") ?? {
+        ok: true,
+        value: sessionRowOf(record, sessionConfig(this.env)),
+      }
+    );
   }
 
   async describeForStatus(viewer?: Viewer): Promise<Result<StatusDescription>> {
@@ -183,9 +186,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   async history(request: HistoryRequest, viewer?: Viewer): Promise<Result<HistoryPage>> {
     const record = liveRecord(this.#sql);
     if (!record) return notFound();
-    const visible = viewer && checkSessionVisible(viewer.visibility, viewer.requester, record, "history");
-    if (visible && !visible.ok) return { ok: false, code: "forbidden", message: visible.error };
-    return { ok: true, value: readHistoryPage(this.#sql, request) };
+    return refusedTo(viewer, record, "history") ?? { ok: true, value: readHistoryPage(this.#sql, request) };
   }
 
   async recentMessages(count: number): Promise<TranscriptMessage[]> {
@@ -399,4 +400,14 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     if (outcomes.includes("removed")) this.#runs.abortAll("killed");
     await this.#alarm.rearm();
   }
+}
+
+/** "forbidden" when a viewer may not `action` this session (SPEC §4), checked on its own record. */
+function refusedTo(
+  viewer: Viewer | undefined,
+  record: SessionRecord,
+  action: VisibilityAction,
+): { ok: false; code: "forbidden"; message: string } | undefined {
+  const visible = viewer && checkSessionVisible(viewer.visibility, viewer.requester, record, action);
+  return visible && !visible.ok ? { ok: false, code: "forbidden", message: visible.error } : undefined;
 }

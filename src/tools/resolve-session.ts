@@ -1,6 +1,7 @@
 import { findSessionById, findSessionByKey, type SessionRef } from "../index-db/lookup";
 import { canonicalizeKeyInput, isUuidLike, looksLikeSessionKey, mainSessionKey } from "../keys";
-import { isRestrictedToSpawned } from "../policy/visibility";
+import { isRestrictedToSpawned, visibilityConfigOf } from "../policy/visibility";
+import type { Viewer } from "../session/api";
 import type { ToolContext, ToolFailure } from "./types";
 
 export type SessionLookup = { ok: true; session: SessionRef } | ({ ok: false } & ToolFailure);
@@ -10,6 +11,15 @@ export const referenceNotFound = (input: string): SessionLookup & { ok: false } 
   ok: false,
   status: "error",
   error: `Session not found: ${input}. Use the full session key from sessions_list.`,
+});
+
+/** A failure as a tool answers it: its status and error, nothing else of the lookup. */
+export const failureOf = ({ status, error }: ToolFailure): ToolFailure => ({ status, error });
+
+/** The requester as a session object checks its visibility itself (SPEC §4), for a read by key alone. */
+export const viewerOf = (ctx: ToolContext): Viewer => ({
+  requester: ctx.requester,
+  visibility: visibilityConfigOf(ctx.config),
 });
 
 /** A reference's canonical key, and whether only that key can match (no sessionId fallback). */

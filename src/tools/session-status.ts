@@ -3,14 +3,16 @@ import { contextWindowOf, findAgent, unknownModelError } from "../config/agents"
 import { ToolInputError } from "../errors";
 import { countChildrenByStatus } from "../index-db/lookup";
 import { displayKey } from "../keys";
-import { checkSessionVisible, visibilityConfigOf } from "../policy/visibility";
+import { checkSessionVisible } from "../policy/visibility";
 import type { Result, SessionRow, Viewer } from "../session/api";
 import { sessionKeyParam } from "./args";
 import {
+  failureOf,
   implicitSession,
   parseSessionReference,
   referenceNotFound,
   resolveSessionReference,
+  viewerOf,
 } from "./resolve-session";
 import { statusCard } from "./status-card";
 import { defineTool, type ToolContext, type ToolFailure } from "./types";
@@ -157,9 +159,8 @@ export const sessionStatus = defineTool({
     // A read of a reference only one key can match: the object checks visibility against its own record,
     // so no index lookup comes first (as sessions_history).
     if (reference.keyOnly && params.model === undefined) {
-      const viewer = { requester: ctx.requester, visibility: visibilityConfigOf(ctx.config) };
-      const { status, error } = referenceNotFound(input);
-      return statusOf(ctx, reference.key, params, { viewer, missing: { status, error } });
+      const missing = failureOf(referenceNotFound(input));
+      return statusOf(ctx, reference.key, params, { viewer: viewerOf(ctx), missing });
     }
     const lookup = await resolveSessionReference(ctx, input);
     const target = lookup.ok ? lookup.session : implicitSession(ctx, reference.key);

@@ -1,20 +1,20 @@
 import { z } from "zod";
 import { displayKey, type KeyOptions } from "../keys";
-import { checkSessionVisible, visibilityConfigOf } from "../policy/visibility";
+import { checkSessionVisible } from "../policy/visibility";
 import type { HistoryPage, Result } from "../session/api";
 import { flooredNumber, sessionKeyParam } from "./args";
 import {
+  failureOf,
   implicitSession,
   parseSessionReference,
   referenceNotFound,
   resolveSessionReference,
+  viewerOf,
 } from "./resolve-session";
-import { defineTool, type ToolContext, type ToolFailure } from "./types";
+import { defineTool, type ToolContext } from "./types";
 
 export const DEFAULT_HISTORY_LIMIT = 200;
 export const MAX_HISTORY_LIMIT = 1000;
-
-const failureOf = ({ status, error }: ToolFailure): ToolFailure => ({ status, error });
 
 /** The page of a session with no messages: nothing dropped, cut or masked; `[]` is 2 bytes. */
 const EMPTY_PAGE: HistoryPage = {
@@ -92,8 +92,7 @@ export const sessionsHistory = defineTool({
     if (reference.keyOnly) {
       // Only this key can match: its object checks visibility against its own record and reads the
       // page in one call, with no index lookup first.
-      const viewer = { requester: ctx.requester, visibility: visibilityConfigOf(ctx.config) };
-      page = await ctx.session(sessionKey).history(request, viewer);
+      page = await ctx.session(sessionKey).history(request, viewerOf(ctx));
       if (!page.ok && page.code === "forbidden") return { status: "forbidden", error: page.message };
       if (!page.ok) return neverWritten(ctx, sessionKey) ?? failureOf(referenceNotFound(params.sessionKey));
     } else {
