@@ -22,7 +22,7 @@ const statusRequest = (base, sessionKey) =>
     body: JSON.stringify({ sessionKey }),
   });
 
-/** History limit 20 and 200 and session_status on the transcript of `key` (`size` messages). */
+/** History limit 20 and 200, session_status and the page's floor on the transcript of `key` (`size` messages). */
 export async function readsScenario(base, key, size, options, tag = "") {
   const results = [];
   for (const limit of [20, 200]) {
@@ -31,6 +31,17 @@ export async function readsScenario(base, key, size, options, tag = "") {
   }
   const status = await measure(() => ok(statusRequest(base, key)), options);
   results.push({ name: `session_status @${size}${tag}`, size, status: true, timing: status });
+  // The floor under the 200-message page: its stored messages from the object to the client, no tool.
+  const page = await measure(
+    () => ok(fetch(`${base}/bench/page/${encodeURIComponent(key)}?limit=200`)),
+    options,
+  );
+  results.push({
+    name: `baseline: 200 stored messages, object → client @${size}${tag}`,
+    size,
+    baseline: "page",
+    timing: page,
+  });
   return results;
 }
 

@@ -109,7 +109,10 @@ ${run.reps} repetitions of ${run.durationMs} ms; p50/p90/p99 are medians over re
 of the repetitions in brackets. Concurrency 1 unless the row says c=8. Samples (delivery, wait, spawn,
 export) are ${run.samples} one-at-a-time operations. Ratios divide a p50 by the baseline p50 of the same
 Worker process: \`GET /healthz\` and a bare Durable Object RPC (\`GET /bench/ping/:key\` →
-\`getByName(key).benchPing()\`); "SQL on the object" runs the history page's row read directly in the object.
+\`getByName(key).benchPing()\`); "SQL on the object" runs the history page's row read directly in the object;
+"200 stored messages, object → client" is that page's stored safe copies as one JSON text, from the object
+through a bare route to the client (\`GET /bench/page/:key\`): the floor under \`sessions_history\` 200 without
+the tool's pipeline.
 Send-and-wait is timed against \`instant\`, whose exchange ends at once (main answers its reply with
 REPLY_SKIP, it skips the announce); the full loop is timed against \`research\` (2 ping-pong turns and an
 announce). Delivery runs from the client holding \`accepted\` to the \`timestamp\` the target object wrote

@@ -45,6 +45,13 @@ export const benchRoutes = new Hono<AppEnv>()
     const limit = Number(c.req.query("limit") ?? 20);
     return c.json({ rows: await benchSession(c.env, c.req.param("key")).benchHistoryRows(limit) });
   })
+  // A history page's messages as stored, from the object to the client: the floor under sessions_history.
+  .get("/page/:key", async (c) => {
+    const text = await benchSession(c.env, c.req.param("key")).benchPageText(
+      Number(c.req.query("limit") ?? 200),
+    );
+    return c.body(text, 200, { "Content-Type": "application/json" });
+  })
   // 1 while a session's imported transcript is still being added to the search index (migrations/0007),
   // 0 once it is all there; null before its index row exists.
   .get("/backlog/:key", async (c) => {

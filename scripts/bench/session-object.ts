@@ -47,4 +47,20 @@ export class BenchSessionObject extends SessionObject {
     const rows = this.ctx.storage.sql.exec("SELECT body FROM message ORDER BY seq DESC LIMIT ?", limit);
     return rows.toArray().length;
   }
+
+  /**
+   * The newest `limit` messages' stored safe copies as one JSON array, as a history page holds them: the
+   * floor under `sessions_history` without the tool (no auth, no checks, no counts, no byte cap).
+   */
+  async benchPageText(limit: number): Promise<string> {
+    const rows = this.ctx.storage.sql.exec<{ json: string }>(
+      "SELECT COALESCE(safe_body, body) AS json FROM message ORDER BY chat_seq DESC LIMIT ?",
+      limit,
+    );
+    return `[${rows
+      .toArray()
+      .map((row) => row.json)
+      .reverse()
+      .join(",")}]`;
+  }
 }

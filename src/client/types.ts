@@ -87,7 +87,11 @@ export interface SessionsListResult {
 }
 
 /** `sessions_history` (SPEC §5.2): a page of messages made safe. */
-export type SessionsHistoryPage = HistoryPage & { sessionKey: string; truncated: boolean };
+export type SessionsHistoryPage = Omit<HistoryPage, "messagesJson"> & {
+  sessionKey: string;
+  messages: TranscriptMessage[];
+  truncated: boolean;
+};
 
 export interface SendDelivery {
   /** `skipped`: no announce step follows (a sub-agent on either side, or `no_reply`). */

@@ -8,6 +8,7 @@ import { unwrapResult } from "../routes/store-result";
 import { canonicalKeyForRequest } from "../routes/v1/session-access";
 import { wholeNumber } from "../routes/v1/session-history";
 import { sessionApi } from "../session/client";
+import type { TranscriptMessage } from "../transcript/message";
 import { consoleViewer, viewerMay } from "./access";
 import { SessionPage } from "./pages/session-page";
 import { ExactTranscript, SafeTranscript } from "./pages/transcript";
@@ -110,7 +111,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     ].filter(Boolean);
     return c.html(
       <SafeTranscript
-        messages={history.messages}
+        messages={JSON.parse(history.messagesJson) as TranscriptMessage[]}
         notes={notes}
         olderHref={history.nextOffset !== undefined ? `${page}?offset=${history.nextOffset}` : undefined}
         // Pages are capped in bytes, so a page's size is not known before it is read: forward goes to the

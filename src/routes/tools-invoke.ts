@@ -4,6 +4,7 @@ import type { AppEnv } from "../app-env";
 import { refineKeyInput } from "../keys";
 import { MAX_IDEMPOTENCY_KEY_CHARS } from "../limits";
 import { toolEnvelope } from "../tools/invoke";
+import { jsonAnswer } from "./json-answer";
 import { readJsonBody } from "./middleware";
 import { parseBody } from "./parse-body";
 import { runToolCall } from "./tool-call";
@@ -28,5 +29,5 @@ export const toolsInvokeRoutes = new Hono<AppEnv>().post("/", async (c) => {
     sessionKey: body.sessionKey ?? c.req.header("X-Switchboard-Session"),
     agentId: body.agentId,
   });
-  return c.json({ ok: true, result: toolEnvelope(name, details) });
+  return jsonAnswer(c, { ok: true, result: toolEnvelope(name, details) });
 });

@@ -5,7 +5,6 @@
 import type { Requester } from "../policy/requester";
 import type { VisibilityConfig } from "../policy/visibility";
 import type { RunUsage } from "../runtimes/types";
-import type { TranscriptMessage } from "../transcript/message";
 import type { DeliveryStatus } from "./api-deliveries";
 
 export const runStatuses = ["queued", "running", "ok", "error", "timeout", "killed"] as const;
@@ -58,7 +57,8 @@ export interface HistoryRequest {
 }
 
 export interface HistoryPage {
-  messages: TranscriptMessage[];
+  /** The page's messages, oldest first, made safe: one JSON array, as stored (never parsed on the way). */
+  messagesJson: string;
   droppedMessages: boolean;
   contentTruncated: boolean;
   contentRedacted: boolean;

@@ -105,7 +105,10 @@ async function callToolOnce(
   // A failing tool is the model's problem to read about, not a reason to lose the run.
   try {
     const called = await executeToolCall(tools, name, args);
-    result = called.ok ? called.details : { status: "error", error: called.message };
+    // As plain JSON data (a history page's JsonText parsed): what a replay of the call reads back.
+    result = called.ok
+      ? (JSON.parse(JSON.stringify(called.details)) as object)
+      : { status: "error", error: called.message };
   } catch (cause) {
     console.error(`run ${run.runId}: tool ${name} failed`, cause);
     appendRunEvent(sql, run.runId, "tool_result", { name, status: "error" });

@@ -1,3 +1,4 @@
+import { utf8Bytes } from "../history/byte-cap";
 import { SANITIZE_RULES, type SanitizedMessage, sanitizeMessage } from "../history/sanitize-message";
 import type { TranscriptMessage } from "../transcript/message";
 
@@ -17,7 +18,7 @@ export function safeCopy(
 ): { safeBody: string | null; flags: number; rules: number } {
   const safe = sanitizeMessage(message);
   const safeBody = JSON.stringify(safe.message);
-  return { safeBody: safeBody === body ? null : safeBody, flags: flagsOf(safe), rules: SANITIZE_RULES };
+  return { safeBody: safeBody === body ? null : safeBody, flags: flagBits(safe), rules: SANITIZE_RULES };
 }
 
 /**
@@ -35,18 +36,32 @@ export type SafeCopyRow = {
   safe_flags: number | null;
 };
 
-/** The message of a row read with SAFE_COPY_COLUMNS, made safe now if it has no copy under today's rules. */
-export function safeCopyOf(row: SafeCopyRow): SanitizedMessage {
-  // raw is the body exactly when safe is NULL (SAFE_COPY_COLUMNS).
-  if (row.safe === null) return sanitizeMessage(JSON.parse(row.raw as string) as TranscriptMessage);
-  const flags = row.safe_flags ?? 0;
-  return {
-    message: JSON.parse(row.safe) as TranscriptMessage,
-    contentTruncated: (flags & TRUNCATED) !== 0,
-    contentRedacted: (flags & REDACTED) !== 0,
-  };
+/** A message made safe, as the JSON a page returns, with its UTF-8 length and what making it safe did. */
+export interface SafeJson {
+  json: string;
+  bytes: number;
+  contentTruncated: boolean;
+  contentRedacted: boolean;
 }
 
-function flagsOf(safe: SanitizedMessage): number {
+/**
+ * The safe JSON of a row read with SAFE_COPY_COLUMNS: its stored copy as it is (never parsed), or, for a
+ * row with no copy under today's rules, the message made safe now.
+ */
+export function safeJsonOf(row: SafeCopyRow): SafeJson {
+  // raw is the body exactly when safe is NULL (SAFE_COPY_COLUMNS).
+  if (row.safe === null) {
+    const safe = sanitizeMessage(JSON.parse(row.raw as string) as TranscriptMessage);
+    const json = JSON.stringify(safe.message);
+    return { json, bytes: utf8Bytes(json), ...flagsOf(flagBits(safe)) };
+  }
+  return { json: row.safe, bytes: row.bytes, ...flagsOf(row.safe_flags ?? 0) };
+}
+
+function flagsOf(flags: number): Pick<SafeJson, "contentTruncated" | "contentRedacted"> {
+  return { contentTruncated: (flags & TRUNCATED) !== 0, contentRedacted: (flags & REDACTED) !== 0 };
+}
+
+function flagBits(safe: SanitizedMessage): number {
   return (safe.contentTruncated ? TRUNCATED : 0) | (safe.contentRedacted ? REDACTED : 0);
 }

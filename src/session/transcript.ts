@@ -1,4 +1,4 @@
-import { capByBytes, jsonBytes } from "../history/byte-cap";
+import { capByBytes, MAX_HISTORY_BYTES, oversizePlaceholder, utf8Bytes } from "../history/byte-cap";
 import { cleanAssistantText } from "../history/clean-assistant-text";
 import { redactSecrets } from "../history/redact";
 import { messageText, type TranscriptMessage, toolRoles } from "../transcript/message";
@@ -7,7 +7,7 @@ import { previewText } from "./derived-title";
 import { appendEvents, messageEvents } from "./event-log";
 import { addToOutbox } from "./outbox-store";
 import type { RecordChanges } from "./record";
-import { SAFE_COPY_COLUMNS, type SafeCopyRow, safeCopy, safeCopyOf } from "./safe-copy";
+import { SAFE_COPY_COLUMNS, type SafeCopyRow, type SafeJson, safeCopy, safeJsonOf } from "./safe-copy";
 
 export interface AppendResult {
   imported: number;
@@ -116,6 +116,12 @@ export function messageCounts(sql: SqlStorage): { all: number; chat: number } {
   return { all: row.all_count, chat: row.chat_count };
 }
 
+/** The placeholder of a message too large for any page (byte-cap.ts), as safe JSON. */
+function oversizeJson(safe: SafeJson): SafeJson {
+  const json = JSON.stringify(oversizePlaceholder(JSON.parse(safe.json) as TranscriptMessage));
+  return { ...safe, json, bytes: utf8Bytes(json) };
+}
+
 /**
  * The newest `limit` messages before `offset`, made safe (SPEC §5.2). Rows are read newest first and
  * only as far as the byte cap lets the page grow, so a page costs what it returns.
@@ -127,9 +133,8 @@ export function readHistoryPage(sql: SqlStorage, request: HistoryRequest): Histo
   const start = Math.max(1, end - request.limit + 1);
   let contentTruncated = false;
   let contentRedacted = false;
-  // The stored safe copy's UTF-8 length is its JSON's: the byte cap needs no second serialization.
-  const sizes = new WeakMap<TranscriptMessage, number>();
-  function* newestFirst(): Generator<TranscriptMessage> {
+  // The stored safe copies as they are: the page is their JSON joined, each measured by its stored length.
+  function* newestFirst(): Generator<SafeJson> {
     if (end < 1) return;
     const column = request.includeTools ? "seq" : "chat_seq";
     const rows = sql.exec<SafeCopyRow>(
@@ -138,18 +143,17 @@ export function readHistoryPage(sql: SqlStorage, request: HistoryRequest): Histo
       end,
     );
     for (const row of rows) {
-      const safe = safeCopyOf(row);
+      const safe = safeJsonOf(row);
       contentTruncated ||= safe.contentTruncated;
       contentRedacted ||= safe.contentRedacted;
-      if (row.safe !== null) sizes.set(safe.message, row.bytes);
-      yield safe.message;
+      yield safe;
     }
   }
-  const capped = capByBytes(newestFirst(), undefined, (message) => sizes.get(message) ?? jsonBytes(message));
-  const returned = capped.messages.length;
+  const capped = capByBytes(newestFirst(), MAX_HISTORY_BYTES, (safe) => safe.bytes, oversizeJson);
+  const returned = capped.items.length;
   const hasMore = request.offset + returned < total;
   return {
-    messages: capped.messages,
+    messagesJson: `[${capped.items.map((safe) => safe.json).join(",")}]`,
     droppedMessages: capped.droppedMessages > 0,
     contentTruncated,
     contentRedacted,
@@ -221,7 +225,8 @@ export function countNewer(sql: SqlStorage, id: string, includeTools: boolean): 
 /** The last `count` non-tool messages, made safe, oldest first: the `messages` of a list row. */
 export function readRecentMessages(sql: SqlStorage, count: number): TranscriptMessage[] {
   if (count < 1) return [];
-  return readHistoryPage(sql, { limit: count, offset: 0, includeTools: false }).messages;
+  const page = readHistoryPage(sql, { limit: count, offset: 0, includeTools: false });
+  return JSON.parse(page.messagesJson) as TranscriptMessage[];
 }
 
 /** The message that started a run and the `count` messages before it, oldest first: a runtime's view. */

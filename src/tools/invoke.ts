@@ -1,5 +1,6 @@
 import { type ToolName, toolNames } from "../config/schema";
 import { allowedTools } from "../policy/tool-profiles";
+import { stringifyJson } from "../text/json-text";
 import { describeZodError } from "../validation";
 import { normalizeArgs } from "./args";
 import { toolRegistry } from "./registry";
@@ -53,7 +54,7 @@ export async function executeToolCall(
 /** The text a model reads of a result: the tool's own, else the compact JSON of its details. */
 function resultText(name: string, details: object): string {
   const tool = isToolName(name) ? toolRegistry[name] : undefined;
-  return tool?.resultText?.(details) ?? JSON.stringify(details);
+  return tool?.resultText?.(details) ?? stringifyJson(details);
 }
 
 /** The result envelope of `/tools/invoke` and MCP (SPEC §5.0). */

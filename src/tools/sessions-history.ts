@@ -2,6 +2,7 @@ import { z } from "zod";
 import { displayKey, type KeyOptions } from "../keys";
 import { checkSessionVisible } from "../policy/visibility";
 import type { HistoryPage, Result } from "../session/api";
+import { JsonText } from "../text/json-text";
 import { flooredNumber, sessionKeyParam } from "./args";
 import {
   failureOf,
@@ -18,7 +19,7 @@ export const MAX_HISTORY_LIMIT = 1000;
 
 /** The page of a session with no messages: nothing dropped, cut or masked; `[]` is 2 bytes. */
 const EMPTY_PAGE: HistoryPage = {
-  messages: [],
+  messagesJson: "[]",
   droppedMessages: false,
   contentTruncated: false,
   contentRedacted: false,
@@ -30,7 +31,7 @@ const EMPTY_PAGE: HistoryPage = {
 /** The tool's answer for a page of a session (SPEC §5.2 result); `GET /v1/sessions/{key}/history` too. */
 export function historyResult(keyOptions: KeyOptions, sessionKey: string, page: HistoryPage) {
   const {
-    messages,
+    messagesJson,
     droppedMessages,
     contentTruncated,
     contentRedacted,
@@ -41,7 +42,8 @@ export function historyResult(keyOptions: KeyOptions, sessionKey: string, page: 
   } = page;
   return {
     sessionKey: displayKey(sessionKey, keyOptions),
-    messages,
+    // Written into the answer as read from storage (JsonText): 200 messages are never parsed on the way.
+    messages: new JsonText(messagesJson),
     truncated: droppedMessages || contentTruncated,
     droppedMessages,
     contentTruncated,

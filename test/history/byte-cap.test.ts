@@ -1,11 +1,18 @@
 import { describe, expect, it } from "vitest";
 import {
-  capByBytes,
+  capByBytes as capItemsByBytes,
   jsonBytes,
   MAX_HISTORY_BYTES,
   OVERSIZE_PLACEHOLDER_TEXT,
+  oversizePlaceholder,
 } from "../../src/history/byte-cap";
 import type { TranscriptMessage } from "../../src/transcript/message";
+
+/** capByBytes over messages, measured by their JSON (as a page of messages made safe on read is). */
+function capByBytes(newestFirst: Iterable<TranscriptMessage>, maxBytes = MAX_HISTORY_BYTES) {
+  const { items, ...rest } = capItemsByBytes(newestFirst, maxBytes, jsonBytes, oversizePlaceholder);
+  return { messages: items, ...rest };
+}
 
 function textMessage(id: string, text: string): TranscriptMessage {
   return { id, role: "assistant", content: [{ type: "text", text }], timestamp: Number(id.slice(1)) };

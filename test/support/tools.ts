@@ -5,6 +5,7 @@ import type { SwitchboardConfig } from "../../src/config/schema";
 import { indexShards } from "../../src/index-db/shards";
 import type { Requester } from "../../src/policy/requester";
 import type { QueueMessage } from "../../src/queue/messages";
+import { stringifyJson } from "../../src/text/json-text";
 import { toolContext } from "../../src/tools/context";
 import { executeToolCall } from "../../src/tools/invoke";
 import type { ToolContext } from "../../src/tools/types";
@@ -88,7 +89,8 @@ export async function toolWithConfig<Name extends string>(
   if (!requester.ok) throw new Error(requester.message);
   const outcome = await executeToolCall(toolContext(env, config, requester.requester), name, args);
   if (!outcome.ok) throw new Error(`${name}: ${outcome.message}`);
-  return outcome.details as ResultOf<Name>;
+  // As the route answers it: JSON (a history page's messages are stored JSON text until then).
+  return JSON.parse(stringifyJson(outcome.details)) as ResultOf<Name>;
 }
 
 /**

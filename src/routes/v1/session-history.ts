@@ -4,6 +4,7 @@ import type { AppEnv } from "../../app-env";
 import { keyOptionsOf } from "../../config/key-options";
 import { sessionApi } from "../../session/client";
 import { DEFAULT_HISTORY_LIMIT, historyResult, MAX_HISTORY_LIMIT } from "../../tools/sessions-history";
+import { jsonAnswer } from "../json-answer";
 import { parseBody } from "../parse-body";
 import { unwrapResult } from "../store-result";
 import { canonicalKeyForRequest } from "./session-access";
@@ -37,5 +38,5 @@ export const sessionHistoryRoutes = new Hono<AppEnv>().get("/:key/history", asyn
     offset: query.offset ?? 0,
     includeTools: query.includeTools ?? false,
   });
-  return c.json(historyResult(keyOptionsOf(config), sessionKey, unwrapResult(page)));
+  return jsonAnswer(c, historyResult(keyOptionsOf(config), sessionKey, unwrapResult(page)));
 });

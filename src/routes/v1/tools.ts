@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../app-env";
+import { jsonAnswer } from "../json-answer";
 import { readJsonBody } from "../middleware";
 import { runToolCall } from "../tool-call";
 
@@ -9,5 +10,5 @@ export const toolRoutes = new Hono<AppEnv>().post("/:name", async (c) => {
     sessionKey: c.req.header("X-Switchboard-Session"),
     agentId: c.req.header("X-Switchboard-Agent"),
   });
-  return c.json(details);
+  return jsonAnswer(c, details);
 });
