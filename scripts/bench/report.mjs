@@ -112,7 +112,8 @@ Worker process: \`GET /healthz\` and a bare Durable Object RPC (\`GET /bench/pin
 \`getByName(key).benchPing()\`); "SQL on the object" runs the history page's row read directly in the object;
 "200 stored messages, object → client" is that page's stored safe copies as one JSON text, from the object
 through a bare route to the client (\`GET /bench/page/:key\`): the floor under \`sessions_history\` 200 without
-the tool's pipeline.
+the tool's pipeline; "agents_list, a tool call with no storage" is that pipeline alone (auth, body, validation,
+routing, the answer).
 Send-and-wait is timed against \`instant\`, whose exchange ends at once (main answers its reply with
 REPLY_SKIP, it skips the announce); the full loop is timed against \`research\` (2 ping-pong turns and an
 announce). Delivery runs from the client holding \`accepted\` to the \`timestamp\` the target object wrote

@@ -92,6 +92,22 @@ async function baselines(base, tag) {
     { name: `baseline: GET /healthz c=8${tag}`, baseline: "healthz8", timing: await get("/healthz", load) },
     { name: `baseline: DO ping${tag}`, baseline: "ping", timing: await get(`/bench/ping/${key}`, latency) },
     { name: `baseline: D1 SELECT 1${tag}`, baseline: "d1", timing: await get("/bench/d1", latency) },
+    // The tool pipeline alone (auth, body, validation, routing, the answer): a tool that reads no storage.
+    {
+      name: `baseline: agents_list, a tool call with no storage${tag}`,
+      baseline: "tool",
+      timing: await measure(
+        () =>
+          ok(
+            fetch(`${base}/v1/tools/agents_list`, {
+              method: "POST",
+              headers: { "Content-Type": "application/json", Authorization: `Bearer ${TOKENS.main}` },
+              body: "{}",
+            }),
+          ),
+        latency,
+      ),
+    },
   ];
 }
 
