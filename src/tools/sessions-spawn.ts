@@ -181,7 +181,8 @@ export const sessionsSpawn = defineTool({
       agentId: plan.target.id,
       spawnedBy: requester.sessionKey,
       spawnDepth: depth,
-      lineage: await ancestorsOf(ctx.shards, requester.sessionKey),
+      // Only a sub-agent was spawned by someone: any other requester's lineage is empty, no index walk.
+      lineage: requester.isSubagent ? await ancestorsOf(ctx.shards, requester.sessionKey) : [],
       ...(params.label ? { label: params.label } : {}),
       ...(plan.model ? { modelOverride: plan.model } : {}),
       ...(plan.thinking ? { thinkingLevel: plan.thinking } : {}),

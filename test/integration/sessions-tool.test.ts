@@ -8,7 +8,6 @@ import {
   callTool,
   createSession,
   createSpawned,
-  drive,
   driveUntil,
   type Invoked,
   keysOf,
@@ -200,8 +199,15 @@ describe("sessions tool: archive and delete (SPEC §17)", () => {
     );
     expect(due.due).toBe(due.deadline);
     await answerDeferred(key, "done");
-    await drive([key]);
-    const archived = await tool("sessions_list", key, { archived: true });
+    // Until the index has it: no alarm due can still mean one running (its index write in flight).
+    const archived = await driveUntil(
+      [key],
+      async () => {
+        const listed = await tool("sessions_list", key, { archived: true });
+        return listed.sessions.length > 0 ? listed : undefined;
+      },
+      "the archived session in the list",
+    );
     expect(nth(archived.sessions, 0)).toMatchObject({ key, archived: true, status: "done" });
   });
 });
