@@ -9,6 +9,7 @@ import type { Requester } from "../policy/requester";
 import { allowedTools } from "../policy/tool-profiles";
 import { runtimeFor } from "../runtimes";
 import type { RunOutcome } from "../runtimes/types";
+import { stringifyJson } from "../text/json-text";
 import { toolContext } from "../tools/context";
 import { executeToolCall } from "../tools/invoke";
 import { toolRegistry } from "../tools/registry";
@@ -105,18 +106,18 @@ async function callToolOnce(
   // A failing tool is the model's problem to read about, not a reason to lose the run.
   try {
     const called = await executeToolCall(tools, name, args);
-    // As plain JSON data (a history page's JsonText parsed): what a replay of the call reads back.
-    result = called.ok
-      ? (JSON.parse(JSON.stringify(called.details)) as object)
-      : { status: "error", error: called.message };
+    result = called.ok ? called.details : { status: "error", error: called.message };
   } catch (cause) {
     console.error(`run ${run.runId}: tool ${name} failed`, cause);
     appendRunEvent(sql, run.runId, "tool_result", { name, status: "error" });
     return { status: "error", error: `tool ${name} failed` };
   }
-  recordToolCall(sql, run.runId, callIndex, name, result);
+  // Serialized once (a history page's JsonText written as it is), recorded as that text, and answered as
+  // the plain JSON data a replay of the call reads back.
+  const json = stringifyJson(result);
+  recordToolCall(sql, run.runId, callIndex, name, json);
   appendRunEvent(sql, run.runId, "tool_result", { name, status: toolStatus(result) });
-  return result;
+  return JSON.parse(json) as object;
 }
 
 /** A tool result's `status` as a run stream shows it (every tool answers with one; `ok` when one does not). */

@@ -22,13 +22,13 @@ export function recordedToolCall(
   return parsed.success ? parsed.data : undefined;
 }
 
-/** Records a tool call's result before the run goes on (its next model round). */
+/** Records a tool call's result (its JSON) before the run goes on (its next model round). */
 export function recordToolCall(
   sql: SqlStorage,
   runId: string,
   callIndex: number,
   name: string,
-  result: object,
+  resultJson: string,
 ): void {
   sql.exec(
     `INSERT INTO tool_call (run_id, call_index, name, result) VALUES (?, ?, ?, ?)
@@ -36,7 +36,7 @@ export function recordToolCall(
     runId,
     callIndex,
     name,
-    JSON.stringify(result),
+    resultJson,
   );
 }
 

@@ -198,6 +198,12 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
             },
             // A tool turn that always runs to its end: tool result, then a final answer.
             { match: "look around", toolCall: { name: "agents_list", args: {} }, reply: "looked around" },
+            // Reads its own history as a tool and answers with the result as the model was given it.
+            {
+              match: "read my history",
+              toolCall: { name: "sessions_history", args: { sessionKey: "current", limit: 5 } },
+              reply: "history: {{result}}",
+            },
             // A completion the user needs no update for (its label says so): intentional silence.
             { match: "nothing to tell", reply: "NO_REPLY" },
             { match: "Sub-agent completion", reply: "Update: {{message}}" },
