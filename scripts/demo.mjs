@@ -115,7 +115,7 @@ async function inbound(base, message) {
 async function streamedReply(base) {
   log("── 4. a streamed reply: POST /v1/sessions/main/messages with stream: true");
   // The project's own event-stream reader (dependency-free TypeScript; Node 22 strips the types).
-  const { readSse } = await import("../src/client/sse.ts");
+  const { readSse } = await import("../src/sse/reader.ts");
   const t0 = Date.now();
   const response = await fetch(`${base}/v1/sessions/main/messages`, {
     method: "POST",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { readSse, type SseEvent } from "../client/sse";
+import { readSse, type SseEvent } from "../sse/reader";
 import { describeFetchFailure } from "./http-errors";
 import {
   type ChatToolCall,

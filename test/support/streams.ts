@@ -1,5 +1,5 @@
 import { exports } from "cloudflare:workers";
-import { readSse } from "../../src/client/sse";
+import { readSse } from "../../src/sse/reader";
 import { ADMIN } from "./auth";
 import { BASE_URL } from "./http";
 

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import { readSse } from "../../client/sse";
+import { readSse } from "../../sse/reader";
 import { keyOptionsOf } from "../../config/key-options";
 import { badRequest } from "../../errors";
 import { descendants } from "../../index-db/children";
