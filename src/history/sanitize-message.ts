@@ -3,7 +3,10 @@ import { cleanAssistantText } from "./clean-assistant-text";
 import { redactJsonLeaf, redactSecrets } from "./redact";
 import { truncateText } from "./truncate";
 
-/** What `sanitizeMessage` returns: a fresh message and whether anything was cut or masked. */
+/**
+ * What `sanitizeMessage` returns: a fresh message, whether any of its content was cut (a text past the
+ * limit, an image's data) and whether anything was masked.
+ */
 export interface SanitizedMessage {
   message: TranscriptMessage;
   contentTruncated: boolean;
@@ -21,20 +24,20 @@ interface Outcome {
  * made under another one is made again when read, so bump this whenever what `sanitizeMessage` returns
  * for a message changes.
  */
-export const SANITIZE_RULES = 1;
+export const SANITIZE_RULES = 2;
 
 /**
  * Makes one transcript message safe to return from `sessions_history` (SPEC §5.2 steps 1–3): cleans
  * assistant text, redacts credentials everywhere, truncates long texts, and drops usage, cost, details,
- * thinking signatures and image data. Never mutates its input.
+ * thinking signatures and image data. Only a cut of content counts as truncated (issue 35): a text cut
+ * at the limit, an image without its data. Dropping accounting fields and signatures loses no content
+ * the caller could read, so a page of whole texts says `truncated: false`. Never mutates its input.
  */
 export function sanitizeMessage(message: TranscriptMessage): SanitizedMessage {
   const outcome: Outcome = { truncated: false, redacted: false };
   const cleanText = message.role === "assistant" ? cleanAssistantText : (text: string) => text;
   const safeText = (text: string): string => limitText(redactText(cleanText(text), outcome), outcome);
-  const { usage, cost, details, ...kept } = message;
-  // Accounting fields are not content, but removing them is still a change the caller must be told of.
-  if (usage !== undefined || cost !== undefined || details !== undefined) outcome.truncated = true;
+  const { usage: _usage, cost: _cost, details: _details, ...kept } = message;
   const content =
     typeof message.content === "string"
       ? safeText(message.content)
@@ -55,8 +58,7 @@ function sanitizeBlock(
     case "text":
       return { ...block, text: safeText(block.text) };
     case "thinking": {
-      const { signature, thinkingSignature, ...rest } = block;
-      if (signature !== undefined || thinkingSignature !== undefined) outcome.truncated = true;
+      const { signature: _signature, thinkingSignature: _thinkingSignature, ...rest } = block;
       return { ...rest, thinking: limitText(redactText(block.thinking, outcome), outcome) };
     }
     case "toolCall":

@@ -248,4 +248,16 @@ export const liveMigrations: ReadonlyArray<{ id: string; sql: string }> = [
       INSERT INTO child (session_key, noted_at) SELECT '*', 0 FROM session;
     `,
   },
+  {
+    id: "0021_safe_rules_2",
+    sql: `
+      -- Sanitizer rules 2 (issue 35): only a cut of content sets the truncated flag (1), not dropping
+      -- usage, cost, details or signatures. A copy with no cut text marker and no omitted image was not
+      -- cut, so it holds under rules 2 with that flag cleared; the rest are made safe again when read.
+      UPDATE message SET safe_flags = safe_flags & ~1, safe_rules = 2
+        WHERE safe_rules = 1
+          AND instr(COALESCE(safe_body, body), '(truncated)') = 0
+          AND instr(COALESCE(safe_body, body), '"omitted":true') = 0;
+    `,
+  },
 ];

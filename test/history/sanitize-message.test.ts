@@ -50,7 +50,7 @@ describe("sanitizeMessage: text", () => {
 });
 
 describe("sanitizeMessage: removals", () => {
-  it("removes usage, cost and details and counts that as truncation", () => {
+  it("removes usage, cost and details without counting that as truncation (no content was cut)", () => {
     const input = message({
       role: "assistant",
       content: "ok",
@@ -67,7 +67,7 @@ describe("sanitizeMessage: removals", () => {
       timestamp: 1_700_000_000_000,
       runId: "r",
     });
-    expect(result.contentTruncated).toBe(true);
+    expect(result.contentTruncated).toBe(false);
   });
 
   it("removes thinking signatures and redacts the thinking", () => {
@@ -84,10 +84,11 @@ describe("sanitizeMessage: removals", () => {
       { type: "thinking", thinking: "password=***" },
       { type: "thinking", thinking: "plain" },
     ]);
-    expect(result).toMatchObject({ contentTruncated: true, contentRedacted: true });
+    // A signature is no content the caller could read: only the redaction is reported.
+    expect(result).toMatchObject({ contentTruncated: false, contentRedacted: true });
   });
 
-  it("replaces image data with omitted and the decoded byte count", () => {
+  it("replaces image data with omitted and the decoded byte count, a cut of content", () => {
     const result = sanitizeMessage(
       message({ role: "user", content: [{ type: "image", data: "aGVsbG8=", mimeType: "image/png" }] }),
     );

@@ -1,6 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { applySessionMigrations } from "../../src/session/migrations";
 import {
   ADMIN,
   AGENT_TOKENS,
@@ -212,11 +213,35 @@ describe("sessions_history made safe", () => {
     ];
     expect(flags(await page(0))).toEqual([false, false, false]);
     expect(flags(await page(1))).toEqual([false, false, false]);
-    expect(flags(await page(2))).toEqual([true, true, false]);
+    // Dropping usage cuts no content (issue 35): a page of whole texts is not truncated.
+    expect(flags(await page(2))).toEqual([false, false, false]);
     expect(flags(await page(3))).toEqual([true, true, false]);
     const redacted = await page(4);
     expect(flags(redacted)).toEqual([false, false, true]);
     expect(redacted.messages[0]?.content).toBe("token=abcdef…wxyz");
+  });
+
+  it("reads copies made under rules 1 (usage counted as a cut) as migration 0021 left them", async () => {
+    const now = Date.now();
+    const key = await sessionWith([
+      msg("usage", "assistant", "fine", now, { usage: { input: 3 } }),
+      msg("cut", "user", "z".repeat(4001), now + 1),
+    ]);
+    // As rules 1 stored them: both flagged truncated; then migration 0021 runs again over them.
+    await runInDurableObject(env.SESSION.getByName(key), (_instance, state) => {
+      const db = state.storage.sql;
+      db.exec("UPDATE message SET safe_flags = 1, safe_rules = 1");
+      db.exec("DELETE FROM _migrations WHERE id = '0021_safe_rules_2'");
+      applySessionMigrations(db);
+      expect(db.exec("SELECT id, safe_flags, safe_rules FROM message ORDER BY seq").toArray()).toEqual([
+        { id: "usage", safe_flags: 0, safe_rules: 2 },
+        // A cut copy keeps its flag and its old rules: it is made safe again when read.
+        { id: "cut", safe_flags: 1, safe_rules: 1 },
+      ]);
+    });
+    const page = (offset: number) => history(key, { limit: 1, offset });
+    expect(await page(1)).toMatchObject({ truncated: false, contentTruncated: false });
+    expect(await page(0)).toMatchObject({ truncated: true, contentTruncated: true });
   });
 });
 
