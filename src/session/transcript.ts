@@ -1,6 +1,8 @@
 import { capByBytes, MAX_HISTORY_BYTES, oversizePlaceholder, utf8Bytes } from "../history/byte-cap";
 import { cleanAssistantText } from "../history/clean-assistant-text";
 import { redactSecrets } from "../history/redact";
+import { stripInterSessionHeader } from "../messaging/inter-session";
+import { subagentTaskBody } from "../subagents/task-message";
 import { messageText, type TranscriptMessage, toolRoles } from "../transcript/message";
 import type { ExactPage, HistoryPage, HistoryRequest } from "./api";
 import { previewText } from "./derived-title";
@@ -26,6 +28,22 @@ export function summaryChanges(
     ...(appended.firstUserText !== undefined ? { firstUserText: appended.firstUserText } : {}),
     ...(appended.lastMessagePreview !== undefined ? { lastMessagePreview: appended.lastMessagePreview } : {}),
   };
+}
+
+/**
+ * What a title or preview shows of a message: the text after the header we put on a message routed from
+ * another session (SPEC §5.3) or on a sub-agent's task (SPEC §5.4), known by its provenance; a header
+ * says where a message came from, never what it is about.
+ */
+function headlessText(message: TranscriptMessage, text: string): string {
+  switch (message.provenance?.kind) {
+    case "inter_session":
+      return stripInterSessionHeader(text);
+    case "subagent_task":
+      return subagentTaskBody(text);
+    default:
+      return text;
+  }
 }
 
 /** Text safe to keep in the index: reasoning and tool payloads removed, secrets masked. */
@@ -67,7 +85,7 @@ export function appendMessages(
     appended.push(message);
     result.newestTimestamp = Math.max(result.newestTimestamp ?? 0, message.timestamp);
     if (message.role !== "user" && message.role !== "assistant") continue;
-    const text = safeIndexText(message);
+    const text = headlessText(message, safeIndexText(message));
     if (!text.trim()) continue;
     if (message.role === "user" && !hasFirstUser && result.firstUserText === undefined)
       result.firstUserText = text.slice(0, 1000);

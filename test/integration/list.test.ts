@@ -14,6 +14,8 @@ import {
   UUID,
   uid,
 } from "../support";
+import { withInterSessionHeader } from "../../src/messaging/inter-session";
+import { subagentTaskMessage } from "../../src/subagents/task-message";
 import { seedIndexRows } from "./fixtures";
 
 const MINUTE = 60_000;
@@ -296,6 +298,43 @@ describe("sessions_list derived titles and previews", () => {
     }
     const without = await list(requester);
     expect(without.sessions.some((row) => "derivedTitle" in row)).toBe(false);
+  });
+
+  it("titles and previews read past our headers: a routed message's and a sub-agent task's", async () => {
+    const now = Date.now();
+    const u = uid();
+    const { requester, child } = tree();
+    const routed = await child(`api:routed-${u}`);
+    const tasked = await child(`api:tasked-${u}`);
+    const source = { sessionKey: requester, channel: "internal", tool: "sessions_send" };
+    await importMessages(routed.key, [
+      msg("r1", "user", withInterSessionHeader("Check the deploy status please", source), now, {
+        provenance: { kind: "inter_session", sourceSessionKey: requester, sourceTool: "sessions_send" },
+      }),
+    ]);
+    const task = subagentTaskMessage("Summarise the quarterly logs", {
+      depth: 1,
+      maxDepth: 1,
+      requesterKey: requester,
+    });
+    await importMessages(tasked.key, [
+      msg("t1", "user", task, now, { provenance: { kind: "subagent_task", sourceSessionKey: requester } }),
+    ]);
+    const result = await list(requester, { includeDerivedTitles: true, includeLastMessage: true });
+    const rows = new Map(result.sessions.map((row) => [row.key, row]));
+    expect(rows.get(routed.key)).toMatchObject({
+      derivedTitle: "Check the deploy status please",
+      lastMessagePreview: "Check the deploy status please",
+    });
+    expect(rows.get(tasked.key)).toMatchObject({
+      derivedTitle: "Summarise the quarterly logs",
+      lastMessagePreview: "Summarise the quarterly logs",
+    });
+    // The same text with no provenance is someone's own words: kept as they are.
+    const typed = await child(`api:typed-${u}`);
+    await importMessages(typed.key, [msg("x", "user", "[Sub-agent task] mine\n\nrest", now)]);
+    const own = await list(requester, { includeDerivedTitles: true });
+    expect(own.sessions.find((row) => row.key === typed.key)?.derivedTitle).toBe("[Sub-agent task] mine rest");
   });
 
   it("lastMessagePreview: the newest user/assistant message with text, made safe", async () => {

@@ -179,6 +179,17 @@ describe("spawn → child run → one completion → the requester's update on i
     expect(await sessionStatus(kept.child)).toBe(200);
   });
 
+  it("names an unlabelled child by its task, never by the sub-agent context before it", async () => {
+    const r = await requester("main", "e2e-title");
+    const { child } = await spawnOk(r, { task: "tally the invoices" });
+    await completionsAfter(r, [r, child]);
+    const listed = await tool("sessions_list", r, { includeDerivedTitles: true, includeLastMessage: true });
+    expect(listed.sessions.find((row) => row.key === child)?.derivedTitle).toBe("tally the invoices");
+    const items = await subagents(r, { action: "list" });
+    expect(items.text).toContain("tally the invoices");
+    expect(JSON.stringify(items)).not.toContain("[Sub-agent task]");
+  });
+
   it("archives the child archiveAfterMinutes after its run: out of default listings, still readable by key", async () => {
     // Same agent: tree visibility lists a requester's own agent's children (SPEC §4).
     const r = await requester("main", "e2e-archive");
