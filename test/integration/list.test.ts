@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { withInterSessionHeader } from "../../src/messaging/inter-session";
+import { subagentTaskMessage } from "../../src/subagents/task-message";
 import {
   ADMIN,
   type ApiError,
@@ -14,8 +16,6 @@ import {
   UUID,
   uid,
 } from "../support";
-import { withInterSessionHeader } from "../../src/messaging/inter-session";
-import { subagentTaskMessage } from "../../src/subagents/task-message";
 import { seedIndexRows } from "./fixtures";
 
 const MINUTE = 60_000;
@@ -334,7 +334,9 @@ describe("sessions_list derived titles and previews", () => {
     const typed = await child(`api:typed-${u}`);
     await importMessages(typed.key, [msg("x", "user", "[Sub-agent task] mine\n\nrest", now)]);
     const own = await list(requester, { includeDerivedTitles: true });
-    expect(own.sessions.find((row) => row.key === typed.key)?.derivedTitle).toBe("[Sub-agent task] mine rest");
+    expect(own.sessions.find((row) => row.key === typed.key)?.derivedTitle).toBe(
+      "[Sub-agent task] mine rest",
+    );
   });
 
   it("lastMessagePreview: the newest user/assistant message with text, made safe", async () => {
