@@ -22,6 +22,28 @@ export function idempotencyKeyParam() {
   return z.string().max(MAX_IDEMPOTENCY_KEY_CHARS);
 }
 
+/** JSON text of an object, parsed; anything else is an issue of the param. */
+const jsonObjectText = z.string().transform((text, ctx): Record<string, unknown> => {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === "object" && value !== null && !Array.isArray(value))
+      return value as Record<string, unknown>;
+  } catch {}
+  ctx.addIssue({ code: "custom", message: "must be a JSON object, or its JSON text" });
+  return z.NEVER;
+});
+
+/**
+ * A free-form JSON object param (a JSON Schema). A strict function-calling client cannot declare an
+ * object whose keys are not known (every object closed), so its JSON schema offers only the text form
+ * (src/tools/specs.ts); the object itself is accepted too, as OpenClaw's clients send it.
+ */
+export function jsonObjectParam() {
+  return z.union([jsonObjectText, z.record(z.string(), z.unknown())], {
+    error: "must be a JSON object, or its JSON text",
+  });
+}
+
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
 /** Trims strings; an empty string counts as absent (SPEC §5.0). */

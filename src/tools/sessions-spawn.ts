@@ -8,7 +8,7 @@ import type { CreateSessionInit, TurnRequest } from "../session/api";
 import { attachmentSchema, prepareAttachments } from "../subagents/attachments";
 import { subagentTaskMessage } from "../subagents/task-message";
 import { messageTextSchema } from "../transcript/message";
-import { flooredNumber, idempotencyKeyParam, labelParam } from "./args";
+import { flooredNumber, idempotencyKeyParam, jsonObjectParam, labelParam } from "./args";
 import { readTranscript } from "./read-transcript";
 import { checkSpawn } from "./spawn-checks";
 import { COLLECT_NOTE, checkCollect, collectorOrigin, collectorTarget } from "./spawn-collect";
@@ -75,10 +75,11 @@ export const sessionsSpawn = defineTool({
         .boolean()
         .optional()
         .describe("a collector: nothing is announced; collect its result with agents_wait by its runId"),
-      outputSchema: z
-        .record(z.string(), z.unknown())
+      outputSchema: jsonObjectParam()
         .optional()
-        .describe("collect only: a JSON Schema the child's structured_output result must match"),
+        .describe(
+          "collect only: a JSON Schema the child's structured_output result must match, as JSON text (or the object itself)",
+        ),
       groupId: z
         .string()
         .min(1)
