@@ -267,6 +267,11 @@ export interface CollectorAdmission {
   runId: string;
   /** The requester's run spawning it, if any: admitted only while that run is queued or running. */
   requesterRunId?: string;
+  /**
+   * A requester outside a run (an agent token, the operator) as the session it acts as: created if it has
+   * no record (SPEC §12: the requester's own session always exists), as a plain spawn needs none.
+   */
+  requester?: { sessionKey: string; agentId: string };
   groupId: string;
   childKey: string;
   label?: string;

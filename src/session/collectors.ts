@@ -15,6 +15,7 @@ import {
 import { liveRecord, readRecord } from "./record";
 import { findRun } from "./run-store";
 import { RunWaiters } from "./run-waiters";
+import { writeCreation } from "./writes";
 
 /**
  * The requester's side of collectors (SPEC §15): admission, results, agents_wait. Writes go through
@@ -42,12 +43,19 @@ export class Collectors {
 
   /**
    * Counting and admitting in one transaction: concurrent spawns never pass a cap together. A requester
-   * deleted, or whose spawning run has ended or is being stopped, admits nothing: a member admitted then
-   * would escape the kill's (or the deletion's) cancel and start later, or never be released.
+   * whose spawning run has ended or is being stopped, or was deleted under it, admits nothing: a member
+   * admitted then would escape the kill's (or the deletion's) cancel and start later, or never be
+   * released. A requester outside a run with no live record is created (never written, or deleted
+   * before this call: a new session, with no members), as the plain spawn it could make needs none.
    */
   async admit(admission: CollectorAdmission): Promise<Result<AdmittedCollector>> {
     return this.#write((): Result<AdmittedCollector> => {
-      if (!liveRecord(this.#sql)) return notFound();
+      if (!liveRecord(this.#sql)) {
+        // Only a requester outside a run: a run's session being gone means the run was ended with it.
+        const { requester } = admission;
+        if (!requester || admission.requesterRunId !== undefined) return notFound();
+        writeCreation(this.#sql, requester, Date.now());
+      }
       const runId = admission.requesterRunId;
       if (runId !== undefined && !this.#runActive(runId))
         return { ok: false, code: "conflict", message: `requester run ${runId} has ended` };

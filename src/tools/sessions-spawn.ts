@@ -229,7 +229,11 @@ export const sessionsSpawn = defineTool({
       // created now with its run held, which the requester releases once a slot is free.
       const admitted = await ctx.session(requester.sessionKey).admitCollector({
         runId,
-        ...(requester.runId ? { requesterRunId: requester.runId } : {}),
+        // Outside a run the requester may never have been written (an agent token's main session): its
+        // object creates it, since the collector table that counts the group lives there.
+        ...(requester.runId
+          ? { requesterRunId: requester.runId }
+          : { requester: { sessionKey: requester.sessionKey, agentId: requester.agentId } }),
         groupId: collector.groupId,
         childKey,
         ...(params.label ? { label: params.label } : {}),

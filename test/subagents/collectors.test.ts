@@ -2,8 +2,10 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { updateRecord } from "../../src/session/record";
 import {
+  AGENT_TOKENS,
   type ApiError,
   answerDeferred,
+  call,
   callTool,
   createSession,
   driveUntil,
@@ -12,6 +14,7 @@ import {
   session,
   storedRuns,
   stub,
+  type ToolResults,
   tool,
   transcript,
   waitRun,
@@ -661,6 +664,46 @@ describe("collectors (SPEC §15)", () => {
         state.storage.sql.exec("SELECT 1 FROM collector").toArray(),
       ),
     ).toEqual([]);
+  });
+
+  it("spawns a collector from an agent token acting as a session never written, as a plain spawn does", async () => {
+    const as = `agent:main:collect-token-${crypto.randomUUID()}`;
+    const byToken = (name: string, body: Record<string, unknown>) =>
+      call<ToolResults["sessions_spawn"] & ToolResults["agents_wait"]>("POST", `/v1/tools/${name}`, {
+        token: AGENT_TOKENS.main,
+        body,
+        headers: { "X-Switchboard-Session": as },
+      });
+    const plain = await byToken("sessions_spawn", { task: "plain job", agentId: "research" });
+    expect(plain.json).toMatchObject({ status: "accepted" });
+    const spawned = await byToken("sessions_spawn", {
+      task: "count the rows",
+      agentId: "research",
+      collect: true,
+      groupId: "token-group",
+    });
+    expect(spawned.json, spawned.text).toMatchObject({
+      status: "accepted",
+      collect: true,
+      groupId: "token-group",
+    });
+    // The requester now exists (it holds the group), and collects the result with the same token.
+    expect((await members(as)).map((member) => member.run_id)).toEqual([spawned.json.runId]);
+    const child = spawned.json.childSessionKey;
+    const waited = await driveUntil(
+      [as, child],
+      async () => {
+        const answer = await byToken("agents_wait", { ids: [spawned.json.runId], timeoutSeconds: 0 });
+        return answer.json.completed.length > 0 ? answer.json : undefined;
+      },
+      "the collector's result",
+    );
+    expect(waited).toMatchObject({
+      completed: [{ runId: spawned.json.runId, status: "done", sessionKey: child }],
+      pending: [],
+    });
+    expect(waited.completed[0]?.result).toContain("count the rows");
+    await settleAll([as, plain.json.childSessionKey, child]);
   });
 
   it("a session created again over unwiped storage still kills the children its old members were owed", async () => {
