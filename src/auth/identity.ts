@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { findGrant } from "../index-db/grants";
+import { sessionApi } from "../session/client";
 import { secretsEqual } from "./constant-time";
 import { type GrantScope, hashGrantSecret, looksLikeGrantToken, parseGrantToken } from "./grant-token";
 import { rootKeys } from "./purpose-keys";
@@ -10,7 +11,14 @@ export type Identity =
   | { kind: "operator" }
   | { kind: "agent"; agentId: string }
   | { kind: "run"; claims: RunTokenClaims }
-  | { kind: "grant"; grantId: string; sessionKey: string; scopes: GrantScope[] };
+  | {
+      kind: "grant";
+      grantId: string;
+      sessionKey: string;
+      sessionId: string;
+      scopes: GrantScope[];
+      expiresAt: number;
+    };
 
 const agentTokensSchema = z.record(z.string(), z.string().min(1));
 
@@ -40,17 +48,31 @@ export function bearerToken(header: string | undefined): string | undefined {
 
 /**
  * A grant token's identity (SPEC §18): its row by id, then its secret's hash compared in constant time;
- * unknown, revoked and expired grants are all simply not valid.
+ * unknown, revoked and expired grants are all simply not valid, and so is a grant whose session is gone
+ * or was made again under its key (SPEC §23: a grant is its session's, not its key's).
  */
-async function authenticateGrant(db: D1Database, token: string): Promise<Identity | undefined> {
+async function authenticateGrant(
+  env: Pick<Env, "DB" | "SESSION">,
+  token: string,
+): Promise<Identity | undefined> {
   const parsed = parseGrantToken(token);
   if (!parsed) return undefined;
-  const found = await findGrant(db, parsed.grantId);
+  const found = await findGrant(env.DB, parsed.grantId);
   if (!found) return undefined;
   if (!(await secretsEqual(await hashGrantSecret(parsed.secret), found.secretHash))) return undefined;
   const { grant } = found;
   if (grant.revokedAt !== undefined || Date.now() >= grant.expiresAt) return undefined;
-  return { kind: "grant", grantId: grant.grantId, sessionKey: grant.sessionKey, scopes: grant.scopes };
+  if (grant.sessionId === undefined) return undefined;
+  const live = await sessionApi(env.SESSION, grant.sessionKey).describe();
+  if (!live.ok || live.value.sessionId !== grant.sessionId) return undefined;
+  return {
+    kind: "grant",
+    grantId: grant.grantId,
+    sessionKey: grant.sessionKey,
+    sessionId: grant.sessionId,
+    scopes: grant.scopes,
+    expiresAt: grant.expiresAt,
+  };
 }
 
 /** Resolves a bearer token to an identity; undefined for anything not valid. */
@@ -58,6 +80,7 @@ export async function authenticate(
   env: Pick<
     Env,
     | "DB"
+    | "SESSION"
     | "SWITCHBOARD_ADMIN_TOKEN"
     | "SWITCHBOARD_AGENT_TOKENS"
     | "SWITCHBOARD_SIGNING_KEY"
@@ -66,7 +89,7 @@ export async function authenticate(
   token: string | undefined,
 ): Promise<Identity | undefined> {
   if (!token) return undefined;
-  if (looksLikeGrantToken(token)) return authenticateGrant(env.DB, token);
+  if (looksLikeGrantToken(token)) return authenticateGrant(env, token);
   if (looksLikeRunToken(token)) {
     const roots = rootKeys(env);
     if (roots.length === 0) return undefined;

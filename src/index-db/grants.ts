@@ -4,6 +4,8 @@ import { GRANT_SCOPES, type GrantScope } from "../auth/grant-token";
 export interface GrantRecord {
   grantId: string;
   sessionKey: string;
+  /** The session the grant was made for: a later session under the same key is not it (SPEC §23). */
+  sessionId?: string;
   agentId: string;
   scopes: GrantScope[];
   createdAt: number;
@@ -15,6 +17,7 @@ interface GrantRow {
   grant_id: string;
   secret_hash: string;
   session_key: string;
+  session_id: string | null;
   agent_id: string;
   scopes: string;
   created_at: number;
@@ -31,6 +34,7 @@ function grantOf(row: GrantRow): GrantRecord {
   return {
     grantId: row.grant_id,
     sessionKey: row.session_key,
+    ...(row.session_id !== null ? { sessionId: row.session_id } : {}),
     agentId: row.agent_id,
     scopes: scopesOf(row.scopes),
     createdAt: row.created_at,
@@ -42,18 +46,19 @@ function grantOf(row: GrantRow): GrantRecord {
 /** Stores a new grant with the hash of its secret (one write). */
 export async function insertGrant(
   db: D1Database,
-  grant: Omit<GrantRecord, "revokedAt">,
+  grant: Omit<GrantRecord, "revokedAt" | "sessionId"> & { sessionId: string },
   secretHash: string,
 ): Promise<void> {
   await db
     .prepare(
-      `INSERT INTO grants (grant_id, secret_hash, session_key, agent_id, scopes, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO grants (grant_id, secret_hash, session_key, session_id, agent_id, scopes, created_at,
+       expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .bind(
       grant.grantId,
       secretHash,
       grant.sessionKey,
+      grant.sessionId,
       grant.agentId,
       grant.scopes.join(","),
       grant.createdAt,
@@ -76,5 +81,24 @@ export async function revokeGrant(db: D1Database, grantId: string, now: number):
   await db
     .prepare("UPDATE grants SET revoked_at = COALESCE(revoked_at, ?) WHERE grant_id = ?")
     .bind(now, grantId)
+    .run();
+}
+
+/**
+ * Revokes the grants made for one session (its deletion: SPEC §23) at `now`, and any left unbound from
+ * before grants kept their session; a later session under the same key keeps its own. Revoked ones keep
+ * their first time.
+ */
+export async function revokeSessionGrants(
+  db: D1Database,
+  session: { sessionKey: string; sessionId: string },
+  now: number,
+): Promise<void> {
+  await db
+    .prepare(
+      `UPDATE grants SET revoked_at = COALESCE(revoked_at, ?)
+       WHERE session_key = ? AND (session_id = ? OR session_id IS NULL)`,
+    )
+    .bind(now, session.sessionKey, session.sessionId)
     .run();
 }

@@ -1,4 +1,5 @@
 import { deleteSessionDeliveries } from "../index-db/deliveries";
+import { revokeSessionGrants } from "../index-db/grants";
 import { indexShards, keyShard } from "../index-db/shards";
 import { deleteSessionIndex } from "../index-db/write";
 import { deliveryQueue } from "../queue/queues";
@@ -191,10 +192,13 @@ export class Outbox {
           throw new Error("a collector handoff is still owed");
         const shard = keyShard(indexShards(env), entry.payload.sessionKey);
         await deleteSessionIndex(shard, entry.payload.sessionKey, entry.payload.version);
-        const deletedAt = readRecord(this.#sql)?.deletedAt;
-        if (deletedAt === undefined) return "delivered";
+        const record = readRecord(this.#sql);
+        const deletedAt = record?.deletedAt;
+        if (record === undefined || deletedAt === undefined) return "delivered";
         // Its ledger goes with its storage: the index keeps no record the session cannot answer for.
         await deleteSessionDeliveries(shard, entry.payload.sessionKey, deletedAt);
+        // Its grants die with it (SPEC §23): their tokens answer 401 as any revoked grant's.
+        await revokeSessionGrants(env.DB, record, deletedAt);
         return "wipe";
       }
       case "turn": {

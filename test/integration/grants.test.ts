@@ -88,12 +88,14 @@ describe("POST /v1/grants", () => {
     expect(JSON.stringify(row)).not.toContain(secret);
 
     // An agent token grants its own agent's sessions, legacy keys read as its own.
+    const legacy = `grants-legacy-${uid()}`;
+    await createSession({ key: `agent:main:${legacy}` });
     const byAgent = await createGrant(
-      { sessionKey: "main", scopes: ["events"], ttlSeconds: 604_800 },
+      { sessionKey: legacy, scopes: ["events"], ttlSeconds: 604_800 },
       AGENT_TOKENS.main,
     );
     expect(byAgent.status, byAgent.text).toBe(201);
-    expect(byAgent.json.sessionKey).toBe("agent:main:main");
+    expect(byAgent.json.sessionKey).toBe(`agent:main:${legacy}`);
     const foreign = await createGrant(
       { sessionKey: key, scopes: ["read"], ttlSeconds: 60 },
       AGENT_TOKENS.research,

@@ -6,8 +6,10 @@ import { keyOptionsOf } from "../../config/key-options";
 import { AppError } from "../../errors";
 import { findGrant, insertGrant, revokeGrant } from "../../index-db/grants";
 import { parseSessionKey, refineKeyInput } from "../../keys";
+import { sessionApi } from "../../session/client";
 import { readJsonBody } from "../middleware";
 import { parseBody } from "../parse-body";
+import { unwrapResult } from "../store-result";
 import { canonicalKeyForRequest } from "./session-access";
 
 /** SPEC §18/§19: a grant lives at least a minute and at most seven days. */
@@ -58,12 +60,14 @@ export const grantRoutes = new Hono<AppEnv>()
       "sessionKey",
     );
     const agentId = parseSessionKey(sessionKey, keyOptionsOf(config))?.agentId ?? "";
+    // A grant is for the session that exists now, never for whatever a key may name later (SPEC §23).
+    const { sessionId } = unwrapResult(await sessionApi(c.env.SESSION, sessionKey).describe());
     const scopes = GRANT_SCOPES.filter((scope) => body.scopes.includes(scope));
     const grantId = crypto.randomUUID();
     const { token, secret } = mintGrantToken(grantId);
     const createdAt = Date.now();
     const expiresAt = createdAt + body.ttlSeconds * 1000;
-    const grant = { grantId, sessionKey, agentId, scopes, createdAt, expiresAt };
+    const grant = { grantId, sessionKey, sessionId, agentId, scopes, createdAt, expiresAt };
     await insertGrant(c.env.DB, grant, await hashGrantSecret(secret));
     return c.json({ grantId, token, expiresAt, sessionKey, scopes }, 201);
   })
