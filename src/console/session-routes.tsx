@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { AppEnv } from "../app-env";
 import { configuredModels } from "../config/agents";
 import { AppError } from "../errors";
+import { grantMessage, grantRow } from "../policy/grant-view";
 import { parseBody } from "../routes/parse-body";
 import { unwrapResult } from "../routes/store-result";
 import { canonicalKeyForRequest } from "../routes/v1/session-access";
@@ -66,7 +67,9 @@ export const sessionRoutes = new Hono<AppEnv>()
   .get("/:key", async (c) => {
     const sessionKey = readableKey(c);
     const query = pageQuery(c);
-    const row = unwrapResult(await sessionApi(c.env.SESSION, sessionKey).describe());
+    const described = unwrapResult(await sessionApi(c.env.SESSION, sessionKey).describe());
+    // A grant's page shows its one session: no parent's or children's keys (SPEC §18).
+    const row = consoleViewer(c).kind === "grant" ? grantRow(described, sessionKey) : described;
     return c.html(
       <SessionPage
         viewer={consoleViewer(c)}
@@ -111,7 +114,9 @@ export const sessionRoutes = new Hono<AppEnv>()
     ].filter(Boolean);
     return c.html(
       <SafeTranscript
-        messages={JSON.parse(history.messagesJson) as TranscriptMessage[]}
+        messages={(JSON.parse(history.messagesJson) as TranscriptMessage[]).map((message) =>
+          consoleViewer(c).kind === "grant" ? grantMessage(message, sessionKey) : message,
+        )}
         notes={notes}
         olderHref={history.nextOffset !== undefined ? `${page}?offset=${history.nextOffset}` : undefined}
         // Pages are capped in bytes, so a page's size is not known before it is read: forward goes to the

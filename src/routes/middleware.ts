@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
-import { authenticate, bearerToken } from "../auth/identity";
+import { authenticate, bearerToken, type Identity } from "../auth/identity";
 import type { RunTokenClaims } from "../auth/run-token";
 import { loadConfig } from "../config/load";
 import { AppError } from "../errors";
@@ -28,12 +28,20 @@ async function runIsLive(env: Env, claims: RunTokenClaims): Promise<boolean> {
   return endedAt === undefined || Date.now() <= endedAt + RUN_TOKEN_GRACE_MS;
 }
 
+/**
+ * The identity a bearer token proves now, or undefined: its checks, and a run token's run still live.
+ * Asked once per request, and again while a stream it opened stays open (src/sse/guard.ts).
+ */
+export async function identify(env: Env, token: string | undefined): Promise<Identity | undefined> {
+  const identity = await authenticate(env, token);
+  if (identity?.kind === "run" && !(await runIsLive(env, identity.claims))) return undefined;
+  return identity;
+}
+
 /** Requires a valid bearer token; a missing or bad one is 401 with no detail (SPEC §3). */
 export const requireIdentity = createMiddleware<AppEnv>(async (c, next) => {
-  const identity = await authenticate(c.env, bearerToken(c.req.header("Authorization")));
+  const identity = await identify(c.env, bearerToken(c.req.header("Authorization")));
   if (!identity) throw new AppError("unauthorized", "unauthorized");
-  if (identity.kind === "run" && !(await runIsLive(c.env, identity.claims)))
-    throw new AppError("unauthorized", "unauthorized");
   c.set("identity", identity);
   await next();
 });

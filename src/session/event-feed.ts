@@ -1,4 +1,5 @@
 import { sanitizeMessage } from "../history/sanitize-message";
+import { grantMessage, withoutOtherKeys } from "../policy/grant-view";
 import { KEEP_ALIVE_MS, SSE_HEADERS, STREAM_LIFETIME_MS, sseComment, sseFrame } from "../sse/frames";
 import type { RunStreamEvent, SessionEvent } from "./api-events";
 import { eventsAfter, prunedMax, stateVersion } from "./event-log";
@@ -18,8 +19,13 @@ const BUFFER_BYTES = 256 * 1024;
 export const STALLED_READER_MS = 30_000;
 const BATCH = 100;
 
-/** What a connection follows: the session's log, or one run's stream. */
-type Source = { type: "session"; raw: boolean; sessionKey?: string } | { type: "run"; runId: string };
+/**
+ * What a connection follows: the session's log, or one run's stream. `confine` (a grant's reader) is
+ * the session's own key: other sessions' keys are taken out of what it reads (SPEC §18).
+ */
+type Source =
+  | { type: "session"; raw: boolean; sessionKey?: string; confine?: string }
+  | { type: "run"; runId: string; confine?: string };
 
 interface Reader {
   source: Source;
@@ -90,7 +96,12 @@ export class EventFeed {
           "bad_request",
           `${field}: ${after} is beyond the run stream's last event (${head})`,
         );
-      return this.#stream({ type: "run", runId }, after, [], request.signal);
+      return this.#stream(
+        { type: "run", runId, ...confinedTo(url, record.sessionKey) },
+        after,
+        [],
+        request.signal,
+      );
     }
     if (url.pathname !== "/events") return jsonError(404, "not_found", `no route ${url.pathname}`);
     const version = stateVersion(this.#sql);
@@ -107,6 +118,7 @@ export class EventFeed {
       type: "session",
       raw: url.searchParams.get("raw") === "1",
       ...(url.searchParams.get("tag") === "1" ? { sessionKey: record.sessionKey } : {}),
+      ...confinedTo(url, record.sessionKey),
     };
     // A reader that comes back after events it never saw were pruned is told so before the rest.
     const gap =
@@ -199,7 +211,7 @@ export class EventFeed {
 
   #sendSession(reader: Reader, source: Extract<Source, { type: "session" }>, pass: Pass): number {
     // Readers at the same place with the same view share one read and one chunk.
-    const key = `${reader.cursor}:${source.raw ? "raw" : "safe"}:${source.sessionKey ?? ""}`;
+    const key = `${reader.cursor}:${source.raw ? "raw" : "safe"}:${source.sessionKey ?? ""}:${source.confine ?? ""}`;
     let batch = pass.batches.get(key);
     if (!batch) {
       const events = eventsAfter(this.#sql, reader.cursor, BATCH);
@@ -215,9 +227,11 @@ export class EventFeed {
 
   #sendRun(reader: Reader, runId: string): number {
     const items: RunStreamEvent[] = runEventsAfter(this.#sql, runId, reader.cursor, BATCH);
+    const { confine } = reader.source;
     for (const item of items) {
       reader.cursor = item.seq;
-      reader.controller.enqueue(sseFrame(item.kind, item, item.seq));
+      const view = confine ? withoutOtherKeys(item, confine, MESSAGE_TEXT_FIELDS) : item;
+      reader.controller.enqueue(sseFrame(item.kind, view, item.seq));
       if (isTerminalKind(item.kind)) {
         this.#close(reader);
         break;
@@ -228,12 +242,15 @@ export class EventFeed {
 
   /** A `message` event carries its message: the safe view of sessions_history, or exactly (`raw`). */
   #view(event: SessionEvent, source: Extract<Source, { type: "session" }>): object {
-    const tagged = { ...event, ...sessionKeyOf(source) };
+    const { confine } = source;
+    const whole = { ...event, ...sessionKeyOf(source) };
+    const tagged = confine ? withoutOtherKeys(whole, confine) : whole;
     const messageId = event.kind === "message" ? event.data?.messageId : undefined;
     if (typeof messageId !== "string") return tagged;
     const message = readMessage(this.#sql, messageId);
     if (!message) return tagged;
-    return { ...tagged, message: source.raw ? message : sanitizeMessage(message).message };
+    const view = source.raw ? message : sanitizeMessage(message).message;
+    return { ...tagged, message: confine ? grantMessage(view, confine) : view };
   }
 
   #keepAlive(reader: Reader): void {
@@ -264,6 +281,14 @@ export class EventFeed {
     this.#readers.delete(reader);
   }
 }
+
+/** `?confine=1`: the reader is a grant, which sees no other session's key. */
+function confinedTo(url: URL, sessionKey: string): { confine?: string } {
+  return url.searchParams.get("confine") === "1" ? { confine: sessionKey } : {};
+}
+
+/** A run stream's fields that are the reply's own text: a grant reads them as written. */
+const MESSAGE_TEXT_FIELDS = ["text", "reply"];
 
 function sessionKeyOf(source: Source): { sessionKey?: string } {
   return source.type === "session" && source.sessionKey ? { sessionKey: source.sessionKey } : {};

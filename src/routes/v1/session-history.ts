@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../app-env";
 import { keyOptionsOf } from "../../config/key-options";
+import { grantMessage } from "../../policy/grant-view";
 import { sessionApi } from "../../session/client";
 import { DEFAULT_HISTORY_LIMIT, historyResult, MAX_HISTORY_LIMIT } from "../../tools/sessions-history";
 import { jsonAnswer } from "../json-answer";
@@ -38,5 +39,11 @@ export const sessionHistoryRoutes = new Hono<AppEnv>().get("/:key/history", asyn
     offset: query.offset ?? 0,
     includeTools: query.includeTools ?? false,
   });
-  return jsonAnswer(c, historyResult(keyOptionsOf(config), sessionKey, unwrapResult(page)));
+  const result = historyResult(keyOptionsOf(config), sessionKey, unwrapResult(page));
+  if (c.get("identity").kind !== "grant") return jsonAnswer(c, result);
+  // A grant reads its messages as written, their provenance without other sessions' keys (SPEC §18).
+  const messages = (result.messages.toJSON() as { provenance?: unknown }[]).map((message) =>
+    grantMessage(message, sessionKey),
+  );
+  return c.json({ ...result, messages });
 });

@@ -7,6 +7,7 @@ import { visibleChildKeys } from "../../index-db/children";
 import { indexShards, runIdIn } from "../../index-db/shards";
 import { displayKey } from "../../keys";
 import { sessionApi } from "../../session/client";
+import { grantRow } from "../../policy/grant-view";
 import { readJsonBody } from "../middleware";
 import { parseBody } from "../parse-body";
 import { unwrapResult } from "../store-result";
@@ -63,6 +64,8 @@ export const sessionRoutes = new Hono<AppEnv>()
     const row = unwrapResult(described);
     const childKeys = children.get(sessionKey);
     return c.json(
+    // A grant sees its one session: no parent, no children, no other session's key (SPEC §18).
+    if (c.get("identity").kind === "grant") return c.json(grantRow(row, sessionKey));
       childKeys
         ? { ...row, childSessions: childKeys.map((key) => displayKey(key, keyOptionsOf(c.get("config")))) }
         : row,

@@ -1,10 +1,13 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import type { Identity } from "../../auth/identity";
+import { bearerToken, type Identity } from "../../auth/identity";
 import { keyOptionsOf } from "../../config/key-options";
 import { AppError, badRequest } from "../../errors";
+import { findGrant } from "../../index-db/grants";
 import { canonicalizeKeyInput } from "../../keys";
 import { checkSessionVisible, visibilityConfigOf } from "../../policy/visibility";
+import { type CredentialLapse, guardStream } from "../../sse/guard";
+import { identify } from "../middleware";
 import { canonicalKeyForRequest } from "./session-access";
 
 /** A session whose stream a reader may or may not follow. */
@@ -21,6 +24,8 @@ export interface StreamTarget {
  */
 export interface StreamReader {
   raw: boolean;
+  /** A grant's reader: the object takes other sessions' keys out of what it streams (`?confine=1`). */
+  confine: boolean;
   mayRead: (target: StreamTarget) => boolean;
 }
 
@@ -45,8 +50,10 @@ export function streamReader(c: Context<AppEnv>): StreamReader {
   const raw = flag(c, "raw");
   if (raw && identity.kind !== "operator")
     throw new AppError("forbidden", "raw: the exact messages are for the operator");
-  if (identity.kind === "operator") return { raw, mayRead: () => true };
-  if (identity.kind === "agent") return { raw, mayRead: (target) => target.agentId === identity.agentId };
+  const confine = identity.kind === "grant";
+  if (identity.kind === "operator") return { raw, confine, mayRead: () => true };
+  if (identity.kind === "agent")
+    return { raw, confine, mayRead: (target) => target.agentId === identity.agentId };
   if (identity.kind === "run") {
     const { claims } = identity;
     const requester = {
@@ -57,10 +64,19 @@ export function streamReader(c: Context<AppEnv>): StreamReader {
       isSubagent: claims.depth > 0,
     };
     const visibility = visibilityConfigOf(c.get("config"));
-    return { raw, mayRead: (target) => checkSessionVisible(visibility, requester, target, "history").ok };
+    return {
+      raw,
+      confine,
+      mayRead: (target) => checkSessionVisible(visibility, requester, target, "history").ok,
+    };
   }
   // A grant (its `events` scope checked before the route) reads exactly its one session.
-  return { raw, mayRead: (target) => target.sessionKey === identity.sessionKey };
+  return { raw, confine, mayRead: (target) => target.sessionKey === identity.sessionKey };
+}
+
+/** The stream query a reader's view adds: the exact messages (`raw`), or a grant's confined view. */
+export function viewQuery(reader: Pick<StreamReader, "raw" | "confine">): Record<string, string> {
+  return { ...(reader.raw ? { raw: "1" } : {}), ...(reader.confine ? { confine: "1" } : {}) };
 }
 
 /** Whether a stream was asked for the session's sub-agent tree too (`?tree=1`). */
@@ -83,4 +99,28 @@ export function streamCursor(c: Context<AppEnv>): { value: string; field: string
 export function seqCursor(cursor: { value: string; field: string }): number {
   if (!/^\d{1,15}$/.test(cursor.value)) throw badRequest(`${cursor.field}: must be a non-negative integer`);
   return Number(cursor.value);
+}
+
+/**
+ * A stream answered to this request, closed once its credential stops holding (SPEC §14, §18): a grant
+ * revoked, expired or whose session is gone, a run token whose run ended over a minute ago. Operator and
+ * agent tokens do not lapse while a stream is open: theirs is returned as it is.
+ */
+export function guardedStream(c: Context<AppEnv>, response: Response): Response {
+  const identity = c.get("identity");
+  if (!response.ok || (identity.kind !== "grant" && identity.kind !== "run")) return response;
+  const env = c.env;
+  const token = bearerToken(c.req.header("Authorization"));
+  const expiresAt = identity.kind === "grant" ? identity.expiresAt : identity.claims.exp * 1000;
+  // Asked only once the credential failed: a grant past its time expired, any other failure revoked it.
+  const lapse = async (): Promise<CredentialLapse> => {
+    if (identity.kind === "run") return "expired";
+    const grant = (await findGrant(env.DB, identity.grantId))?.grant;
+    if (!grant || grant.revokedAt !== undefined) return "revoked";
+    return Date.now() >= grant.expiresAt ? "expired" : "revoked";
+  };
+  return guardStream(response, {
+    check: async () => ((await identify(env, token)) ? undefined : lapse()),
+    expiresAt,
+  });
 }

@@ -3,7 +3,15 @@ import type { AppEnv } from "../../app-env";
 import { AppError } from "../../errors";
 import { openSessionStream, sessionApi } from "../../session/client";
 import { unwrapResult } from "../store-result";
-import { seqCursor, streamCursor, streamKey, streamReader, wantsTree } from "./stream-access";
+import {
+  guardedStream,
+  seqCursor,
+  streamCursor,
+  streamKey,
+  streamReader,
+  viewQuery,
+  wantsTree,
+} from "./stream-access";
 import { treeStream } from "./tree-stream";
 
 /** `GET /v1/sessions/{key}/events` (SPEC §14): the session's events, replayed from a cursor, then live. */
@@ -20,34 +28,44 @@ export async function sessionEvents(c: Context<AppEnv>): Promise<Response> {
   )
     throw new AppError("forbidden", "this credential may not read this session");
   const cursor = streamCursor(c);
-  if (wantsTree(c)) return treeStream(c, { sessionKey, stateVersion: row.stateVersion ?? 0, reader, cursor });
-  return openSessionStream(
+  if (wantsTree(c))
+    return guardedStream(
+      c,
+      await treeStream(c, { sessionKey, stateVersion: row.stateVersion ?? 0, reader, cursor }),
+    );
+  const stream = await openSessionStream(
     c.env.SESSION,
     sessionKey,
     "/events",
     {
       ...(cursor ? { after: String(seqCursor(cursor)), field: cursor.field } : {}),
-      ...(reader.raw ? { raw: "1" } : {}),
+      ...viewQuery(reader),
     },
     c.req.raw.signal,
   );
+  return guardedStream(c, stream);
 }
 
 /** `GET /v1/runs/{runId}/events` and a streamed `POST …/messages`: one run, from a cursor to its end. */
-export function runEvents(
+export async function runEvents(
   c: Context<AppEnv>,
   sessionKey: string,
   runId: string,
   after = 0,
   field = "after",
 ): Promise<Response> {
-  return openSessionStream(
+  const stream = await openSessionStream(
     c.env.SESSION,
     sessionKey,
     `/runs/${encodeURIComponent(runId)}/events`,
-    { after: String(after), field },
+    {
+      after: String(after),
+      field,
+      ...viewQuery({ raw: false, confine: c.get("identity").kind === "grant" }),
+    },
     c.req.raw.signal,
   );
+  return guardedStream(c, stream);
 }
 
 /** The cursor of a run stream request (`Last-Event-ID` or `?after=`; 0 replays the whole run). */

@@ -9,7 +9,7 @@ import { parseSessionKey } from "../../keys";
 import { openSessionStream } from "../../session/client";
 import { KEEP_ALIVE_MS, SSE_HEADERS, STREAM_LIFETIME_MS, sseComment, sseFrame } from "../../sse/frames";
 import { decodeJsonCursor, encodeJsonCursor } from "../../tools/list-cursor";
-import type { StreamReader } from "./stream-access";
+import { type StreamReader, viewQuery } from "./stream-access";
 
 const TREE_CURSOR_PREFIX = "t.";
 
@@ -93,7 +93,7 @@ export async function treeStream(
       {
         tag: "1",
         ...(after !== undefined ? { after: String(after) } : {}),
-        ...(reader.raw ? { raw: "1" } : {}),
+        ...viewQuery(reader),
       },
       stop.signal,
     ).catch(() => undefined);
