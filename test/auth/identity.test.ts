@@ -5,6 +5,7 @@ import { mintRunToken } from "../../src/auth/run-token";
 
 const env = {
   DB: workerEnv.DB,
+  SESSION: workerEnv.SESSION,
   SWITCHBOARD_ADMIN_TOKEN: "admin-secret",
   SWITCHBOARD_AGENT_TOKENS: JSON.stringify({ Main: "main-secret", ops: "ops-secret" }),
   SWITCHBOARD_SIGNING_KEY: "signing-key-0123456789",

@@ -62,10 +62,10 @@ export const sessionRoutes = new Hono<AppEnv>()
       visibleChildKeys(indexShards(c.env), [sessionKey], restScope(c.get("identity"))),
     ]);
     const row = unwrapResult(described);
-    const childKeys = children.get(sessionKey);
-    return c.json(
     // A grant sees its one session: no parent, no children, no other session's key (SPEC §18).
     if (c.get("identity").kind === "grant") return c.json(grantRow(row, sessionKey));
+    const childKeys = children.get(sessionKey);
+    return c.json(
       childKeys
         ? { ...row, childSessions: childKeys.map((key) => displayKey(key, keyOptionsOf(c.get("config")))) }
         : row,
