@@ -90,3 +90,20 @@ export function isChannelOwner(config: SwitchboardConfig, channel: string, messa
   if (message.chatType === "direct") return true;
   return config.channels[channel]?.owners.includes(message.senderId) ?? false;
 }
+
+/** What `POST /v1/channels/{channel}/messages` answers: a command applied (200), or accepted or blocked (202). */
+export const inboundAnswerSchema = z.union([
+  z.object({
+    status: z.literal("command"),
+    sessionKey: z.string(),
+    sendPolicy: z.enum(["allow", "deny", "inherit"]),
+    duplicate: z.boolean(),
+  }),
+  z.object({
+    status: z.literal("accepted"),
+    runId: z.string(),
+    sessionKey: z.string(),
+    duplicate: z.boolean().describe("a redelivered messageId: the first run"),
+  }),
+  z.object({ status: z.literal("blocked"), sessionKey: z.string(), error: z.string() }),
+]);

@@ -1,4 +1,5 @@
-import { isToolFailure, type SwitchboardClient } from "../../packages/client/src/index";
+import type { SwitchboardClient } from "../client/client";
+import { isToolFailure } from "../client/index";
 import type { FlagSpec, Flags } from "./args";
 import { type CliIo, EXIT, UsageError } from "./io";
 

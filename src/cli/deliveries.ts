@@ -1,9 +1,5 @@
-import {
-  type DeliveriesPage,
-  type DeliveriesQuery,
-  type DeliveryRecord,
-  SwitchboardError,
-} from "../../packages/client/src/index";
+import { SwitchboardError } from "../client/errors";
+import type { DeliveriesPage, DeliveriesQuery, DeliveryRecord } from "../client/types";
 import { numberFlag, stringFlag } from "./args";
 import { type Command, type CommandContext, note, output, required } from "./command";
 import { cell, clockTime, table, timeAgo } from "./format";

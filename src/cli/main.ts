@@ -1,4 +1,6 @@
-import { DEFAULT_BASE_URL, SwitchboardClient, SwitchboardError } from "../../packages/client/src/index";
+import { SwitchboardClient } from "../client/client";
+import { SwitchboardError } from "../client/errors";
+import { DEFAULT_BASE_URL } from "../client/http";
 import { agentsWaitCommand } from "./agents-wait";
 import { type FlagSpec, parseArgv, stringFlag } from "./args";
 import type { Command } from "./command";

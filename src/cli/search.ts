@@ -1,4 +1,5 @@
-import { isToolFailure, type SessionsSearchResult } from "../../packages/client/src/index";
+import { isToolFailure } from "../client/index";
+import type { SessionsSearchResult } from "../client/types";
 import { numberFlag, stringFlag } from "./args";
 import { type Command, note, output, refusal, required } from "./command";
 import { clockTime } from "./format";

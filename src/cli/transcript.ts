@@ -1,4 +1,5 @@
-import { type ImportMessage, NotFoundError } from "../../packages/client/src/index";
+import { NotFoundError } from "../client/errors";
+import type { ImportMessage } from "../client/types";
 import { stringFlag } from "./args";
 import { type Command, note, output, required } from "./command";
 import { EXIT, UsageError } from "./io";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type ErrorCode, errorStatus, invokeErrorTypes, invokeTypesFor } from "../errors";
+import { toolFailureSchema } from "../tools/results";
 import { zodJsonSchema } from "./json-schema";
 import type { ErrorStatus, JsonSchema } from "./types";
 
@@ -49,12 +50,6 @@ export const waitResultSchema = z.object({
   error: z.string().optional(),
   startedAt: z.number().optional(),
   endedAt: z.number().optional(),
-});
-
-/** A policy or lookup failure: a result answered with 200, never an HTTP error (SPEC §5.0). */
-export const toolFailureSchema = z.object({
-  status: z.enum(["error", "forbidden"]),
-  error: z.string().describe("why, naming the setting that would allow it"),
 });
 
 const statusNames: Record<ErrorStatus, string> = {

@@ -35,6 +35,7 @@ function operationSection(operation: OperationOutline): string[] {
     ...fieldTable("Query parameters", operation.query),
     ...fieldTable("Body", operation.body),
     ...example,
+    ...fieldTable("Result", operation.result),
     "**Responses**",
     "",
     ...operation.responses.map((response) => `- \`${response.status}\` ${response.description}`),

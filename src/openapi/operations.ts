@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { errorResponse, errorResponseName } from "./components";
 import { hoistDefs, isZodSchema, zodJsonSchema } from "./json-schema";
 import { pathParamNames } from "./route-table";
@@ -39,9 +40,17 @@ function parameters(route: RouteDoc): JsonSchema[] {
     in: "query",
     required: false,
     description,
-    schema: { type: "string" },
+    schema: queryParamSchema(route, name),
   }));
   return [...inPath, ...headers, ...query];
+}
+
+/** A query parameter's type, from the route's query schema (what the route makes of the text). */
+function queryParamSchema(route: RouteDoc, name: string): JsonSchema {
+  const field = route.querySchema?.shape[name];
+  if (!field) return { type: "string" };
+  const { description: _, ...schema } = zodJsonSchema(field as z.ZodType, "output");
+  return schema;
 }
 
 function requestBody(route: RouteDoc, components: Components): JsonSchema | undefined {
@@ -55,15 +64,21 @@ function requestBody(route: RouteDoc, components: Components): JsonSchema | unde
   };
 }
 
-function response(doc: ResponseDoc): JsonSchema {
-  const schema =
-    doc.schema === undefined
-      ? undefined
-      : isZodSchema(doc.schema)
-        ? zodJsonSchema(doc.schema, "output")
-        : doc.schema;
+/** A zod schema as a named component (its reference), or inline; a JSON Schema as it is. */
+function schemaOf(schema: ResponseDoc["schema"], components: Components, name?: string) {
+  if (schema === undefined || !isZodSchema(schema)) return schema;
+  const json = zodJsonSchema(schema, "output");
+  if (!name) return json;
+  components.schemas[name] = hoistDefs(name, json, components.schemas);
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+function response(doc: ResponseDoc, components: Components): JsonSchema {
+  const schema = schemaOf(doc.schema, components, doc.name);
+  const items = doc.items && schemaOf(doc.items.schema, components, doc.items.name);
   const media = {
     ...(schema ? { schema } : {}),
+    ...(items ? { "x-item-schema": items } : {}),
     ...(doc.example !== undefined ? { example: doc.example } : {}),
     ...(doc.examples ? { examples: doc.examples } : {}),
   };
@@ -77,7 +92,7 @@ function response(doc: ResponseDoc): JsonSchema {
 /** One route's OpenAPI operation; the shared schemas and error responses it uses go into `components`. */
 export function buildOperation(route: RouteDoc, components: Components): OpenApiOperation {
   const responses: Record<string, JsonSchema> = {};
-  for (const doc of route.responses) responses[String(doc.status)] = response(doc);
+  for (const doc of route.responses) responses[String(doc.status)] = response(doc, components);
   for (const status of route.errors) {
     const name = errorResponseName(status, route.invokeErrors);
     components.responses[name] ??= errorResponse(status, route.invokeErrors ?? false);

@@ -19,6 +19,8 @@ export interface OperationOutline {
   query: FieldRow[];
   body: FieldRow[];
   bodyExample: unknown;
+  /** The fields of the first JSON success (of its first variant, when it is a result or a failure). */
+  result: FieldRow[];
   responses: { status: string; description: string }[];
 }
 
@@ -103,6 +105,13 @@ export function fieldRows(doc: OpenApiDocument, raw: unknown, prefix = "", depth
   });
 }
 
+function resultRows(doc: OpenApiDocument, operation: OpenApiOperation): FieldRow[] {
+  const success = Object.entries(operation.responses).find(([status]) => status.startsWith("2"));
+  const schema = resolve(doc, resolve(doc, resolve(doc, success?.[1]).content)["application/json"]).schema;
+  const variants = resolve(doc, schema).anyOf;
+  return schema ? fieldRows(doc, Array.isArray(variants) ? variants[0] : schema) : [];
+}
+
 function authLabel(operation: OpenApiOperation): string {
   const schemes = operation.security.flatMap((requirement) => Object.keys(requirement));
   if (schemes.includes("grantToken")) return "bearer token or grant token";
@@ -135,6 +144,7 @@ function outlineOperation(doc: OpenApiDocument, method: string, path: string, op
     query: rows("query"),
     body: json.schema ? fieldRows(doc, json.schema) : [],
     bodyExample: json.example,
+    result: resultRows(doc, operation),
     responses: Object.entries(operation.responses).map(([status, value]) => ({
       status,
       description: String(resolve(doc, value).description ?? ""),

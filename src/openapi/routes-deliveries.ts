@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type deliveriesQuerySchema, MAX_DELIVERY_LIMIT } from "../routes/v1/deliveries";
+import { deliveriesQuerySchema, MAX_DELIVERY_LIMIT } from "../routes/v1/deliveries";
 import { DELIVERY_KINDS, DELIVERY_STATUSES } from "../session/api";
 import type { RouteDoc } from "./types";
 
@@ -71,6 +71,7 @@ export const deliveryRouteDocs: RouteDoc[] = [
     tag: "Deliveries",
     auth: "bearer",
     query,
+    querySchema: deliveriesQuerySchema,
     responses: [
       {
         status: 200,

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { GRANT_SCOPES } from "../auth/grant-token";
 import { createGrantSchema } from "../routes/v1/grants";
+import { historyQuerySchema } from "../routes/v1/session-history";
+import { historyPageSchema } from "../tools/results";
 import type { RouteDoc } from "./types";
 
 const createdGrantSchema = z.object({
@@ -43,7 +45,16 @@ export const grantRouteDocs: RouteDoc[] = [
       offset: "Skip this many of the newest messages (`nextOffset` pages back).",
       includeTools: "`true` or `1` to keep toolResult/tool messages (default false).",
     },
-    responses: [{ status: 200, description: "A page of safe history.", example: historyExample }],
+    querySchema: historyQuerySchema,
+    responses: [
+      {
+        status: 200,
+        description: "A page of safe history.",
+        schema: historyPageSchema,
+        name: "HistoryPage",
+        example: historyExample,
+      },
+    ],
     errors: [400, 401, 403, 404, 500],
   },
   {
@@ -94,6 +105,7 @@ export const grantRouteDocs: RouteDoc[] = [
       {
         status: 200,
         description: "Revoked.",
+        schema: z.object({ grantId: z.string(), revoked: z.literal(true) }),
         example: { grantId: "3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60", revoked: true },
       },
     ],

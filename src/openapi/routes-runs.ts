@@ -1,6 +1,7 @@
-import { inboundMessageSchema } from "../channels/inbound";
+import { inboundAnswerSchema, inboundMessageSchema } from "../channels/inbound";
 import { waitBodySchema } from "../routes/v1/runs";
 import { webhookAnswerSchema } from "../runtimes/webhook";
+import { runRecordSchema } from "../session/api";
 import { waitResultSchema } from "./components";
 import type { RouteDoc } from "./types";
 
@@ -31,6 +32,8 @@ export const routeRunDocs: RouteDoc[] = [
       {
         status: 200,
         description: "The run record.",
+        schema: runRecordSchema,
+        name: "Run",
         example: {
           runId: "5d0c3a59-0d7e-4b52-a1f4-8c0f3a6b2e11",
           sessionKey: "agent:main:main",
@@ -59,7 +62,13 @@ export const routeRunDocs: RouteDoc[] = [
     pathParams: runIdParam,
     body: { name: "WaitForRunRequest", schema: waitBodySchema, example: { timeoutMs: 30000 } },
     responses: [
-      { status: 200, description: "The wait's result.", schema: waitResultSchema, example: waitExample },
+      {
+        status: 200,
+        description: "The wait's result.",
+        schema: waitResultSchema,
+        name: "WaitResult",
+        example: waitExample,
+      },
     ],
     errors: [400, 401, 403, 404, 413, 500],
   },
@@ -79,7 +88,13 @@ export const routeRunDocs: RouteDoc[] = [
       example: { text: "Done: three sources agree.", usage: { input: 120, output: 30 } },
     },
     responses: [
-      { status: 200, description: "The run's result.", schema: waitResultSchema, example: waitExample },
+      {
+        status: 200,
+        description: "The run's result.",
+        schema: waitResultSchema,
+        name: "WaitResult",
+        example: waitExample,
+      },
     ],
     errors: [400, 401, 403, 404, 413, 500],
   },
@@ -108,6 +123,8 @@ export const routeRunDocs: RouteDoc[] = [
       {
         status: 200,
         description: "A `/send on|off|inherit` command from an owner, applied.",
+        schema: inboundAnswerSchema,
+        name: "InboundAnswer",
         example: {
           status: "command",
           sessionKey: "agent:main:discord:group:dev",
@@ -118,6 +135,8 @@ export const routeRunDocs: RouteDoc[] = [
       {
         status: 202,
         description: "Accepted (`runId` queued), or `blocked` by the send policy (recorded, no run).",
+        schema: inboundAnswerSchema,
+        name: "InboundAnswer",
         example: {
           status: "accepted",
           runId: "5d0c3a59-0d7e-4b52-a1f4-8c0f3a6b2e11",

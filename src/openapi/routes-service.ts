@@ -1,6 +1,7 @@
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { invokeBodySchema } from "../routes/tools-invoke";
-import { invokeResultSchema } from "./components";
+import { errorBodySchema, invokeResultSchema } from "./components";
 import type { HeaderDoc, ResponseDoc, RouteDoc } from "./types";
 
 const sessionHeader: HeaderDoc = {
@@ -13,6 +14,10 @@ export const requesterHeaders: HeaderDoc[] = [
   sessionHeader,
   { name: "X-Switchboard-Agent", description: "Operator tokens: the agent of the requester session." },
 ];
+
+const TEXT = { type: "string" };
+
+const healthSchema = z.object({ ok: z.boolean(), version: z.string() });
 
 const configInvalid = {
   status: 500,
@@ -40,11 +45,13 @@ export const serviceRoutes: RouteDoc[] = [
       {
         status: 200,
         description: "Running with a valid configuration.",
+        schema: healthSchema,
         example: { ok: true, version: "0.1.0" },
       },
       {
         status: 500,
         description: "The configuration is invalid; the message names the bad path.",
+        schema: healthSchema.extend(errorBodySchema.shape),
         example: {
           ok: false,
           version: "0.1.0",
@@ -63,7 +70,14 @@ export const serviceRoutes: RouteDoc[] = [
       "This document: every route and every registered tool, generated from the zod schemas the routes validate with. Needs no token.",
     tag: "Service",
     auth: "none",
-    responses: [{ status: 200, description: "An OpenAPI 3.1 document." }, configInvalid],
+    responses: [
+      {
+        status: 200,
+        description: "An OpenAPI 3.1 document.",
+        schema: { type: "object", required: ["openapi", "info", "paths"] },
+      },
+      configInvalid,
+    ],
     errors: [],
   },
   {
@@ -75,7 +89,10 @@ export const serviceRoutes: RouteDoc[] = [
       "An interactive reference rendered from `/openapi.json` (Scalar), working offline: Scalar's script is served by the Worker at `/docs/scalar.js`. Without JavaScript the page shows the same operations as static HTML. Needs no token.",
     tag: "Service",
     auth: "none",
-    responses: [{ status: 200, description: "An HTML page.", contentType: "text/html" }, configInvalid],
+    responses: [
+      { status: 200, description: "An HTML page.", contentType: "text/html", schema: TEXT },
+      configInvalid,
+    ],
     errors: [],
   },
   {
@@ -88,7 +105,7 @@ export const serviceRoutes: RouteDoc[] = [
     tag: "Service",
     auth: "none",
     responses: [
-      { status: 200, description: "A JavaScript file.", contentType: "text/javascript" },
+      { status: 200, description: "A JavaScript file.", contentType: "text/javascript", schema: TEXT },
       configInvalid,
     ],
     errors: [],
@@ -102,7 +119,10 @@ export const serviceRoutes: RouteDoc[] = [
       "The operator console in a browser (README \"Console\"): sessions, search, transcripts, runs, sub-agents, deliveries, live. Its pages hold no data; their script signs in with the operator token or a session grant (kept in the tab's sessionStorage) and fetches the pages' parts from `/console/fragments/…` with it. Every console response carries a strict Content-Security-Policy.",
     tag: "Service",
     auth: "none",
-    responses: [{ status: 200, description: "An HTML page.", contentType: "text/html" }, configInvalid],
+    responses: [
+      { status: 200, description: "An HTML page.", contentType: "text/html", schema: TEXT },
+      configInvalid,
+    ],
     errors: [],
   },
   {
@@ -168,6 +188,7 @@ export const serviceRoutes: RouteDoc[] = [
       {
         status: 200,
         description: "A JSON-RPC response.",
+        schema: JSONRPCMessageSchema,
         example: { jsonrpc: "2.0", id: 1, result: { tools: [{ name: "sessions_list" }] } },
       },
       { status: 202, description: "A notification or response was accepted." },

@@ -1,8 +1,11 @@
 import {
+  chatAcceptedSchema,
   chatSendSchema,
   createSessionSchema,
+  importReceiptSchema,
   importTranscriptSchema,
   patchSessionSchema,
+  sessionDeletedSchema,
 } from "../routes/v1/session-schemas";
 import { sessionRowSchema } from "../session/api";
 import { streamedSendResponse } from "./routes-streams";
@@ -51,7 +54,9 @@ export const sessionRouteDocs: RouteDoc[] = [
         displayName: "Dev chat",
       },
     },
-    responses: [{ status: 201, description: "Created.", schema: sessionRow, example: sessionExample }],
+    responses: [
+      { status: 201, description: "Created.", schema: sessionRow, name: "Session", example: sessionExample },
+    ],
     errors: [400, 401, 403, 409, 413, 500],
   },
   {
@@ -62,7 +67,15 @@ export const sessionRouteDocs: RouteDoc[] = [
     tag: "Sessions",
     auth: "bearerOrGrant",
     pathParams: keyParam,
-    responses: [{ status: 200, description: "The session.", schema: sessionRow, example: sessionExample }],
+    responses: [
+      {
+        status: 200,
+        description: "The session.",
+        schema: sessionRow,
+        name: "Session",
+        example: sessionExample,
+      },
+    ],
     errors: [400, 401, 403, 404, 500],
   },
   {
@@ -81,7 +94,13 @@ export const sessionRouteDocs: RouteDoc[] = [
       example: { label: "dev", sendPolicy: "deny", model: null },
     },
     responses: [
-      { status: 200, description: "The updated session.", schema: sessionRow, example: sessionExample },
+      {
+        status: 200,
+        description: "The updated session.",
+        schema: sessionRow,
+        name: "Session",
+        example: sessionExample,
+      },
     ],
     errors: [400, 401, 403, 404, 409, 413, 500],
   },
@@ -93,7 +112,9 @@ export const sessionRouteDocs: RouteDoc[] = [
     tag: "Sessions",
     auth: "bearer",
     pathParams: keyParam,
-    responses: [{ status: 200, description: "Deleted.", example: { deleted: true } }],
+    responses: [
+      { status: 200, description: "Deleted.", schema: sessionDeletedSchema, example: { deleted: true } },
+    ],
     errors: [400, 401, 403, 404, 500],
   },
   {
@@ -116,7 +137,13 @@ export const sessionRouteDocs: RouteDoc[] = [
       },
     },
     responses: [
-      { status: 200, description: "Counts.", example: { imported: 2, skipped: 0, totalMessages: 2 } },
+      {
+        status: 200,
+        description: "Counts.",
+        schema: importReceiptSchema,
+        name: "ImportReceipt",
+        example: { imported: 2, skipped: 0, totalMessages: 2 },
+      },
     ],
     errors: [400, 401, 403, 404, 413, 500],
   },
@@ -139,6 +166,8 @@ export const sessionRouteDocs: RouteDoc[] = [
       {
         status: 202,
         description: "Accepted; the run is queued.",
+        schema: chatAcceptedSchema,
+        name: "ChatAccepted",
         example: { runId: "5d0c3a59-0d7e-4b52-a1f4-8c0f3a6b2e11", status: "accepted" },
       },
       streamedSendResponse,

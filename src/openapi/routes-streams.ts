@@ -48,11 +48,15 @@ const runStreamExample = [
   .map((frame) => `${frame}\n\n`)
   .join("");
 
+/** A stream is text; each event's data is an item of `schema` (`x-item-schema`). */
+const SSE_TEXT = { type: "string", description: "Server-sent events (each event's data: `x-item-schema`)" };
+
 const runStreamResponse = (status: number, description: string): ResponseDoc => ({
   status,
   description,
   contentType: SSE,
-  schema: runStreamItemSchema,
+  schema: SSE_TEXT,
+  items: { name: "RunStreamItem", schema: runStreamItemSchema },
   example: runStreamExample,
 });
 
@@ -90,7 +94,8 @@ export const streamRouteDocs: RouteDoc[] = [
         status: 200,
         description: "The stream; each event's data is one session event.",
         contentType: SSE,
-        schema: streamedSessionEventSchema,
+        schema: SSE_TEXT,
+        items: { name: "SessionStreamEvent", schema: streamedSessionEventSchema },
         example:
           'id: 7\nevent: message\ndata: {"seq":7,"kind":"message","actor":{"type":"human"},"occurredAt":1767225600000,"summary":"user message","data":{"messageId":"m7","role":"user"},"message":{"id":"m7","role":"user","content":"ping","timestamp":1767225600000}}\n\n: keep-alive\n\nid: 8\nevent: run_queued\ndata: {"seq":8,"kind":"run_queued","actor":{"type":"system"},"runId":"5d0c3a59-…","occurredAt":1767225600010,"summary":"run queued"}\n\n',
       },
@@ -126,7 +131,14 @@ export const streamRouteDocs: RouteDoc[] = [
       schema: runProgressSchema,
       example: { delta: "Three sources agree", message: "checking the last source" },
     },
-    responses: [{ status: 200, description: "Added to the run's stream.", example: { accepted: true } }],
+    responses: [
+      {
+        status: 200,
+        description: "Added to the run's stream.",
+        schema: z.object({ accepted: z.literal(true) }),
+        example: { accepted: true },
+      },
+    ],
     errors: [400, 401, 403, 404, 409, 413, 500],
   },
 ];

@@ -1,7 +1,9 @@
 import type { ToolName } from "../config/schema";
 import { toolRegistry } from "../tools/registry";
+import { toolResultSchemas } from "../tools/results";
 import { toolJsonSchema } from "../tools/specs";
-import type { JsonSchema, RouteDoc } from "./types";
+import { zodJsonSchema } from "./json-schema";
+import type { JsonSchema, ResponseDoc, RouteDoc } from "./types";
 
 /** The registered tools, in registry order: every one of them gets its own operation. */
 export function registeredTools(): ToolName[] {
@@ -49,16 +51,42 @@ export function exampleFromSchema(schema: JsonSchema): unknown {
   }
 }
 
-const failureExamples = {
-  forbidden: {
+const failureExamples = [
+  {
     summary: "A policy failure (still 200)",
     value: {
       status: "forbidden",
       error: "Session not visible: tools.sessions.visibility=tree restricts to the current session tree",
     },
   },
-  error: { summary: "A lookup failure (still 200)", value: { status: "error", error: "session not found" } },
-};
+  { summary: "A lookup failure (still 200)", value: { status: "error", error: "session not found" } },
+];
+
+/** `sessions_list` → `SessionsListResult`, the component name of a tool's result. */
+export function toolResultName(name: string): string {
+  return toolArgsName(name).replace(/Args$/, "Result");
+}
+
+/** A tool's 200: its result schema, an example built from it, and the failures it may answer. */
+function toolResponse(name: ToolName): ResponseDoc {
+  const schema = toolResultSchemas[name];
+  const canFail = failureExamples.map(({ value }) => schema.safeParse(value).success);
+  const failures = Object.fromEntries(
+    failureExamples.filter((_, index) => canFail[index]).map((example) => [example.value.status, example]),
+  );
+  return {
+    status: 200,
+    description: canFail.some(Boolean)
+      ? 'The tool\'s result. Policy and lookup failures are results too: `{ status: "forbidden" | "error", error }` (ToolFailure).'
+      : "The tool's result.",
+    schema,
+    name: toolResultName(name),
+    examples: {
+      result: { summary: "A result", value: exampleFromSchema(zodJsonSchema(schema, "output")) },
+      ...failures,
+    },
+  };
+}
 
 /** The generic `POST /v1/tools/{name}` route as one route per registered tool. */
 export function perToolRoutes(generic: RouteDoc): RouteDoc[] {
@@ -78,15 +106,7 @@ export function perToolRoutes(generic: RouteDoc): RouteDoc[] {
         jsonSchema,
         example: exampleFromSchema(jsonSchema),
       },
-      responses: [
-        {
-          status: 200,
-          description:
-            'The tool\'s result. Policy and lookup failures are results too: `{ status: "forbidden" | "error", error }` (see ToolFailure).',
-          schema: { type: "object", additionalProperties: true },
-          examples: failureExamples,
-        },
-      ],
+      responses: [toolResponse(name)],
     };
     return [route];
   });

@@ -23,6 +23,14 @@ export interface ResponseDoc {
   example?: unknown;
   /** Several named examples instead of one. */
   examples?: Record<string, { summary: string; value: unknown }>;
+  /** Puts the schema in `components.schemas` under this name (a generated client names its type so). */
+  name?: string;
+  /**
+   * A stream (`text/event-stream`): the schema of each event's data, under this component name. The
+   * response's own schema is then the stream's text; OpenAPI 3.1 has no keyword for its items, so it is
+   * linked as `x-item-schema` (3.2's `itemSchema`).
+   */
+  items?: { name: string; schema: z.ZodType };
 }
 
 /** A request header the route reads (beyond `Authorization`). */
@@ -45,8 +53,10 @@ export interface RouteDoc {
   auth: RouteAuth;
   pathParams?: Record<string, string>;
   headers?: HeaderDoc[];
-  /** The query parameters the route reads, by name: all optional strings. */
+  /** The query parameters the route reads, by name, with their descriptions: all optional. */
   query?: Record<string, string>;
+  /** The zod schema the route parses its query with: each parameter's type comes from it (its output). */
+  querySchema?: z.ZodObject;
   /**
    * The zod schema the route validates its body with, a component name for it, and an example;
    * `jsonSchema` when its JSON Schema is generated elsewhere (a tool's, by src/tools/specs.ts).

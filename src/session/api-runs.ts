@@ -2,6 +2,7 @@
  * Runs as callers see them across the session's RPC boundary: records, progress, history pages. Part of
  * the public face: re-exported by api.ts, which is what code outside src/session/ imports.
  */
+import { z } from "zod";
 import type { Requester } from "../policy/requester";
 import type { VisibilityConfig } from "../policy/visibility";
 import type { RunUsage } from "../runtimes/types";
@@ -11,25 +12,35 @@ export const runStatuses = ["queued", "running", "ok", "error", "timeout", "kill
 export type RunStatus = (typeof runStatuses)[number];
 export const ENDED_STATUSES: ReadonlySet<RunStatus> = new Set(["ok", "error", "timeout", "killed"]);
 
-/** The public view of a run. */
-export interface RunRecord {
-  runId: string;
-  sessionKey: string;
-  status: RunStatus;
-  deferred: boolean;
-  createdAt: number;
-  startedAt?: number;
-  endedAt?: number;
-  usage?: RunUsage;
-  reply?: string;
-  error?: string;
-  attempts: number;
-  retries: string[];
+/** The public view of a run (`GET /v1/runs/{runId}`; the OpenAPI document shows this schema). */
+export const runRecordSchema = z.object({
+  runId: z.string(),
+  sessionKey: z.string(),
+  status: z.enum(runStatuses),
+  /** A webhook agent answered 202 and posts its result later. */
+  deferred: z.boolean(),
+  createdAt: z.number().describe("ms since the epoch"),
+  startedAt: z.number().optional(),
+  endedAt: z.number().optional(),
+  usage: z
+    .object({
+      input: z.number(),
+      output: z.number(),
+      total: z.number(),
+      lastCallTokens: z.number().optional(),
+    })
+    .optional()
+    .describe("tokens, summed over the run's model calls") satisfies z.ZodType<RunUsage | undefined>,
+  reply: z.string().optional(),
+  error: z.string().optional(),
+  attempts: z.number().int(),
+  retries: z.array(z.string()).describe("why each earlier attempt was retried"),
   /** An ended collector run's recorded structured_output result (SPEC §15). */
-  structured?: unknown;
+  structured: z.unknown().optional(),
   /** Why an ended collector run with an outputSchema has no valid result (it then ended `error`). */
-  schemaError?: string;
-}
+  schemaError: z.string().optional(),
+});
+export type RunRecord = z.infer<typeof runRecordSchema>;
 
 /**
  * A run as `subagents` sees it (SPEC §15): a run that yielded is `waiting` and is followed to the

@@ -10,7 +10,7 @@ import {
   SwitchboardError,
   TimeoutError,
   UnauthorizedError,
-} from "../../packages/client/src/index";
+} from "../../src/client";
 import { ADMIN, AGENT_TOKENS, uid } from "../support";
 import { testClient } from "./fixtures";
 

@@ -1,11 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import {
-  type FetchLike,
-  ForbiddenError,
-  NotFoundError,
-  type SessionStreamItem,
-} from "../../packages/client/src/index";
+import { type FetchLike, ForbiddenError, NotFoundError, type SessionStreamItem } from "../../src/client";
 import { ADMIN, AGENT_TOKENS, stub, uid } from "../support";
 import { recordingFetch, testClient } from "./fixtures";
 

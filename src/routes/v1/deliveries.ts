@@ -34,7 +34,7 @@ export const deliveriesQuerySchema = z.strictObject({
     .string()
     .regex(/^\d{1,4}$/, "must be a whole number")
     .transform(Number)
-    .pipe(z.number().min(1).max(MAX_DELIVERY_LIMIT))
+    .pipe(z.number().int().min(1).max(MAX_DELIVERY_LIMIT))
     .optional(),
 });
 

@@ -17,11 +17,13 @@ export const wholeNumber = z
 
 /** `GET /v1/sessions/{key}/history`'s query: the tool's `limit`, `offset` and `includeTools`. */
 export const historyQuerySchema = z.strictObject({
-  limit: wholeNumber.pipe(z.number().min(1).max(MAX_HISTORY_LIMIT)).optional(),
-  offset: wholeNumber.optional(),
+  // Each ends in the type it is read as, which the OpenAPI document shows (integer, boolean).
+  limit: wholeNumber.pipe(z.number().int().min(1).max(MAX_HISTORY_LIMIT)).optional(),
+  offset: wholeNumber.pipe(z.number().int().min(0)).optional(),
   includeTools: z
     .enum(["true", "false", "1", "0"])
     .transform((flag) => flag === "true" || flag === "1")
+    .pipe(z.boolean())
     .optional(),
 });
 

@@ -80,3 +80,19 @@ export const chatSendSchema = z.strictObject({
   /** Answer with the run's event stream instead of 202 (SPEC §14). */
   stream: z.boolean().optional(),
 });
+
+/** chat.send's 202: the run it queued (the route answers this type). */
+export const chatAcceptedSchema = z.object({
+  runId: z.string().describe("wait for it with `POST /v1/runs/{runId}/wait`"),
+  status: z.literal("accepted"),
+});
+
+/** `DELETE /v1/sessions/{key}`. */
+export const sessionDeletedSchema = z.object({ deleted: z.literal(true) });
+
+/** `POST /v1/sessions/{key}/transcript`: what the import did. */
+export const importReceiptSchema = z.object({
+  imported: z.number().int().describe("messages appended"),
+  skipped: z.number().int().describe("messages whose id was already in the transcript"),
+  totalMessages: z.number().int(),
+});

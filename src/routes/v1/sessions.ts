@@ -1,4 +1,5 @@
 import { type Context, Hono } from "hono";
+import type { z } from "zod";
 import type { AppEnv } from "../../app-env";
 import { configuredModels } from "../../config/agents";
 import { keyOptionsOf } from "../../config/key-options";
@@ -6,13 +7,14 @@ import { badRequest } from "../../errors";
 import { visibleChildKeys } from "../../index-db/children";
 import { indexShards, runIdIn } from "../../index-db/shards";
 import { displayKey } from "../../keys";
-import { grantRow } from "../../policy/grant-view";
 import { sessionApi } from "../../session/client";
+import { grantRow } from "../../policy/grant-view";
 import { readJsonBody } from "../middleware";
 import { parseBody } from "../parse-body";
 import { unwrapResult } from "../store-result";
 import { agentForRequest, assertGrantScope, canonicalKeyForRequest, restScope } from "./session-access";
 import {
+  type chatAcceptedSchema,
   chatSendSchema,
   createSessionSchema,
   importTranscriptSchema,
@@ -105,7 +107,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     const { runId } = unwrapResult(queued);
     // A chat bot's typing view in one request: the run's stream, from its start to its end (SPEC §14).
     if (body.stream) return runEvents(c, sessionKey, runId);
-    return c.json({ runId, status: "accepted" }, 202);
+    return c.json({ runId, status: "accepted" } satisfies z.output<typeof chatAcceptedSchema>, 202);
   })
   .get("/:key/events", sessionEvents)
   .get("/:key/attachments/:name", async (c) => {
