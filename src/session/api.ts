@@ -20,6 +20,7 @@ import type {
   Viewer,
 } from "./api-runs";
 import type { AcceptedTurn, SendRecordRequest, SentRecord, SteerMessage, TurnRequest } from "./api-turns";
+import type { PendingInputs } from "./pending-inputs";
 import {
   type DeliveryContext,
   deliveryContextSchema,
@@ -146,7 +147,7 @@ export interface SessionApi {
    * A page of safe history (SPEC §5.2); with a viewer, after SPEC §4's visibility check against this
    * session's own record (a reference that can only be this key needs no index lookup first).
    */
-  history(request: HistoryRequest, viewer?: Viewer): Promise<Result<HistoryPage>>;
+  history(request: HistoryRequest, viewer?: Viewer): Promise<Result<SessionHistory>>;
   /** The last `count` non-tool messages, made safe, for list rows. */
   recentMessages(count: number): Promise<TranscriptMessage[]>;
   /** A chunk of the exact JSONL export. */
@@ -263,6 +264,9 @@ export interface SessionApi {
 }
 
 /** A collector spawn for its requester to admit. */
+/** A history page with the session's pending inputs (OpenClaw's `pendingInputs`), as the object reads them. */
+export type SessionHistory = HistoryPage & { pendingInputs: PendingInputs };
+
 export interface CollectorAdmission {
   runId: string;
   /** The requester's run spawning it, if any: admitted only while that run is queued or running. */

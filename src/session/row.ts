@@ -47,7 +47,9 @@ export const sessionRowSchema = z
     deliveryContext: record.deliveryContext,
     derivedTitle: z.string().optional(),
     lastMessagePreview: record.lastMessagePreview,
+    /** On every row (false included). */
     archived: z.boolean().optional(),
+    /** On every row (false included); set with the `sessions` tool. */
     pinned: z.boolean().optional(),
     /** The session's last event seq (SPEC §13), present once above 0. */
     stateVersion: z.number().optional(),
@@ -91,8 +93,9 @@ export function toSessionRow(columns: IndexRow, keyOptions: KeyOptions): Session
     row.abortedLastRun = Boolean(columns.aborted_last_run);
   if (typeof columns.delivery_context === "string")
     row.deliveryContext = deliveryContextSchema.parse(JSON.parse(columns.delivery_context));
-  if (columns.list_state === LIST_STATE.archived) row.archived = true;
-  if (Number(columns.pinned) > 0) row.pinned = true;
+  // Both on every row, false included, as OpenClaw's rows carry them.
+  row.archived = columns.list_state === LIST_STATE.archived;
+  row.pinned = Number(columns.pinned) > 0;
   if (Number(columns.state_version) > 0) row.stateVersion = Number(columns.state_version);
   return row as SessionRow;
 }

@@ -12,7 +12,6 @@ import {
   type CreateSessionInit,
   type DeferredResult,
   type ExactPage,
-  type HistoryPage,
   type HistoryRequest,
   type ImportReceipt,
   type InboundRecord,
@@ -24,6 +23,7 @@ import {
   type SentRecord,
   type SessionApi,
   type SessionGuard,
+  type SessionHistory,
   type SessionPatch,
   type StatusDescription,
   type SteerMessage,
@@ -44,6 +44,7 @@ import { guardedRecord, writePatch } from "./lifecycle";
 import { Live } from "./live";
 import { applySessionMigrations } from "./migrations";
 import { Outbox } from "./outbox";
+import { readPendingInputs } from "./pending-inputs";
 import { liveRecord, type SessionRecord } from "./record";
 import { type SessionRow, sessionRowOf } from "./row";
 import { findRun } from "./run-store";
@@ -183,10 +184,15 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     return { ok: true, value: await this.#write(() => writeImport(this.#sql, record, messages)) };
   }
 
-  async history(request: HistoryRequest, viewer?: Viewer): Promise<Result<HistoryPage>> {
+  async history(request: HistoryRequest, viewer?: Viewer): Promise<Result<SessionHistory>> {
     const record = liveRecord(this.#sql);
     if (!record) return notFound();
-    return refusedTo(viewer, record, "history") ?? { ok: true, value: readHistoryPage(this.#sql, request) };
+    return (
+      refusedTo(viewer, record, "history") ?? {
+        ok: true,
+        value: { ...readHistoryPage(this.#sql, request), pendingInputs: readPendingInputs(this.#sql) },
+      }
+    );
   }
 
   async recentMessages(count: number): Promise<TranscriptMessage[]> {

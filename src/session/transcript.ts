@@ -1,6 +1,7 @@
 import { capByBytes, MAX_HISTORY_BYTES, oversizePlaceholder, utf8Bytes } from "../history/byte-cap";
 import { cleanAssistantText } from "../history/clean-assistant-text";
 import { redactSecrets } from "../history/redact";
+import { usageNumbers } from "../history/usage";
 import { stripInterSessionHeader } from "../messaging/inter-session";
 import { subagentTaskBody } from "../subagents/task-message";
 import { messageText, type TranscriptMessage, toolRoles } from "../transcript/message";
@@ -240,11 +241,30 @@ export function countNewer(sql: SqlStorage, id: string, includeTools: boolean): 
   return counts.chat - position;
 }
 
-/** The last `count` non-tool messages, made safe, oldest first: the `messages` of a list row. */
+/**
+ * The last `count` non-tool messages, made safe, oldest first: the `messages` of a list row. Unlike a
+ * history page, an assistant message keeps its `usage` (its numbers), as OpenClaw's list rows do.
+ */
 export function readRecentMessages(sql: SqlStorage, count: number): TranscriptMessage[] {
   if (count < 1) return [];
   const page = readHistoryPage(sql, { limit: count, offset: 0, includeTools: false });
-  return JSON.parse(page.messagesJson) as TranscriptMessage[];
+  const messages = JSON.parse(page.messagesJson) as TranscriptMessage[];
+  const assistants = messages.filter((message) => message.role === "assistant").map((message) => message.id);
+  if (assistants.length === 0) return messages;
+  const usages = new Map(
+    sql
+      .exec<{ id: string; usage: string }>(
+        `SELECT id, json_extract(body, '$.usage') AS usage FROM message
+         WHERE id IN (SELECT value FROM json_each(?)) AND json_type(body, '$.usage') = 'object'`,
+        JSON.stringify(assistants),
+      )
+      .toArray()
+      .map((row) => [row.id, usageNumbers(JSON.parse(row.usage))]),
+  );
+  return messages.map((message) => {
+    const usage = message.role === "assistant" ? usages.get(message.id) : undefined;
+    return usage ? { ...message, usage } : message;
+  });
 }
 
 /** The message that started a run and the `count` messages before it, oldest first: a runtime's view. */

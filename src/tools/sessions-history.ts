@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { displayKey, type KeyOptions } from "../keys";
 import { checkSessionVisible } from "../policy/visibility";
-import type { HistoryPage, Result } from "../session/api";
+import type { Result, SessionHistory } from "../session/api";
+import { NO_PENDING_INPUTS } from "../session/pending-inputs";
 import { JsonText } from "../text/json-text";
 import { flooredNumber, sessionKeyParam } from "./args";
 import {
@@ -18,7 +19,7 @@ export const DEFAULT_HISTORY_LIMIT = 200;
 export const MAX_HISTORY_LIMIT = 1000;
 
 /** The page of a session with no messages: nothing dropped, cut or masked; `[]` is 2 bytes. */
-const EMPTY_PAGE: HistoryPage = {
+const EMPTY_PAGE: SessionHistory = {
   messagesJson: "[]",
   droppedMessages: false,
   contentTruncated: false,
@@ -26,10 +27,11 @@ const EMPTY_PAGE: HistoryPage = {
   bytes: 2,
   hasMore: false,
   totalMessages: 0,
+  pendingInputs: NO_PENDING_INPUTS,
 };
 
 /** The tool's answer for a page of a session (SPEC §5.2 result); `GET /v1/sessions/{key}/history` too. */
-export function historyResult(keyOptions: KeyOptions, sessionKey: string, page: HistoryPage) {
+export function historyResult(keyOptions: KeyOptions, sessionKey: string, page: SessionHistory) {
   const {
     messagesJson,
     droppedMessages,
@@ -39,6 +41,7 @@ export function historyResult(keyOptions: KeyOptions, sessionKey: string, page: 
     hasMore,
     nextOffset,
     totalMessages,
+    pendingInputs,
   } = page;
   return {
     sessionKey: displayKey(sessionKey, keyOptions),
@@ -52,6 +55,8 @@ export function historyResult(keyOptions: KeyOptions, sessionKey: string, page: 
     hasMore,
     ...(nextOffset !== undefined ? { nextOffset } : {}),
     totalMessages,
+    // Accepted messages whose runs have not started (OpenClaw's field): on the page, not yet answered.
+    pendingInputs,
   };
 }
 
@@ -90,7 +95,7 @@ export const sessionsHistory = defineTool({
     const reference = parseSessionReference(ctx, params.sessionKey);
     if (!reference.ok) return { status: reference.status, error: reference.error };
     let sessionKey = reference.key;
-    let page: Result<HistoryPage>;
+    let page: Result<SessionHistory>;
     if (reference.keyOnly) {
       // Only this key can match: its object checks visibility against its own record and reads the
       // page in one call, with no index lookup first.

@@ -265,6 +265,6 @@ describe("PATCH /v1/sessions/{key} archived (the console's archive and restore)"
       token: ADMIN,
       body: { archived: false, expectedSessionId: created.sessionId },
     });
-    expect(restored.json.archived).toBeUndefined();
+    expect(restored.json.archived).toBe(false);
   });
 });

@@ -2,16 +2,21 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { applySessionMigrations } from "../../src/session/migrations";
+import type { PendingInputs } from "../../src/session/pending-inputs";
 import {
   ADMIN,
   AGENT_TOKENS,
+  answerDeferred,
   call,
   createSession,
   createSpawned,
+  driveUntil,
   exportJsonl,
   importMessages,
   jsonlBytes,
   msg,
+  sendMessage,
+  storedRuns,
   type ToolResults,
   tool,
   uid,
@@ -57,6 +62,7 @@ describe("sessions_history paging", () => {
       bytes: jsonBytes(chat),
       hasMore: false,
       totalMessages: 9,
+      pendingInputs: { items: [], total: 0 },
     });
 
     const first = await history(key, { limit: 4 });
@@ -389,5 +395,40 @@ describe("sessions_history lookup", () => {
       ok: true,
       result: { content: [{ type: "text", text: JSON.stringify(details) }], details },
     });
+  });
+});
+
+describe("sessions_history pendingInputs", () => {
+  /** The page with its pendingInputs (the client's page type does not name them yet). */
+  const pageOf = async (key: string) =>
+    (await history(key)) as ToolResults["sessions_history"] & { pendingInputs: PendingInputs };
+
+  it("lists the accepted messages whose runs have not started, oldest first, until each starts", async () => {
+    const key = `agent:hook-async:pending-${uid()}`;
+    await createSession({ agentId: "hook-async", key });
+    expect((await pageOf(key)).pendingInputs).toEqual({ items: [], total: 0 });
+    const first = await sendMessage(key, "first");
+    const running = (runId: string) => async () =>
+      (await storedRuns(key)).some((run) => run.runId === runId && run.status === "running")
+        ? true
+        : undefined;
+    await driveUntil([key], running(first), "the first run waiting for its agent");
+    const second = await sendMessage(key, "second");
+    const third = await sendMessage(key, "third");
+    const runs = await storedRuns(key);
+    const item = (runId: string) => ({
+      runId,
+      messageId: runs.find((run) => run.runId === runId)?.triggerMessageId,
+      state: "queued",
+      queuedAt: expect.any(Number),
+    });
+    const page = await pageOf(key);
+    expect(page.pendingInputs).toEqual({ items: [item(second), item(third)], total: 2 });
+    // Each is a message of the transcript already: on the page, not yet answered.
+    expect(ids(page)).toEqual(expect.arrayContaining(page.pendingInputs.items.map((each) => each.messageId)));
+    // The first run answered, the second starts: only the third waits.
+    await answerDeferred(key, "one");
+    await driveUntil([key], running(second), "the second run");
+    expect((await pageOf(key)).pendingInputs).toEqual({ items: [item(third)], total: 1 });
   });
 });

@@ -72,6 +72,8 @@ describe("sessions_list rows and order", () => {
       contextTokens: 200_000,
       spawnedBy: requester,
       parentSessionKey: requester,
+      archived: false,
+      pinned: false,
     });
     expect(cronRow).toMatchObject({ kind: "cron", channel: "internal", updatedAt: now - 20 * MINUTE });
   });
@@ -380,7 +382,11 @@ describe("sessions_list derived titles and previews", () => {
       msg("m3", "toolResult", "tool result", now - 4, { toolCallId: "x" }),
       msg("m4", "tool", "legacy tool", now - 3),
       msg("m5", "user", "token ghp_abcdefghijklmnopqrstuvwxyz0123456789", now - 2),
-      msg("m6", "assistant", "done", now - 1, { usage: { input: 1, output: 2 } }),
+      msg("m6", "assistant", "done", now - 1, {
+        // Only its numbers are kept: a string there is nothing a row passes on unredacted.
+        usage: { input: 1, output: 2, note: "sk-1234567890abcdef1234", cost: { total: 0.5, unit: "usd" } },
+        cost: 0.5,
+      }),
     ]);
     // Each row's `messages` are transcript messages, made safe.
     const rows = async (messageLimit: number) =>
@@ -390,7 +396,14 @@ describe("sessions_list derived titles and previews", () => {
     expect((await rows(3))?.messages).toEqual([
       { id: "m2", role: "assistant", content: "Before  after", timestamp: now - 5 },
       { id: "m5", role: "user", content: "token ghp_ab…6789", timestamp: now - 2 },
-      { id: "m6", role: "assistant", content: "done", timestamp: now - 1 },
+      // An assistant message keeps its usage (as OpenClaw's rows do); cost and details stay out.
+      {
+        id: "m6",
+        role: "assistant",
+        content: "done",
+        timestamp: now - 1,
+        usage: { input: 1, output: 2, cost: { total: 0.5 } },
+      },
     ]);
     expect((await rows(25))?.messages?.map((m) => m.id)).toEqual(["m1", "m2", "m5", "m6"]);
     expect((await rows(1.9))?.messages?.map((m) => m.id)).toEqual(["m6"]);
@@ -494,29 +507,39 @@ describe("sessions_list row fields and archive filter (SPEC §17)", () => {
     // The agent's contextWindow (research: 32000); every other agent lists the default, 200000.
     // The event log (SPEC §13): `created`, and for the pinned one `patched` too.
     expect(row(plain.key)).toMatchObject({ contextTokens: 32_000, stateVersion: 1 });
-    expect(row(plain.key)).not.toHaveProperty("pinned");
-    expect(row(plain.key)).not.toHaveProperty("archived");
-    expect(row(pinned.key)).toMatchObject({ contextTokens: 32_000, pinned: true, stateVersion: 2 });
+    // Every row carries both flags, false included (as OpenClaw's rows do).
+    expect(row(plain.key)).toMatchObject({ archived: false, pinned: false });
+    expect(row(requester)).toMatchObject({ archived: false, pinned: false });
+    expect(row(pinned.key)).toMatchObject({
+      contextTokens: 32_000,
+      archived: false,
+      pinned: true,
+      stateVersion: 2,
+    });
 
     const onlyArchived = await list(requester, { archived: true });
     expect(keysOf(onlyArchived)).toEqual([archived.key]);
-    expect(onlyArchived.sessions[0]).toMatchObject({ archived: true, contextTokens: 32_000 });
+    expect(onlyArchived.sessions[0]).toMatchObject({ archived: true, pinned: false, contextTokens: 32_000 });
     expect(keysOf(await list(requester, { archived: false }))).toEqual(keysOf(listed));
     const everything = keysOf(await list(requester, { archived: "all" }));
     expect(everything.sort()).toEqual([archived.key, pinned.key, plain.key, requester].sort());
     expect(keysOf(await list(requester, { include_archived: true })).sort()).toEqual(everything);
     expect((await callTool<ApiError>("sessions_list", requester, { archived: "some" })).status).toBe(400);
 
-    // Unarchived: listed again, without the flag.
+    // Unarchived: listed again, `archived: false`; unpinned with the same tool.
     await tool("sessions", requester, {
       action: "patch",
       sessionKey: archived.key,
       archived: false,
       expectedSessionId: archived.sessionId,
     });
+    expect(
+      await tool("sessions", requester, { action: "patch", sessionKey: pinned.key, pinned: false }),
+    ).toEqual({ status: "updated", sessionKey: pinned.key, updated: ["pinned"] });
     const restored = await list(requester);
     expect(keysOf(restored)).toContain(archived.key);
-    expect(restored.sessions.find((each) => each.key === archived.key)).not.toHaveProperty("archived");
+    expect(restored.sessions.find((each) => each.key === archived.key)).toMatchObject({ archived: false });
+    expect(restored.sessions.find((each) => each.key === pinned.key)).toMatchObject({ pinned: false });
     expect((await list(requester, { archived: true })).count).toBe(0);
   });
 });

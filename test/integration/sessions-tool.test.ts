@@ -74,7 +74,7 @@ describe("sessions tool: patch (SPEC §17)", () => {
     });
     const cleared = await row(child.key);
     expect(cleared.model).toBe("scripted/echo");
-    expect(cleared).not.toHaveProperty("pinned");
+    expect(cleared.pinned).toBe(false);
     expect(cleared).not.toHaveProperty("label");
 
     // No field: an input error, before any storage, in OpenClaw's words.
@@ -188,7 +188,7 @@ describe("sessions tool: archive and delete (SPEC §17)", () => {
       sessionKey: key,
       message: "Session will be archived after the current agent run finishes.",
     });
-    expect(await row(key)).not.toHaveProperty("archived");
+    expect((await row(key)).archived).toBe(false);
     // While the run waits for its agent, the alarm is due at the run's deadline, not at once over and over.
     const due = await runInDurableObject(stub(key), (_instance, state) =>
       state.storage.sql

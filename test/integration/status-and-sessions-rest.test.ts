@@ -173,6 +173,8 @@ describe("REST sessions", () => {
       contextTokens: 200_000,
       derivedTitle: "REST chat",
       deliveryContext: { channel: "discord", to: "channel:1", threadId: 42 },
+      archived: false,
+      pinned: false,
     });
     const again = await call<ApiError>("POST", "/v1/sessions", {
       token: ADMIN,

@@ -40,6 +40,7 @@ const emptyPage = (sessionKey: string) => ({
   bytes: 2,
   hasMore: false,
   totalMessages: 0,
+  pendingInputs: { items: [], total: 0 },
 });
 
 describe("/tools/invoke error types (OpenClaw's)", () => {
