@@ -148,6 +148,37 @@ export async function listDeliveries(
 }
 
 /**
+ * How many records of other agents' sessions, matching `status` and `kind`, are addressed to one of
+ * `agentId`'s sessions (a sub-agent's completion to its requester, a watch notice to its watcher): what
+ * that agent's own list leaves out, though it knows of each (it spawned or watches their sessions). Every
+ * shard (the producers are any agent's), each by the `delivery_index_target` range of its keys.
+ */
+export async function countAddressedByOthers(
+  shards: IndexShards,
+  query: { agentId: string; status?: DeliveryStatus; kind?: DeliveryKind },
+): Promise<number> {
+  // `agent:<id>:` up to `agent:<id>;` (";" follows ":"): every canonical key of that agent, no other.
+  const where = ["target >= ?", "target < ?", "agent_id != ?"];
+  const params: unknown[] = [`agent:${query.agentId}:`, `agent:${query.agentId};`, query.agentId];
+  if (query.status) {
+    where.push("status = ?");
+    params.push(query.status);
+  }
+  if (query.kind) {
+    where.push("kind = ?");
+    params.push(query.kind);
+  }
+  const counts = await everyShard(shards, async (db) => {
+    const row = await db
+      .prepare(`SELECT COUNT(*) AS n FROM delivery_index WHERE ${where.join(" AND ")}`)
+      .bind(...params)
+      .first<{ n: number }>();
+    return row?.n ?? 0;
+  });
+  return counts.reduce((sum, n) => sum + n, 0);
+}
+
+/**
  * One record's session and agent, to route `GET/POST /v1/deliveries/{id}` to its session object. A
  * delivery id names no shard: every one is asked, in parallel.
  */

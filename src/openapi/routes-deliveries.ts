@@ -29,6 +29,14 @@ const deliveriesPageSchema = z.object({
   count: z.number().int(),
   deliveries: z.array(deliveryRecordSchema).describe("Newest first"),
   nextCursor: z.string().optional().describe("Pass as `cursor` for the next page; absent on the last"),
+  hiddenByVisibility: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(
+      "Agent tokens, on a first page without `sessionKey`: how many records of other agents' sessions match the filters and are addressed to this agent's sessions (a sub-agent's completion to its requester, a watch notice to its watcher). They belong to the producing agent (the operator token lists them); only their number is given, never records an agent knows nothing of. Absent when none.",
+    ),
 });
 
 const suspendedExample = {

@@ -86,7 +86,7 @@ export const streamRouteDocs: RouteDoc[] = [
     query: {
       after:
         "Replay the events after this seq (0 = from the start); a tree stream also takes its own cursor.",
-      tree: "`1`: the session's sub-agents' events too (and theirs), each with its `sessionKey`; ids become composite cursors.",
+      tree: "`1`: the session's sub-agents' events too (and theirs), each with its `sessionKey`; ids become composite cursors. Sub-agent sessions the credential may not read (another agent's, or beyond its visibility) are left out; when the stream has seen them spawned, `event: hidden` (no id), data `{ sessions }`, says how many so far (sent at the start and again when the count grows).",
       raw: "`1`: messages exactly as stored instead of the safe view (operator only).",
     },
     responses: [

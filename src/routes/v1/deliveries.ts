@@ -2,7 +2,12 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../app-env";
 import { AppError } from "../../errors";
-import { type DeliveryCursor, findDelivery, listDeliveries } from "../../index-db/deliveries";
+import {
+  countAddressedByOthers,
+  type DeliveryCursor,
+  findDelivery,
+  listDeliveries,
+} from "../../index-db/deliveries";
 import { indexShards } from "../../index-db/shards";
 import { DELIVERY_KINDS, DELIVERY_STATUSES, type DeliveryRecord } from "../../session/api";
 import { sessionApi } from "../../session/client";
@@ -79,18 +84,28 @@ export const deliveryRoutes = new Hono<AppEnv>()
             "sessionKey",
           )
         : undefined;
-    const page = await listDeliveries(indexShards(c.env), {
+    const filters = {
       ...(query.status ? { status: query.status } : {}),
       ...(query.kind ? { kind: query.kind } : {}),
-      ...(sessionKey ? { sessionKey } : {}),
-      ...(agentId !== undefined ? { agentId } : {}),
-      ...(query.cursor ? { cursor: query.cursor } : {}),
-      limit: query.limit ?? DEFAULT_DELIVERY_LIMIT,
-    });
+    };
+    // An agent token's first page (not one session's) also counts what its agent knows of but does not
+    // own, so that an empty list is not read as "nothing happened" (its records are the producer's).
+    const countHidden = agentId !== undefined && sessionKey === undefined && !query.cursor;
+    const [page, hiddenByVisibility] = await Promise.all([
+      listDeliveries(indexShards(c.env), {
+        ...filters,
+        ...(sessionKey ? { sessionKey } : {}),
+        ...(agentId !== undefined ? { agentId } : {}),
+        ...(query.cursor ? { cursor: query.cursor } : {}),
+        limit: query.limit ?? DEFAULT_DELIVERY_LIMIT,
+      }),
+      countHidden ? countAddressedByOthers(indexShards(c.env), { ...filters, agentId }) : 0,
+    ]);
     return c.json({
       count: page.deliveries.length,
       deliveries: page.deliveries.map(shown),
       ...(page.next ? { nextCursor: encodeCursor(page.next) } : {}),
+      ...(hiddenByVisibility > 0 ? { hiddenByVisibility } : {}),
     });
   })
   .get("/:deliveryId", async (c) => {

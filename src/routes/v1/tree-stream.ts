@@ -120,12 +120,9 @@ export async function treeStream(
         const child = (JSON.parse(event.data) as { data?: { childSessionKey?: unknown } }).data
           ?.childSessionKey;
         const agentId = typeof child === "string" ? parseSessionKey(child, keyOptions)?.agentId : undefined;
-        if (
-          typeof child === "string" &&
-          agentId &&
-          reader.mayRead({ sessionKey: child, agentId, spawnedBy: sessionKey })
-        )
-          follow(child, true);
+        if (typeof child !== "string" || !agentId) continue;
+        if (reader.mayRead({ sessionKey: child, agentId, spawnedBy: sessionKey })) follow(child, true);
+        else hide(child);
       }
     }
   };
@@ -138,9 +135,27 @@ export async function treeStream(
     await writer.write(sseFrame("ready", { sessions: cursors.size }, treeCursor(cursors)));
   };
 
+  // Sessions of the tree the reader may not read (another agent's, or beyond its visibility), counted
+  // only where it sees them spawned (a `child_spawned` of a session it reads names each one), so the
+  // count says nothing those events do not: `event: hidden` (no id) with the count so far, when it grows.
+  const hidden = new Set<string>();
+  const announceHidden = () => {
+    if (!closed) writer.write(sseFrame("hidden", { sessions: hidden.size })).catch(() => undefined);
+  };
+  const hide = (sessionKey: string): void => {
+    if (hidden.has(sessionKey)) return;
+    hidden.add(sessionKey);
+    announceHidden();
+  };
+
   const known = await descendants(indexShards(c.env), root);
   // A session found now was there before this connection: live-only unless resuming (then from its cursor, or all).
   const initial = [root, ...known.filter((child) => reader.mayRead(child)).map((child) => child.sessionKey)];
+  const read = new Set(initial);
+  for (const child of known)
+    if (!read.has(child.sessionKey) && read.has(child.spawnedBy)) hidden.add(child.sessionKey);
+  // Written before any session's events (the writes keep their order).
+  if (hidden.size > 0) announceHidden();
   if (!resuming) for (const sessionKey of initial) awaitingReady.add(sessionKey);
   for (const sessionKey of initial) follow(sessionKey, resuming);
   const keepAlive = setInterval(() => {
