@@ -1,0 +1,169 @@
+import { describe, expect, it } from "vitest";
+import {
+  ADMIN,
+  AGENT_TOKENS,
+  call,
+  createSession,
+  createSpawned,
+  type HttpResult,
+  importMessages,
+  msg,
+  openStream,
+  runToken,
+  sendMessage,
+  sessionPath,
+  uid,
+  waitRun,
+} from "../support";
+
+/**
+ * The leak matrix (issue 28): every session carries a canary, every credential calls every surface for
+ * every session, and an answer holding a canary of a session its caller may not see is a leak. A
+ * surface added later (platform channels, cron jobs, hooks, maintenance reports) joins `surfaces`.
+ */
+
+interface Session {
+  name: string;
+  key: string;
+  canary: string;
+}
+
+interface Credential {
+  name: string;
+  token: string;
+  /** The sessions (by name) whose canary this credential may read. */
+  sees: readonly string[];
+}
+
+/** One answer of a surface, as text (a stream's events read to their end, or its refusal). */
+type Surface = (
+  token: string,
+  session: Session,
+) => Promise<HttpResult<unknown> | { status: number; text: string }>;
+
+const canaryOf = (name: string) => `CANARY${name.toUpperCase()}${uid().replace(/-/g, "")}`;
+
+/** A session with its canary in its label, its first message and its reply. */
+async function canarySession(
+  name: string,
+  key: string,
+  agentId: string,
+  spawnedBy?: string,
+): Promise<Session> {
+  const canary = canaryOf(name);
+  if (spawnedBy)
+    await createSpawned({ sessionKey: key, agentId, spawnedBy, parentSessionKey: spawnedBy, label: canary });
+  else await createSession({ key, label: canary });
+  await importMessages(key, [msg(`m-${name}`, "user", `note ${canary}`, Date.now())]);
+  await waitRun(await sendMessage(key, `reply about ${canary}`));
+  return { name, key, canary };
+}
+
+/** Reads a session's stream from its start up to the operator's stateVersion (or its refusal). */
+async function streamText(token: string, session: Session, tree: boolean) {
+  const described = await call<{ stateVersion?: number }>("GET", sessionPath(session.key), { token: ADMIN });
+  const head = described.json.stateVersion ?? 0;
+  const stream = await openStream(sessionPath(session.key, `/events?after=0${tree ? "&tree=1" : ""}`), {
+    token,
+  });
+  if (stream.status !== 200) return { status: stream.status, text: JSON.stringify(stream.error) };
+  const events = await stream.until(
+    (event) =>
+      event.event === "close" ||
+      (!tree && Number(event.id) >= head) ||
+      (tree && event.event === "run_completed"),
+    5000,
+  );
+  await stream.close();
+  return { status: 200, text: JSON.stringify(events) };
+}
+
+const tool =
+  (name: string, args: (session: Session) => Record<string, unknown>): Surface =>
+  (token, session) =>
+    call("POST", `/v1/tools/${name}`, {
+      token,
+      body: args(session),
+      headers: { "X-Switchboard-Session": "current" },
+    });
+
+const surfaces: Record<string, Surface> = {
+  "GET session": (token, s) => call("GET", sessionPath(s.key), { token }),
+  "GET history": (token, s) => call("GET", sessionPath(s.key, "/history"), { token }),
+  "GET transcript.jsonl": (token, s) => call("GET", sessionPath(s.key, "/transcript.jsonl"), { token }),
+  "GET events": (token, s) => streamText(token, s, false),
+  "GET events tree": (token, s) => streamText(token, s, true),
+  "GET runs": (token) => call("GET", "/v1/runs", { token }),
+  "GET deliveries": (token) => call("GET", "/v1/deliveries", { token }),
+  sessions_list: tool("sessions_list", () => ({ limit: 200 })),
+  sessions_search: tool("sessions_search", (s) => ({ query: s.canary })),
+  sessions_history: tool("sessions_history", (s) => ({ sessionKey: s.key })),
+  session_status: tool("session_status", (s) => ({ sessionKey: s.key })),
+  "console session": (token, s) =>
+    call("GET", `/console/fragments/sessions/${encodeURIComponent(s.key)}`, { token }),
+  "console transcript": (token, s) =>
+    call("GET", `/console/fragments/sessions/${encodeURIComponent(s.key)}/transcript`, { token }),
+  "console runs": (token, s) =>
+    call("GET", `/console/fragments/sessions/${encodeURIComponent(s.key)}/runs`, { token }),
+};
+
+async function grant(sessionKey: string, scopes: string[]): Promise<string> {
+  const created = await call<{ token: string }>("POST", "/v1/grants", {
+    token: ADMIN,
+    body: { sessionKey, scopes, ttlSeconds: 600 },
+  });
+  expect(created.status, created.text).toBe(201);
+  return created.json.token;
+}
+
+describe("the leak matrix: no answer carries a canary its caller may not see", () => {
+  it("over every credential, surface and session", { timeout: 120_000 }, async () => {
+    const tag = uid();
+    const a = await canarySession("a", `agent:main:api:leak-a-${tag}`, "main");
+    const b = await canarySession("b", `agent:research:api:leak-b-${tag}`, "research");
+    const c = await canarySession("c", `agent:main:subagent:${crypto.randomUUID()}`, "main", a.key);
+    // A deleted generation, then a new one under its key: the old one's canary is nobody's any more.
+    const oldKey = `agent:main:api:leak-d-${tag}`;
+    const old = await canarySession("dold", oldKey, "main");
+    const oldGrant = await grant(oldKey, ["read", "events"]);
+    expect((await call("DELETE", sessionPath(oldKey), { token: ADMIN })).status).toBe(200);
+    const d = await canarySession("d", oldKey, "main");
+    const sessions = [a, b, c, d];
+
+    const credentials: Credential[] = [
+      { name: "operator", token: ADMIN, sees: ["a", "b", "c", "d"] },
+      { name: "agent main", token: AGENT_TOKENS.main, sees: ["a", "c", "d"] },
+      { name: "agent research", token: AGENT_TOKENS.research, sees: ["b"] },
+      { name: "grant a read+events", token: await grant(a.key, ["read", "events"]), sees: ["a"] },
+      { name: "grant c read+events", token: await grant(c.key, ["read", "events"]), sees: ["c"] },
+      { name: "grant of the deleted generation", token: oldGrant, sees: [] },
+      { name: "run token of a", token: await runToken({ sessionKey: a.key }), sees: ["a", "c"] },
+      {
+        name: "run token of b",
+        token: await runToken({ sessionKey: b.key, agentId: "research" }),
+        sees: ["b"],
+      },
+    ];
+
+    const leaks: string[] = [];
+    let answered = 0;
+    for (const credential of credentials) {
+      const hidden = [...sessions, old].filter((s) => !credential.sees.includes(s.name));
+      for (const [surfaceName, surface] of Object.entries(surfaces)) {
+        for (const session of sessions) {
+          const answer = await surface(credential.token, session);
+          expect(answer.status, `${credential.name} ${surfaceName} ${session.name}`).toBeLessThan(500);
+          if (answer.status < 300) answered++;
+          for (const other of hidden)
+            if (answer.text.includes(other.canary))
+              leaks.push(
+                `${credential.name} · ${surfaceName} of ${session.name} shows ${other.name}'s canary`,
+              );
+        }
+      }
+    }
+    expect(leaks).toEqual([]);
+    // The matrix is honest only if it read something: each credential that sees a session got answers.
+    expect(answered).toBeGreaterThan(100);
+  });
+});
