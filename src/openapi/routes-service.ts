@@ -222,4 +222,27 @@ export const serviceRoutes: RouteDoc[] = [
       errors: [401],
     }),
   ),
+  // OpenClaw's gateway answers these with 405 too; the method is checked before the token.
+  ...(["GET", "PUT", "PATCH", "DELETE"] as const).map(
+    (method): RouteDoc => ({
+      method,
+      path: "/tools/invoke",
+      operationId: `invokeTool${method.charAt(0)}${method.slice(1).toLowerCase()}`,
+      summary: `Invoke a tool: ${method} (not offered)`,
+      description: "Tools are invoked with POST.",
+      tag: "Tools",
+      auth: "none",
+      responses: [
+        {
+          status: 405,
+          description: "Not allowed; POST requests (`Allow: POST`).",
+          example: {
+            ok: false,
+            error: { type: "method_not_allowed", message: `${method} /tools/invoke: use POST` },
+          },
+        },
+      ],
+      errors: [],
+    }),
+  ),
 ];
