@@ -151,3 +151,15 @@ export function redactKnownSecrets(text: string, known: readonly (string | undef
     if (current.includes(secret)) current = current.split(secret).join(maskUnlessMasked(secret).text);
   return redactSecrets(current).text;
 }
+
+/**
+ * A JSON value with every string leaf redacted (under a credential key masked whole): tool arguments on
+ * a run stream, a collector's structured result, anything structured that leaves the service.
+ */
+export function redactJson(value: unknown, key?: string): unknown {
+  if (typeof value === "string") return redactJsonLeaf(key, value).text;
+  if (Array.isArray(value)) return value.map((item) => redactJson(item));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, redactJson(item, name)]));
+  return value;
+}

@@ -4,7 +4,7 @@ import { findAgent } from "../config/agents";
 import { keyOptionsOf } from "../config/key-options";
 import type { AgentConfig, SwitchboardConfig } from "../config/schema";
 import { readSecret } from "../config/secrets";
-import { redactKnownSecrets } from "../history/redact";
+import { redactJson, redactKnownSecrets } from "../history/redact";
 import { parseSessionKey } from "../keys";
 import type { Requester } from "../policy/requester";
 import { allowedTools } from "../policy/tool-profiles";
@@ -19,7 +19,7 @@ import { withOutputSchema } from "../tools/structured-output";
 import { attachmentRefs } from "./attachments";
 import type { SessionRecord } from "./record";
 import { queuedRuns, type RunRow } from "./run-store";
-import { appendRunEvent, pruneRunStreams, redactedArgs, SafeDeltas } from "./run-stream";
+import { appendRunEvent, pruneRunStreams, SafeDeltas } from "./run-stream";
 import { markSteeringTaken, steeringAfter } from "./steering";
 import { recordedToolCall, recordToolCall } from "./tool-calls";
 import { runMessages } from "./transcript";
@@ -101,7 +101,7 @@ async function callToolOnce(
   const { sql, run } = context;
   const recorded = recordedToolCall(sql, run.runId, callIndex, name);
   if (recorded) return recorded;
-  appendRunEvent(sql, run.runId, "tool_call", { name, args: redactedArgs(args) });
+  appendRunEvent(sql, run.runId, "tool_call", { name, args: redactJson(args) });
   const tools = toolContext(context.env, context.config, requester, `${run.runId}:${callIndex}`);
   let result: object;
   // A failing tool is the model's problem to read about, not a reason to lose the run.
