@@ -66,5 +66,5 @@ export async function checkDocs(browser, base) {
   const tools = await documentedTools(base);
   await checkInteractive(browser, base, tools);
   await checkStaticFallback(browser, base, tools);
-  return `/docs: Scalar's interactive reference (its bundle from the Worker) renders all ${tools.length} tool routes; with JavaScript off the static reference lists them`;
+  return `/docs: Scalar's interactive reference (its bundle a static asset of the origin) renders all ${tools.length} tool routes; with JavaScript off the static reference lists them`;
 }
