@@ -1,5 +1,4 @@
-import type { SwitchboardClient } from "../client/client";
-import { isToolFailure } from "../client/index";
+import { isToolFailure, type SwitchboardClient } from "../../packages/client/src/index";
 import type { FlagSpec, Flags } from "./args";
 import { type CliIo, EXIT, UsageError } from "./io";
 

@@ -1,5 +1,9 @@
-import { SwitchboardError } from "../client/errors";
-import type { DeliveriesPage, DeliveriesQuery, DeliveryRecord } from "../client/types";
+import {
+  type DeliveriesPage,
+  type DeliveriesQuery,
+  type DeliveryRecord,
+  SwitchboardError,
+} from "../../packages/client/src/index";
 import { numberFlag, stringFlag } from "./args";
 import { type Command, type CommandContext, note, output, required } from "./command";
 import { cell, clockTime, table, timeAgo } from "./format";

@@ -1,6 +1,4 @@
-import { SwitchboardClient } from "../client/client";
-import { SwitchboardError } from "../client/errors";
-import { DEFAULT_BASE_URL } from "../client/http";
+import { DEFAULT_BASE_URL, SwitchboardClient, SwitchboardError } from "../../packages/client/src/index";
 import { agentsWaitCommand } from "./agents-wait";
 import { type FlagSpec, parseArgv, stringFlag } from "./args";
 import type { Command } from "./command";

@@ -1,5 +1,4 @@
-import { isToolFailure } from "../client/index";
-import type { SessionsSearchResult } from "../client/types";
+import { isToolFailure, type SessionsSearchResult } from "../../packages/client/src/index";
 import { numberFlag, stringFlag } from "./args";
 import { type Command, note, output, refusal, required } from "./command";
 import { clockTime } from "./format";

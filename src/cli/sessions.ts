@@ -1,5 +1,4 @@
-import { isToolFailure } from "../client/index";
-import type { SessionRow } from "../client/types";
+import { isToolFailure, type SessionRow } from "../../packages/client/src/index";
 import { numberFlag, stringFlag } from "./args";
 import { type Command, note, output, refusal, required } from "./command";
 import { cell, table, timeAgo, transcriptText } from "./format";

@@ -1,6 +1,10 @@
-import { NotFoundError, SwitchboardError } from "../client/errors";
-import { isToolFailure } from "../client/index";
-import type { SessionsSpawnResult, TranscriptMessage } from "../client/types";
+import {
+  isToolFailure,
+  NotFoundError,
+  type SessionsSpawnResult,
+  SwitchboardError,
+  type TranscriptMessage,
+} from "../../packages/client/src/index";
 import { numberFlag, stringFlag } from "./args";
 import { type Command, type CommandContext, note, output, refusal, sleep } from "./command";
 import { messageText } from "./format";

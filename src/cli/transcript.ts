@@ -1,5 +1,4 @@
-import { NotFoundError } from "../client/errors";
-import type { ImportMessage } from "../client/types";
+import { type ImportMessage, NotFoundError } from "../../packages/client/src/index";
 import { stringFlag } from "./args";
 import { type Command, note, output, required } from "./command";
 import { EXIT, UsageError } from "./io";

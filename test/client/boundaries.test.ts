@@ -3,17 +3,26 @@ import { describe, expect, it } from "vitest";
 declare global {
   interface ImportMeta {
     /** Vite's glob import (the project's types do not include vite/client). */
-    glob(pattern: string, options: { query: "?raw"; import: "default"; eager: true }): Record<string, string>;
+    glob(
+      pattern: string | string[],
+      options: { query: "?raw"; import: "default"; eager: true },
+    ): Record<string, string>;
   }
 }
 
 // Vite inlines the sources as strings at transform time, so this reads the files without a filesystem.
-const clientSources = import.meta.glob("../../src/client/**/*.ts", {
+const clientSources = import.meta.glob("../../packages/client/src/**/*.ts", {
   query: "?raw",
   import: "default",
   eager: true,
 });
 const cliSources = import.meta.glob("../../src/cli/**/*.ts", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+});
+// The Worker: everything in src/ but the CLI.
+const workerSources = import.meta.glob(["../../src/**/*.{ts,tsx}", "!../../src/cli/**"], {
   query: "?raw",
   import: "default",
   eager: true,
@@ -25,12 +34,16 @@ const purposeKeysSource = import.meta.glob("../../src/auth/purpose-keys.ts", {
   eager: true,
 });
 
+/** The `import … from` and `export … from` statements of a file. */
+const importStatements = (source: string) =>
+  source.match(/^(?:import|export)\s[^;]*?\sfrom\s+"[^"]+";/gms) ?? [];
+const specifierOf = (statement: string) => /from\s+"([^"]+)"/.exec(statement)?.[1] ?? "";
+
 /** The specifiers a file loads at run time: `import type` and `export type` are erased, so they are skipped. */
 function runtimeImports(source: string): string[] {
-  const statements = source.match(/^(?:import|export)\s[^;]*?\sfrom\s+"[^"]+";/gms) ?? [];
-  return statements
+  return importStatements(source)
     .filter((statement) => !/^(?:import|export)\s+type\s/.test(statement))
-    .map((statement) => /from\s+"([^"]+)"/.exec(statement)?.[1] ?? "");
+    .map(specifierOf);
 }
 
 describe("the client and CLI stay dependency-free at run time", () => {
@@ -39,16 +52,27 @@ describe("the client and CLI stay dependency-free at run time", () => {
     expect(Object.keys(cliSources).length).toBeGreaterThan(3);
   });
 
-  it("src/client loads only its own files (types come from the schemas with import type)", () => {
+  it("the client package imports only its own files, types included (it is published alone)", () => {
     for (const [file, source] of Object.entries(clientSources)) {
-      for (const specifier of runtimeImports(source)) expect(specifier, file).toMatch(/^\.\/[\w-]+$/);
+      // With the .ts extension, which the build rewrites to .js for plain Node ESM.
+      for (const statement of importStatements(source))
+        expect(specifierOf(statement), file).toMatch(/^\.\/[\w-]+\.ts$/);
     }
   });
 
-  it("src/cli loads only its own files, the client and the key derivation", () => {
+  it("the Worker imports nothing from the client package, types included", () => {
+    expect(Object.keys(workerSources).length).toBeGreaterThan(100);
+    for (const [file, source] of Object.entries(workerSources))
+      for (const statement of importStatements(source))
+        expect(specifierOf(statement), file).not.toMatch(/packages\/client/);
+  });
+
+  it("src/cli loads only its own files, the client package's entry and the key derivation", () => {
     for (const [file, source] of Object.entries(cliSources)) {
       for (const specifier of runtimeImports(source))
-        expect(specifier, file).toMatch(/^(?:\.\/[\w-]+|\.\.\/client\/[\w-]+|\.\.\/auth\/purpose-keys)$/);
+        expect(specifier, file).toMatch(
+          /^(?:\.\/[\w-]+|\.\.\/\.\.\/packages\/client\/src\/index|\.\.\/auth\/purpose-keys)$/,
+        );
     }
   });
 

@@ -10,7 +10,7 @@ import {
   SwitchboardError,
   TimeoutError,
   UnauthorizedError,
-} from "../../src/client";
+} from "../../packages/client/src/index";
 import { ADMIN, AGENT_TOKENS, uid } from "../support";
 import { testClient } from "./fixtures";
 

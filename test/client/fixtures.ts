@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import { type ClientOptions, type FetchLike, SwitchboardClient } from "../../src/client";
+import { type ClientOptions, type FetchLike, SwitchboardClient } from "../../packages/client/src/index";
 import { ADMIN, BASE_URL, call, deliverBatch, driveUntil, inbound, postInbound, stub, uid } from "../support";
 
 /** One request as the Worker received it from the client. */

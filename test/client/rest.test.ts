@@ -1,9 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from "../../src/client";
+import {
+  ConflictError,
+  ForbiddenError,
+  type ImportMessage,
+  NotFoundError,
+  UnauthorizedError,
+} from "../../packages/client/src/index";
 import { ADMIN, AGENT_TOKENS, uid } from "../support";
 import { lastRoute, suspendedDelivery, testClient } from "./fixtures";
 
-const message = (id: string, role: string, content: string, timestamp: number) => ({
+const message = (id: string, role: ImportMessage["role"], content: string, timestamp: number) => ({
   id,
   role,
   content,

@@ -1,6 +1,11 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { type FetchLike, ForbiddenError, NotFoundError, type SessionStreamItem } from "../../src/client";
+import {
+  type FetchLike,
+  ForbiddenError,
+  NotFoundError,
+  type SessionStreamItem,
+} from "../../packages/client/src/index";
 import { ADMIN, AGENT_TOKENS, stub, uid } from "../support";
 import { recordingFetch, testClient } from "./fixtures";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isToolFailure } from "../../src/client";
+import { isToolFailure } from "../../packages/client/src/index";
 import { ADMIN, AGENT_TOKENS, createSpawned, uid } from "../support";
 import { lastRoute, testClient } from "./fixtures";
 

@@ -241,22 +241,22 @@ describe("MCP tools/call with arguments of the wrong type", () => {
       jsonrpc: "2.0",
       id: 7,
       // The SDK's McpError prefixes its code, as on every protocol error.
-      error: { code: -32602, message: `MCP error -32602: arguments: must be an object, not ${type}` },
+      error: { code: -32602, message: `arguments: must be an object, not ${type}` },
     });
   });
 
   it("a missing or non-string name, and missing params, are -32602 too", async () => {
     expect((await rpc(toolsCall({ arguments: {} }))).error).toEqual({
       code: -32602,
-      message: "MCP error -32602: name required",
+      message: "name required",
     });
     expect((await rpc(toolsCall({ name: 5 }))).error).toEqual({
       code: -32602,
-      message: "MCP error -32602: name: must be a string, not a number",
+      message: "name: must be a string, not a number",
     });
     expect((await rpc({ jsonrpc: "2.0", id: 7, method: "tools/call" })).error).toEqual({
       code: -32602,
-      message: "MCP error -32602: params: must be an object",
+      message: "params: must be an object",
     });
   });
 

@@ -538,7 +538,6 @@ describe("unknown routes", () => {
       ["GET", "/v1/sessions"],
       ["PUT", `/v1/sessions/${enc(freshKey())}`],
       ["POST", `/v1/sessions/${enc(freshKey())}/nope`],
-      ["GET", "/tools/invoke"],
     ] as const) {
       const response = await call<ApiError>(method, path, { token: ADMIN });
       expect(response.status, `${method} ${path}`).toBe(404);

@@ -26,6 +26,8 @@ interface Session {
   name: string;
   key: string;
   canary: string;
+  /** The run that answered its canary message. */
+  runId: string;
 }
 
 interface Credential {
@@ -55,8 +57,9 @@ async function canarySession(
     await createSpawned({ sessionKey: key, agentId, spawnedBy, parentSessionKey: spawnedBy, label: canary });
   else await createSession({ key, label: canary });
   await importMessages(key, [msg(`m-${name}`, "user", `note ${canary}`, Date.now())]);
-  await waitRun(await sendMessage(key, `reply about ${canary}`));
-  return { name, key, canary };
+  const runId = await sendMessage(key, `reply about ${canary}`);
+  await waitRun(runId);
+  return { name, key, canary, runId };
 }
 
 /** Reads a session's stream from its start up to the operator's stateVersion (or its refusal). */
@@ -93,8 +96,9 @@ const surfaces: Record<string, Surface> = {
   "GET transcript.jsonl": (token, s) => call("GET", sessionPath(s.key, "/transcript.jsonl"), { token }),
   "GET events": (token, s) => streamText(token, s, false),
   "GET events tree": (token, s) => streamText(token, s, true),
-  "GET runs": (token) => call("GET", "/v1/runs", { token }),
   "GET deliveries": (token) => call("GET", "/v1/deliveries", { token }),
+  "GET run": (token, s) => call("GET", `/v1/runs/${s.runId}`, { token }),
+  "GET run events": (token, s) => call("GET", `/v1/runs/${s.runId}/events?after=0`, { token }),
   sessions_list: tool("sessions_list", () => ({ limit: 200 })),
   sessions_search: tool("sessions_search", (s) => ({ query: s.canary })),
   sessions_history: tool("sessions_history", (s) => ({ sessionKey: s.key })),

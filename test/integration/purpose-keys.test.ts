@@ -105,6 +105,7 @@ describe("one key per purpose (a third party's secret never mints run tokens)", 
 describe("key rotation", () => {
   const env = {
     DB: workerEnv.DB,
+    SESSION: workerEnv.SESSION,
     SWITCHBOARD_ADMIN_TOKEN: ADMIN,
     SWITCHBOARD_AGENT_TOKENS: "{}",
     SWITCHBOARD_SIGNING_KEY: "new-signing-key-0123456789abcdef",

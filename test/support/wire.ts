@@ -1,5 +1,5 @@
 /**
- * What tests read off the wire, typed. The service's own result types come from src/client/types.ts;
+ * What tests read off the wire, typed. The service's own result types come from the client package
  * the rest (error bodies, what the fake services receive) are written down here, once.
  */
 import type {
@@ -17,7 +17,7 @@ import type {
   SubagentsResult,
   ToolEnvelope,
   ToolFailure,
-} from "../../src/client/types";
+} from "../../packages/client/src/index";
 import type { OutboundMessage } from "../../src/queue/messages";
 import type { AttachmentRef, ToolSpec } from "../../src/runtimes/types";
 import type { TranscriptMessage } from "../../src/transcript/message";
@@ -31,7 +31,7 @@ export type {
   SubagentItem,
   SubagentsResult,
   ToolFailure,
-} from "../../src/client/types";
+} from "../../packages/client/src/index";
 
 /** Any JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -1,6 +1,5 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import { readSse } from "../../sse/reader";
 import { keyOptionsOf } from "../../config/key-options";
 import { badRequest } from "../../errors";
 import { descendants } from "../../index-db/children";
@@ -8,6 +7,7 @@ import { indexShards } from "../../index-db/shards";
 import { parseSessionKey } from "../../keys";
 import { openSessionStream } from "../../session/client";
 import { KEEP_ALIVE_MS, SSE_HEADERS, STREAM_LIFETIME_MS, sseComment, sseFrame } from "../../sse/frames";
+import { readSse } from "../../sse/reader";
 import { decodeJsonCursor, encodeJsonCursor } from "../../tools/list-cursor";
 import { type StreamReader, viewQuery } from "./stream-access";
 

@@ -1,5 +1,5 @@
-import { type ClientOptions, type RequestSpec, request } from "./http";
-import { runEvents, sendStreamed, sessionEvents } from "./live";
+import { type ClientOptions, type RequestSpec, request } from "./http.ts";
+import { runEvents, sendStreamed, sessionEvents } from "./live.ts";
 import type {
   AgentsListResult,
   AgentsWaitArgs,
@@ -46,7 +46,7 @@ import type {
   SubagentsResult,
   ToolEnvelope,
   ToolFailure,
-} from "./types";
+} from "./types.ts";
 
 const DEFAULT_SEND_WAIT_SECONDS = 30;
 const DEFAULT_RUN_WAIT_MS = 30_000;

@@ -1,4 +1,4 @@
-import { errorFromResponse, networkError, SwitchboardError, timeoutError } from "./errors";
+import { errorFromResponse, networkError, SwitchboardError, timeoutError } from "./errors.ts";
 
 /** Anything shaped like the global `fetch` (tests pass the Worker's own `fetch`). */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;

@@ -1,4 +1,4 @@
-import { errorFromResponse, networkError, SwitchboardError, timeoutError } from "./errors";
+import { errorFromResponse, networkError, SwitchboardError, timeoutError } from "./errors.ts";
 import {
   baseUrlOf,
   type ClientOptions,
@@ -6,8 +6,8 @@ import {
   fetchOf,
   parseJson,
   requestHeaders,
-} from "./http";
-import { type SseEvent, SseParser } from "./sse";
+} from "./http.ts";
+import { type SseEvent, SseParser } from "./sse.ts";
 
 /** The first pause before reconnecting after a dropped connection; it doubles per failure in a row. */
 const FIRST_RETRY_MS = 250;

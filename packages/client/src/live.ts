@@ -1,7 +1,7 @@
-import type { ClientOptions } from "./http";
-import type { SseEvent } from "./sse";
-import { resumableStream, type StreamRequest } from "./streams";
-import type { RunStreamItem, SessionStreamItem, SessionStreamOptions, StreamOptions } from "./types";
+import type { ClientOptions } from "./http.ts";
+import type { SseEvent } from "./sse.ts";
+import { resumableStream, type StreamRequest } from "./streams.ts";
+import type { RunStreamItem, SessionStreamItem, SessionStreamOptions, StreamOptions } from "./types.ts";
 
 const enc = encodeURIComponent;
 const TERMINAL_KINDS = new Set(["run_completed", "run_failed"]);

@@ -1,8 +1,8 @@
-// `switchboard/client`: a typed, fetch-based Switchboard client with no run-time dependencies.
-// TypeScript source, not a build: import it from a TypeScript project (or a bundler) as it is.
-import type { ToolFailure } from "./types";
+// `@switchboard/client`: a typed, fetch-based Switchboard client with no dependencies, for Node, Workers
+// and browsers. Built to ESM and .d.ts in dist/ (`npm run build`); the repository's CLI runs this source.
+import type { ToolFailure } from "./types.ts";
 
-export { SwitchboardClient } from "./client";
+export { SwitchboardClient } from "./client.ts";
 export {
   BadRequestError,
   ConflictError,
@@ -15,9 +15,9 @@ export {
   type SwitchboardErrorKind,
   TimeoutError,
   UnauthorizedError,
-} from "./errors";
-export { type ClientOptions, DEFAULT_BASE_URL, type FetchLike } from "./http";
-export type * from "./types";
+} from "./errors.ts";
+export { type ClientOptions, DEFAULT_BASE_URL, type FetchLike } from "./http.ts";
+export type * from "./types.ts";
 
 /** True for a tool's refusal result (`{ status: "error" | "forbidden", error }`), which is not thrown. */
 export function isToolFailure<T extends object>(result: T): result is T & ToolFailure {

@@ -1,54 +1,20 @@
-// Types only: every import here is `import type`, so the client loads nothing from the server at run
-// time (no zod, no Worker code). Params come from the tools' and routes' zod schemas (their input side).
-import type { z } from "zod";
-import type { createGrantSchema } from "../routes/v1/grants";
-import type { waitResult } from "../routes/v1/run-view";
+// What the server answers, tool by tool and route by route. Plain types (the args and the records they are
+// made of live in args.ts and records.ts); test/client/types-match.ts checks them against the server's.
+import type { CreateGrantBody } from "./args.ts";
 import type {
-  chatSendSchema,
-  createSessionSchema,
-  importTranscriptSchema,
-  patchSessionSchema,
-} from "../routes/v1/session-schemas";
-import type {
-  DeliveryKind,
   DeliveryRecord,
   DeliveryStatus,
-  HistoryPage,
-  ImportReceipt,
   RunProgress,
-  RunRecord,
   SessionEvent,
   SessionRow,
-} from "../session/api";
-import type { StructuredAnswer } from "../subagents/structured-result";
-import type { SubagentItem } from "../subagents/targets";
-import type { agentsList } from "../tools/agents-list";
-import type { agentsWait } from "../tools/agents-wait";
-import type { sessionStatus } from "../tools/session-status";
-import type { sessions } from "../tools/sessions";
-import type { sessionsHistory } from "../tools/sessions-history";
-import type { sessionsList } from "../tools/sessions-list";
-import type { sessionsSearch } from "../tools/sessions-search";
-import type { sessionsSend } from "../tools/sessions-send";
-import type { sessionsSpawn } from "../tools/sessions-spawn";
-import type { sessionsYield } from "../tools/sessions-yield";
-import type { structuredOutput } from "../tools/structured-output";
-import type { subagents } from "../tools/subagents";
-import type { ToolFailure } from "../tools/types";
-import type { TranscriptMessage } from "../transcript/message";
-
-export type {
-  DeliveryKind,
-  DeliveryRecord,
-  DeliveryStatus,
-  ImportReceipt,
-  RunProgress,
-  RunRecord,
-  SessionRow,
+  StructuredAnswer,
   SubagentItem,
   ToolFailure,
   TranscriptMessage,
-};
+} from "./records.ts";
+
+export type * from "./args.ts";
+export type * from "./records.ts";
 
 /** A `subagents list` item: the child's latest run, its running descendants and its completion's delivery. */
 export type SubagentListItem = SubagentItem & {
@@ -56,23 +22,6 @@ export type SubagentListItem = SubagentItem & {
   runtime: string;
   deliveryStatus: DeliveryStatus;
 };
-
-export type SessionsListArgs = z.input<typeof sessionsList.schema>;
-export type SessionsHistoryArgs = z.input<typeof sessionsHistory.schema>;
-export type SessionsSendArgs = z.input<typeof sessionsSend.schema>;
-export type SessionStatusArgs = z.input<typeof sessionStatus.schema>;
-export type AgentsListArgs = z.input<typeof agentsList.schema>;
-export type SessionsSpawnArgs = z.input<typeof sessionsSpawn.schema>;
-export type SessionsYieldArgs = z.input<typeof sessionsYield.schema>;
-export type SubagentsArgs = z.input<typeof subagents.schema>;
-export type SessionsArgs = z.input<typeof sessions.schema>;
-export type SessionsSearchArgs = z.input<typeof sessionsSearch.schema>;
-export type AgentsWaitArgs = z.input<typeof agentsWait.schema>;
-
-export type CreateSessionBody = z.input<typeof createSessionSchema>;
-export type PatchSessionBody = z.input<typeof patchSessionSchema>;
-export type ImportMessage = z.input<typeof importTranscriptSchema>["messages"][number];
-export type SendMessageBody = z.input<typeof chatSendSchema>;
 
 /** `sessions_list` (SPEC §5.1). */
 export interface SessionsListResult {
@@ -87,11 +36,24 @@ export interface SessionsListResult {
 }
 
 /** `sessions_history` (SPEC §5.2): a page of messages made safe. */
-export type SessionsHistoryPage = Omit<HistoryPage, "messagesJson"> & {
+export interface SessionsHistoryPage {
   sessionKey: string;
+  /** Oldest first, made safe: reasoning removed, secrets masked, long texts cut. */
   messages: TranscriptMessage[];
+  /** Older messages exist: `nextOffset` pages back. */
+  hasMore: boolean;
+  nextOffset?: number;
+  totalMessages: number;
+  /** Whole messages were left out to keep the page under its byte cap. */
+  droppedMessages: boolean;
+  /** A text was cut. */
+  contentTruncated: boolean;
+  /** A secret was masked. */
+  contentRedacted: boolean;
+  /** The page's size in bytes. */
+  bytes: number;
   truncated: boolean;
-};
+}
 
 export interface SendDelivery {
   /** `skipped`: no announce step follows (a sub-agent on either side, or `no_reply`). */
@@ -240,9 +202,6 @@ export interface ToolEnvelope<Details = Record<string, unknown>> {
   details: Details;
 }
 
-/** `POST /v1/runs/{runId}/wait` (and a webhook agent's posted result). */
-export type RunWaitResult = ReturnType<typeof waitResult>;
-
 export interface HealthResult {
   ok: boolean;
   version: string;
@@ -253,9 +212,6 @@ export interface RunResultBody {
   usage?: { input?: number; output?: number; total?: number };
 }
 
-/** `POST /v1/grants` (SPEC §18): one session, some of read/send/events, 60 s to 7 days. */
-export type CreateGrantBody = z.input<typeof createGrantSchema>;
-
 /** A created grant; `token` is shown only in this answer. `expiresAt` is ms since the epoch. */
 export interface CreatedGrant {
   grantId: string;
@@ -263,13 +219,6 @@ export interface CreatedGrant {
   expiresAt: number;
   sessionKey: string;
   scopes: CreateGrantBody["scopes"];
-}
-
-/** The query of `GET /v1/sessions/{key}/history`, as `sessions_history` takes it. */
-export interface HistoryQuery {
-  limit?: number;
-  offset?: number;
-  includeTools?: boolean;
 }
 
 // Live streams (SPEC §14): what `events()`, `runEvents()` and `sendStreamed()` yield.
@@ -342,16 +291,6 @@ export interface SessionStreamOptions extends StreamOptions {
 
 // The delivery ledger (SPEC §16): the operator API's query and page.
 
-/** The query of `GET /v1/deliveries`; `cursor` is a previous page's `nextCursor`. */
-export interface DeliveriesQuery {
-  status?: DeliveryStatus;
-  sessionKey?: string;
-  kind?: DeliveryKind;
-  cursor?: string;
-  /** 1–200, default 50. */
-  limit?: number;
-}
-
 /** A page of delivery records, newest first; `nextCursor` is absent on the last page. */
 export interface DeliveriesPage {
   count: number;
@@ -363,9 +302,6 @@ export interface DeliveriesPage {
    */
   hiddenByVisibility?: number;
 }
-
-/** `structured_output` args (SPEC §15): only for a collector child spawned with an outputSchema. */
-export type StructuredOutputArgs = z.input<typeof structuredOutput.schema>;
 
 /** `structured_output`: recorded, a validation error asking for one retry, or rejected for good. */
 export type StructuredOutputResult = StructuredAnswer | ToolFailure;
