@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "./app-env";
+import { favicon } from "./console/favicon";
 import { consoleRoutes } from "./console/routes";
 import { AppError, invokeErrorType } from "./errors";
 import { docsRoutes } from "./routes/docs";
@@ -23,6 +24,8 @@ const MAX_BODY_BYTES = 2 * 1024 * 1024;
 export const app = new Hono<AppEnv>();
 
 app.route("/healthz", healthRoutes);
+// Browsers ask every origin for its icon: the console's, whatever the configuration.
+app.get("/favicon.ico", favicon);
 // Every other request, unknown routes included, fails while the configuration is invalid (SPEC §2).
 app.use("*", requireConfig);
 

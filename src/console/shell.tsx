@@ -1,4 +1,5 @@
 import { PRODUCT_NAME } from "../version";
+import { ICON_PATH } from "./favicon";
 
 export interface ShellProps {
   /** The fragment this page shows, fetched by the client with the signed-in token. */
@@ -20,6 +21,7 @@ export function Shell({ fragment, title, assets }: ShellProps) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
         <title>{`${title} · ${PRODUCT_NAME} console`}</title>
+        <link rel="icon" href={ICON_PATH} type="image/svg+xml" />
         <link rel="stylesheet" href={assets["console.css"]} />
         <link rel="modulepreload" href={assets["console-live.js"]} />
         <script type="module" src={assets["console.js"]} />

@@ -47,19 +47,26 @@ export function Status({ value }: { value: string | null | undefined }) {
   return <span class={`status status-${word.replace(/[^a-z_]/gi, "")}`}>{word}</span>;
 }
 
-/** A labelled region the client loads (and, with `refresh`, reloads as live events arrive). */
+/**
+ * A labelled region the client loads (and, with `refresh`, reloads as live events arrive). A `log`
+ * region scrolls within itself and keeps its end in view (console.js), as a chat does: however long
+ * what it holds, what comes after it (the send box) stays where a person expects it.
+ */
 export function Region(props: {
   id: string;
   title: string;
   src: string;
   refresh?: string;
+  log?: boolean;
   children?: Child;
 }) {
+  // Browsers let the keyboard scroll a scrolling box by itself (Chromium and Firefox focus it).
+  const log = props.log ? { class: "log", "data-stick": "end" } : {};
   return (
     <section class="region" id={props.id} aria-labelledby={`${props.id}-title`}>
       <h2 id={`${props.id}-title`}>{props.title}</h2>
       {props.children}
-      <div data-src={props.src} data-refresh={props.refresh}>
+      <div data-src={props.src} data-refresh={props.refresh} {...log}>
         <p class="muted">Loading…</p>
       </div>
     </section>
@@ -67,26 +74,12 @@ export function Region(props: {
 }
 
 /**
- * The console's tables: scrollable on a narrow screen, a header cell per column (a false or null column is
- * left out), the rows as children, an optional caption for screen readers.
+ * A session key that wraps only between its parts (`agent:` `main:` `discord:` …) and at a UUID's hyphens,
+ * never inside a word; copied, it is the key as it is (`<wbr>` adds no character).
  */
-export function DataTable(props: {
-  class: string;
-  columns: (string | false | null | undefined)[];
-  caption?: string;
-  children: Child;
-}) {
-  return (
-    <div class="table-wrap">
-      <table class={props.class}>
-        {props.caption === undefined ? null : <caption class="visually-hidden">{props.caption}</caption>}
-        <thead>
-          <tr>{props.columns.map((column) => (column ? <th scope="col">{column}</th> : null))}</tr>
-        </thead>
-        <tbody>{props.children}</tbody>
-      </table>
-    </div>
-  );
+export function KeyText({ value }: { value: string }) {
+  const parts = value.split(/(?<=:)/);
+  return <>{parts.map((part, index) => (index === 0 ? part : [<wbr />, part]))}</>;
 }
 
 /** What an empty list says. */

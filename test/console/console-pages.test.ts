@@ -51,6 +51,16 @@ async function policyOf(path: string, token?: string): Promise<{ status: number;
 }
 
 describe("console pages, assets and sign-in", () => {
+  it("answers /favicon.ico with its icon, which every console page names", async () => {
+    const { exports } = await import("cloudflare:workers");
+    const icon = await exports.default.fetch("http://switchboard.test/favicon.ico");
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("Content-Type")).toBe("image/svg+xml");
+    expect(await icon.text()).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*>.*<\/svg>$/);
+    const shell = await call("GET", "/console/sessions");
+    expect(shell.text).toContain('<link rel="icon" href="/favicon.ico" type="image/svg+xml"/>');
+  });
+
   it("serves data-free shells and its own assets, each under a strict CSP, also on errors", async () => {
     const key = await hostileSession();
     const shell = await call("GET", `/console/sessions/${encodeURIComponent(key)}?view=exact`);

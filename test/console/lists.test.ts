@@ -53,6 +53,9 @@ const decodeEntities = (text: string) =>
 
 const enc = encodeURIComponent;
 
+/** A session key as the console writes it: a line may break after each colon, never inside a part. */
+const keyHtml = (key: string) => key.replaceAll(":", ":<wbr/>");
+
 describe("console: sessions list and search", () => {
   it("lists with sessions_list's filters, the archived toggle and cursor paging; labels are escaped", async () => {
     const u = uid();
@@ -73,11 +76,18 @@ describe("console: sessions list and search", () => {
     expect(all.html).toContain("<h1>Sessions</h1>");
     expect(all.html).toContain('<form class="filters" method="get" action="/console/sessions"');
     expect(all.html).toContain('<form class="search" method="get" action="/console/sessions"');
-    expect(all.html).toContain(`<a href="/console/sessions/${enc(other)}">${other}</a>`);
+    expect(all.html).toContain(`<a href="/console/sessions/${enc(other)}">${keyHtml(other)}</a>`);
+    // Filters in use show open, saying so; with none the list comes first and the filters stay folded.
+    expect(all.html).toContain('<details class="filter-box" open=""><summary>Filters (in use)</summary>');
+    const unfiltered = await fragment("/sessions?limit=1");
+    expect(unfiltered.html).toContain('<details class="filter-box"><summary>Filters</summary>');
     // The label is text: escaped, never markup.
     expect(all.html).toContain(`${ESCAPED_SCRIPT} ${u}`);
     expect(all.html).not.toContain(SCRIPT);
-    expect(all.html).toMatch(/<td>other<\/td><td>[^<]*<\/td><td>main<\/td>/);
+    // Each cell names its column, so a narrow screen shows a row as a card of labelled values.
+    expect(all.html).toMatch(
+      /<td data-label="Kind">other<\/td><td data-label="Channel">[^<]*<\/td><td data-label="Agent">main<\/td>/,
+    );
     expect(all.html).toContain('<span class="status status-idle">idle</span>');
     expect(all.html).toContain(">just now</time>");
     // The filter form shows the filter sent.
@@ -139,7 +149,7 @@ describe("console: sessions list and search", () => {
     expect(found.status, found.text).toBe(200);
     expect(hitKeys(found.html)).toEqual([key, key, key]);
     expect(found.html).toContain('<ol class="hits">');
-    expect(found.html).toContain(`<a href="/console/sessions/${enc(key)}?at=u1#m-u1">${key}</a>`);
+    expect(found.html).toContain(`<a href="/console/sessions/${enc(key)}?at=u1#m-u1">${keyHtml(key)}</a>`);
     expect(found.html).toContain(`<p class="snippet">look for ${word} ${ESCAPED_SCRIPT}</p>`);
     expect(found.html).not.toContain(SCRIPT);
     expect(found.html).toContain(`<input id="q" name="q" type="search" value="${word}"`);
@@ -254,10 +264,12 @@ describe("console: deliveries", () => {
     expect(listed.indexOf(failedId)).toBeGreaterThanOrEqual(0);
     expect(listed.indexOf(failedId)).toBeLessThan(listed.indexOf(deliveryId));
     const row = suspended.slice(suspended.indexOf(`<tr data-delivery="${deliveryId}">`));
-    expect(row).toMatch(/^<tr data-delivery="[^"]+"><td>reply<\/td>/);
+    expect(row).toMatch(/^<tr data-delivery="[^"]+"><td data-label="Kind">reply<\/td>/);
     expect(row).toContain(`<a href="/console/sessions/${enc(sessionKey)}">`);
     expect(row).toContain('<span class="status status-suspended">suspended</span>');
-    expect(row).toContain(`<td class="last-error">gave up ${ESCAPED_SCRIPT}</td>`);
+    expect(row).toContain(
+      `<td class="last-error wide" data-label="Last error">gave up ${ESCAPED_SCRIPT}</td>`,
+    );
     expect(row).toContain(
       `<form class="retry" data-api="/v1/deliveries/${deliveryId}/retry" data-after="reload" data-success="Retrying."><button type="submit">Retry</button></form>`,
     );
@@ -268,6 +280,8 @@ describe("console: deliveries", () => {
     // The recent list, filtered by session and status; blank fields (a GET form sends all) are ignored.
     const filtered = await fragment(`/deliveries?status=suspended&kind=&sessionKey=${enc(sessionKey)}`);
     const recent = filtered.html.slice(filtered.html.indexOf('<section id="recent"'));
+    expect(recent).toContain('<details class="filter-box" open=""><summary>Filters (in use)</summary>');
+    expect(html).toContain('<details class="filter-box"><summary>Filters</summary>');
     expect([...recent.matchAll(/<tr data-delivery="([^"]+)"/g)].map((m) => m[1])).toEqual([deliveryId]);
     expect(recent).toContain('<option value="suspended" selected="">suspended</option>');
     const none = await fragment(`/deliveries?status=delivered&sessionKey=${enc(sessionKey)}`);

@@ -1,5 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { EVENTS_SHOWN } from "../../src/console/pages/session-activity";
+import { RUNS_SHOWN } from "../../src/console/pages/session-runs";
 import { appendEvent, systemEvent } from "../../src/session/event-log";
 import { completionsAfter, requester, runningChild, spawnOk } from "../subagents/fixtures";
 import {
@@ -45,7 +47,7 @@ interface Found {
 }
 
 // Elements with no end tag (so nothing inside them).
-const VOID = new Set(["input", "br", "hr", "img", "meta", "link"]);
+const VOID = new Set(["input", "br", "hr", "img", "meta", "link", "wbr"]);
 
 const ENTITIES: Record<string, string> = {
   "&lt;": "<",
@@ -78,9 +80,11 @@ async function select(source: string, selector: string): Promise<Found[]> {
         for (const entry of open) entry.text += chunk.text;
       },
     })
-    // Elements apart read apart (table cells, spans), as a browser lays them out.
+    // Elements apart read apart (table cells, spans), as a browser lays them out; a line-break
+    // opportunity (<wbr>) adds nothing.
     .on("*", {
-      element() {
+      element(element) {
+        if (element.tagName === "wbr") return;
         for (const entry of open) entry.text += " ";
       },
     })
@@ -147,6 +151,51 @@ describe("console session regions (operator)", () => {
     const [newest] = await textsOf(activity, "#events li");
     expect(newest).toBe(`#${seqs[0]} patched just now patched ${SCRIPT} · note=${SCRIPT}`);
     expect(activity).toContain(ESCAPED);
+  });
+
+  it("a busy session: the newest runs and events in sight, the older ones folded, every cell labelled", async () => {
+    const key = `agent:main:console-busy-${uid()}`;
+    await createSession({ agentId: "main", key });
+    const runIds = Array.from({ length: RUNS_SHOWN + 3 }, () => crypto.randomUUID());
+    await runInDurableObject(stub(key), (_instance, state) => {
+      const now = Date.now();
+      runIds.forEach((runId, index) => {
+        state.storage.sql.exec(
+          `INSERT INTO run (run_id, status, timeout_ms, created_at, started_at, ended_at, attempts)
+           VALUES (?, 'ok', 60000, ?, ?, ?, 1)`,
+          runId,
+          now + index,
+          now + index,
+          now + index + 1000,
+        );
+      });
+      for (let index = 0; index < EVENTS_SHOWN + 4; index++)
+        appendEvent(state.storage.sql, systemEvent("patched", `patch ${index}`));
+    });
+
+    const runs = await html(key, "runs");
+    const newestFirst = [...runIds].reverse();
+    // In document order: the newest in the table at the top, then the older ones in the fold below.
+    expect((await attrsOf(runs, "tr[data-run]")).map((row) => row["data-run"])).toEqual(newestFirst);
+    expect(await attrsOf(runs, "details.older")).toEqual([{ class: "older", "data-key": "runs-older" }]);
+    expect(await textsOf(runs, "details.older > summary")).toEqual(["3 older runs"]);
+    expect((await attrsOf(runs, "details.older tr[data-run]")).map((row) => row["data-run"])).toEqual(
+      newestFirst.slice(RUNS_SHOWN),
+    );
+    // A narrow table shows each row as a card: every cell names its column.
+    const cells = await attrsOf(runs, "tr[data-run] > *");
+    expect(cells.map((cell) => cell["data-label"])).toEqual(
+      runIds.flatMap(() => ["Run", "Status", "Queued", "Took", "Tokens", "Error"]),
+    );
+
+    const activity = await html(key, "activity");
+    const shown = await attrsOf(activity, "#events > ol.events > li");
+    expect(await attrsOf(activity, "#events ol.events")).toHaveLength(2);
+    expect(shown).toHaveLength(EVENTS_SHOWN);
+    const folded = await attrsOf(activity, "#events details.older[data-key=events-older] li");
+    const seqs = [...shown, ...folded].map((event) => Number(event["data-seq"]));
+    expect(seqs).toEqual([...seqs].sort((a, b) => b - a));
+    expect(folded.length).toBeGreaterThanOrEqual(4);
   });
 
   it("tree: running sub-agents nested with steer and kill sent as their parent, an ended one without", async () => {

@@ -115,10 +115,26 @@ async function load(target, url) {
   if (response.status === 401) return signedOut(response);
   if (!response.ok) return showError(target, await errorText(response));
   const open = openDetails(target);
+  const stick = atEnd(target);
   target.innerHTML = policy.createHTML(html);
   restoreDetails(target, open);
+  if (stick) target.scrollTop = target.scrollHeight;
   wire(target);
   revealLinkedMessage(target);
+}
+
+/** How near its end a log must be scrolled to count as reading the newest (and so to follow it). */
+const NEAR_END_PX = 48;
+
+/**
+ * Whether a log (`data-stick="end"`, the transcript) should show its end after this load: on its first
+ * load, and when the reader was at the end; not when they scrolled up to read older messages.
+ */
+function atEnd(/** @type {HTMLElement} */ target) {
+  if (target.dataset.stick !== "end") return false;
+  const first = target.dataset.loaded === undefined;
+  target.dataset.loaded = "";
+  return first || target.scrollHeight - target.scrollTop - target.clientHeight < NEAR_END_PX;
 }
 
 let revealed = false;

@@ -45,6 +45,8 @@ export function DeliveriesView(props: {
   next?: string | undefined;
 }) {
   const count = `${props.attention.length}${props.moreAttention ? "+" : ""}`;
+  // Folded unless a filter is in use, so the records come first and what narrows them is in sight.
+  const filtered = Object.values(props.filters).some(Boolean);
   return (
     <div class="deliveries-page">
       <h1>Deliveries</h1>
@@ -65,20 +67,28 @@ export function DeliveriesView(props: {
       </section>
       <section id="recent" aria-labelledby="recent-title">
         <h2 id="recent-title">All deliveries</h2>
-        <form class="filters" method="get" action="/console/deliveries" aria-label="Filter deliveries">
-          <Choice
-            id="d-status"
-            name="status"
-            label="Status"
-            values={DELIVERY_STATUSES}
-            value={props.filters.status}
-          />
-          <Choice id="d-kind" name="kind" label="Kind" values={DELIVERY_KINDS} value={props.filters.kind} />
-          <label for="d-session">Session key</label>
-          <input id="d-session" name="sessionKey" value={props.filters.sessionKey ?? ""} autocomplete="off" />
-          <button type="submit">Filter</button>
-          <a href="/console/deliveries">Clear</a>
-        </form>
+        <details class="filter-box" open={filtered}>
+          <summary>Filters{filtered ? " (in use)" : ""}</summary>
+          <form class="filters" method="get" action="/console/deliveries" aria-label="Filter deliveries">
+            <Choice
+              id="d-status"
+              name="status"
+              label="Status"
+              values={DELIVERY_STATUSES}
+              value={props.filters.status}
+            />
+            <Choice id="d-kind" name="kind" label="Kind" values={DELIVERY_KINDS} value={props.filters.kind} />
+            <label for="d-session">Session key</label>
+            <input
+              id="d-session"
+              name="sessionKey"
+              value={props.filters.sessionKey ?? ""}
+              autocomplete="off"
+            />
+            <button type="submit">Filter</button>
+            <a href="/console/deliveries">Clear</a>
+          </form>
+        </details>
         {props.recent.length === 0 ? (
           <Empty>No delivery matches.</Empty>
         ) : (

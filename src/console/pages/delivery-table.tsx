@@ -1,7 +1,8 @@
 import { displayKey, type KeyOptions } from "../../keys";
 import { type DeliveryRecord, DISMISSABLE_STATUSES, RETRYABLE_STATUSES } from "../../session/api";
 import { formatAgo } from "../../text/units";
-import { DataTable, Status, sessionHref, When } from "../ui";
+import { type Column, DataTable } from "../data-table";
+import { KeyText, Status, sessionHref, When } from "../ui";
 
 /** How far ahead, as formatAgo says how long ago: `in 3 min`, `in 5 h`, `in 2 days`. */
 const ahead = (ms: number) =>
@@ -24,7 +25,7 @@ function Actions({ delivery, reload }: { delivery: DeliveryRecord; reload: boole
   // The deliveries page reloads whole; a session page only its live regions (its forms keep their text).
   const after = reload ? { "data-after": "reload" } : {};
   return (
-    <td class="actions">
+    <>
       {RETRYABLE_STATUSES.includes(delivery.status) ? (
         <form class="retry" data-api={`${path}/retry`} {...after} data-success="Retrying.">
           <button type="submit">Retry</button>
@@ -41,8 +42,36 @@ function Actions({ delivery, reload }: { delivery: DeliveryRecord; reload: boole
           <button type="submit">Dismiss</button>
         </form>
       ) : null}
-    </td>
+    </>
   );
+}
+
+/** The columns of a delivery table; the session's only when the records are of several sessions. */
+function deliveryColumns(keyOptions: KeyOptions | undefined, reload: boolean) {
+  const columns: (Column<DeliveryRecord> | false)[] = [
+    { name: "Kind", cell: (delivery) => delivery.kind },
+    keyOptions !== undefined && {
+      name: "Session",
+      cell: (delivery) => (
+        <a href={sessionHref(delivery.sessionKey)}>
+          <KeyText value={displayKey(delivery.sessionKey, keyOptions)} />
+        </a>
+      ),
+    },
+    { name: "Target", class: "target", cell: (delivery) => <KeyText value={delivery.target} /> },
+    { name: "Status", cell: (delivery) => <Status value={delivery.status} /> },
+    { name: "Attempts", cell: (delivery) => delivery.attempts },
+    { name: "Next attempt", cell: (delivery) => <Due at={delivery.nextAttemptAt} /> },
+    { name: "Last error", class: "last-error", wide: true, cell: (delivery) => delivery.lastError ?? "" },
+    { name: "Updated", cell: (delivery) => <When at={delivery.updatedAt} /> },
+    {
+      name: "Actions",
+      class: "actions",
+      wide: true,
+      cell: (delivery) => <Actions delivery={delivery} reload={reload} />,
+    },
+  ];
+  return columns;
 }
 
 /**
@@ -56,46 +85,13 @@ export function DeliveryTable(props: {
   /** After an action, reload the whole view (the deliveries page), not only the live regions. */
   reloadView?: boolean;
 }) {
-  const { keyOptions } = props;
   return (
     <DataTable
       class="deliveries"
-      columns={[
-        "Kind",
-        keyOptions && "Session",
-        "Target",
-        "Status",
-        "Attempts",
-        "Next attempt",
-        "Last error",
-        "Updated",
-        "Actions",
-      ]}
+      columns={deliveryColumns(props.keyOptions, props.reloadView === true)}
+      rows={props.deliveries}
+      rowAttrs={(delivery) => ({ "data-delivery": delivery.deliveryId })}
       caption={props.caption}
-    >
-      {props.deliveries.map((delivery) => (
-        <tr data-delivery={delivery.deliveryId}>
-          <td>{delivery.kind}</td>
-          {keyOptions ? (
-            <td>
-              <a href={sessionHref(delivery.sessionKey)}>{displayKey(delivery.sessionKey, keyOptions)}</a>
-            </td>
-          ) : null}
-          <td class="target">{delivery.target}</td>
-          <td>
-            <Status value={delivery.status} />
-          </td>
-          <td>{delivery.attempts}</td>
-          <td>
-            <Due at={delivery.nextAttemptAt} />
-          </td>
-          <td class="last-error">{delivery.lastError ?? ""}</td>
-          <td>
-            <When at={delivery.updatedAt} />
-          </td>
-          <Actions delivery={delivery} reload={props.reloadView === true} />
-        </tr>
-      ))}
-    </DataTable>
+    />
   );
 }

@@ -1,5 +1,5 @@
 import type { SearchHit } from "../../tools/sessions-search";
-import { Empty, sessionHref, When } from "../ui";
+import { Empty, KeyText, sessionHref, When } from "../ui";
 
 /**
  * One page of message hits, best first: each links to its message on the session's page (`?at=<id>#m-<id>`: the transcript page holding it).
@@ -21,7 +21,7 @@ export function SearchHits(props: { hits: SearchHit[]; indexing: boolean; next?:
               <a
                 href={`${sessionHref(hit.canonicalKey)}?at=${encodeURIComponent(hit.messageId)}#m-${encodeURIComponent(hit.messageId)}`}
               >
-                {hit.sessionKey}
+                <KeyText value={hit.sessionKey} />
               </a>{" "}
               <span class="role">{hit.role}</span> <When at={hit.timestamp} />
               <p class="snippet">{hit.snippet}</p>

@@ -1,9 +1,12 @@
 import { displayKey, type KeyOptions } from "../../keys";
 import type { SessionEvent, SessionInspection } from "../../session/api";
-import { clip, Empty, sessionHref, When } from "../ui";
+import { clip, Empty, KeyText, sessionHref, When } from "../ui";
+import { Older } from "./older";
 
 // One line per event: enough to tell events apart; the API (`changesSince`) has each in full.
 const MAX_LINE_CHARS = 200;
+/** Events shown at once; the older ones the inspection holds wait folded below them. */
+export const EVENTS_SHOWN = 8;
 
 /** A data value as a few words: a provenance by its kind, other objects as compact JSON. */
 function valueText(value: unknown): string {
@@ -30,7 +33,20 @@ export function eventLine(event: SessionEvent, keyOptions: KeyOptions): string {
   return clip(line, MAX_LINE_CHARS);
 }
 
-/** Who watches the session, and its latest events, newest first. */
+function EventList({ events, keyOptions }: { events: SessionEvent[]; keyOptions: KeyOptions }) {
+  return (
+    <ol class="events">
+      {events.map((event) => (
+        <li data-seq={event.seq} data-kind={event.kind}>
+          <span class="seq">#{event.seq}</span> <span class="kind">{event.kind}</span>{" "}
+          <When at={event.occurredAt} /> <span class="summary">{eventLine(event, keyOptions)}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** Who watches the session, and its latest events, newest first (the newest few, the rest folded). */
 export function SessionActivity({
   inspection,
   keyOptions,
@@ -49,7 +65,9 @@ export function SessionActivity({
           <ul class="watchers">
             {watchers.map((watcher) => (
               <li data-watcher={watcher.watcherKey}>
-                <a href={sessionHref(watcher.watcherKey)}>{displayKey(watcher.watcherKey, keyOptions)}</a>
+                <a href={sessionHref(watcher.watcherKey)}>
+                  <KeyText value={displayKey(watcher.watcherKey, keyOptions)} />
+                </a>
                 {` read up to #${watcher.lastSeen} of #${stateVersion}, watching since `}
                 <When at={watcher.since} />
                 {watcher.noticePending ? <span class="badge"> notice pending</span> : null}
@@ -63,14 +81,14 @@ export function SessionActivity({
         {events.length === 0 ? (
           <Empty>No events kept.</Empty>
         ) : (
-          <ol class="events">
-            {events.map((event) => (
-              <li data-seq={event.seq} data-kind={event.kind}>
-                <span class="seq">#{event.seq}</span> <span class="kind">{event.kind}</span>{" "}
-                <When at={event.occurredAt} /> <span class="summary">{eventLine(event, keyOptions)}</span>
-              </li>
-            ))}
-          </ol>
+          <>
+            <EventList events={events.slice(0, EVENTS_SHOWN)} keyOptions={keyOptions} />
+            {events.length > EVENTS_SHOWN ? (
+              <Older id="events-older" count={events.length - EVENTS_SHOWN} what="older events">
+                <EventList events={events.slice(EVENTS_SHOWN)} keyOptions={keyOptions} />
+              </Older>
+            ) : null}
+          </>
         )}
       </section>
     </>

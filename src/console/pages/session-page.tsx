@@ -1,7 +1,7 @@
 import type { SessionRow } from "../../session/api";
 import type { ConsoleViewer } from "../access";
 import { viewerMay } from "../access";
-import { Region, Status, sessionFragment, sessionHref, sessionTitle, Tokens, When } from "../ui";
+import { KeyText, Region, Status, sessionFragment, sessionHref, sessionTitle, Tokens, When } from "../ui";
 import { SessionActions } from "./session-actions";
 
 export interface SessionPageProps {
@@ -28,7 +28,12 @@ function Facts({ row }: { row: SessionRow }) {
     ["Send policy", row.sendPolicy ?? "inherit"],
   ];
   if (row.parentSessionKey)
-    facts.push(["Parent", <a href={sessionHref(row.parentSessionKey)}>{row.parentSessionKey}</a>]);
+    facts.push([
+      "Parent",
+      <a href={sessionHref(row.parentSessionKey)}>
+        <KeyText value={row.parentSessionKey} />
+      </a>,
+    ]);
   return (
     <dl class="facts">
       {facts.map(([name, value]) => (
@@ -52,7 +57,9 @@ export function SessionPage(props: SessionPageProps) {
   return (
     <div class="session">
       <header class="session-head">
-        <h1>{row.key}</h1>
+        <h1>
+          <KeyText value={row.key} />
+        </h1>
         {sessionTitle(row) ? <p class="subtitle">{sessionTitle(row)}</p> : null}
         {row.archived ? <p class="notice">Archived: hidden from lists until restored.</p> : null}
         <Facts row={row} />
@@ -64,7 +71,7 @@ export function SessionPage(props: SessionPageProps) {
       </header>
       <div class="columns">
         <div class="conversation">
-          <Region id="transcript" title="Transcript" src={transcript} refresh="transcript">
+          <Region id="transcript" title="Transcript" src={transcript} refresh="transcript" log>
             {operator ? (
               <p class="toggle">
                 <a href={sessionHref(sessionKey)} aria-current={props.exact ? undefined : "page"}>
@@ -95,7 +102,7 @@ export function SessionPage(props: SessionPageProps) {
               {...(live ? { "data-stream": "" } : {})}
             >
               <label for="send-text">Message (chat.send)</label>
-              <textarea id="send-text" name="text" required rows={3} />
+              <textarea id="send-text" name="text" required rows={2} />
               <button type="submit">Send</button>
             </form>
           ) : null}

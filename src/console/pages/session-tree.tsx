@@ -1,6 +1,6 @@
 import type { TreeNode } from "../../index-db/tree";
 import { displayKey, type KeyOptions } from "../../keys";
-import { clip, Empty, Status, sessionHref, Tokens, Took } from "../ui";
+import { clip, Empty, KeyText, Status, sessionHref, Tokens, Took } from "../ui";
 
 /**
  * Running as `subagents` counts it: a child with no ended run yet is active, whatever else its index
@@ -60,7 +60,9 @@ function Branch({
   return (
     <details data-key={node.sessionKey} open={running}>
       <summary>
-        <a href={sessionHref(node.sessionKey)}>{name}</a>
+        <a href={sessionHref(node.sessionKey)}>
+          <KeyText value={name} />
+        </a>
         {node.label ? (
           <>
             {" "}

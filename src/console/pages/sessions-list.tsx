@@ -1,7 +1,8 @@
 import type { Child } from "hono/jsx";
 import type { SessionRow } from "../../session/api";
 import { SESSION_KINDS, type SessionsListParams } from "../../tools/sessions-list";
-import { DataTable, Empty, Status, sessionHref, sessionTitle, Tokens, When } from "../ui";
+import { type Column, DataTable } from "../data-table";
+import { Empty, KeyText, Status, sessionHref, sessionTitle, Tokens, When } from "../ui";
 
 export type ListFilters = SessionsListParams;
 
@@ -87,14 +88,28 @@ function SearchForm({ search }: { search?: SearchFields | undefined }) {
   );
 }
 
+/**
+ * Whether a filter of the form narrows the list (rows per page does not): the filters then show open,
+ * so what hides sessions is in sight; otherwise they stay folded under the search.
+ */
+const filtering = (filters: ListFilters) =>
+  Boolean(
+    filters.kinds?.length ||
+      filters.agentId ||
+      filters.label ||
+      filters.search ||
+      filters.activeMinutes !== undefined ||
+      archivedValue(filters),
+  );
+
 /** The sessions page: its filters and search, then the table or the search hits (`children`). */
 export function SessionsView(props: { filters: ListFilters; search?: SearchFields; children: Child }) {
   return (
     <div class="sessions-page">
       <h1>Sessions</h1>
       <SearchForm search={props.search} />
-      <details class="filter-box" open={props.search === undefined}>
-        <summary>Filters</summary>
+      <details class="filter-box" open={filtering(props.filters)}>
+        <summary>Filters{filtering(props.filters) ? " (in use)" : ""}</summary>
         <FilterForm filters={props.filters} />
       </details>
       {props.children}
@@ -107,6 +122,28 @@ export interface ListedSession {
   row: SessionRow;
 }
 
+const SESSION_COLUMNS: Column<ListedSession>[] = [
+  {
+    name: "Session",
+    head: true,
+    cell: ({ canonicalKey, row }) => (
+      <>
+        <a href={sessionHref(canonicalKey)}>
+          <KeyText value={row.key} />
+        </a>
+        {row.archived ? <span class="badge archived">archived</span> : null}
+      </>
+    ),
+  },
+  { name: "Title", cell: ({ row }) => sessionTitle(row) },
+  { name: "Kind", cell: ({ row }) => row.kind },
+  { name: "Channel", cell: ({ row }) => row.channel },
+  { name: "Agent", cell: ({ row }) => row.agentId },
+  { name: "Status", cell: ({ row }) => <Status value={row.status ?? "idle"} /> },
+  { name: "Last activity", cell: ({ row }) => <When at={row.updatedAt} /> },
+  { name: "Tokens", cell: ({ row }) => <Tokens count={row.totalTokens} /> },
+];
+
 /** One page of sessions, newest activity first, and the link to the next. */
 export function SessionsTable({ rows, next }: { rows: ListedSession[]; next?: string | undefined }) {
   if (rows.length === 0) return <Empty>No sessions match.</Empty>;
@@ -114,30 +151,10 @@ export function SessionsTable({ rows, next }: { rows: ListedSession[]; next?: st
     <>
       <DataTable
         class="sessions"
-        columns={["Session", "Title", "Kind", "Channel", "Agent", "Status", "Last activity", "Tokens"]}
-      >
-        {rows.map(({ canonicalKey, row }) => (
-          <tr data-key={canonicalKey}>
-            <th scope="row">
-              <a href={sessionHref(canonicalKey)}>{row.key}</a>
-              {row.archived ? <span class="badge archived">archived</span> : null}
-            </th>
-            <td>{sessionTitle(row)}</td>
-            <td>{row.kind}</td>
-            <td>{row.channel}</td>
-            <td>{row.agentId}</td>
-            <td>
-              <Status value={row.status ?? "idle"} />
-            </td>
-            <td>
-              <When at={row.updatedAt} />
-            </td>
-            <td>
-              <Tokens count={row.totalTokens} />
-            </td>
-          </tr>
-        ))}
-      </DataTable>
+        columns={SESSION_COLUMNS}
+        rows={rows}
+        rowAttrs={({ canonicalKey }) => ({ "data-key": canonicalKey })}
+      />
       {next ? (
         <a class="next" href={next}>
           Next page

@@ -1,5 +1,5 @@
 import type { TranscriptMessage } from "../../transcript/message";
-import { Empty, sessionHref, When } from "../ui";
+import { Empty, KeyText, sessionHref, When } from "../ui";
 
 /** Who a message came from, as the badge names it (SPEC §5.2 provenance kinds). */
 export function provenanceOf(message: TranscriptMessage): { kind: string; badge: string; source?: string } {
@@ -54,7 +54,7 @@ function Message({ message, now }: { message: TranscriptMessage; now: number }) 
         <span class={`badge badge-${from.kind}`}>{from.badge}</span>
         {from.source ? (
           <a href={sessionHref(from.source)} class="source">
-            {from.source}
+            <KeyText value={from.source} />
           </a>
         ) : null}
         <When at={message.timestamp} now={now} />
