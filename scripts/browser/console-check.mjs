@@ -2,17 +2,28 @@
 // sign in (a wrong token first, then the keyboard only), the sessions list, search, a session page (the
 // script probe shown as text, a message sent and its reply seen streaming in, a sub-agent killed from the
 // tree, the operator's actions: console-actions.mjs), the page at 375 px, archive and restore, the
-// deliveries page (a reply that gave up, retried until delivered), and a grant's view (console-grant.mjs).
+// deliveries page (a reply that gave up, retried until delivered), what a person sees measured in the page
+// (console-layout.mjs: each form label with its field, a busy session's page, the icon, folded filters,
+// nothing sideways at 375 px on any page), and a grant's view (console-grant.mjs).
 // One small function per step, so a changed selector is one place to fix; a failing step names itself
 // and its selector.
 import { archiveAndRestore, exportTranscript, patchLabel, sendAs } from "./console-actions.mjs";
 import { grantSignIn } from "./console-grant.mjs";
 import { css, DESKTOP, shot } from "./console-kit.mjs";
+import {
+  assertFits,
+  busySession,
+  everyPageNarrow,
+  faviconServed,
+  filtersFolded,
+  formsLaidOut,
+  NARROW,
+  settled,
+} from "./console-layout.mjs";
 import { offlineContext, sleep, step, textMatches, VISIBLE_MS, visible } from "./harness.mjs";
 import { replyTo } from "./outside-world.mjs";
 import { OPERATOR_TOKEN, SCRIPT_PROBE, SEARCH_WORD } from "./seed.mjs";
 
-const NARROW = { width: 375, height: 812 };
 const SENT = "What time is the next high tide?";
 const DELIVERED_MS = 20_000;
 /** Tab presses allowed to reach #token when the page did not focus it on load. */
@@ -58,7 +69,7 @@ async function sessionsList({ page, seeded }) {
     const selector = `table.sessions tr[data-key=${css(key)}] > :first-child a`;
     await visible(page.locator(selector), selector);
   }
-  await visible(page.locator("form.filters"), "form.filters");
+  await visible(page.locator("details.filter-box > summary"), "details.filter-box > summary");
   await shot(page, "sessions");
 }
 
@@ -133,13 +144,13 @@ async function killSubagent({ page, seeded }) {
   await textMatches(page.locator(status), status, /killed/i);
 }
 
-/** At 375 px the session page fits: no horizontal scroll. */
+/** At 375 px the session page fits: nothing scrolls sideways, nothing sticks out. */
 async function narrowSession({ page }) {
   await page.setViewportSize(NARROW);
   await page.reload();
   await visible(page.locator("#transcript article.message"), "#transcript article.message (at 375 px)");
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  if (width > NARROW.width) throw new Error(`the page scrolls sideways at 375 px (scrollWidth ${width})`);
+  await settled(page, "the session page");
+  await assertFits(page, "the session page");
   await shot(page, "session-375");
   await page.setViewportSize(DESKTOP);
 }
@@ -207,10 +218,15 @@ const STEPS = [
   ["patch the label", patchLabel],
   ["send as another session", sendAs],
   ["export the transcript", exportTranscript],
+  ["session forms: each label with its field", formsLaidOut],
+  ["favicon", faviconServed],
   ["session page at 375 px", narrowSession],
+  ["busy session: send box in sight, older runs and events folded", busySession],
   ["archive and restore", archiveAndRestore],
   ["deliveries page", deliveriesPage],
+  ["every page at 375 px", everyPageNarrow],
   ["retry the stuck delivery", retryDelivery],
+  ["filters folded by default", filtersFolded],
   ["grant sign-in", grantSignIn],
 ];
 

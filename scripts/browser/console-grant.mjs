@@ -1,6 +1,7 @@
 // The console check's grant step: a session grant (SPEC §18) signs in in its own tab and sees only its
 // session, without the operator's regions, and another console page tells it so in words.
 import { css, DESKTOP, shot } from "./console-kit.mjs";
+import { assertFits, NARROW, settled } from "./console-layout.mjs";
 import { offlineContext, textMatches, visible } from "./harness.mjs";
 import { api } from "./seed.mjs";
 
@@ -47,6 +48,10 @@ export async function grantSignIn({ browser, base, seeded }) {
     await grantLands(page, base, grant.token, seeded.writerKey);
     await grantSeesOnlyItsSession(page);
     await shot(page, "grant");
+    await page.setViewportSize(NARROW);
+    await settled(page, "the grant's page");
+    await assertFits(page, "the grant's page");
+    await page.setViewportSize(DESKTOP);
     // The list is the operator's: its fragment answers 403, which Chromium logs as a failed resource.
     await guard.expectErrors([/status of 403/], async () => {
       await page.goto(`${base}/console/sessions`);

@@ -156,9 +156,29 @@ async function stuckReply(base) {
   };
 }
 
+/** How many messages the busy session is sent: more runs and events than its page shows at once. */
+export const BUSY_MESSAGES = 60;
+
+/**
+ * A session with a long history, as a busy operator's would have: BUSY_MESSAGES messages, each answered
+ * by its own run (sent one after another, then waited for once: the session runs them in order).
+ */
+async function busySession(base) {
+  const key = await createSession(base, "agent:research:busy-desk", "Busy desk");
+  let runId;
+  for (let index = 1; index <= BUSY_MESSAGES; index++)
+    ({ runId } = await api(base, "POST", `/v1/sessions/${encodeURIComponent(key)}/messages`, {
+      text: `Status update ${index}: anything new on the tide tables?`,
+    }));
+  const run = await api(base, "POST", `/v1/runs/${runId}/wait`, { timeoutMs: SEED_MS });
+  if (run.status !== "ok")
+    throw new Error(`seeding: the busy session's last run ended ${JSON.stringify(run)}`);
+  return key;
+}
+
 /**
  * Seeds the console's data: the writer's session (a transcript with the search word and the script
- * probe, a running sub-agent), two more sessions, and a channel reply that gave up.
+ * probe, a running sub-agent), two more sessions, a channel reply that gave up, and a busy session.
  */
 export async function seed(base, world) {
   const writerKey = await createSession(base, "agent:writer:browser-check", "Browser check");
@@ -170,9 +190,10 @@ export async function seed(base, world) {
   await say(base, tidesKey, "low tide times for next week");
   const child = await spawnSlowChild(base, writerKey, world);
   const channel = await stuckReply(base);
+  const busyKey = await busySession(base);
   // What the export must contain: the ids of the writer's messages, as its history names them.
   const history = await api(base, "GET", `/v1/sessions/${encodeURIComponent(writerKey)}/history`);
   const writerMessageIds = history.messages.map((message) => message.id).filter(Boolean);
   if (writerMessageIds.length === 0) throw new Error("seeding: the writer's history has no message ids");
-  return { writerKey, notesKey, tidesKey, writerMessageIds, ...child, ...channel };
+  return { writerKey, notesKey, tidesKey, busyKey, writerMessageIds, ...child, ...channel };
 }
