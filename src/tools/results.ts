@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ToolName } from "../config/schema";
-import { sessionRowSchema } from "../session/row";
+import { sessionRowSchema } from "../session/record/row";
 import {
   agentsWaitResultSchema,
   sessionsSendResultSchema,

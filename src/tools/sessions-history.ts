@@ -2,7 +2,7 @@ import { z } from "zod";
 import { displayKey, type KeyOptions } from "../keys";
 import { checkSessionVisible } from "../policy/visibility";
 import type { Result, SessionHistory } from "../session/api";
-import { NO_PENDING_INPUTS } from "../session/pending-inputs";
+import { NO_PENDING_INPUTS } from "../session/api/pending-inputs";
 import { JsonText } from "../text/json-text";
 import { flooredNumber, sessionKeyParam } from "./args";
 import {

@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { appendEvent, systemEvent } from "../../src/session/event-log";
+import { appendEvent, systemEvent } from "../../src/session/store/event-log";
 import { completionsAfter, requester, runningChild, spawnOk } from "../subagents/fixtures";
 import {
   ADMIN,
