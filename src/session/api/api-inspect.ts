@@ -1,4 +1,4 @@
-/** What the operator console reads of one session in one call: part of the public face (api.ts). */
+/** What the operator console reads of one session in one call: part of the public face (api/index.ts). */
 import type { SessionEvent, WatcherInfo } from "./api-events";
 import type { RunRecord } from "./api-runs";
 

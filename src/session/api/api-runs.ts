@@ -1,6 +1,6 @@
 /**
  * Runs as callers see them across the session's RPC boundary: records, progress, history pages. Part of
- * the public face: re-exported by api.ts, which is what code outside src/session/ imports.
+ * the public face: re-exported by api/index.ts, which is what code outside src/session/ imports.
  */
 import { z } from "zod";
 import type { Requester } from "../../policy/requester";

@@ -1,6 +1,6 @@
 /**
  * Turns as they cross the session's RPC boundary: the request, its exchange, its delivery, its handoff.
- * Part of the public face: re-exported by api.ts, which is what code outside src/session/ imports.
+ * Part of the public face: re-exported by api/index.ts, which is what code outside src/session/ imports.
  */
 import { z } from "zod";
 import { type Provenance, provenanceSchema } from "../../transcript/message";

@@ -39,6 +39,7 @@ export * from "./api-inspect";
 export * from "./api-runs";
 export * from "./api-turns";
 export { retryDelayMs } from "./delivery-schedule";
+export { NO_PENDING_INPUTS } from "./pending-inputs";
 export type { DeliveryContext, SessionRecord, SessionRow, SpawnInfo };
 export { deliveryContextSchema };
 

@@ -7,8 +7,13 @@ import { isActive } from "../../subagents/targets";
 import { type DeliveryStatus, isUnderway } from "../api";
 import { sessionApi } from "../client";
 import { readRecord } from "../record/record";
-import { hasRunWithDedupeKey, previousRun, queuedRuns, type RunRow } from "../store/run-store";
-import type { RunEnding } from "../writes/run-ending";
+import {
+  hasRunWithDedupeKey,
+  previousRun,
+  queuedRuns,
+  type RunEnding,
+  type RunRow,
+} from "../store/run-store";
 import { isYielded, yieldNote } from "../writes/run-progress";
 
 // One completion upstream per task (README, "Sub-agents"): a sub-agent that ends its run while work of

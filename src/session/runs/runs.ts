@@ -16,19 +16,14 @@ import {
   markRunStarted,
   nextRunnable,
   queuedRuns,
+  type RunEnding,
   type RunRow,
   recordRetry,
   requeueRun,
   runningRuns,
 } from "../store/run-store";
 import { structuredEnding } from "../store/structured-output";
-import {
-  type AbortReason,
-  abortedEnding,
-  type RunEnding,
-  recordRunEnding,
-  resultEnding,
-} from "../writes/run-ending";
+import { type AbortReason, abortedEnding, recordRunEnding, resultEnding } from "../writes/run-ending";
 import { waitingRun } from "../writes/run-progress";
 import { clearSteering, queueSteeringFollowUp } from "../writes/steering";
 import { mustWait, taskEnding, waitingEnding } from "./outstanding-work";
@@ -291,7 +286,7 @@ export class Runs {
 
   /**
    * Ends a run that finished `ok`. A sub-agent whose task still has work outstanding waits for it
-   * instead of reporting (src/session/outstanding-work.ts). Finding out reads the index and asks the
+   * instead of reporting (src/session/runs/outstanding-work.ts). Finding out reads the index and asks the
    * children: a run stopped meanwhile ends as stopped, and one ended meanwhile (a repeated result) is
    * left alone.
    */

@@ -1,5 +1,5 @@
-/** Session-object migrations of the second round (live sessions onwards), after those in migrations.ts. */
-export const liveMigrations: ReadonlyArray<{ id: string; sql: string }> = [
+/** Session-object migrations from 0012 on (the second round onwards), after 0001–0011 in migrations.ts. */
+export const migrationsFrom0012: ReadonlyArray<{ id: string; sql: string }> = [
   {
     id: "0012_event_log",
     sql: `

@@ -1,4 +1,4 @@
-import { liveMigrations } from "./migrations-0012";
+import { migrationsFrom0012 } from "./migrations-0012";
 
 /**
  * The session object's schema, as an append-only list: a shipped entry is never edited; a change is a
@@ -254,7 +254,7 @@ export function applySessionMigrations(sql: SqlStorage): number {
       .map((row) => row.id),
   );
   let count = 0;
-  for (const migration of [...sessionMigrations, ...liveMigrations]) {
+  for (const migration of [...sessionMigrations, ...migrationsFrom0012]) {
     if (applied.has(migration.id)) continue;
     sql.exec(migration.sql);
     sql.exec("INSERT INTO _migrations (id, applied_at) VALUES (?, ?)", migration.id, Date.now());

@@ -3,7 +3,7 @@ import { addToOutbox, type OutboxKind, type OutboxPayload } from "./outbox-store
 
 /**
  * The delivery ledger's table (SPEC §16; `delivery`), its rows and how a record is opened with the
- * outbox entry that carries it. What happens to a record next is in ledger.ts.
+ * outbox entry that carries it. What happens to a record next is in delivery-ledger.ts.
  */
 
 export type DeliveryRow = {

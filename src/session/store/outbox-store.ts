@@ -4,6 +4,11 @@ import { transcriptMessageShape } from "../../transcript/message";
 import { collectorResultDeliverySchema, turnDeliverySchema } from "../api";
 import { readRecord } from "../record/record";
 
+const COMPLETION_PREFIX = "completion:";
+
+/** The outbox key of a run's completion (src/session/writes/run-ending.ts). */
+export const completionKey = (runId: string) => `${COMPLETION_PREFIX}${runId}`;
+
 /**
  * What the session owes others, by kind. Every payload is parsed on read: an entry written by another
  * version, or damaged, is reported and dropped rather than retried forever.
@@ -230,7 +235,7 @@ export function settleEntry(sql: SqlStorage, entry: OutboxEntry): boolean {
   return sql.exec("DELETE FROM outbox WHERE id = ? AND payload = ?", entry.id, entry.raw).rowsWritten > 0;
 }
 
-/** Records a failed attempt and when to try again (src/session/delivery-schedule.ts). */
+/** Records a failed attempt and when to try again (src/session/api/delivery-schedule.ts). */
 export function deferEntry(sql: SqlStorage, entry: OutboxEntry, error: string, retryAt: number): void {
   sql.exec(
     "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ? AND payload = ?",

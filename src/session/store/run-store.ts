@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { RunUsage } from "../../runtimes/types";
 import { fromColumns } from "../../storage/columns";
+import type { TranscriptMessage } from "../../transcript/message";
 import {
   type DeliveryContext,
   type DeliveryStatus,
@@ -47,6 +48,21 @@ export interface RunRow {
    * settled, that record's status, which outlives the record (pruned after 7 days).
    */
   completion?: RunCompletion;
+}
+
+/** How a run ends, as its end is recorded (writes/run-ending.ts). */
+export interface RunEnding {
+  status: Exclude<RunStatus, "queued" | "running">;
+  /** False for a run a steer replaced: the new run reports instead. */
+  announce?: boolean;
+  reply?: string;
+  error?: string;
+  usage?: RunUsage;
+  messages: TranscriptMessage[];
+  /** A collector run's recorded structured_output result (SPEC §15). */
+  structured?: unknown;
+  /** Why a collector run with an outputSchema has no valid result. */
+  schemaError?: string;
 }
 
 const retriesSchema = z.array(z.string());

@@ -7,8 +7,7 @@ import {
 } from "../../subagents/structured-result";
 import { ENDED_STATUSES, notFound, type Result } from "../api";
 import { readRecord, type SessionRecord } from "../record/record";
-import type { RunEnding } from "../writes/run-ending";
-import { findRun, type RunRow } from "./run-store";
+import { findRun, type RunEnding, type RunRow } from "./run-store";
 
 // Table `structured_output`: a collector run's structured_output calls, one row per run, kept with the
 // run. Durable, so a run resumed after an eviction judges its next call against the calls it made before.

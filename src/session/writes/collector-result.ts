@@ -2,8 +2,8 @@ import type { RunUsage } from "../../runtimes/types";
 import type { CollectorResult } from "../api";
 import type { SpawnInfo } from "../record/record";
 import { addDelivery } from "../store/delivery-store";
+import { completionKey } from "../store/outbox-store";
 import { RESTARTED_BY_STEER, STATUS_OF_ENDING } from "../store/run-store";
-import { completionKey } from "./run-progress";
 
 // A collector child (SPEC §15) announces nothing: its run end hands the requester a record, through the
 // outbox with its delivery record (kind `completion`), never a turn, so the requester runs nothing.

@@ -1,36 +1,26 @@
 import type { AgentConfig, SwitchboardConfig } from "../../config/schema";
 import { ANNOUNCE_SKIP, NO_REPLY } from "../../messaging/inter-session";
 import { nextFlowStep } from "../../messaging/reply-flow";
-import type { RunUsage } from "../../runtimes/types";
 import { webhookReply } from "../../runtimes/webhook";
 import { buildCompletion, completionTurn } from "../../subagents/completion";
 import { redactSpawnAttachments } from "../../subagents/redact-attachments";
-import type { TranscriptMessage } from "../../transcript/message";
-import type { DeferredResult, RunStatus } from "../api";
+import type { DeferredResult } from "../api";
 import { readRecord, type SessionRecord, type SpawnInfo, updateRecord } from "../record/record";
 import { addDelivery } from "../store/delivery-store";
-import { addToOutbox } from "../store/outbox-store";
-import { markRunEnded, RESTARTED_BY_STEER, type RunRow, STATUS_OF_ENDING } from "../store/run-store";
+import { addToOutbox, completionKey } from "../store/outbox-store";
+import {
+  markRunEnded,
+  RESTARTED_BY_STEER,
+  type RunEnding,
+  type RunRow,
+  STATUS_OF_ENDING,
+} from "../store/run-store";
 import { clearToolCalls } from "../store/tool-calls";
 import { appendMessages, summaryChanges } from "../transcript/transcript";
 import { addCollectorResult, collectorReports } from "./collector-result";
 import { ARCHIVE_WHEN_IDLE } from "./lifecycle";
 import { addPostIfAllowed, addPostNotRequired, announceTarget, sessionChannel } from "./posts";
-import { completionKey, recordCompletionOwed } from "./run-progress";
-
-export interface RunEnding {
-  status: Exclude<RunStatus, "queued" | "running">;
-  /** False for a run a steer replaced: the new run reports instead. */
-  announce?: boolean;
-  reply?: string;
-  error?: string;
-  usage?: RunUsage;
-  messages: TranscriptMessage[];
-  /** A collector run's recorded structured_output result (SPEC §15). */
-  structured?: unknown;
-  /** Why a collector run with an outputSchema has no valid result. */
-  schemaError?: string;
-}
+import { recordCompletionOwed } from "./run-progress";
 
 const seconds = (ms: number) => Math.round(ms / 1000);
 

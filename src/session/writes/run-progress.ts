@@ -2,7 +2,7 @@ import type { TranscriptMessage } from "../../transcript/message";
 import type { DeliveryStatus, RunProgress } from "../api";
 import type { SessionRecord } from "../record/record";
 import { completionStatus } from "../store/delivery-ledger";
-import { hasOutboxEntry } from "../store/outbox-store";
+import { completionKey, hasOutboxEntry } from "../store/outbox-store";
 import {
   findRun,
   latestRun,
@@ -14,12 +14,7 @@ import {
 } from "../store/run-store";
 import { hasMessage } from "../transcript/transcript";
 
-const COMPLETION_PREFIX = "completion:";
-
-/** The outbox key of a run's completion (src/session/run-ending.ts). */
-export const completionKey = (runId: string) => `${COMPLETION_PREFIX}${runId}`;
-
-/** The id of the hidden note a yielded run leaves in the transcript (src/session/writes.ts). */
+/** The id of the hidden note a yielded run leaves in the transcript (src/session/writes/writes.ts). */
 export const yieldNoteId = (runId: string) => `yield:${runId}`;
 
 /** The hidden note a yielded run leaves: its yield's message, kept as context for the next turn. */

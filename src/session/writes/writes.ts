@@ -96,7 +96,7 @@ export function writeDeletion(sql: SqlStorage, now: number): void {
   updateRecord(sql, { deletedAt: now });
   clearWatchers(sql);
   // A collector child's task that has not reported ends here, so its member frees its slot: owed before
-  // the index delete, which wipes the storage only once this handoff is out (src/session/outbox.ts).
+  // the index delete, which wipes the storage only once this handoff is out (src/session/outbox/outbox.ts).
   if (record.spawn?.collect)
     addCollectorResult(
       sql,
