@@ -68,6 +68,8 @@ export default defineConfig(async () => {
               ops: "test-ops-token",
             }),
             SWITCHBOARD_SIGNING_KEY: "test-signing-key-0123456789abcdef",
+            // The API key of the model-auth-echo agent: 36 characters of no shape a redaction pattern knows.
+            FAKE_MODEL_KEY: "fmk-0123456789abcdefghijklmnopqrstuv",
             // The real HTTP server of test/support/fake-services-server.ts (model API, agent webhooks).
             FAKE_SERVICES_URL: fakeServicesUrl,
             SWITCHBOARD_CONFIG: JSON.stringify(testConfig(fakeServicesUrl)),

@@ -179,6 +179,23 @@ async function main() {
           : "no table with the completion",
       ),
     );
+    // main's own token: the record is research's, and the list says that such records exist.
+    check(
+      "deliveries: main's token says what visibility left out",
+      cli(["deliveries", "--kind", "completion"], env),
+      expectCode(
+        0,
+        contains(
+          "stderr",
+          "of other agents' sessions, addressed to this agent's sessions, not visible to this token",
+        ),
+      ),
+    );
+    check(
+      "follow --tree: says the research child is not visible to main's token",
+      cli(["follow", "main", "--tree", "--after", "0"], env, { timeout: 4_000, killSignal: "SIGINT" }),
+      expectCode(0, contains("stdout", "--  1 session of this tree not visible to this token")),
+    );
   }
   check(
     "deliveries retry of an unknown id says where to look",

@@ -9,7 +9,7 @@ import { healthRoutes } from "./routes/health";
 import { mcpRoutes } from "./routes/mcp";
 import { requireConfig, requireIdentity } from "./routes/middleware";
 import { openApiRoutes } from "./routes/openapi";
-import { toolsInvokeRoutes } from "./routes/tools-invoke";
+import { invokeMethodNotAllowed, toolsInvokeRoutes } from "./routes/tools-invoke";
 import { channelRoutes } from "./routes/v1/channels";
 import { deliveryRoutes } from "./routes/v1/deliveries";
 import { grantRoutes } from "./routes/v1/grants";
@@ -45,6 +45,9 @@ const limitBody = bodyLimit({
 app.use("/v1/channels/*", limitBody);
 app.route("/v1/channels", channelRoutes);
 
+// Any other method on /tools/invoke is 405, before the token is checked, as OpenClaw's gateway answers.
+app.on(["GET", "PUT", "PATCH", "DELETE"], "/tools/invoke", invokeMethodNotAllowed);
+
 // A grant token reaches only its session's allowed routes; confineGrants refuses it everywhere else.
 for (const path of ["/tools/*", "/v1/*", "/mcp"]) app.use(path, limitBody, requireIdentity, confineGrants);
 
@@ -70,6 +73,9 @@ app.onError((error, c) => {
   const code = known?.code ?? "internal";
   const message = known?.message ?? "internal error";
   const status = known?.status ?? 500;
+  // A 401 names the scheme it wants (RFC 9110 §11.6.1, RFC 6750 §3), so a client knows to send a bearer
+  // token. Not on a channel webhook: its credential is the body's signature, never a token.
+  if (status === 401 && !c.req.path.startsWith("/v1/channels/")) c.header("WWW-Authenticate", "Bearer");
   if (c.req.path === "/tools/invoke") {
     const type = known ? invokeErrorType(known) : "internal";
     return c.json({ ok: false, error: { type, message } }, status);

@@ -5,6 +5,8 @@ declare namespace Cloudflare {
     TEST_MIGRATIONS?: import("cloudflare:test").D1Migration[];
     /** The local HTTP server of test/support/fake-services-server.ts. */
     FAKE_SERVICES_URL?: string;
+    /** The API key of the `model-auth-echo` test agent, which its fake model quotes back. */
+    FAKE_MODEL_KEY?: string;
     /** The demo configuration (scripts/demo-config.json), as `npm start` serves it. */
     LOCAL_DEFAULT_CONFIG?: string;
   }

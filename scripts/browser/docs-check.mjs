@@ -1,4 +1,4 @@
-// /docs in Chromium: Scalar's interactive reference (its script served by the Worker) mounts and renders
+// /docs in Chromium: Scalar's interactive reference (its script a static asset of the origin) mounts and renders
 // every tool route listed in /openapi.json without asking for anything off-host, and with JavaScript off
 // the static fallback lists the same routes.
 import { offlineContext, VISIBLE_MS } from "./harness.mjs";
@@ -25,8 +25,8 @@ async function openDocs(context, base) {
 }
 
 /**
- * With JavaScript: Scalar's bundle, served by the Worker, must mount its reference in place of the static
- * one and render an operation per tool, its name visible, with no request leaving loopback.
+ * With JavaScript: Scalar's bundle, a static asset of the origin, must mount its reference in place of the
+ * static one and render an operation per tool, its name visible, with no request leaving loopback.
  */
 async function checkInteractive(browser, base, tools) {
   const { context, blocked } = await offlineContext(browser);
@@ -66,5 +66,5 @@ export async function checkDocs(browser, base) {
   const tools = await documentedTools(base);
   await checkInteractive(browser, base, tools);
   await checkStaticFallback(browser, base, tools);
-  return `/docs: Scalar's interactive reference (its bundle from the Worker) renders all ${tools.length} tool routes; with JavaScript off the static reference lists them`;
+  return `/docs: Scalar's interactive reference (its bundle a static asset of the origin) renders all ${tools.length} tool routes; with JavaScript off the static reference lists them`;
 }

@@ -70,6 +70,12 @@ async function list(ctx: CommandContext): Promise<number> {
   const page = await ctx.client.deliveries(listQuery(ctx));
   output(ctx, page, () => (page.count === 0 ? "" : pageTable(page, Date.now())));
   if (page.count === 0) note(ctx, "no deliveries");
+  const hidden = page.hiddenByVisibility ?? 0;
+  if (hidden > 0)
+    note(
+      ctx,
+      `${hidden === 1 ? "1 record" : `${hidden} records`} of other agents' sessions, addressed to this agent's sessions, not visible to this token (the operator token lists them)`,
+    );
   if (page.nextCursor) {
     const filters = FILTER_FLAGS.flatMap((name) => {
       const value = stringFlag(ctx.flags, name);
@@ -122,7 +128,8 @@ export const deliveriesCommand: Command = {
 a channel post (announce, reply) or a watch notice (notice). Newest first; kept 7 days after it settles.
 Statuses: pending, in_progress, delivered, not_required (intentional silence), failed, suspended
 (retries ran out after 30 minutes), dismissed. The operator token sees every record, an agent token
-its own agent's.
+its own agent's, and a line says how many records of other agents' sessions are addressed to its
+sessions (a sub-agent of another agent's completion, a watch notice).
 Actions:
   list (default)   a table of records, with the next page's command when there is more
   show <id>        one record

@@ -23,6 +23,8 @@ const jsonLine = (ctx: CommandContext, item: unknown) => ctx.io.stdout(`${JSON.s
 
 /** `12:00:01  message  human alice  user: hello…`: one line per event, as a person reads a log. */
 export function eventLine(item: SessionStreamItem, tree: boolean): string {
+  if (item.kind === "hidden")
+    return `--  ${item.sessions === 1 ? "1 session" : `${item.sessions} sessions`} of this tree not visible to this token (other agents', or beyond its visibility): their events are left out`;
   if (item.kind === "gap") {
     const where = item.sessionKey ? ` of ${item.sessionKey}` : "";
     return `--  events${where} after ${item.after} were pruned; they resume at ${item.earliestAvailableSequence}`;
@@ -80,7 +82,8 @@ a message shows its role and the start of its text (the sessions_history safe vi
 resumes by itself when the server ends a connection.
 Options:
   --after N     first replay the events after N (a stateVersion or seq; 0 = from the start)
-  --tree        the session's sub-agents' events too, each with its session key
+  --tree        the session's sub-agents' events too, each with its session key (a line says how
+                many sub-agent sessions this token may not read: another agent's need the operator token)
   --raw         messages exactly as stored (operator token only)
   --replies     print each run's reply as it is written (its deltas), before the events after it
   --json        one JSON event per line
@@ -97,7 +100,13 @@ Example: switchboard follow agent:main:main --after 0 --replies`,
         signal,
         ...(after !== undefined ? { after: /^\d+$/.test(after) ? Number(after) : after } : {}),
       });
+      // The stream says it again on each reconnect: printed when the count changes.
+      let hidden = 0;
       for await (const item of events) {
+        if (item.kind === "hidden") {
+          if (item.sessions === hidden) continue;
+          hidden = item.sessions;
+        }
         if (ctx.json) jsonLine(ctx, item);
         else ctx.io.stdout(`${eventLine(item, tree)}\n`);
         // The session's next events wait (in the server's log) while the reply prints.

@@ -35,8 +35,9 @@ export async function* sessionEvents(
   for await (const frame of frames) {
     // Only where a live stream starts: its id is the cursor a reconnect resumes from.
     if (frame.event === "ready") continue;
-    if (frame.event === "gap")
-      yield { kind: "gap", ...(JSON.parse(frame.data) as object) } as SessionStreamItem;
+    // Neither has an id: a gap says what was pruned, `hidden` how many sessions the credential cannot read.
+    if (frame.event === "gap" || frame.event === "hidden")
+      yield { kind: frame.event, ...(JSON.parse(frame.data) as object) } as SessionStreamItem;
     else yield withCursor<SessionStreamItem>(frame);
   }
 }

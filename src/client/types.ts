@@ -293,7 +293,16 @@ export interface StreamGap {
 }
 
 /** What a session stream yields: its events in order, and a gap where pruned events were. */
-export type SessionStreamItem = SessionStreamEvent | StreamGap;
+/**
+ * On a tree stream: this many of the tree's sessions (seen spawned by sessions it reads) may not be read
+ * with this credential, so their events are left out. Sent first, and again when the count grows.
+ */
+export interface StreamHidden {
+  kind: "hidden";
+  sessions: number;
+}
+
+export type SessionStreamItem = SessionStreamEvent | StreamGap | StreamHidden;
 
 interface RunItemBase {
   /** Counts within the run, from 1. */
@@ -348,6 +357,11 @@ export interface DeliveriesPage {
   count: number;
   deliveries: DeliveryRecord[];
   nextCursor?: string;
+  /**
+   * An agent token's first page: how many records of other agents' sessions match the filters and are
+   * addressed to its own sessions (a sub-agent's completion, a watch notice); the operator lists them.
+   */
+  hiddenByVisibility?: number;
 }
 
 /** `structured_output` args (SPEC §15): only for a collector child spawned with an outputSchema. */

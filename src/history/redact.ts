@@ -65,6 +65,16 @@ const secretPatterns: readonly SecretPattern[] = [
   },
   { pattern: /\bBearer[ \t]+([A-Za-z0-9._~+/=-]{18,})/gi, needs: (_, lower) => lower.includes("bearer") },
   { pattern: /(?<![\w-])(\d{8,10}:[A-Za-z0-9_-]{35})(?![\w-])/g, needs: (text) => text.includes(":") },
+  // Switchboard's own credentials: a run token (`sbr1.<claims>.<signature>`, src/auth/run-token.ts) and a
+  // grant token (`sbg_<grantId>.<secret>`, src/auth/grant-token.ts); a token cut short is masked too.
+  {
+    pattern: /(?<![\w.-])(sbr1\.[A-Za-z0-9_-]{16,}(?:\.[A-Za-z0-9_-]+)?)/g,
+    needs: (text) => text.includes("sbr1."),
+  },
+  {
+    pattern: /(?<![\w-])(sbg_[0-9a-f-]{8,}(?:\.[A-Za-z0-9_-]+)?)/g,
+    needs: (text) => text.includes("sbg_"),
+  },
   ...TOKEN_PREFIXES.map(([prefix, minBody]) => {
     const literal = prefix.replace(/\[.*$/, "");
     return {
@@ -76,7 +86,8 @@ const secretPatterns: readonly SecretPattern[] = [
 
 /**
  * Masks credentials in free text (SPEC §5.2 step 2): env-style assignments, JSON credential fields, CLI
- * flags, bearer tokens, PEM private keys and well-known token prefixes. Idempotent: masked values are
+ * flags, bearer tokens, PEM private keys, well-known token prefixes and Switchboard's own run and grant
+ * tokens. Idempotent: masked values are
  * never masked again.
  */
 export function redactSecrets(text: string): { text: string; redacted: boolean } {
@@ -120,4 +131,35 @@ export function isCredentialKey(key: string): boolean {
 export function redactJsonLeaf(key: string | undefined, leaf: string): { text: string; redacted: boolean } {
   if (key !== undefined && isCredentialKey(key)) return maskUnlessMasked(leaf);
   return redactSecrets(leaf);
+}
+
+/** Known secrets shorter than this are left alone: masking every occurrence of a few letters would mangle text. */
+const MIN_KNOWN_SECRET_LENGTH = 8;
+
+/**
+ * `redactSecrets`, after masking every literal occurrence of secrets the caller holds (a runtime's API
+ * key, a run token): a key need not have a shape any pattern knows. Apply it before any cut, since a cut
+ * secret no longer matches itself.
+ */
+export function redactKnownSecrets(text: string, known: readonly (string | undefined)[]): string {
+  let current = text;
+  const secrets = known.filter(
+    (secret): secret is string => (secret?.length ?? 0) >= MIN_KNOWN_SECRET_LENGTH,
+  );
+  // Longest first, so a secret that contains another is masked whole.
+  for (const secret of secrets.sort((a, b) => b.length - a.length))
+    if (current.includes(secret)) current = current.split(secret).join(maskUnlessMasked(secret).text);
+  return redactSecrets(current).text;
+}
+
+/**
+ * A JSON value with every string leaf redacted (under a credential key masked whole): tool arguments on
+ * a run stream, a collector's structured result, anything structured that leaves the service.
+ */
+export function redactJson(value: unknown, key?: string): unknown {
+  if (typeof value === "string") return redactJsonLeaf(key, value).text;
+  if (Array.isArray(value)) return value.map((item) => redactJson(item));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, redactJson(item, name)]));
+  return value;
 }

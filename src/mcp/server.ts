@@ -1,9 +1,8 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -12,6 +11,20 @@ import { executeToolCall, toolEnvelope } from "../tools/invoke";
 import { toolSpecs } from "../tools/specs";
 import type { ToolContext } from "../tools/types";
 import { PRODUCT_NAME, VERSION } from "../version";
+import { annotationsOf } from "./annotations";
+
+/**
+ * A JSON-RPC error as the client should read it. Not the SDK's McpError: its message already reads
+ * "MCP error <code>: …", and the SDK's client adds that prefix again to what it receives.
+ */
+class ProtocolError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 /** The tools the context's requester may call, as MCP lists them (SPEC §5.9): all from the registry. */
 export function mcpToolList(ctx: Pick<ToolContext, "config" | "requester">): Tool[] {
@@ -20,6 +33,7 @@ export function mcpToolList(ctx: Pick<ToolContext, "config" | "requester">): Too
     description: spec.description,
     // Every tool schema is a zod object, so this restates the generated `type` for the SDK's types.
     inputSchema: { ...spec.parameters, type: "object" },
+    annotations: annotationsOf(spec.name),
   }));
 }
 
@@ -31,7 +45,7 @@ export function mcpToolList(ctx: Pick<ToolContext, "config" | "requester">): Too
 export async function mcpCallTool(ctx: ToolContext, name: string, args: unknown): Promise<CallToolResult> {
   const outcome = await executeToolCall(ctx, name, args);
   if (!outcome.ok && outcome.code === "tool_not_found") {
-    throw new McpError(ErrorCode.InvalidParams, outcome.message);
+    throw new ProtocolError(ErrorCode.InvalidParams, outcome.message);
   }
   if (!outcome.ok) {
     return {
@@ -63,20 +77,20 @@ const typeName = (value: unknown) =>
 
 /** Checks `tools/call` params, throwing -32602 (invalid params) that names the field. */
 function callToolParams(params: unknown): CallToolParams {
-  if (!isObject(params)) throw new McpError(ErrorCode.InvalidParams, "params: must be an object");
+  if (!isObject(params)) throw new ProtocolError(ErrorCode.InvalidParams, "params: must be an object");
   const { name, arguments: args } = params;
-  if (name === undefined) throw new McpError(ErrorCode.InvalidParams, "name required");
+  if (name === undefined) throw new ProtocolError(ErrorCode.InvalidParams, "name required");
   if (typeof name !== "string")
-    throw new McpError(ErrorCode.InvalidParams, `name: must be a string, not ${typeName(name)}`);
+    throw new ProtocolError(ErrorCode.InvalidParams, `name: must be a string, not ${typeName(name)}`);
   if (args !== undefined && !isObject(args))
-    throw new McpError(ErrorCode.InvalidParams, `arguments: must be an object, not ${typeName(args)}`);
+    throw new ProtocolError(ErrorCode.InvalidParams, `arguments: must be an object, not ${typeName(args)}`);
   return { ...params, name, ...(args !== undefined ? { arguments: args } : {}) };
 }
 
 /**
  * `tools/call` as the protocol layer parses it, before any handler runs. The SDK's own schema answers a
  * wrong `arguments` type with -32603 and a raw zod dump; this one answers -32602 naming the field, as the
- * SDK's McpServer does for invalid input. zod does not catch what a transform throws, so the McpError
+ * SDK's McpServer does for invalid input. zod does not catch what a transform throws, so the ProtocolError
  * reaches the client as it is.
  */
 const callToolRequestSchema = z.object({
@@ -89,21 +103,23 @@ async function sanitized<T>(method: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof McpError) throw error;
+    if (error instanceof ProtocolError) throw error;
     console.error(`POST /mcp ${method} failed:`, error);
-    throw new McpError(ErrorCode.InternalError, "internal error");
+    throw new ProtocolError(ErrorCode.InternalError, "internal error");
   }
 }
 
 /** A fresh MCP server for one request, answering as the context's requester (the endpoint is stateless). */
-export function createMcpServer(ctx: ToolContext): McpServer {
-  const server = new McpServer({ name: PRODUCT_NAME, version: VERSION }, { capabilities: { tools: {} } });
-  // The low-level handlers, not `registerTool`: the registry's own zod schemas, argument aliases and
-  // error messages stay the single source (SPEC §5.0) instead of the SDK's validation of them.
-  server.server.setRequestHandler(ListToolsRequestSchema, () =>
+export function createMcpServer(ctx: ToolContext): Server {
+  // The low-level Server, not McpServer and `registerTool`: the registry's own zod schemas, argument
+  // aliases and error messages stay the single source (SPEC §5.0) instead of the SDK's validation of
+  // them. McpServer would also advertise `tools.listChanged`, which a server that keeps no stream open
+  // (every request is its own server) can never send.
+  const server = new Server({ name: PRODUCT_NAME, version: VERSION }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () =>
     sanitized("tools/list", async () => ({ tools: mcpToolList(ctx) })),
   );
-  server.server.setRequestHandler(callToolRequestSchema, (request) =>
+  server.setRequestHandler(callToolRequestSchema, (request) =>
     sanitized("tools/call", () => mcpCallTool(ctx, request.params.name, request.params.arguments)),
   );
   return server;

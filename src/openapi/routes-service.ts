@@ -86,26 +86,11 @@ export const serviceRoutes: RouteDoc[] = [
     operationId: "getApiReference",
     summary: "API reference page",
     description:
-      "An interactive reference rendered from `/openapi.json` (Scalar), working offline: Scalar's script is served by the Worker at `/docs/scalar.js`. Without JavaScript the page shows the same operations as static HTML. Needs no token.",
+      "An interactive reference rendered from `/openapi.json` (Scalar), working offline: Scalar's script (`@scalar/api-reference`'s browser bundle) is a static asset of the same origin, `/docs/scalar.js`, served without reaching the Worker. Without JavaScript the page shows the same operations as static HTML. Needs no token.",
     tag: "Service",
     auth: "none",
     responses: [
       { status: 200, description: "An HTML page.", contentType: "text/html", schema: TEXT },
-      configInvalid,
-    ],
-    errors: [],
-  },
-  {
-    method: "GET",
-    path: "/docs/scalar.js",
-    operationId: "getApiReferenceScript",
-    summary: "API reference script",
-    description:
-      "Scalar's browser bundle (`@scalar/api-reference`), which `/docs` loads; cacheable for a year, since `/docs` asks for it with its version in the query. Needs no token.",
-    tag: "Service",
-    auth: "none",
-    responses: [
-      { status: 200, description: "A JavaScript file.", contentType: "text/javascript", schema: TEXT },
       configInvalid,
     ],
     errors: [],
@@ -220,6 +205,29 @@ export const serviceRoutes: RouteDoc[] = [
         },
       ],
       errors: [401],
+    }),
+  ),
+  // OpenClaw's gateway answers these with 405 too; the method is checked before the token.
+  ...(["GET", "PUT", "PATCH", "DELETE"] as const).map(
+    (method): RouteDoc => ({
+      method,
+      path: "/tools/invoke",
+      operationId: `invokeTool${method.charAt(0)}${method.slice(1).toLowerCase()}`,
+      summary: `Invoke a tool: ${method} (not offered)`,
+      description: "Tools are invoked with POST.",
+      tag: "Tools",
+      auth: "none",
+      responses: [
+        {
+          status: 405,
+          description: "Not allowed; POST requests (`Allow: POST`).",
+          example: {
+            ok: false,
+            error: { type: "method_not_allowed", message: `${method} /tools/invoke: use POST` },
+          },
+        },
+      ],
+      errors: [],
     }),
   ),
 ];

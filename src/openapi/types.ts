@@ -3,7 +3,7 @@ import type { z } from "zod";
 /** A JSON Schema (draft 2020-12, OpenAPI 3.1's dialect) as plain data. */
 export type JsonSchema = { [key: string]: unknown };
 
-export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
  * How a route authenticates: a bearer token, a bearer token or a grant token (SPEC §18), the channel's

@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../app-env";
@@ -31,3 +32,12 @@ export const toolsInvokeRoutes = new Hono<AppEnv>().post("/", async (c) => {
   });
   return jsonAnswer(c, { ok: true, result: toolEnvelope(name, details) });
 });
+
+/**
+ * `/tools/invoke` with any method but POST: 405 with `Allow: POST`, as OpenClaw's gateway answers (it
+ * checks the method before the token, and so does this), in its error envelope.
+ */
+export function invokeMethodNotAllowed(c: Context<AppEnv>) {
+  const error = { type: "method_not_allowed", message: `${c.req.method} /tools/invoke: use POST` };
+  return c.json({ ok: false, error }, 405, { Allow: "POST" });
+}

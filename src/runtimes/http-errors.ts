@@ -1,11 +1,25 @@
+import { redactKnownSecrets } from "../history/redact";
+
 const EXCERPT_CHARS = 300;
 
-/** A failed HTTP answer as a run error: who answered, the status, and a short body excerpt. */
+/**
+ * What a run error quotes of text the other side wrote: secrets masked (the runtime's own, which a server
+ * may echo back, and any of a known shape), then cut, so no secret is ever cut to an unrecognisable stub.
+ */
+export function errorExcerpt(text: string, secrets: readonly (string | undefined)[]): string {
+  return redactKnownSecrets(text, secrets).replace(/\s+/g, " ").trim().slice(0, EXCERPT_CHARS);
+}
+
+/**
+ * A failed HTTP answer as a run error: who answered, the status, and a short body excerpt with `secrets`
+ * (what the request carried) masked.
+ */
 export async function describeHttpFailure(
   who: string,
   response: Response,
+  secrets: readonly (string | undefined)[],
 ): Promise<{ error: string; retryable: boolean }> {
-  const body = (await response.text().catch(() => "")).replace(/\s+/g, " ").trim().slice(0, EXCERPT_CHARS);
+  const body = errorExcerpt(await response.text().catch(() => ""), secrets);
   return {
     error: `${who} answered HTTP ${response.status}${body ? `: ${body}` : ""}`,
     // Rate limits and server errors may pass; anything else will fail the same way again.

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { readSse, type SseEvent } from "../sse/reader";
-import { describeFetchFailure } from "./http-errors";
+import { describeFetchFailure, errorExcerpt } from "./http-errors";
 import {
   type ChatToolCall,
   type Completion,
@@ -8,8 +8,6 @@ import {
   MALFORMED,
   reportedUsageSchema,
 } from "./openai-completion";
-
-const EXCERPT_CHARS = 300;
 
 /** One `chat.completion.chunk`; providers differ in what they leave out, so nearly everything is optional. */
 const chunkSchema = z.object({
@@ -121,12 +119,14 @@ async function nextData(
 
 /**
  * A streamed completion (`stream: true`), read chunk by chunk; each piece of answer text goes to `onDelta`
- * as it arrives. A stream that breaks off, or ends before the answer did, is a retryable failure.
+ * as it arrives. A stream that breaks off, or ends before the answer did, is a retryable failure; an
+ * error the stream reports is quoted with `secrets` (what the request carried) masked.
  */
 export async function readCompletionStream(
   body: ReadableStream<Uint8Array>,
   signal: AbortSignal,
   onDelta: (text: string) => void,
+  secrets: readonly (string | undefined)[] = [],
 ): Promise<{ ok: true; completion: Completion } | CompletionFailure> {
   const builder = new CompletionBuilder();
   const events = readSse(body);
@@ -144,7 +144,7 @@ export async function readCompletionStream(
       const chunk = parseChunk(next.data);
       if (!chunk) return MALFORMED;
       if (chunk.error) {
-        const said = (chunk.error.message ?? "").replace(/\s+/g, " ").trim().slice(0, EXCERPT_CHARS);
+        const said = errorExcerpt(chunk.error.message ?? "", secrets);
         return { ok: false, error: `model API stream failed${said ? `: ${said}` : ""}`, retryable: true };
       }
       const text = builder.add(chunk);

@@ -78,16 +78,17 @@ function addCallUsage(run: RunUsage | undefined, call: MessageUsage | undefined)
 /**
  * The completion in a successful answer: read from its event stream as it arrives, each piece of text
  * handed to `onDelta`; or parsed whole when the server answered plain JSON despite `stream: true` (some
- * compatible servers ignore it).
+ * compatible servers ignore it). An error the stream reports is quoted with `secrets` masked.
  */
 async function readCompletion(
   response: Response,
   signal: AbortSignal,
   onDelta: (text: string) => void,
+  secrets: readonly (string | undefined)[],
 ): Promise<{ ok: true; completion: Completion } | CompletionFailure> {
   const type = (response.headers.get("Content-Type") ?? "").toLowerCase();
   if (response.body && type.includes("text/event-stream"))
-    return readCompletionStream(response.body, signal, onDelta);
+    return readCompletionStream(response.body, signal, onDelta, secrets);
   const body = await readJsonBody("model API", response, signal);
   if (!body.ok) return body;
   const completion = completionOf(body.json);
@@ -133,8 +134,9 @@ export async function runOpenAi(input: RunInput): Promise<RunOutcome> {
     } catch (cause) {
       return { kind: "failed", ...describeFetchFailure("model API", cause, input.signal) };
     }
-    if (!response.ok) return { kind: "failed", ...(await describeHttpFailure("model API", response)) };
-    const answer = await readCompletion(response, input.signal, input.onDelta);
+    if (!response.ok)
+      return { kind: "failed", ...(await describeHttpFailure("model API", response, [apiKey])) };
+    const answer = await readCompletion(response, input.signal, input.onDelta, [apiKey]);
     if (!answer.ok) return { kind: "failed", error: answer.error, retryable: answer.retryable };
     const { content, calls, finishReason, usage: reported } = answer.completion;
     const callUsage = callUsageOf(reported);

@@ -55,7 +55,11 @@ export async function runWebhook(input: RunInput): Promise<RunOutcome> {
     return { kind: "failed", ...describeFetchFailure("agent webhook", cause, input.signal) };
   }
   if (response.status === 202) return { kind: "deferred" };
-  if (!response.ok) return { kind: "failed", ...(await describeHttpFailure("agent webhook", response)) };
+  if (!response.ok)
+    return {
+      kind: "failed",
+      ...(await describeHttpFailure("agent webhook", response, [secret, input.runToken])),
+    };
   const answerBody = await readJsonBody("agent webhook", response, input.signal);
   if (!answerBody.ok) return { kind: "failed", error: answerBody.error, retryable: answerBody.retryable };
   const answer = webhookAnswerSchema.safeParse(answerBody.json, { reportInput: true });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { swarmSettings } from "../config/agents";
 import { fittingCount } from "../history/byte-cap";
+import { redactJson, redactSecrets } from "../history/redact";
 import type { CollectorOutcome, CollectorSnapshot } from "../session/api";
 import { flooredNumber } from "./args";
 import { collectorOwners, type WaitError } from "./collector-owners";
@@ -101,6 +102,18 @@ export const agentsWait = defineTool({
   },
 });
 
+/**
+ * A result as it leaves the service: the child's text and structured result with secrets masked (kept
+ * whole in its requester, where history shows them masked too).
+ */
+function maskedOutcome<T extends { result: string; structured?: unknown }>(item: T): T {
+  return {
+    ...item,
+    result: redactSecrets(item.result).text,
+    ...(item.structured !== undefined ? { structured: redactJson(item.structured) } : {}),
+  };
+}
+
 /** `completed` in the order results arrived (then input order); `pending` and `errors` in input order. */
 function waitResult(ids: string[], snapshots: (CollectorSnapshot | undefined)[], errors: WaitError[]) {
   const position = new Map(ids.map((id, index) => [id, index]));
@@ -109,7 +122,7 @@ function waitResult(ids: string[], snapshots: (CollectorSnapshot | undefined)[],
   const completed = snapshots
     .flatMap((found) => found?.completed ?? [])
     .sort((a, b) => a.endedAt - b.endedAt || a.completedSeq - b.completedSeq || byInput(a, b))
-    .map(({ endedAt: _ended, completedSeq: _seq, ...item }: CollectorOutcome) => item);
+    .map(({ endedAt: _ended, completedSeq: _seq, ...item }: CollectorOutcome) => maskedOutcome(item));
   const waiting = new Set(snapshots.flatMap((found) => found?.pending ?? []));
   const failed = [...new Map(errors.map((error) => [error.runId, error])).values()].sort(byInput);
   const { kept, omitted } = capped(completed);

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { CliIo } from "../../src/cli/io";
 import { runCli } from "../../src/cli/main";
+import { settleAll, spawnOk } from "../subagents/fixtures";
 import {
   ADMIN,
   AGENT_TOKENS,
   channelSecret,
   createSession,
+  createSpawned,
+  drive,
+  driveUntil,
   inbound,
   postInbound,
   SIGNING_KEY,
@@ -295,6 +299,54 @@ describe("CLI commands (in workerd, against the Worker)", () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("switchboard send <session> <message…>");
     expect(help.stdout).toContain("--timeout N");
+  });
+
+  it("follow --tree says how many of the tree's sessions the token may not read", async () => {
+    const u = uid();
+    const root = `agent:main:cli-tree-${u}`;
+    const theirs = `agent:research:subagent:cli-tree-${u}`;
+    await createSession({ agentId: "main", key: root });
+    await createSpawned({ sessionKey: theirs, agentId: "research", spawnedBy: root, spawnDepth: 1 });
+    await drive([root, theirs]);
+    const followed = await cli(["follow", root, "--tree", "--after", "0"], {
+      // Its line comes before any event; then the root's first event, and Ctrl-C.
+      onOutput: (stdout, interrupt) => {
+        if (stdout.includes(`[${root}]`)) interrupt();
+      },
+    });
+    expect(followed.code, followed.stderr).toBe(0);
+    const [first, second] = followed.stdout.split("\n");
+    expect(first).toBe(
+      "--  1 session of this tree not visible to this token (other agents', or beyond its visibility): their events are left out",
+    );
+    expect(second).toContain(`[${root}]`);
+    expect(followed.stdout).not.toContain(theirs);
+  });
+
+  it("deliveries says how many records of other agents' sessions are addressed to its own", async () => {
+    const r = `agent:main:cli-dlv-${uid()}`;
+    await createSession({ agentId: "main", key: r });
+    const { child } = await spawnOk(r, { task: "a quick look", agentId: "research" });
+    await settleAll([r, child]);
+    await driveUntil(
+      [r, child],
+      async () =>
+        (
+          await cli(["deliveries", "--session", child], { env: { SWITCHBOARD_TOKEN: ADMIN } })
+        ).stdout.includes(" completion ")
+          ? true
+          : undefined,
+      "the child's completion in the index",
+    );
+    // The completion is the research agent's record: main's token lists none of its own here.
+    const listed = await cli(["deliveries", "--kind", "completion", "--session", r]);
+    expect(listed.stderr).toBe("no deliveries\n");
+    const all = await cli(["deliveries", "--kind", "completion"]);
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout).not.toContain(child);
+    expect(all.stderr).toMatch(
+      /^(no deliveries\n)?\d+ records? of other agents' sessions, addressed to this agent's sessions, not visible to this token \(the operator token lists them\)\n$/,
+    );
   });
 
   it("deliveries lists a page at a time, shows, dismisses and retries; a refusal says what to do", async () => {

@@ -64,7 +64,7 @@ async function until<T>(items: AsyncIterator<T>, match: (item: T) => boolean): P
   }
 }
 
-const seqOf = (item: SessionStreamItem) => (item.kind === "gap" ? -1 : item.seq);
+const seqOf = (item: SessionStreamItem) => ("seq" in item ? item.seq : -1);
 
 describe("client live streams", () => {
   it("events() replays from after, follows live, and resumes with Last-Event-ID after a drop and a server close", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { maskSecret, redactJsonLeaf, redactSecrets } from "../../src/history/redact";
+import { maskSecret, redactJsonLeaf, redactKnownSecrets, redactSecrets } from "../../src/history/redact";
 
 function redacted(text: string): string {
   return redactSecrets(text).text;
@@ -117,6 +117,42 @@ describe("redactSecrets: well-known token prefixes", () => {
   });
 });
 
+const RUN_TOKEN = "sbr1.eyJhZ2VudElkIjoibWFpbiJ9.abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ";
+const GRANT_TOKEN = "sbg_3f2b8c1e-1a2b-4c3d-9e8f-0123456789ab.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde";
+
+describe("redactSecrets: Switchboard's own tokens", () => {
+  it.each([
+    ["a run token", RUN_TOKEN, "sbr1.e…NOPQ"],
+    ["a run token cut after its claims", "sbr1.eyJhZ2VudElkIjoibWFpbiJ9.abc", "sbr1.e….abc"],
+    ["a grant token", GRANT_TOKEN, "sbg_3f…bcde"],
+    ["a grant token cut after its id", "sbg_3f2b8c1e-1a2b-4c3d-9e8f-0123456789ab", "sbg_3f…89ab"],
+  ])("%s", (_, token, expected) => {
+    expect(redactSecrets(`refused ${token}.`)).toEqual({ text: `refused ${expected}.`, redacted: true });
+  });
+
+  it("leaves words that only start like one alone", () => {
+    const text = "sbr1 is the prefix; sbr1.short and sbg_ are not tokens.";
+    expect(redactSecrets(text)).toEqual({ text, redacted: false });
+  });
+});
+
+describe("redactKnownSecrets", () => {
+  it("masks every occurrence of a secret with no known shape, then the known shapes", () => {
+    const key = "fmk-0123456789abcdefghijklmnopqrstuv";
+    expect(redactKnownSecrets(`bad key ${key} (${key}); also sk-1234567890abcdef1234`, [key])).toBe(
+      "bad key fmk-01…stuv (fmk-01…stuv); also sk-123…1234",
+    );
+  });
+
+  it("masks the longest secret first and leaves short or missing ones alone", () => {
+    const outer = "outer-secret-0123456789-inner-secret";
+    expect(redactKnownSecrets(`${outer} and inner-secret`, [undefined, "inner-secret", outer, "abc"])).toBe(
+      "outer-…cret and ***",
+    );
+    expect(redactKnownSecrets("abc stays", ["abc"])).toBe("abc stays");
+  });
+});
+
 describe("redactSecrets: idempotence", () => {
   const sample = [
     "OPENAI_API_KEY=sk-1234567890abcdef1234",
@@ -127,6 +163,7 @@ describe("redactSecrets: idempotence", () => {
     "Bearer abcdefghijklmnopqrstuvwxyz",
     "-----BEGIN EC PRIVATE KEY-----\nMHcCAQ\n-----END EC PRIVATE KEY-----",
     "bot 123456789:AAbbccddeeffgghhiijjkkllmmnnooppqqr xoxb-1234567890-abcdefghij",
+    `run ${RUN_TOKEN} grant ${GRANT_TOKEN}`,
   ].join("\n");
 
   it("changes nothing on a second pass", () => {

@@ -14,7 +14,7 @@ import {
   uid,
   waitRun,
 } from "../support";
-import { connectMcp, detailsOf, listedNames } from "./client";
+import { connectMcp, detailsOf, type JsonRpcError, listedNames, rawMcp } from "./client";
 
 /**
  * A main-agent requester with a child it spawned (holding two messages) and a sibling it did not
@@ -156,12 +156,30 @@ describe("MCP tools/call", () => {
     expect(wrongType.content).toEqual([{ type: "text", text: expect.stringMatching(/: limit: /) }]);
   });
 
+  it("malformed tools/call params are -32602 naming the field, the message without a code prefix", async () => {
+    const cases: [unknown, string][] = [
+      [{ arguments: {} }, "name required"],
+      [{ name: 7 }, "name: must be a string, not a number"],
+      [{ name: "agents_list", arguments: [] }, "arguments: must be an object, not an array"],
+    ];
+    for (const [params, message] of cases) {
+      const response = await rawMcp(AGENT_TOKENS.main, {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params,
+      });
+      expect((await response.json<JsonRpcError>()).error).toEqual({ code: ErrorCode.InvalidParams, message });
+    }
+  });
+
   it("an unknown tool, or one the caller may not use, is a protocol error naming it", async () => {
     const { client } = await world();
     const unknown = client.callTool({ name: "no_such_tool", arguments: {} });
+    // The SDK's client prefixes the code itself: the server's message must not carry it already.
     await expect(unknown).rejects.toMatchObject({
       code: ErrorCode.InvalidParams,
-      message: expect.stringContaining("Tool not available: no_such_tool"),
+      message: "MCP error -32602: Tool not available: no_such_tool",
     });
 
     const ops = await connectMcp(AGENT_TOKENS.ops);

@@ -51,6 +51,33 @@ describe("MCP initialize and tools/list", () => {
     expect(history?.inputSchema.properties?.limit).toMatchObject({ type: "number" });
   });
 
+  it("tells clients which tools only read, which may destroy, which repeat safely (annotations)", async () => {
+    const { tools } = await (await connectMcp(AGENT_TOKENS.main)).listTools();
+    const hints = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]));
+    for (const tool of tools) {
+      expect(tool.annotations, tool.name).toEqual({
+        readOnlyHint: expect.any(Boolean),
+        destructiveHint: expect.any(Boolean),
+        idempotentHint: expect.any(Boolean),
+      });
+    }
+    const reads = ["sessions_list", "sessions_history", "sessions_search", "agents_list", "agents_wait"];
+    for (const name of reads.filter((name) => name in hints))
+      expect(hints[name], name).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    // session_status sets the model when asked to; sessions_send and sessions_spawn start runs.
+    for (const name of ["session_status", "sessions_send", "sessions_spawn"])
+      expect(hints[name]?.readOnlyHint, name).toBe(false);
+    expect(hints.sessions_send).toMatchObject({ destructiveHint: false, idempotentHint: false });
+    // subagents kills and cancels; sessions deletes.
+    for (const name of ["subagents", "sessions"].filter((name) => name in hints))
+      expect(hints[name], name).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+  });
+
+  it("advertises no tools/list_changed: a stateless server has no stream to send it on", async () => {
+    const client = await connectMcp(AGENT_TOKENS.main);
+    expect(client.getServerCapabilities()).toEqual({ tools: {} });
+  });
+
   it("ops (messaging profile) sees fewer tools: no agents_list", async () => {
     const ops = await listedNames(await connectMcp(AGENT_TOKENS.ops));
     const main = await listedNames(await connectMcp(AGENT_TOKENS.main));

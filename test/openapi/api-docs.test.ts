@@ -12,3 +12,13 @@ it("docs/api.md is current (refresh it with `npm run docs:api`)", async () => {
     "../../docs/api.md",
   );
 });
+
+// docs/openapi.json is the served /openapi.json, committed: clients generate from it without a running
+// server, and `npm run typecheck` compiles an openapi-typescript + openapi-fetch client of it
+// (scripts/openapi-client-check.mjs). Refreshed with docs/api.md by `npm run docs:api`.
+it("docs/openapi.json is current (refresh it with `npm run docs:api`)", async () => {
+  await expect(
+    `${JSON.stringify(openApiDocument(), null, 2)}\n`,
+    "docs/openapi.json is out of date: run `npm run docs:api`",
+  ).toMatchFileSnapshot("../../docs/openapi.json");
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_TOOL_ROUNDS, runOpenAi } from "../../src/runtimes/openai";
 import type { RunOutcome } from "../../src/runtimes/types";
-import { fakeServicesUrl, type ModelRequest, newRecording } from "../support";
+import { fakeServicesUrl, type ModelRequest, newRecording, showsSecret } from "../support";
 import { agentWith, LOOKUP_TOOL, runInput } from "./fixtures";
 
 /** An openai agent whose model API is the fake server's `scenario`, recorded. */
@@ -222,6 +222,25 @@ describe("runOpenAi against an OpenAI-compatible server", () => {
     expect(outcome).toMatchObject({ kind: "done", text: "hi" });
     const [request] = await recording.requests();
     expect(request?.headers.authorization).toBe("Bearer sk-test-123");
+  });
+
+  it("masks the API key a refusing server quotes back, before the excerpt is cut", async () => {
+    const key = "fmk-0123456789abcdefghijklmnopqrstuv";
+    const quoted = async (filler: number) =>
+      expectFailed(
+        await runOpenAi(
+          runInput(modelAgent(`echo-auth/${filler}`, { apiKeyEnv: "FAKE_MODEL_KEY" }).agent, "hi", {
+            secrets: { FAKE_MODEL_KEY: key },
+          }),
+        ),
+      ).error;
+    // Whole in the excerpt, and cut by it: 20 of its characters fall before the excerpt's 300th.
+    for (const filler of [0, 231]) {
+      const error = await quoted(filler);
+      expect(error).toContain("model API answered HTTP 401");
+      expect(error).toContain("Incorrect API key provided: fmk-01…stuv");
+      expect(showsSecret(error, key), error).toBe(false);
+    }
   });
 
   it("fails clearly, without calling the model, when the apiKeyEnv secret is missing", async () => {

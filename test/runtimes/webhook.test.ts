@@ -4,7 +4,7 @@ import { deriveKey } from "../../src/auth/purpose-keys";
 import { verifySignatureHeader } from "../../src/channels/signature";
 import type { RunOutcome } from "../../src/runtimes/types";
 import { runWebhook, webhookReply } from "../../src/runtimes/webhook";
-import { fakeServicesUrl, newRecording, SIGNING_KEY, type WebhookPost } from "../support";
+import { fakeServicesUrl, newRecording, SIGNING_KEY, showsSecret, type WebhookPost } from "../support";
 import { agentWith, LOOKUP_TOOL, runInput } from "./fixtures";
 
 /** Webhook secrets come from the Worker's own bindings, as in the run engine. */
@@ -138,6 +138,14 @@ describe("runWebhook against an agent webhook", () => {
     expect(failed.retryable).toBe(true);
     expect(failed.error).toContain("agent webhook answered HTTP 500");
     expect(failed.error).toContain("fake webhook status 500");
+  });
+
+  it("masks the run token a refusing webhook quotes back", async () => {
+    const input = hookInput(hookAgent("echo-token").agent, "hi");
+    const failed = expectFailed(await runWebhook(input));
+    expect(failed.error).toContain("agent webhook answered HTTP 400");
+    expect(failed.error).toContain(`run token refused: ${input.runToken.slice(0, 6)}…`);
+    expect(showsSecret(failed.error, input.runToken), failed.error).toBe(false);
   });
 
   it("fails, not retryable, on an answer without text", async () => {

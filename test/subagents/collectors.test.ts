@@ -246,6 +246,17 @@ describe("collectors (SPEC §15)", () => {
     expect(states).toEqual(["queued", "running"]);
   });
 
+  it("agents_wait: a result leaves the service with its secrets masked (issue 28)", async () => {
+    const r = await requester("swarm", "collect-mask");
+    const c = await collector(r, "m", "masked");
+    const secret = "sk-live0123456789abcdefghij";
+    await answer(c.childSessionKey, c.runId, `the deploy key is ${secret}`);
+    const waited = await agentsWait(r, { ids: [c.runId], timeoutSeconds: 30 });
+    const [item] = waited.completed;
+    expect(item?.result).toMatch(/^the deploy key is sk-liv…/);
+    expect(JSON.stringify(waited)).not.toContain(secret);
+  });
+
   it("agents_wait: checks ids, parks until a result arrives, reads results again, leaks nothing", async () => {
     // swarm's waitTimeoutSecondsMax is the default 600 s: the parked wait below outlasts a slow answer.
     const r = await requester("swarm", "collect-wait");

@@ -19,6 +19,8 @@
  *     stall/<ms>    echo, but the body stops after a few bytes for <ms> milliseconds (abort mid-body)
  *     malformed     200 with JSON that is not a completion
  *     status-<n>    HTTP <n> with `{ error: { message } }`
+ *     echo-auth[/<n>] HTTP 401 quoting the API key of the request's Authorization header, after <n> filler
+ *                   characters (default 0), as a server echoing the credential it refused would
  *     broken        echo, streamed, but the connection drops after the first piece of text
  *     cut-short     echo, streamed, but the stream ends cleanly after the first piece of text (no finish, no [DONE])
  *   A request with `stream: true` gets its completion as OpenAI streams it (`text/event-stream`: a comment, a
@@ -33,6 +35,7 @@
  *     no-text       200 `{ usage }` without text
  *     slow/<ms>     sync after <ms> milliseconds;  stall/<ms>  as for /openai
  *     status-<n>    HTTP <n>
+ *     echo-token    HTTP 400 quoting the run token it was posted
  *   POST /channel/<scenario>[/<param>]                                   a channel's outbound webhook
  *     Checks the signature like /webhook, then records the delivery under `channel:<body.sessionKey>`.
  *     ok            200
@@ -269,7 +272,16 @@ function webhook(scenario: string, param: string | undefined, request: Json): Re
       return { status: 200, body: answer, delayMs: Number(param ?? 1000) };
     case "stall":
       return { status: 200, body: answer, stallMs: Number(param ?? 1000) };
+    case "echo-token":
+      return { status: 400, body: { error: { message: `run token refused: ${request.runToken}` } } };
   }
+}
+
+/** The `echo-auth` model: refuses the key it was sent and quotes it, after `pad` filler characters. */
+function echoedKey(request: IncomingMessage, pad: string | undefined): Reply {
+  const key = `${request.headers.authorization ?? ""}`.replace(/^Bearer\s+/i, "");
+  const filler = "x".repeat(Number(pad ?? 0));
+  return { status: 401, body: { error: { message: `${filler}Incorrect API key provided: ${key}` } } };
 }
 
 /** Posts seen per idempotency key, for the `flaky` channel scenario. */
@@ -331,6 +343,7 @@ async function route(request: IncomingMessage, url: URL, body: string): Promise<
   }
   if (service === "openai" && request.method === "POST" && url.pathname.endsWith("/chat/completions")) {
     if (status) return failure("model");
+    if (scenario === "echo-auth") return echoedKey(request, param);
     const reply = openAi(scenario, param, json) ?? unknown;
     const isCompletion = objectOf(reply.body).object === "chat.completion";
     if (json.stream !== true || !isCompletion || segments.includes("as-json")) return reply;

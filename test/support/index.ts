@@ -12,6 +12,7 @@ export * from "./http";
 export * from "./ids";
 export * from "./lists";
 export * from "./runs";
+export * from "./secrets";
 export * from "./sessions";
 export * from "./shards";
 export * from "./streams";

@@ -113,6 +113,18 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
         { id: "model-429", model: "fake-model", runtime: model("status-429") },
         { id: "model-slow", model: "fake-model", runtime: model("slow/3000") },
         { id: "model-malformed", model: "fake-model", runtime: model("malformed") },
+        // Redaction (test/runs/error-redaction.test.ts): a model that quotes the API key it refuses, and a
+        // webhook agent that quotes its run token.
+        {
+          id: "model-auth-echo",
+          model: "fake-model",
+          runtime: { ...model("echo-auth"), apiKeyEnv: "FAKE_MODEL_KEY" },
+        },
+        {
+          id: "hook-echo-token",
+          model: "webhook",
+          runtime: { type: "webhook", url: `${fakeServicesUrl}/webhook/echo-token/rec-hook-echo-token` },
+        },
         {
           id: "hook-sync",
           model: "webhook",

@@ -4,6 +4,7 @@ import { findAgent } from "../../config/agents";
 import { keyOptionsOf } from "../../config/key-options";
 import type { AgentConfig, SwitchboardConfig } from "../../config/schema";
 import { readSecret } from "../../config/secrets";
+import { redactJson, redactKnownSecrets } from "../../history/redact";
 import { parseSessionKey } from "../../keys";
 import type { Requester } from "../../policy/requester";
 import { allowedTools } from "../../policy/tool-profiles";
@@ -17,7 +18,7 @@ import { toolSpecs } from "../../tools/specs";
 import { withOutputSchema } from "../../tools/structured-output";
 import type { SessionRecord } from "../record/record";
 import { queuedRuns, type RunRow } from "../store/run-store";
-import { appendRunEvent, pruneRunStreams, redactedArgs, SafeDeltas } from "../store/run-stream";
+import { appendRunEvent, pruneRunStreams, SafeDeltas } from "../store/run-stream";
 import { recordedToolCall, recordToolCall } from "../store/tool-calls";
 import { attachmentRefs } from "../transcript/attachments";
 import { runMessages } from "../transcript/transcript";
@@ -100,7 +101,7 @@ async function callToolOnce(
   const { sql, run } = context;
   const recorded = recordedToolCall(sql, run.runId, callIndex, name);
   if (recorded) return recorded;
-  appendRunEvent(sql, run.runId, "tool_call", { name, args: redactedArgs(args) });
+  appendRunEvent(sql, run.runId, "tool_call", { name, args: redactJson(args) });
   const tools = toolContext(context.env, context.config, requester, `${run.runId}:${callIndex}`);
   let result: object;
   // A failing tool is the model's problem to read about, not a reason to lose the run.
@@ -163,6 +164,12 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
   const runtime = runtimeFor(agent);
   // What a stream shows of the reply as it comes: its safe view, never the raw text (SPEC §14).
   const deltas = new SafeDeltas((data) => appendRunEvent(sql, run.runId, "delta", data));
+  // Every secret handed to the runtime, masked in whatever error it reports (a server may echo one back).
+  const handed: (string | undefined)[] = [runToken];
+  const hand = <T extends string | undefined>(secret: T): T => {
+    handed.push(secret);
+    return secret;
+  };
   for (let attempt = 0; ; attempt++) {
     // The n-th tool call of an attempt is the same call in every attempt and every resumption of the run.
     let callIndex = 0;
@@ -190,10 +197,11 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
       onDelta: (text) => {
         if (text) deltas.push(text);
       },
-      secret: (name) => readSecret(env, name),
+      secret: (name) => hand(readSecret(env, name)),
       purposeKey: async (purpose) =>
-        env.SWITCHBOARD_SIGNING_KEY ? deriveKey(env.SWITCHBOARD_SIGNING_KEY, purpose) : undefined,
+        hand(env.SWITCHBOARD_SIGNING_KEY ? await deriveKey(env.SWITCHBOARD_SIGNING_KEY, purpose) : undefined),
     });
+    if (outcome.kind === "failed") outcome.error = redactKnownSecrets(outcome.error, handed);
     if (outcome.kind === "done") deltas.end();
     if (
       outcome.kind !== "failed" ||

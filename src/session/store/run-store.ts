@@ -291,7 +291,10 @@ export function clearRuns(sql: SqlStorage): void {
   sql.exec("DELETE FROM run");
 }
 
-/** The public view of a run. */
+/**
+ * The public view of a run. Its reply is the safe view its stream ends with (reasoning gone, secrets
+ * masked); the raw text stays in the row for the exchange's next step. Its error was masked when recorded.
+ */
 export function toRunRecord(row: RunRow, sessionKey: string): RunRecord {
   const usage =
     row.totalTokens !== undefined
@@ -306,7 +309,7 @@ export function toRunRecord(row: RunRow, sessionKey: string): RunRecord {
     ...(row.startedAt !== undefined ? { startedAt: row.startedAt } : {}),
     ...(row.endedAt !== undefined ? { endedAt: row.endedAt } : {}),
     ...(usage ? { usage } : {}),
-    ...(row.reply !== undefined ? { reply: row.reply } : {}),
+    ...(row.reply !== undefined ? { reply: safeReplyText(row.reply) } : {}),
     ...(row.error !== undefined ? { error: row.error } : {}),
     attempts: row.attempts,
     retries: row.retries,

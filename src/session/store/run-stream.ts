@@ -1,5 +1,5 @@
 import { cleanAssistantText } from "../../history/clean-assistant-text";
-import { redactJsonLeaf, redactSecrets } from "../../history/redact";
+import { redactSecrets } from "../../history/redact";
 import type { RunProgressPost, RunStreamEvent, RunStreamKind } from "../api/api-events";
 import { eventsWritten } from "./feed-wake";
 
@@ -120,15 +120,6 @@ export function clearRunStreams(sql: SqlStorage): void {
 /** A reply as a stream shows it: the safe view of `sessions_history` (reasoning gone, secrets masked). */
 export function safeReplyText(reply: string): string {
   return redactSecrets(cleanAssistantText(reply)).text;
-}
-
-/** Tool-call arguments as a stream shows them: every string leaf redacted, credential keys masked. */
-export function redactedArgs(value: unknown, key?: string): unknown {
-  if (typeof value === "string") return redactJsonLeaf(key, value).text;
-  if (Array.isArray(value)) return value.map((item) => redactedArgs(item));
-  if (value && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, redactedArgs(item, name)]));
-  return value;
 }
 
 /**

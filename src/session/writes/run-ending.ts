@@ -1,4 +1,5 @@
 import type { AgentConfig, SwitchboardConfig } from "../../config/schema";
+import { redactSecrets } from "../../history/redact";
 import { ANNOUNCE_SKIP, NO_REPLY } from "../../messaging/inter-session";
 import { nextFlowStep } from "../../messaging/reply-flow";
 import { webhookReply } from "../../runtimes/webhook";
@@ -106,13 +107,23 @@ function addFollowUps(
   else addPostIfAllowed(sql, config, record, { ...post, text: reply });
 }
 
+/**
+ * An ending with its error's secrets masked: once here, whatever wrote the error, so every face that reads
+ * it (the run, its wait, its stream, a completion, a collector's result, a cut wait item, the console)
+ * reads it masked. A runtime's own secrets were masked already, by the run executor.
+ */
+function redactedError(ending: RunEnding): RunEnding {
+  return ending.error === undefined ? ending : { ...ending, error: redactSecrets(ending.error).text };
+}
+
 /** Records a run's end (call inside a transaction): its messages, the run, the session totals, the follow-ups. */
 export function recordRunEnding(
   sql: SqlStorage,
   config: SwitchboardConfig,
   run: RunRow,
-  ending: RunEnding,
+  reported: RunEnding,
 ): void {
+  const ending = redactedError(reported);
   const record = readRecord(sql);
   if (!record) return;
   const now = Date.now();
