@@ -15,7 +15,7 @@ const keyParam = {
   key: "The session key, URL-encoded (`agent%3Amain%3Amain`). Agent tokens may give a legacy key, read as their own agent's.",
 };
 
-// The row's schema is the one the session object builds its rows from (src/session/row.ts).
+// The row's schema is the one the session object builds its rows from (src/session/record/row.ts).
 const sessionRow = sessionRowSchema;
 
 const sessionExample = {

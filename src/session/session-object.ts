@@ -30,38 +30,38 @@ import {
   type TurnRequest,
   type Viewer,
 } from "./api";
-import type { DeliveryRecord, DeliveryReport, DeliveryReportAnswer } from "./api-deliveries";
-import type { RunProgressPost, StateChanges } from "./api-events";
-import type { SessionInspection } from "./api-inspect";
-import { readAttachment } from "./attachments";
-import { mayHaveChildren, noteChild } from "./children";
-import { cancelQueuedCollectors, pruneCollectors } from "./collector-store";
-import { Collectors } from "./collectors";
+import type { DeliveryRecord, DeliveryReport, DeliveryReportAnswer } from "./api/api-deliveries";
+import type { RunProgressPost, StateChanges } from "./api/api-events";
+import type { SessionInspection } from "./api/api-inspect";
+import { readPendingInputs } from "./api/pending-inputs";
+import { Collectors } from "./collectors/collectors";
 import { sessionConfig } from "./config";
-import { Deliveries } from "./deliveries";
-import { inspectSession } from "./inspect";
-import { guardedRecord, writePatch } from "./lifecycle";
-import { Live } from "./live";
-import { applySessionMigrations } from "./migrations";
-import { Outbox } from "./outbox";
-import { readPendingInputs } from "./pending-inputs";
-import { liveRecord, type SessionRecord } from "./record";
-import { type SessionRow, sessionRowOf } from "./row";
-import { findRun } from "./run-store";
+import { Deliveries } from "./ledger/deliveries";
+import { inspectSession } from "./live/inspect";
+import { Live } from "./live/live";
+import { type WatchNotice, wakeIfDue } from "./live/watch-notice";
+import { Outbox } from "./outbox/outbox";
+import { liveRecord, type SessionRecord } from "./record/record";
+import { type SessionRow, sessionRowOf } from "./record/row";
 import { RunWaiters } from "./run-waiters";
-import { Runs } from "./runs";
-import { readSentTurn, settleQueuedSend, writeSend } from "./sent";
-import { writeSteering } from "./steering";
-import { writeStructuredOutput } from "./structured-output";
+import { Runs } from "./runs/runs";
+import { Turns } from "./runs/turns";
+import { applySessionMigrations } from "./schema/migrations";
+import { mayHaveChildren, noteChild } from "./store/children";
+import { cancelQueuedCollectors, pruneCollectors } from "./store/collector-store";
+import { findRun } from "./store/run-store";
+import { readSentTurn, settleQueuedSend, writeSend } from "./store/sent";
+import { writeStructuredOutput } from "./store/structured-output";
+import { readAttachment } from "./transcript/attachments";
 import {
   countNewer,
   readExactPage,
   readExportChunk,
   readHistoryPage,
   readRecentMessages,
-} from "./transcript";
-import { Turns } from "./turns";
-import { type WatchNotice, wakeIfDue } from "./watch-notice";
+} from "./transcript/transcript";
+import { guardedRecord, writePatch } from "./writes/lifecycle";
+import { writeSteering } from "./writes/steering";
 import {
   archiveIfDue,
   failIfOrphaned,
@@ -70,7 +70,7 @@ import {
   writeImport,
   writeInbound,
   writeYieldNote,
-} from "./writes";
+} from "./writes/writes";
 
 /**
  * One session: its record, transcript (one row per message), runs and outbox, in SQLite. An

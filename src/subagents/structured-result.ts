@@ -2,7 +2,7 @@ import { schemaViolations } from "./output-schema";
 
 // A collector child's structured result (SPEC §15, OpenClaw reference §6.3): what each
 // `structured_output` call answers, and what the run's end reports. Pure: the session object keeps the
-// state (src/session/structured-output.ts), so a resumed run sees the calls it made before.
+// state (src/session/store/structured-output.ts), so a resumed run sees the calls it made before.
 
 /** The schemaError of a collector run that ended without recording a result. */
 export const NOT_CALLED = "structured_output was not called";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { collectorResultSchema } from "../session/api-collectors";
+import { collectorResultSchema } from "../session/api";
 
 // What the tools that start or follow runs answer (results.ts has the others and the failure shape).
 // Their failures carry more than ToolFailure (a runId, an action), so each says its own.

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ToolName } from "../config/schema";
-import { sessionRowSchema } from "../session/row";
+import { sessionRowSchema } from "../session/api";
 import {
   agentsWaitResultSchema,
   sessionsSendResultSchema,
@@ -53,7 +53,7 @@ export const historyPageSchema = z.object({
   hasMore: z.boolean(),
   nextOffset: z.number().int().optional().describe("pass as `offset` for older messages"),
   totalMessages: z.number().int(),
-  // OpenClaw's field, being added beside this (src/session/pending-inputs.ts): its own schema belongs here.
+  // OpenClaw's field, being added beside this (src/session/api/pending-inputs.ts): its own schema belongs here.
   pendingInputs: z
     .object({
       items: z.array(z.looseObject({ runId: z.string(), state: z.string(), queuedAt: z.number() })),

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { displayKey, type KeyOptions } from "../keys";
 import { checkSessionVisible } from "../policy/visibility";
-import type { Result, SessionHistory } from "../session/api";
-import { NO_PENDING_INPUTS } from "../session/pending-inputs";
+import { NO_PENDING_INPUTS, type Result, type SessionHistory } from "../session/api";
 import { JsonText } from "../text/json-text";
 import { flooredNumber, sessionKeyParam } from "./args";
 import {

@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { EVENTS_SHOWN } from "../../src/console/pages/session-activity";
 import { RUNS_SHOWN } from "../../src/console/pages/session-runs";
-import { appendEvent, systemEvent } from "../../src/session/event-log";
+import { appendEvent, systemEvent } from "../../src/session/store/event-log";
 import { completionsAfter, requester, runningChild, spawnOk } from "../subagents/fixtures";
 import {
   ADMIN,

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { ledgerError } from "../../src/session/api-deliveries";
+import { ledgerError } from "../../src/session/api/api-deliveries";
 import {
   DELIVERY_DEADLINE_MS,
   DELIVERY_KEEP_MS,
   nextAttemptAt,
   retryDelayMs,
-} from "../../src/session/delivery-schedule";
-import { liveMigrations } from "../../src/session/migrations-live";
+} from "../../src/session/api/delivery-schedule";
+import { migrationsFrom0012 } from "../../src/session/schema/migrations-0012";
 
 describe("the retry schedule (SPEC §16)", () => {
   it("waits min(300 s, 15 s · 2^(n−1)) plus 0–20% jitter after the n-th failure", () => {
@@ -29,7 +29,7 @@ describe("the retry schedule (SPEC §16)", () => {
   it("keeps settled records 7 days: the alarm's due_work view says the same number", () => {
     expect(DELIVERY_KEEP_MS).toBe(7 * 24 * 60 * 60 * 1000);
     // The view as the latest migration that rebuilds it leaves it.
-    const view = liveMigrations.findLast((migration) => migration.sql.includes("CREATE VIEW due_work"));
+    const view = migrationsFrom0012.findLast((migration) => migration.sql.includes("CREATE VIEW due_work"));
     expect(view?.sql).toContain(`updated_at + ${DELIVERY_KEEP_MS} FROM delivery`);
   });
 

@@ -1,8 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { applySessionMigrations } from "../../src/session/migrations";
-import type { PendingInputs } from "../../src/session/pending-inputs";
+import type { PendingInputs } from "../../src/session/api/pending-inputs";
+import { applySessionMigrations } from "../../src/session/schema/migrations";
 import {
   ADMIN,
   AGENT_TOKENS,

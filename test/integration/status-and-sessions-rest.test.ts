@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { applySessionMigrations } from "../../src/session/migrations";
+import { applySessionMigrations } from "../../src/session/schema/migrations";
 import {
   ADMIN,
   AGENT_TOKENS,

@@ -1,6 +1,6 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { addIndexSync } from "../../src/session/outbox-store";
+import { addIndexSync } from "../../src/session/store/outbox-store";
 import type { ToolContext } from "../../src/tools/types";
 import {
   capturingContext,

@@ -1,8 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { maskSecret } from "../../src/history/redact";
-import { recordRunEnding } from "../../src/session/run-ending";
-import { findRun } from "../../src/session/run-store";
+import { findRun } from "../../src/session/store/run-store";
+import { recordRunEnding } from "../../src/session/writes/run-ending";
 import { requester, spawnOk, subagents } from "../subagents/fixtures";
 import {
   ADMIN,

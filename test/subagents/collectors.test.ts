@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { updateRecord } from "../../src/session/record";
+import { updateRecord } from "../../src/session/record/record";
 import {
   AGENT_TOKENS,
   type ApiError,

@@ -13,7 +13,7 @@ import {
   waitDeferred,
 } from "./fixtures";
 
-/** The hidden note a run leaves when it ends with work of its task outstanding (src/session/outstanding-work.ts). */
+/** The hidden note a run leaves when it ends with work of its task outstanding (src/session/runs/outstanding-work.ts). */
 const WAITING_NOTE =
   "Turn ended while sub-agents were still working: their completions start the next turns, and the task's result is reported after the last one.";
 

@@ -1,0 +1,282 @@
+import { deleteSessionDeliveries } from "../../index-db/deliveries";
+import { revokeSessionGrants } from "../../index-db/grants";
+import { indexShards, keyShard } from "../../index-db/shards";
+import { deleteSessionIndex } from "../../index-db/write";
+import { deliveryQueue } from "../../queue/queues";
+import type { Alarm } from "../alarm";
+import { ledgerError } from "../api/api-deliveries";
+import { retryDelayMs } from "../api/delivery-schedule";
+import { deliverTurn, queuedSend, sessionApi } from "../client";
+import { deliverCollectorEntry } from "../collectors/collector-delivery";
+import { sessionConfig } from "../config";
+import { forgetRecord, readRecord } from "../record/record";
+import { applySessionMigrations } from "../schema/migrations";
+import {
+  attemptFailed,
+  byOutboxKey,
+  markDelivered,
+  markFailed,
+  markHandedOff,
+  markNotRequired,
+  pruneDeliveries,
+} from "../store/delivery-ledger";
+import { deliveryIdOf } from "../store/delivery-store";
+import {
+  deferEntry,
+  dueEntries,
+  hasOutboxKind,
+  isPending,
+  leaseDueEntries,
+  type OutboxEntry,
+  settleEntry,
+} from "../store/outbox-store";
+import { watcherAway } from "../store/watchers";
+import { writeDeletion } from "../writes/writes";
+import { IndexBatch, type IndexWrite, isIndexWrite } from "./outbox-index";
+import { postSteerNotice } from "./steer-notice";
+
+/** If the object is evicted between a write and its inline delivery, the alarm finishes the job then. */
+const INLINE_LEASE_MS = 5000;
+
+/**
+ * How a delivery pass left the session: `removed` when it is gone — it deleted itself (a cleanup child
+ * after its completion) or its storage was wiped after a delete — so runs in flight here must stop.
+ */
+export type PassOutcome = "delivered" | "removed";
+
+/**
+ * How one entry went: `delivered` (its ledger record, if any, is delivered), `handed_off` (the Queue
+ * takes it on), `settled` (its record was settled otherwise), or the session must go.
+ */
+type EntryOutcome = "delivered" | "handed_off" | "settled" | "remove_session" | "wipe";
+
+/**
+ * Delivers what the session owes others (the `outbox` table): index writes, turns in other sessions,
+ * channel posts. Entries are written in the same transaction as the change that owes them, delivered
+ * here, retried with backoff until acknowledged; receivers deduplicate, so a retry is always safe.
+ */
+export class Outbox {
+  readonly #storage: DurableObjectStorage;
+  readonly #bindings: () => Env;
+  readonly #alarm: Alarm;
+  /** Entries being delivered right now by a pass of this instance, by id. */
+  readonly #delivering = new Set<number>();
+  readonly #indexBatch: IndexBatch;
+  /** The index batches being written by passes of this instance (flushIndexWrites waits for them). */
+  readonly #indexWrites = new Set<Promise<void>>();
+  /** Wakes the agents_wait calls parked here (a collector member failed at its release's deadline). */
+  readonly #wakeCollectorWaits: (runId: string) => void;
+
+  /**
+   * `bindings` are the object's own, read at each delivery rather than kept: they belong to the
+   * instance (the subagent durability tests replace them on one instance to make deliveries fail).
+   */
+  constructor(
+    storage: DurableObjectStorage,
+    bindings: () => Env,
+    alarm: Alarm,
+    wakeCollectorWaits: (runId: string) => void,
+  ) {
+    this.#storage = storage;
+    this.#wakeCollectorWaits = wakeCollectorWaits;
+    this.#bindings = bindings;
+    this.#alarm = alarm;
+    this.#indexBatch = new IndexBatch(storage, bindings, (entry, error) => this.#attemptFailed(entry, error));
+  }
+
+  get #env(): Env {
+    return this.#bindings();
+  }
+
+  get #sql(): SqlStorage {
+    return this.#storage.sql;
+  }
+
+  /** Delivers what is due (what was just written), now, leaving the alarm set for whatever is left. */
+  async flush(): Promise<PassOutcome> {
+    const now = Date.now();
+    const taken = leaseDueEntries(this.#sql, now, now + INLINE_LEASE_MS);
+    await this.#alarm.rearm();
+    const outcome = await this.#pass(dueEntries(this.#sql, now, taken));
+    await this.#alarm.rearm();
+    return outcome;
+  }
+
+  /**
+   * Delivers the index writes due now and waits for those another pass is delivering: what a caller
+   * answered with a run it waited for needs (the run found by its id). Handoffs are left to the pass
+   * after the run; whatever fails here is retried by the alarm, set for its retry time.
+   */
+  async flushIndexWrites(): Promise<void> {
+    await this.#deliverIndexWrites(dueEntries(this.#sql, Date.now()));
+    await Promise.allSettled(this.#indexWrites);
+    await this.#alarm.rearm();
+  }
+
+  /** One pass over every entry due now (the alarm's); failures wait for their retry time. */
+  async deliver(): Promise<PassOutcome> {
+    const now = Date.now();
+    pruneDeliveries(this.#sql, now);
+    return this.#pass(dueEntries(this.#sql, now));
+  }
+
+  /**
+   * Handoffs first (turns, posts, notices: someone waits for them), then every index write due, in one
+   * D1 batch, those the handoffs owed included: a completion does not wait behind a D1 round trip.
+   */
+  async #pass(entries: readonly OutboxEntry[]): Promise<PassOutcome> {
+    for (const entry of entries) {
+      if (isIndexWrite(entry)) continue;
+      // Passes may overlap (a request and the alarm); an entry one of them is delivering is left to it,
+      // and one it delivered since this pass read the list is gone, so it is posted once. Waiting for that
+      // pass instead could deadlock on a turn sent to ourselves.
+      if (this.#delivering.has(entry.id) || !isPending(this.#sql, entry)) continue;
+      // A send the Worker is putting on the Queue itself is left to it until its grace is over.
+      if (entry.kind === "turn" && entry.payload.viaQueue && entry.nextAttemptAt > Date.now()) continue;
+      this.#delivering.add(entry.id);
+      try {
+        const outcome = await this.#deliverEntry(entry);
+        // An entry replaced while it was delivered stays owed, and so does its record, for the newer payload.
+        if (settleEntry(this.#sql, entry)) {
+          if (outcome === "delivered" || outcome === "remove_session")
+            markDelivered(this.#sql, byOutboxKey(entry.key));
+          if (outcome === "handed_off") markHandedOff(this.#sql, entry.key);
+        }
+        if (outcome === "remove_session") return await this.#removeSession();
+        if (outcome === "wipe") {
+          await this.#wipe();
+          return "removed";
+        }
+      } catch (cause) {
+        this.#attemptFailed(entry, cause instanceof Error ? cause.message : String(cause));
+      } finally {
+        this.#delivering.delete(entry.id);
+      }
+    }
+    // This pass's own index entries as they are now (a newer change may have replaced one meanwhile),
+    // and those the handoffs owed since.
+    const ids = new Set(entries.map((entry) => entry.id));
+    const owed = dueEntries(this.#sql, Date.now()).filter((entry) => !ids.has(entry.id));
+    await this.#deliverIndexWrites([...dueEntries(this.#sql, Date.now(), [...ids]), ...owed]);
+    return "delivered";
+  }
+
+  /**
+   * A failed attempt waits for its retry time by the one schedule; a ledger record past its deadline
+   * is suspended instead (its payload stays with the record, for an operator's retry).
+   */
+  #attemptFailed(entry: OutboxEntry, error: string): void {
+    const now = Date.now();
+    const ledger = isIndexWrite(entry)
+      ? undefined
+      : attemptFailed(this.#sql, byOutboxKey(entry.key), error, now);
+    if (ledger && "suspended" in ledger) {
+      settleEntry(this.#sql, entry);
+      console.warn(
+        `session outbox: ${entry.kind} suspended after ${entry.attempts + 1} attempts: ${ledgerError(error)}`,
+      );
+      return;
+    }
+    deferEntry(this.#sql, entry, error, ledger?.retryAt ?? now + retryDelayMs(entry.attempts + 1));
+    console.warn(`session outbox: ${entry.kind} failed (attempt ${entry.attempts + 1}), will retry`);
+  }
+
+  /** Delivers one entry that is not an index write (those go in the pass's batch); throws to have it retried. */
+  async #deliverEntry(entry: Exclude<OutboxEntry, IndexWrite>): Promise<EntryOutcome> {
+    const env = this.#env;
+    switch (entry.kind) {
+      case "index_delete": {
+        // What a collector child is owed (its result to its requester, or a member's release or kill)
+        // goes out before the storage does (each is retried until settled, 30 minutes at most).
+        if (hasOutboxKind(this.#sql, "collector_result") || hasOutboxKind(this.#sql, "collector_release"))
+          throw new Error("a collector handoff is still owed");
+        const shard = keyShard(indexShards(env), entry.payload.sessionKey);
+        await deleteSessionIndex(shard, entry.payload.sessionKey, entry.payload.version);
+        const record = readRecord(this.#sql);
+        const deletedAt = record?.deletedAt;
+        if (record === undefined || deletedAt === undefined) return "delivered";
+        // Its ledger goes with its storage: the index keeps no record the session cannot answer for.
+        await deleteSessionDeliveries(shard, entry.payload.sessionKey, deletedAt);
+        // Its grants die with it (SPEC §23): their tokens answer 401 as any revoked grant's.
+        await revokeSessionGrants(env.DB, record, deletedAt);
+        return "wipe";
+      }
+      case "turn": {
+        if (entry.payload.viaQueue) {
+          const message = queuedSend(entry.payload);
+          await deliveryQueue(env, message).send(message, { contentType: "json" });
+          return "delivered";
+        }
+        const taker = await deliverTurn(env.SESSION, entry.payload);
+        // A session deleted meanwhile (and every requester above it) cannot take the turn: nobody is left.
+        if (!taker) {
+          const why = `no session left to take it: ${entry.payload.targets.join(", ")} gone`;
+          console.warn(`turn ${entry.payload.request.runId}: ${why}`);
+          markFailed(this.#sql, byOutboxKey(entry.key), why);
+          return "settled";
+        }
+        return entry.payload.afterwards ?? "delivered";
+      }
+      case "post": {
+        // The Queue's consumer reports each attempt to this session's ledger by the record's id.
+        const deliveryId = deliveryIdOf(this.#sql, entry.key);
+        const message = { ...entry.payload, ...(deliveryId ? { deliveryId } : {}) };
+        await deliveryQueue(env, message).send(message, { contentType: "json" });
+        return "handed_off";
+      }
+      case "steer_notice":
+        await postSteerNotice(env, sessionConfig(env), entry.payload);
+        return "delivered";
+      case "remove_session":
+        return "remove_session";
+      case "collector_release":
+      case "collector_result":
+        return deliverCollectorEntry(env, this.#sql, entry, this.#wakeCollectorWaits);
+      case "child_created":
+        // Noted whether or not the parent was ever written: its children exist either way.
+        await sessionApi(env.SESSION, entry.payload.parentKey).childCreated(entry.payload.childKey);
+        return "delivered";
+      case "watch_notice": {
+        const { watcherKey } = entry.payload;
+        const taken = await sessionApi(env.SESSION, watcherKey).watchNotice(entry.payload);
+        // A deleted or archived watcher takes nothing: the notice is not retried.
+        const away = !taken.ok ? "deleted" : taken.value.taken === "archived" ? "archived" : undefined;
+        if (!away) return "delivered";
+        watcherAway(this.#sql, watcherKey, away);
+        if (away === "deleted")
+          markFailed(this.#sql, byOutboxKey(entry.key), `watcher ${watcherKey} was deleted`);
+        else markNotRequired(this.#sql, byOutboxKey(entry.key), `watcher ${watcherKey} is archived`);
+        return "settled";
+      }
+    }
+  }
+
+  /** The due index writes in one D1 batch (IndexBatch), each left to whichever pass took it first. */
+  async #deliverIndexWrites(due: readonly OutboxEntry[]): Promise<void> {
+    const entries = due.filter(isIndexWrite).filter((entry) => !this.#delivering.has(entry.id));
+    if (entries.length === 0) return;
+    for (const entry of entries) this.#delivering.add(entry.id);
+    const written = this.#indexBatch.write(entries).finally(() => {
+      for (const entry of entries) this.#delivering.delete(entry.id);
+      this.#indexWrites.delete(written);
+    });
+    this.#indexWrites.add(written);
+    await written;
+  }
+
+  /** The session deletes itself, then delivers that (its index row goes, then its storage). */
+  async #removeSession(): Promise<PassOutcome> {
+    if (readRecord(this.#sql)?.deletedAt === undefined)
+      this.#storage.transactionSync(() => writeDeletion(this.#sql, Date.now()));
+    await this.flush();
+    return "removed";
+  }
+
+  /** The index no longer points here: drop everything, then restore the empty schema for reuse. */
+  async #wipe(): Promise<void> {
+    await this.#storage.deleteAll();
+    forgetRecord(this.#sql);
+    this.#alarm.forget();
+    applySessionMigrations(this.#sql);
+  }
+}

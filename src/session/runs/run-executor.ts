@@ -1,0 +1,219 @@
+import { deriveKey } from "../../auth/purpose-keys";
+import { mintRunToken } from "../../auth/run-token";
+import { findAgent } from "../../config/agents";
+import { keyOptionsOf } from "../../config/key-options";
+import type { AgentConfig, SwitchboardConfig } from "../../config/schema";
+import { readSecret } from "../../config/secrets";
+import { redactJson, redactKnownSecrets } from "../../history/redact";
+import { parseSessionKey } from "../../keys";
+import type { Requester } from "../../policy/requester";
+import { allowedTools } from "../../policy/tool-profiles";
+import { runtimeFor } from "../../runtimes";
+import type { RunOutcome } from "../../runtimes/types";
+import { stringifyJson } from "../../text/json-text";
+import { toolContext } from "../../tools/context";
+import { executeToolCall } from "../../tools/invoke";
+import { toolRegistry } from "../../tools/registry";
+import { toolSpecs } from "../../tools/specs";
+import { withOutputSchema } from "../../tools/structured-output";
+import type { SessionRecord } from "../record/record";
+import { queuedRuns, type RunRow } from "../store/run-store";
+import { appendRunEvent, pruneRunStreams, SafeDeltas } from "../store/run-stream";
+import { recordedToolCall, recordToolCall } from "../store/tool-calls";
+import { attachmentRefs } from "../transcript/attachments";
+import { runMessages } from "../transcript/transcript";
+import { markSteeringTaken, steeringAfter } from "../writes/steering";
+
+/** How many earlier messages a runtime sees. */
+const HISTORY_MESSAGES = 40;
+/** Transient failures (429, 5xx, network) are retried this many times, with doubling backoff. */
+export const MAX_TRANSIENT_RETRIES = 2;
+const RETRY_BASE_MS = 200;
+/** A run token outlives its run by this much, for the announce step (SPEC §3). */
+const RUN_TOKEN_GRACE_SECONDS = 300;
+
+export interface ExecutionContext {
+  env: Env;
+  sql: SqlStorage;
+  config: SwitchboardConfig;
+  record: SessionRecord;
+  run: RunRow;
+  deadlineAt: number;
+  signal: AbortSignal;
+  /** Records a transient failure that is about to be retried. */
+  onRetry: (note: string) => void;
+}
+
+/** The session a run acts as: its tools and run token follow from this. */
+export function runRequester(
+  config: SwitchboardConfig,
+  record: SessionRecord,
+  run: RunRow,
+  hop: number,
+): Requester & { hop: number } {
+  const parsed = parseSessionKey(record.sessionKey, keyOptionsOf(config));
+  return {
+    agentId: record.agentId,
+    sessionKey: record.sessionKey,
+    depth: record.spawnDepth,
+    sandboxed: findAgent(config, record.agentId)?.sandbox ?? false,
+    isSubagent: parsed?.isSubagent ?? false,
+    runId: run.runId,
+    hop,
+    ...(record.spawn?.collect ? { collector: true as const } : {}),
+    ...(record.spawn?.collect?.outputSchema ? { structuredOutput: true as const } : {}),
+  };
+}
+
+/** The agent as this session runs it: a session model override replaces an OpenAI model. */
+function effectiveAgent(agent: AgentConfig, record: SessionRecord): AgentConfig {
+  if (!record.modelOverride || agent.runtime.type !== "openai") return agent;
+  return {
+    ...agent,
+    model: record.modelOverride,
+    runtime: { ...agent.runtime, model: record.modelOverride },
+  };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/**
+ * One tool call of a run, never repeated: a call made before (the run resumed after an eviction, or its
+ * model retried) answers its recorded result; a new one runs with an idempotency key of its own
+ * (`<runId>:<index>`: a spawn or send cut before its result was recorded is found again, not redone),
+ * and its result is recorded before the run goes on.
+ */
+async function callToolOnce(
+  context: ExecutionContext,
+  requester: Requester,
+  callIndex: number,
+  name: string,
+  args: unknown,
+): Promise<object> {
+  const { sql, run } = context;
+  const recorded = recordedToolCall(sql, run.runId, callIndex, name);
+  if (recorded) return recorded;
+  appendRunEvent(sql, run.runId, "tool_call", { name, args: redactJson(args) });
+  const tools = toolContext(context.env, context.config, requester, `${run.runId}:${callIndex}`);
+  let result: object;
+  // A failing tool is the model's problem to read about, not a reason to lose the run.
+  try {
+    const called = await executeToolCall(tools, name, args);
+    result = called.ok ? called.details : { status: "error", error: called.message };
+  } catch (cause) {
+    console.error(`run ${run.runId}: tool ${name} failed`, cause);
+    appendRunEvent(sql, run.runId, "tool_result", { name, status: "error" });
+    return { status: "error", error: `tool ${name} failed` };
+  }
+  // Serialized once (a history page's JsonText written as it is), recorded as that text, and answered as
+  // the plain JSON data a replay of the call reads back.
+  const json = stringifyJson(result);
+  recordToolCall(sql, run.runId, callIndex, name, json);
+  appendRunEvent(sql, run.runId, "tool_result", { name, status: toolStatus(result) });
+  return JSON.parse(json) as object;
+}
+
+/** A tool result's `status` as a run stream shows it (every tool answers with one; `ok` when one does not). */
+function toolStatus(result: object): string {
+  const status = (result as { status?: unknown }).status;
+  return typeof status === "string" ? status : "ok";
+}
+
+/** Runs one turn with the session's agent runtime, retrying transient failures a bounded number of times. */
+export async function executeRun(context: ExecutionContext): Promise<RunOutcome> {
+  const { env, sql, config, record, run } = context;
+  pruneRunStreams(sql, Date.now());
+  const configured = findAgent(config, record.agentId);
+  if (!configured)
+    return { kind: "failed", error: `agent "${record.agentId}" is not configured`, retryable: false };
+  const queuedTriggers = queuedRuns(sql).flatMap((queued) =>
+    queued.triggerMessageId ? [queued.triggerMessageId] : [],
+  );
+  const messages = runMessages(
+    sql,
+    { runId: run.runId, triggerMessageId: run.triggerMessageId ?? "" },
+    queuedTriggers,
+    HISTORY_MESSAGES,
+  );
+  if (!messages) return { kind: "failed", error: "the run's message is missing", retryable: false };
+  const { trigger, history } = messages;
+  const requester = runRequester(config, record, run, trigger.provenance?.hop ?? 0);
+  const granted = [...allowedTools(config, requester)].filter((name) => toolRegistry[name]);
+  const runToken = env.SWITCHBOARD_SIGNING_KEY
+    ? await mintRunToken(env.SWITCHBOARD_SIGNING_KEY, {
+        agentId: record.agentId,
+        sessionKey: record.sessionKey,
+        runId: run.runId,
+        depth: record.spawnDepth,
+        sandboxed: requester.sandboxed,
+        hop: requester.hop,
+        ...(requester.structuredOutput ? { structuredOutput: true } : {}),
+        ...(requester.collector ? { collector: true } : {}),
+        exp: Math.ceil(context.deadlineAt / 1000) + RUN_TOKEN_GRACE_SECONDS,
+      })
+    : "";
+  const agent = effectiveAgent(configured, record);
+  const runtime = runtimeFor(agent);
+  // What a stream shows of the reply as it comes: its safe view, never the raw text (SPEC §14).
+  const deltas = new SafeDeltas((data) => appendRunEvent(sql, run.runId, "delta", data));
+  // Every secret handed to the runtime, masked in whatever error it reports (a server may echo one back).
+  const handed: (string | undefined)[] = [runToken];
+  const hand = <T extends string | undefined>(secret: T): T => {
+    handed.push(secret);
+    return secret;
+  };
+  for (let attempt = 0; ; attempt++) {
+    // The n-th tool call of an attempt is the same call in every attempt and every resumption of the run.
+    let callIndex = 0;
+    // Each attempt starts from a fresh chat, so it is handed every message steered into the run.
+    let steeredSeq = 0;
+    const outcome = await runtime({
+      runId: run.runId,
+      agent,
+      sessionKey: record.sessionKey,
+      sessionId: record.sessionId,
+      message: trigger,
+      history,
+      ...(run.context ? { context: run.context } : {}),
+      attachments: attachmentRefs(sql, record.sessionKey),
+      tools: withOutputSchema(toolSpecs(granted), record.spawn?.collect?.outputSchema),
+      runToken,
+      signal: context.signal,
+      callTool: (name, args) => callToolOnce(context, requester, callIndex++, name, args),
+      takeSteering: () => {
+        const steered = steeringAfter(sql, run.runId, steeredSeq);
+        steeredSeq = steered.lastSeq;
+        markSteeringTaken(sql, run.runId, steeredSeq);
+        return steered.messages;
+      },
+      onDelta: (text) => {
+        if (text) deltas.push(text);
+      },
+      secret: (name) => hand(readSecret(env, name)),
+      purposeKey: async (purpose) =>
+        hand(env.SWITCHBOARD_SIGNING_KEY ? await deriveKey(env.SWITCHBOARD_SIGNING_KEY, purpose) : undefined),
+    });
+    if (outcome.kind === "failed") outcome.error = redactKnownSecrets(outcome.error, handed);
+    if (outcome.kind === "done") deltas.end();
+    if (
+      outcome.kind !== "failed" ||
+      !outcome.retryable ||
+      attempt >= MAX_TRANSIENT_RETRIES ||
+      context.signal.aborted
+    ) {
+      return outcome;
+    }
+    context.onRetry(`attempt ${attempt + 1} failed: ${outcome.error}`);
+    // The next attempt writes its reply from the start: a stream reader drops what it showed so far.
+    deltas.restart();
+    await sleep(RETRY_BASE_MS * 2 ** attempt, context.signal);
+  }
+}

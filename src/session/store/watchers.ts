@@ -1,0 +1,130 @@
+import type { SessionEvent, StateChanges, WatcherInfo } from "../api/api-events";
+import { addDelivery } from "./delivery-store";
+
+/**
+ * Watch, on the watched (target) side (SPEC §13): one cursor per watcher session key (table `watcher`),
+ * and the coalesced notice each one is owed, handed to the outbox (`watch_notice`). Cursor semantics
+ * after OpenClaw's: `last_seen` is what the watcher has read (a notice says `changesSince <last_seen>`),
+ * `notified` the notify-eligible seq that raised the notice owed now (NULL: none pending), `material`
+ * the newest such seq. While a notice is pending, further events only move `material`.
+ */
+
+type CursorRow = { watcher_key: string; last_seen: number; notified: number | null; material: number };
+
+/** A `message` by a person, or by a session other than the watcher: only these notify (SPEC §13). */
+function notifies(event: SessionEvent, watcherKey: string): boolean {
+  if (event.kind !== "message") return false;
+  return event.actor.type === "human" || (event.actor.type === "agent" && event.actor.id !== watcherKey);
+}
+
+/**
+ * Owes the watcher one notice, with its delivery record (SPEC §16 `notice`); its dedupe key makes a
+ * repeat of the same notice the same entry.
+ */
+function raiseNotice(sql: SqlStorage, targetKey: string, watcherKey: string, n: number): void {
+  addDelivery(
+    sql,
+    "notice",
+    { target: watcherKey },
+    { kind: "watch_notice", key: `watch:${watcherKey}:${n}`, payload: { watcherKey, targetKey, n } },
+  );
+}
+
+/**
+ * Registers (or keeps) a watcher, its cursor at the current version so earlier history never notifies.
+ * A watcher with a notice pending keeps it as it is (re-registering keeps pending state).
+ */
+export function registerWatcher(sql: SqlStorage, watcherKey: string, version: number, now: number): void {
+  sql.exec(
+    `INSERT INTO watcher (watcher_key, last_seen, notified, material, created_at) VALUES (?1, ?2, NULL, ?2, ?3)
+     ON CONFLICT (watcher_key) DO UPDATE SET last_seen = MAX(last_seen, ?2), material = MAX(material, ?2)
+       WHERE notified IS NULL`,
+    watcherKey,
+    version,
+    now,
+  );
+}
+
+/** Every watcher of this session, the longest-standing first (what the console shows). */
+export function listWatchers(sql: SqlStorage): WatcherInfo[] {
+  return sql
+    .exec<CursorRow & { created_at: number }>("SELECT * FROM watcher ORDER BY created_at, watcher_key")
+    .toArray()
+    .map((row) => ({
+      watcherKey: row.watcher_key,
+      lastSeen: row.last_seen,
+      since: row.created_at,
+      noticePending: row.notified !== null,
+    }));
+}
+
+/**
+ * Called by the event log for what it just wrote (same transaction). Nothing but `message` events by a
+ * person or a session is looked at, and only then are the cursors read: a session nobody watches pays
+ * one query on an empty table at most.
+ */
+export function noteWatchedEvents(sql: SqlStorage, targetKey: string, events: readonly SessionEvent[]): void {
+  const candidates = events.filter((event) => event.kind === "message" && event.actor.type !== "system");
+  if (candidates.length === 0) return;
+  const cursors = sql.exec<CursorRow>("SELECT * FROM watcher").toArray();
+  for (const cursor of cursors) {
+    const eligible = candidates.filter((event) => notifies(event, cursor.watcher_key));
+    const first = eligible[0];
+    const last = eligible.at(-1);
+    if (!first || !last) continue;
+    sql.exec(
+      "UPDATE watcher SET material = ?, notified = COALESCE(notified, ?) WHERE watcher_key = ?",
+      last.seq,
+      first.seq,
+      cursor.watcher_key,
+    );
+    if (cursor.notified === null) raiseNotice(sql, targetKey, cursor.watcher_key, cursor.last_seen);
+  }
+}
+
+/**
+ * The watcher read the changes after `since` (session_status `changesSince`). With `since` at or past
+ * its `last_seen` (the notice's n), that acknowledges everything the answer showed: the cursor moves
+ * there and the pending notice is settled. Only an answer cut at its limit can leave a notify-eligible
+ * event unread; then exactly one fresh notice is owed, from where the answer stopped (true).
+ */
+export function acknowledgeWatch(
+  sql: SqlStorage,
+  targetKey: string,
+  watcherKey: string,
+  since: number,
+  changes: StateChanges,
+): boolean {
+  const cursor = sql.exec<CursorRow>("SELECT * FROM watcher WHERE watcher_key = ?", watcherKey).toArray()[0];
+  if (!cursor || since < cursor.last_seen) return false;
+  const shown = changes.truncated ? (changes.events.at(-1)?.seq ?? since) : changes.stateVersion;
+  const lastSeen = Math.max(cursor.last_seen, shown);
+  const unread = cursor.material > lastSeen;
+  sql.exec(
+    "UPDATE watcher SET last_seen = ?, notified = ? WHERE watcher_key = ?",
+    lastSeen,
+    unread ? cursor.material : null,
+    watcherKey,
+  );
+  if (unread) raiseNotice(sql, targetKey, watcherKey, lastSeen);
+  return unread;
+}
+
+/**
+ * The watcher did not take its notice: a deleted one stops watching (its cursor goes); an archived one
+ * keeps its cursor with no notice pending, so the next change after it is back raises one again.
+ */
+export function watcherAway(sql: SqlStorage, watcherKey: string, why: "deleted" | "archived"): void {
+  if (why === "deleted") sql.exec("DELETE FROM watcher WHERE watcher_key = ?", watcherKey);
+  else sql.exec("UPDATE watcher SET notified = NULL WHERE watcher_key = ?", watcherKey);
+}
+
+/**
+ * A deleted (or re-created) session has no watchers and owes none of them a notice any more; as a
+ * watcher, it has no wake turn to come.
+ */
+export function clearWatchers(sql: SqlStorage): void {
+  sql.exec("DELETE FROM watcher");
+  sql.exec("DELETE FROM watch_wake");
+  sql.exec("DELETE FROM outbox WHERE kind = 'watch_notice'");
+}

@@ -1,0 +1,217 @@
+import type { AgentConfig, SwitchboardConfig } from "../../config/schema";
+import { redactSecrets } from "../../history/redact";
+import { ANNOUNCE_SKIP, NO_REPLY } from "../../messaging/inter-session";
+import { nextFlowStep } from "../../messaging/reply-flow";
+import { webhookReply } from "../../runtimes/webhook";
+import { buildCompletion, completionTurn } from "../../subagents/completion";
+import { redactSpawnAttachments } from "../../subagents/redact-attachments";
+import type { DeferredResult } from "../api";
+import { readRecord, type SessionRecord, type SpawnInfo, updateRecord } from "../record/record";
+import { addDelivery } from "../store/delivery-store";
+import { addToOutbox, completionKey } from "../store/outbox-store";
+import {
+  markRunEnded,
+  RESTARTED_BY_STEER,
+  type RunEnding,
+  type RunRow,
+  STATUS_OF_ENDING,
+} from "../store/run-store";
+import { clearToolCalls } from "../store/tool-calls";
+import { appendMessages, summaryChanges } from "../transcript/transcript";
+import { addCollectorResult, collectorReports } from "./collector-result";
+import { ARCHIVE_WHEN_IDLE } from "./lifecycle";
+import { addPostIfAllowed, addPostNotRequired, announceTarget, sessionChannel } from "./posts";
+import { recordCompletionOwed } from "./run-progress";
+
+const seconds = (ms: number) => Math.round(ms / 1000);
+
+/**
+ * Why a run was aborted: its timeout, a kill, a kill cascading from an ancestor, a steer restarting it,
+ * or its own sessions_yield.
+ */
+export type AbortReason = "timeout" | "killed" | "cascade" | "steer" | "yield";
+
+/**
+ * How an aborted run ends. A steered run is replaced and a yielded one is waiting: neither reports. A
+ * run killed because an ancestor was killed does not report either: its requester is being stopped,
+ * and a completion would start that requester's next turn.
+ */
+export function abortedEnding(reason: AbortReason, row: RunRow, messages: RunEnding["messages"]): RunEnding {
+  switch (reason) {
+    case "yield":
+      return { status: "ok", announce: false, messages };
+    case "steer":
+      return { status: "killed", error: RESTARTED_BY_STEER, announce: false, messages: [] };
+    case "killed":
+      return { status: "killed", error: "run killed", messages: [] };
+    case "cascade":
+      return { status: "killed", error: "run killed", announce: false, messages: [] };
+    default:
+      return { status: "timeout", error: `run timed out after ${seconds(row.timeoutMs)}s`, messages: [] };
+  }
+}
+
+/** How a run ends with its webhook agent's posted result. */
+export function resultEnding(
+  runId: string,
+  agent: AgentConfig | undefined,
+  result: DeferredResult,
+): RunEnding {
+  const { text, usage, messages } = webhookReply({ runId, agent }, result);
+  return { status: "ok", reply: text, ...(usage ? { usage } : {}), messages };
+}
+
+/** Follow-ups of an ended run: the next step of its exchange, and a channel reply. */
+function addFollowUps(
+  sql: SqlStorage,
+  config: SwitchboardConfig,
+  record: SessionRecord,
+  run: RunRow,
+  ending: RunEnding,
+): void {
+  if (ending.status !== "ok") return;
+  if (run.flow) {
+    const step = nextFlowStep(run.flow, {
+      sessionKey: record.sessionKey,
+      channel: sessionChannel(record, config),
+      reply: ending.reply,
+    });
+    if (step.kind === "turn") {
+      addToOutbox(sql, "turn", `turn:${step.request.runId}`, {
+        targets: [step.sessionKey],
+        request: step.request,
+      });
+    } else if (step.kind === "announce") {
+      const target = announceTarget(record, config);
+      if (target)
+        addPostIfAllowed(sql, config, record, {
+          runId: run.runId,
+          purpose: "announce",
+          text: step.text,
+          target,
+        });
+    }
+  }
+  if (!run.replyTo) return;
+  const reply = ending.reply?.trim() ?? "";
+  // A run that reads a completion posts the update for it: the completion's follow-on announce.
+  const post = {
+    runId: run.runId,
+    purpose: "reply",
+    target: run.replyTo,
+    kind: run.dedupeKey?.startsWith("completion:") ? ("announce" as const) : ("reply" as const),
+  };
+  // Intentional silence is an answer: recorded as not required, never retried (SPEC §16).
+  if (!reply || reply === NO_REPLY || reply === ANNOUNCE_SKIP)
+    addPostNotRequired(sql, post, reply ? `the run answered ${reply}` : "the run gave no reply");
+  else addPostIfAllowed(sql, config, record, { ...post, text: reply });
+}
+
+/**
+ * An ending with its error's secrets masked: once here, whatever wrote the error, so every face that reads
+ * it (the run, its wait, its stream, a completion, a collector's result, a cut wait item, the console)
+ * reads it masked. A runtime's own secrets were masked already, by the run executor.
+ */
+function redactedError(ending: RunEnding): RunEnding {
+  return ending.error === undefined ? ending : { ...ending, error: redactSecrets(ending.error).text };
+}
+
+/** Records a run's end (call inside a transaction): its messages, the run, the session totals, the follow-ups. */
+export function recordRunEnding(
+  sql: SqlStorage,
+  config: SwitchboardConfig,
+  run: RunRow,
+  reported: RunEnding,
+): void {
+  const ending = redactedError(reported);
+  const record = readRecord(sql);
+  if (!record) return;
+  const now = Date.now();
+  const appended = appendMessages(
+    sql,
+    redactSpawnAttachments(ending.messages),
+    record.firstUserText !== undefined,
+  );
+  markRunEnded(sql, run.runId, { ...ending, endedAt: now });
+  clearToolCalls(sql, run.runId);
+  updateRecord(sql, {
+    status: STATUS_OF_ENDING[ending.status],
+    endedAt: now,
+    updatedAt: Math.max(record.updatedAt, now),
+    runtimeMs: (record.runtimeMs ?? 0) + (now - (run.startedAt ?? now)),
+    // A run without usage leaves the totals as they were: unknown stays unknown, never 0. OpenClaw's
+    // totalTokens: what the latest run's last model call had in context, not a lifetime sum.
+    ...(ending.usage
+      ? {
+          inputTokens: (record.inputTokens ?? 0) + ending.usage.input,
+          outputTokens: (record.outputTokens ?? 0) + ending.usage.output,
+          totalTokens: ending.usage.lastCallTokens ?? ending.usage.total,
+        }
+      : {}),
+    abortedLastRun: ending.status === "killed" || ending.status === "timeout" ? 1 : 0,
+    ...summaryChanges(appended),
+    ...(record.spawn && record.spawn.archiveAfterMinutes > 0 && record.archiveAt !== ARCHIVE_WHEN_IDLE
+      ? { archiveAt: now + record.spawn.archiveAfterMinutes * 60_000 }
+      : {}),
+  });
+  addFollowUps(sql, config, record, run, ending);
+  const owed =
+    record.spawn !== undefined &&
+    (record.spawn.collect
+      ? collectorReports(ending) && addCollectorResult(sql, record.spawn, run.runId, ending, now)
+      : ending.announce !== false && addCompletion(sql, record, record.spawn, run, ending, now));
+  recordCompletionOwed(sql, run.runId, owed);
+}
+
+/**
+ * The completion of a sub-agent run (SPEC §5.4): a turn for its requester, owed through the outbox in
+ * the same transaction as the run's end, delivered until acknowledged and deduplicated by the requester.
+ * A child whose final reply is exactly ANNOUNCE_SKIP reports nothing, but its cleanup still happens.
+ * True when a completion is owed.
+ */
+function addCompletion(
+  sql: SqlStorage,
+  record: SessionRecord,
+  spawn: SpawnInfo,
+  run: RunRow,
+  ending: RunEnding,
+  now: number,
+): boolean {
+  const cleanup = spawn.cleanup === "delete" && spawn.mode === "run";
+  if (ending.status === "ok" && ending.reply?.trim() === ANNOUNCE_SKIP) {
+    if (cleanup) addToOutbox(sql, "remove_session", `remove:${run.runId}`, {});
+    return false;
+  }
+  const completion = buildCompletion({
+    childKey: record.sessionKey,
+    childSessionId: record.sessionId,
+    runId: run.runId,
+    title: spawn.label ?? spawn.task,
+    status: ending.status,
+    ...(ending.error !== undefined ? { error: ending.error } : {}),
+    ...(ending.reply !== undefined ? { reply: ending.reply } : {}),
+    messages: ending.messages,
+    runtimeMs: now - (run.startedAt ?? now),
+    ...(ending.usage ? { usage: ending.usage } : {}),
+    ...("structured" in ending ? { structured: ending.structured } : {}),
+    ...(ending.schemaError !== undefined ? { schemaError: ending.schemaError } : {}),
+  });
+  addDelivery(
+    sql,
+    "completion",
+    { runId: run.runId, target: spawn.requesterKey },
+    {
+      kind: "turn",
+      key: completionKey(run.runId),
+      payload: {
+        // The requester first; if it is gone, its own requester, and so on up the lineage.
+        targets: [spawn.requesterKey, ...(record.lineage ?? [])],
+        request: completionTurn(completion, crypto.randomUUID()),
+        // Deleting a `cleanup: "delete"` child waits for its completion to be in the requester's hands.
+        ...(cleanup ? { afterwards: "remove_session" as const } : {}),
+      },
+    },
+    now,
+  );
+  return true;
+}
