@@ -8,6 +8,7 @@ export * from "./channels";
 export * from "./config";
 export * from "./drive";
 export * from "./fake-services";
+export * from "./grants";
 export * from "./http";
 export * from "./ids";
 export * from "./lists";
