@@ -82,7 +82,9 @@ describe("one index shard runs its own SQL, and it agrees with the sharded walks
       // A collector run belongs to its spawner and the spawner's listed ancestors, the spawner included.
       expect(Object.fromEntries(await collectorSpawners(db, root, all))).toEqual({ [byA1]: key("a1") });
       expect(Object.fromEntries(await collectorSpawners(db, key("a1"), all))).toEqual({ [byA1]: key("a1") });
-      expect(Object.fromEntries(await collectorSpawners(db, key("a21"), all))).toEqual({ [byA21]: key("a21") });
+      expect(Object.fromEntries(await collectorSpawners(db, key("a21"), all))).toEqual({
+        [byA21]: key("a21"),
+      });
       expect((await collectorSpawners(db, key("b"), all)).size).toBe(0);
     }
   });
