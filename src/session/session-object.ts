@@ -97,11 +97,13 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
       () => this.env,
       this.#alarm,
       (runId) => this.#collectors.ended([runId]),
+      // A pass that removed the session (a cleanup child after its completion) stops its runs.
+      () => this.#runs.abortAll("killed"),
     );
     this.#runs = new Runs(ctx.storage, env, this.#outbox, this.#alarm, this.#waiters);
-    this.#turns = new Turns(ctx.storage, env, this.#runs, this.#waiters);
-    this.#live = new Live(ctx.storage, env, this.#runs);
-    this.#deliveries = new Deliveries(ctx.storage, this.#runs);
+    this.#turns = new Turns(ctx.storage, env, this.#runs, this.#outbox, this.#waiters);
+    this.#live = new Live(ctx.storage, env, this.#outbox);
+    this.#deliveries = new Deliveries(ctx.storage, this.#outbox);
     this.#collectors = new Collectors(
       this.#sql,
       (write) => this.#write(write),
@@ -116,7 +118,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   /** Writes in one transaction, then delivers what the write owes others. */
   async #write<T>(write: () => T): Promise<T> {
     const value = this.ctx.storage.transactionSync(write);
-    await this.#runs.flush();
+    await this.#outbox.flush();
     return value;
   }
 
@@ -174,7 +176,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     this.ctx.storage.transactionSync(() => writeDeletion(this.#sql, Date.now()));
     this.#runs.abortAll("killed");
     this.#live.closeStreams();
-    await this.#runs.flush();
+    await this.#outbox.flush();
     return { ok: true, value: { deleted: true } };
   }
 
@@ -253,7 +255,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
       cancelled: cancelQueuedCollectors(this.#sql, Date.now()),
       stopped: this.#runs.stopRuns(options.cascade ? "cascade" : "killed"),
     }));
-    await this.#runs.flush();
+    await this.#outbox.flush();
     this.#collectors.ended(cancelled);
     return { ok: true, value: { stopped } };
   }
@@ -402,8 +404,8 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
         failIfOrphaned(this.#sql, record, Date.now());
         archiveIfDue(this.#sql, record, Date.now());
       });
-    const outcomes = [await delivering, await this.#outbox.deliver()];
-    if (outcomes.includes("removed")) this.#runs.abortAll("killed");
+    await delivering;
+    await this.#outbox.deliver();
     await this.#alarm.rearm();
   }
 }
