@@ -79,7 +79,11 @@ export function inboundReplyTarget(
 }
 
 /** Who may flip a chat's send policy: the peer of a direct chat, or a configured owner. */
-export function isChannelOwner(config: SwitchboardConfig, channel: string, message: InboundMessage): boolean {
+export function isChannelOwner(
+  config: SwitchboardConfig,
+  channel: string,
+  message: Pick<InboundMessage, "chatType" | "senderId">,
+): boolean {
   if (message.chatType === "direct") return true;
   return config.channels[channel]?.owners.includes(message.senderId) ?? false;
 }

@@ -14,6 +14,8 @@ import {
   type ExactPage,
   type HistoryRequest,
   type ImportReceipt,
+  type InboundAnswer,
+  type InboundChannelMessage,
   type InboundRecord,
   notFound,
   type Result,
@@ -214,6 +216,10 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   async messageOffset(messageId: string, includeTools: boolean): Promise<Result<{ newer: number }>> {
     const newer = liveRecord(this.#sql) ? countNewer(this.#sql, messageId, includeTools) : undefined;
     return newer === undefined ? notFound() : { ok: true, value: { newer } };
+  }
+
+  async acceptInbound(message: InboundChannelMessage): Promise<Result<InboundAnswer>> {
+    return this.#turns.acceptInbound(message);
   }
 
   async enqueueTurn(request: TurnRequest): Promise<Result<AcceptedTurn>> {

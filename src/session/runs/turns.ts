@@ -4,6 +4,8 @@ import {
   type CreateSessionInit,
   type DeferredResult,
   ENDED_STATUSES,
+  type InboundAnswer,
+  type InboundChannelMessage,
   isUnderway,
   notFound,
   type Result,
@@ -19,6 +21,7 @@ import { appendEvent, steeredEvent } from "../store/event-log";
 import { findRun, releaseHeldRun, runningRuns, toRunRecord } from "../store/run-store";
 import { takeSteerSlot } from "../store/steer-slots";
 import { structuredResultOf } from "../store/structured-output";
+import { writeInboundMessage } from "../writes/inbound";
 import { runProgress } from "../writes/run-progress";
 import { writeSpawn, writeTurn } from "../writes/writes";
 import type { Runs } from "./runs";
@@ -59,6 +62,16 @@ export class Turns {
     this.#storage.transactionSync(() => writeSpawn(this.#sql, { init, fork, turn }, config, Date.now()));
     await this.#startAndFlush();
     return { ok: true, value: { runId: turn.runId, status: "queued", duplicate: false } };
+  }
+
+  /** An inbound channel message (SessionApi.acceptInbound): one transaction, then what it owes goes out. */
+  async acceptInbound(message: InboundChannelMessage): Promise<Result<InboundAnswer>> {
+    const config = sessionConfig(this.#env);
+    const answer = this.#storage.transactionSync(() =>
+      writeInboundMessage(this.#sql, config, message, Date.now()),
+    );
+    await this.#outbox.flush();
+    return { ok: true, value: answer };
   }
 
   async enqueue(request: TurnRequest): Promise<Result<AcceptedTurn>> {
