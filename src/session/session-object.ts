@@ -47,12 +47,13 @@ import { liveRecord, type SessionRecord } from "./record/record";
 import { type SessionRow, sessionRowOf } from "./record/row";
 import { RunWaiters } from "./run-waiters";
 import { Runs } from "./runs/runs";
+import { recordSend } from "./runs/sends";
 import { Turns } from "./runs/turns";
 import { applySessionMigrations } from "./schema/migrations";
-import { mayHaveChildren, noteChild } from "./store/children";
+import { mayHaveChildren } from "./store/children";
 import { cancelQueuedCollectors, pruneCollectors } from "./store/collector-store";
 import { findRun } from "./store/run-store";
-import { readSentTurn, settleQueuedSend, writeSend } from "./store/sent";
+import { readSentTurn, settleQueuedSend } from "./store/sent";
 import { writeStructuredOutput } from "./store/structured-output";
 import { readAttachment } from "./transcript/attachments";
 import {
@@ -67,6 +68,7 @@ import { writeSteering } from "./writes/steering";
 import {
   archiveIfDue,
   failIfOrphaned,
+  writeChild,
   writeCreation,
   writeDeletion,
   writeImport,
@@ -160,9 +162,10 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     return { ok: true, value: { row: described.value, mayHaveChildren: mayHaveChildren(this.#sql) } };
   }
 
-  async childCreated(childKey: string): Promise<Result<{ noted: true }>> {
-    noteChild(this.#sql, childKey, Date.now());
-    return { ok: true, value: { noted: true } };
+  async childCreated(childKey: string, runId?: string): Promise<Result<{ recorded: boolean }>> {
+    const child = { childSessionKey: childKey, ...(runId ? { runId } : {}) };
+    const recorded = await this.#write(() => writeChild(this.#sql, child, Date.now()));
+    return { ok: true, value: { recorded } };
   }
 
   async patch(changes: SessionPatch, guard?: SessionGuard): Promise<Result<SessionRow>> {
@@ -231,11 +234,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   }
 
   async recordSend(send: SendRecordRequest): Promise<Result<SentRecord & { duplicate: boolean }>> {
-    // Nothing it writes is due now, so no outbox pass: a sender busy with its own runs answers at once
-    // instead of after delivering what those owe. The alarm covers the Queue turn's grace.
-    const value = this.ctx.storage.transactionSync(() => writeSend(this.#sql, send, Date.now()));
-    await this.#alarm.rearm();
-    return { ok: true, value };
+    return recordSend(this.ctx.storage, this.#alarm, send);
   }
 
   async sendQueued(runId: string): Promise<Result<{ settled: boolean }>> {
@@ -318,13 +317,6 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
 
   async watchNotice(notice: WatchNotice): Promise<Result<{ taken: "appended" | "duplicate" | "archived" }>> {
     return this.#live.watchNotice(notice);
-  }
-
-  async childSpawned(child: {
-    childSessionKey: string;
-    runId: string;
-  }): Promise<Result<{ recorded: boolean }>> {
-    return this.#live.childSpawned(child);
   }
 
   async postRunProgress(runId: string, progress: RunProgressPost): Promise<Result<{ accepted: true }>> {

@@ -162,8 +162,11 @@ export interface SessionApi {
    * spawned: session_status then asks the index nothing).
    */
   describeForStatus(viewer?: Viewer): Promise<Result<StatusDescription>>;
-  /** A session this one spawned was created (told by the child's outbox; idempotent). */
-  childCreated(childKey: string): Promise<Result<{ noted: true }>>;
+  /**
+   * A session this one spawned was created (told by the child's outbox; idempotent), with the run it
+   * was spawned with: one `child` row and its `child_spawned` event, in one write; `recorded` when news.
+   */
+  childCreated(childKey: string, runId?: string): Promise<Result<{ recorded: boolean }>>;
   /** Changes operator-settable fields; null clears one. A guard's other sessionId is a conflict. */
   patch(changes: SessionPatch, guard?: SessionGuard): Promise<Result<SessionRow>>;
   /** Deletes the session: hidden at once, storage wiped once its index row is gone. */
@@ -243,8 +246,6 @@ export interface SessionApi {
   changes(since: number, watcherKey?: string): Promise<Result<StateChanges>>;
   /** A webhook agent's progress on its running run, added to the run's stream; `conflict` once it ended. */
   postRunProgress(runId: string, progress: RunProgressPost): Promise<Result<{ accepted: true }>>;
-  /** Records a child this session spawned (`child_spawned`); a repeat for the same run writes nothing. */
-  childSpawned(child: { childSessionKey: string; runId: string }): Promise<Result<{ recorded: boolean }>>;
   /**
    * Registers `watcherKey` as a watcher of this session (SPEC §13 watch), its cursor at the current
    * stateVersion; a registered watcher keeps its cursor and any pending notice. False for this session itself.

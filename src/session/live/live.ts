@@ -7,7 +7,6 @@ import { stateChanges } from "../store/event-log";
 import { findRun } from "../store/run-store";
 import { writeRunProgress } from "../store/run-stream";
 import { acknowledgeWatch, registerWatcher } from "../store/watchers";
-import { writeChildSpawned } from "../writes/writes";
 import { EventFeed } from "./event-feed";
 import { type WatchNotice, writeWatchNotice } from "./watch-notice";
 
@@ -63,16 +62,6 @@ export class Live {
     );
     await this.#outbox.flush();
     return { ok: true, value: { taken } };
-  }
-
-  async childSpawned(child: {
-    childSessionKey: string;
-    runId: string;
-  }): Promise<Result<{ recorded: boolean }>> {
-    if (!liveRecord(this.#sql)) return notFound();
-    const recorded = this.#storage.transactionSync(() => writeChildSpawned(this.#sql, child));
-    await this.#outbox.flush();
-    return { ok: true, value: { recorded } };
   }
 
   postRunProgress(runId: string, progress: RunProgressPost): Result<{ accepted: true }> {

@@ -250,8 +250,12 @@ export class Outbox {
       case "collector_result":
         return deliverCollectorEntry(env, this.#sql, entry, this.#wakeCollectorWaits);
       case "child_created":
-        // Noted whether or not the parent was ever written: its children exist either way.
-        await sessionApi(env.SESSION, entry.payload.parentKey).childCreated(entry.payload.childKey);
+        // Noted whether or not the parent was ever written: its children exist either way. With the
+        // spawn's run, which the parent records with the child (and its child_spawned event) in one write.
+        await sessionApi(env.SESSION, entry.payload.parentKey).childCreated(
+          entry.payload.childKey,
+          entry.payload.runId,
+        );
         return "delivered";
       case "watch_notice": {
         const { watcherKey } = entry.payload;

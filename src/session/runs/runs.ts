@@ -29,6 +29,7 @@ import { clearSteering, queueSteeringFollowUp } from "../writes/steering";
 import { mustWait, taskEnding, waitingEnding } from "./outstanding-work";
 import { executeRun } from "./run-executor";
 import { RunLoop } from "./run-loop";
+import { recordSend } from "./sends";
 
 /** A run interrupted by an eviction this many times ends as an error instead of starting again. */
 const MAX_RUN_ATTEMPTS = 3;
@@ -226,6 +227,7 @@ export class Runs {
         deadlineAt,
         signal: controller.signal,
         onRetry: (note) => recordRetry(this.#sql, row.runId, note),
+        recordSend: (send) => recordSend(this.#storage, this.#alarm, send),
       });
       const current = findRun(this.#sql, row.runId);
       if (current?.status !== "running") return;
