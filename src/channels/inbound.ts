@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { SwitchboardConfig } from "../config/schema";
 import { announceTargetFromKey, canonicalizeKeyInput, type KeyOptions } from "../keys";
 import type { DeliveryContext } from "../session/api";
-import { MAX_MESSAGE_TEXT_BYTES, utf8Bytes } from "../transcript/message";
+import { sentTextSchema } from "../transcript/message";
 
 // Ids are placed in session keys between `:` separators: one with a `:` of its own could name another
 // chat (`c:thread:x` would merge with chat `c`, thread `x`), so it is refused rather than guessed at.
@@ -22,14 +22,7 @@ export const inboundMessageSchema = z.strictObject({
   threadId: z.union([id, z.number().int()]).optional(),
   senderId: id,
   accountId: id.optional(),
-  // Trimmed as everywhere: a text of only spaces is no message (chat.send refuses it too).
-  text: z
-    .string()
-    .trim()
-    .min(1)
-    .refine((text) => utf8Bytes(text) <= MAX_MESSAGE_TEXT_BYTES, {
-      message: `text larger than ${MAX_MESSAGE_TEXT_BYTES} bytes`,
-    }),
+  text: sentTextSchema,
   messageId: id,
 });
 export type InboundMessage = z.infer<typeof inboundMessageSchema>;
@@ -86,7 +79,11 @@ export function inboundReplyTarget(
 }
 
 /** Who may flip a chat's send policy: the peer of a direct chat, or a configured owner. */
-export function isChannelOwner(config: SwitchboardConfig, channel: string, message: InboundMessage): boolean {
+export function isChannelOwner(
+  config: SwitchboardConfig,
+  channel: string,
+  message: Pick<InboundMessage, "chatType" | "senderId">,
+): boolean {
   if (message.chatType === "direct") return true;
   return config.channels[channel]?.owners.includes(message.senderId) ?? false;
 }

@@ -14,6 +14,8 @@ import {
   type ExactPage,
   type HistoryRequest,
   type ImportReceipt,
+  type InboundAnswer,
+  type InboundChannelMessage,
   type InboundRecord,
   notFound,
   type Result,
@@ -45,12 +47,13 @@ import { liveRecord, type SessionRecord } from "./record/record";
 import { type SessionRow, sessionRowOf } from "./record/row";
 import { RunWaiters } from "./run-waiters";
 import { Runs } from "./runs/runs";
+import { recordSend } from "./runs/sends";
 import { Turns } from "./runs/turns";
 import { applySessionMigrations } from "./schema/migrations";
-import { mayHaveChildren, noteChild } from "./store/children";
+import { mayHaveChildren } from "./store/children";
 import { cancelQueuedCollectors, pruneCollectors } from "./store/collector-store";
 import { findRun } from "./store/run-store";
-import { readSentTurn, settleQueuedSend, writeSend } from "./store/sent";
+import { readSentTurn, settleQueuedSend } from "./store/sent";
 import { writeStructuredOutput } from "./store/structured-output";
 import { readAttachment } from "./transcript/attachments";
 import {
@@ -65,6 +68,7 @@ import { writeSteering } from "./writes/steering";
 import {
   archiveIfDue,
   failIfOrphaned,
+  writeChild,
   writeCreation,
   writeDeletion,
   writeImport,
@@ -97,11 +101,13 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
       () => this.env,
       this.#alarm,
       (runId) => this.#collectors.ended([runId]),
+      // A pass that removed the session (a cleanup child after its completion) stops its runs.
+      () => this.#runs.abortAll("killed"),
     );
     this.#runs = new Runs(ctx.storage, env, this.#outbox, this.#alarm, this.#waiters);
-    this.#turns = new Turns(ctx.storage, env, this.#runs, this.#waiters);
-    this.#live = new Live(ctx.storage, env, this.#runs);
-    this.#deliveries = new Deliveries(ctx.storage, this.#runs);
+    this.#turns = new Turns(ctx.storage, env, this.#runs, this.#outbox, this.#waiters);
+    this.#live = new Live(ctx.storage, env, this.#outbox);
+    this.#deliveries = new Deliveries(ctx.storage, this.#outbox);
     this.#collectors = new Collectors(
       this.#sql,
       (write) => this.#write(write),
@@ -116,7 +122,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   /** Writes in one transaction, then delivers what the write owes others. */
   async #write<T>(write: () => T): Promise<T> {
     const value = this.ctx.storage.transactionSync(write);
-    await this.#runs.flush();
+    await this.#outbox.flush();
     return value;
   }
 
@@ -156,9 +162,10 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     return { ok: true, value: { row: described.value, mayHaveChildren: mayHaveChildren(this.#sql) } };
   }
 
-  async childCreated(childKey: string): Promise<Result<{ noted: true }>> {
-    noteChild(this.#sql, childKey, Date.now());
-    return { ok: true, value: { noted: true } };
+  async childCreated(childKey: string, runId?: string): Promise<Result<{ recorded: boolean }>> {
+    const child = { childSessionKey: childKey, ...(runId ? { runId } : {}) };
+    const recorded = await this.#write(() => writeChild(this.#sql, child, Date.now()));
+    return { ok: true, value: { recorded } };
   }
 
   async patch(changes: SessionPatch, guard?: SessionGuard): Promise<Result<SessionRow>> {
@@ -174,7 +181,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     this.ctx.storage.transactionSync(() => writeDeletion(this.#sql, Date.now()));
     this.#runs.abortAll("killed");
     this.#live.closeStreams();
-    await this.#runs.flush();
+    await this.#outbox.flush();
     return { ok: true, value: { deleted: true } };
   }
 
@@ -214,6 +221,10 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     return newer === undefined ? notFound() : { ok: true, value: { newer } };
   }
 
+  async acceptInbound(message: InboundChannelMessage): Promise<Result<InboundAnswer>> {
+    return this.#turns.acceptInbound(message);
+  }
+
   async enqueueTurn(request: TurnRequest): Promise<Result<AcceptedTurn>> {
     return this.#turns.enqueue(request);
   }
@@ -223,11 +234,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   }
 
   async recordSend(send: SendRecordRequest): Promise<Result<SentRecord & { duplicate: boolean }>> {
-    // Nothing it writes is due now, so no outbox pass: a sender busy with its own runs answers at once
-    // instead of after delivering what those owe. The alarm covers the Queue turn's grace.
-    const value = this.ctx.storage.transactionSync(() => writeSend(this.#sql, send, Date.now()));
-    await this.#alarm.rearm();
-    return { ok: true, value };
+    return recordSend(this.ctx.storage, this.#alarm, send);
   }
 
   async sendQueued(runId: string): Promise<Result<{ settled: boolean }>> {
@@ -253,7 +260,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
       cancelled: cancelQueuedCollectors(this.#sql, Date.now()),
       stopped: this.#runs.stopRuns(options.cascade ? "cascade" : "killed"),
     }));
-    await this.#runs.flush();
+    await this.#outbox.flush();
     this.#collectors.ended(cancelled);
     return { ok: true, value: { stopped } };
   }
@@ -310,13 +317,6 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
 
   async watchNotice(notice: WatchNotice): Promise<Result<{ taken: "appended" | "duplicate" | "archived" }>> {
     return this.#live.watchNotice(notice);
-  }
-
-  async childSpawned(child: {
-    childSessionKey: string;
-    runId: string;
-  }): Promise<Result<{ recorded: boolean }>> {
-    return this.#live.childSpawned(child);
   }
 
   async postRunProgress(runId: string, progress: RunProgressPost): Promise<Result<{ accepted: true }>> {
@@ -402,8 +402,8 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
         failIfOrphaned(this.#sql, record, Date.now());
         archiveIfDue(this.#sql, record, Date.now());
       });
-    const outcomes = [await delivering, await this.#outbox.deliver()];
-    if (outcomes.includes("removed")) this.#runs.abortAll("killed");
+    await delivering;
+    await this.#outbox.deliver();
     await this.#alarm.rearm();
   }
 }

@@ -23,6 +23,7 @@ export function toolContext(
     keyOptions: keyOptionsOf(config),
     shards: indexShards(env),
     session: (sessionKey) => sessionApi(env.SESSION, sessionKey),
+    recordSend: (send) => sessionApi(env.SESSION, requester.sessionKey).recordSend(send),
     waitForRun: (sessionKey, runId, timeoutMs) =>
       waitForRunResilient(env.SESSION, sessionKey, runId, timeoutMs),
     sendTurnAndWait: (sessionKey, turn, timeoutMs) =>

@@ -186,7 +186,7 @@ export const sessionsSend = defineTool({
     const viaQueue = timeoutSeconds === 0;
     const recorded =
       viaQueue || idempotencyKey
-        ? await ctx.session(requester.sessionKey).recordSend({
+        ? await ctx.recordSend({
             runId,
             targetKey,
             turn,

@@ -12,7 +12,7 @@ import { flooredNumber, idempotencyKeyParam, jsonObjectParam, labelParam } from 
 import { readTranscript } from "./read-transcript";
 import { checkSpawn } from "./spawn-checks";
 import { COLLECT_NOTE, checkCollect, collectorOrigin, collectorTarget } from "./spawn-collect";
-import { defineTool, type ToolContext } from "./types";
+import { defineTool } from "./types";
 
 /** Params that belong to sessions_send: a sub-agent's result comes back to its requester, never to a channel. */
 const DELIVERY_PARAMS = [
@@ -169,9 +169,11 @@ export const sessionsSpawn = defineTool({
     if (idempotencyKey && !collector) {
       // Recorded in the requester before the child exists: a repeat naming another agent finds this
       // spawn (its child and run), not a second child.
-      const recorded = await ctx
-        .session(requester.sessionKey)
-        .recordSend({ runId, targetKey: childKey, idempotencyKey: `sessions_spawn:${idempotencyKey}` });
+      const recorded = await ctx.recordSend({
+        runId,
+        targetKey: childKey,
+        idempotencyKey: `sessions_spawn:${idempotencyKey}`,
+      });
       if (!recorded.ok) return { status: "error", error: recorded.message };
       if (recorded.value.duplicate && recorded.value.targetKey !== childKey)
         return { ...accepted, childSessionKey: recorded.value.targetKey, runId: recorded.value.runId };
@@ -256,19 +258,7 @@ export const sessionsSpawn = defineTool({
           .collectorResult({ runId, status: "failed", result: "", error: queued.message });
       return { status: "error", error: queued.message };
     }
-    await spawnRecorded(ctx, childKey, runId);
+    // The child's creation tells the requester, with this run: one child row and its child_spawned event.
     return accepted;
   },
 });
-
-/**
- * The requester's own log shows the spawn (SPEC §13); a requester never written has no log to show it
- * in. The child is owed already: a failure here costs the event, never the spawn.
- */
-async function spawnRecorded(ctx: ToolContext, childKey: string, runId: string): Promise<void> {
-  try {
-    await ctx.session(ctx.requester.sessionKey).childSpawned({ childSessionKey: childKey, runId });
-  } catch (cause) {
-    console.warn(`spawn ${runId}: child_spawned not recorded: ${String(cause)}`);
-  }
-}

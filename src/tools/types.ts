@@ -4,7 +4,7 @@ import type { IndexShards } from "../index-db/shards";
 import type { KeyOptions } from "../keys";
 import type { Requester } from "../policy/requester";
 import type { QueueMessage } from "../queue/messages";
-import type { SessionApi, TurnRequest } from "../session/api";
+import type { SendRecordRequest, SessionApi, TurnRequest } from "../session/api";
 
 /** What a tool handler may use: no HTTP, just the caller, the config and the storage bindings. */
 export interface ToolContext {
@@ -20,6 +20,11 @@ export interface ToolContext {
   shards: IndexShards;
   /** The session object of a canonical key. */
   session: (sessionKey: string) => SessionApi;
+  /**
+   * Records a handoff in the requester's own object (SessionApi.recordSend): through its stub from the
+   * Worker; a run's tools, which run in that object, call it directly.
+   */
+  recordSend: (send: SendRecordRequest) => ReturnType<SessionApi["recordSend"]>;
   /** Waits (server-side, surviving an object restart) for a run of a session to end. */
   waitForRun: (sessionKey: string, runId: string, timeoutMs: number) => ReturnType<SessionApi["waitForRun"]>;
   /** Queues a turn in a session and waits for its run like `waitForRun`, in one call to the object. */

@@ -19,18 +19,19 @@ export function utf8Bytes(text: string): number {
   return encoder.encode(text).byteLength;
 }
 
+/** Each UTF-16 unit encodes to at most 3 UTF-8 bytes, so short strings skip the encoding. */
+const withinTextLimit = (value: string) =>
+  value.length * 3 <= MAX_MESSAGE_TEXT_BYTES || utf8Bytes(value) <= MAX_MESSAGE_TEXT_BYTES;
+const tooLarge = { message: `text larger than ${MAX_MESSAGE_TEXT_BYTES} bytes` };
+
+/** Message text, at most MAX_MESSAGE_TEXT_BYTES. */
+export const messageTextSchema = z.string().refine(withinTextLimit, tooLarge);
+
 /**
- * Message text, at most MAX_MESSAGE_TEXT_BYTES. Each UTF-16 unit encodes to at most 3 UTF-8 bytes, so
- * short strings skip the encoding.
+ * Text someone sends (chat.send, a channel's inbound message): trimmed as everywhere, so a text of only
+ * spaces is no message; then within the limit as any message text.
  */
-export const messageTextSchema = z
-  .string()
-  .refine(
-    (value) => value.length * 3 <= MAX_MESSAGE_TEXT_BYTES || utf8Bytes(value) <= MAX_MESSAGE_TEXT_BYTES,
-    {
-      message: `text larger than ${MAX_MESSAGE_TEXT_BYTES} bytes`,
-    },
-  );
+export const sentTextSchema = z.string().trim().min(1).refine(withinTextLimit, tooLarge);
 
 // Blocks and messages are loose objects: an imported transcript keeps every field it came with, so the
 // JSONL export gives back exactly what was imported.

@@ -146,16 +146,23 @@ describe("an owner's /send command is one write (issue 17, item 11)", () => {
     const replyTo = { channel: "discord", to: `group:cmd${u}` };
     // Exactly what the route does for `/send off`: one call to the session object. Cut after it, nothing
     // is half-done: the record and the policy are both there.
-    const recorded = await sessionApi(env.SESSION, key).recordInbound({
-      messageId: `channel:discord:m-${u}`,
+    const recorded = await sessionApi(env.SESSION, key).acceptInbound({
+      init: {
+        sessionKey: key,
+        agentId: "main",
+        channel: "discord",
+        chatType: "group",
+        deliveryContext: replyTo,
+      },
+      channelMessageId: `m-${u}`,
       text: "/send off",
-      provenance: { kind: "external_user", sourceChannel: "discord" },
-      replyTo,
+      senderId: "owner-1",
       runId: crypto.randomUUID(),
-      answer: "Sending is off for this chat.",
-      sendPolicy: "deny",
     });
-    expect(recorded).toEqual({ ok: true, value: { duplicate: false, sendPolicy: "deny" } });
+    expect(recorded).toEqual({
+      ok: true,
+      value: { status: "command", sendPolicy: "deny", duplicate: false },
+    });
     expect((await call<SessionRow>("GET", sessionPath(key), { token: ADMIN })).json.sendPolicy).toBe("deny");
 
     // The redelivery of the same post (the bridge retried after the cut) is a duplicate and keeps the policy.

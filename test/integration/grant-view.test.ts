@@ -61,7 +61,7 @@ describe("a grant sees no other session's key (SPEC §18)", () => {
     ]);
     const child = `agent:ops:subagent:${crypto.randomUUID()}`;
     await createSpawned({ sessionKey: child, agentId: "ops", spawnedBy: key, parentSessionKey: key });
-    await session(key).childSpawned({ childSessionKey: child, runId: crypto.randomUUID() });
+    await session(key).childCreated(child, crypto.randomUUID());
 
     const operatorEvents = await operatorStream.until((event) => event.event === "child_spawned");
     expect(JSON.stringify(operatorEvents)).toContain(child);

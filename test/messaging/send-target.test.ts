@@ -43,6 +43,10 @@ function trappedContext(requesterKey: string): { ctx: ToolContext; touched: stri
       touched.push(`session(${key})`);
       throw new Error("session used");
     },
+    recordSend: async () => {
+      touched.push("recordSend");
+      throw new Error("recordSend used");
+    },
     waitForRun: async (key) => {
       touched.push(`waitForRun(${key})`);
       throw new Error("waitForRun used");

@@ -88,8 +88,8 @@ describe("the session event log (SPEC §13)", () => {
       kind: "message",
       data: { provenance: { kind: "subagent_completion" } },
     });
-    // A repeated spawn call records nothing twice.
-    expect(await session(parent).childSpawned({ childSessionKey, runId })).toEqual({
+    // The child's creation told it again (its outbox retried): nothing is recorded twice.
+    expect(await session(parent).childCreated(childSessionKey, runId)).toEqual({
       ok: true,
       value: { recorded: false },
     });

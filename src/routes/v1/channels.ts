@@ -1,25 +1,23 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../app-env";
 import { thirdPartySecrets } from "../../auth/third-party-secret";
-import {
-  inboundMessageSchema,
-  inboundReplyTarget,
-  inboundSessionKey,
-  isChannelOwner,
-} from "../../channels/inbound";
-import { parseSendCommand, sendCommandConfirmation } from "../../channels/send-command";
+import { inboundMessageSchema, inboundReplyTarget, inboundSessionKey } from "../../channels/inbound";
 import { verifySignatureHeader } from "../../channels/signature";
 import { findAgent } from "../../config/agents";
 import { keyOptionsOf } from "../../config/key-options";
 import { AppError, badRequest } from "../../errors";
+import { displayKey } from "../../keys";
 import { stableUuid } from "../../messaging/stable-id";
-import { resolveSendPolicy, sendPolicySubject } from "../../policy/send-policy";
 import { sessionApi } from "../../session/client";
 import { parseJsonText } from "../middleware";
 import { parseBody } from "../parse-body";
 import { unwrapResult } from "../store-result";
 
-/** Inbound channel messages, signed with the channel's secret (SPEC §8). */
+/**
+ * Inbound channel messages, signed with the channel's secret (SPEC §8). The route verifies, parses and
+ * names the session; the session object takes the message in one call and one transaction
+ * (SessionApi.acceptInbound): it creates the session if needed and decides commands and the send policy.
+ */
 export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async (c) => {
   const channel = c.req.param("channel").toLowerCase();
   const config = c.get("config");
@@ -44,70 +42,20 @@ export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async
   const key = inboundSessionKey(channel, agentId, message, keyOptions);
   if (!key.ok) throw badRequest(`chatId: ${key.error}`);
   const replyTo = inboundReplyTarget(channel, key.key, message, keyOptions);
-  const session = sessionApi(c.env.SESSION, key.key);
-  const row = unwrapResult(
-    await session.ensure({
-      sessionKey: key.key,
-      agentId,
-      channel,
-      chatType: message.chatType,
-      deliveryContext: replyTo,
+  const answer = unwrapResult(
+    await sessionApi(c.env.SESSION, key.key).acceptInbound({
+      init: { sessionKey: key.key, agentId, channel, chatType: message.chatType, deliveryContext: replyTo },
+      channelMessageId: message.messageId,
+      text: message.text,
+      senderId: message.senderId,
+      // Message ids are unique per chat on most channels (Telegram counts per chat): the session is in it.
+      runId: await stableUuid("channel", channel, key.key, message.messageId),
     }),
   );
-  // Message ids are unique per chat on most channels (Telegram counts per chat), so the session is in the id.
-  const runId = await stableUuid("channel", channel, key.key, message.messageId);
-  const inbound = {
-    messageId: `channel:${channel}:${message.messageId}`,
-    text: message.text,
-    provenance: { kind: "external_user" as const, sourceChannel: channel },
-    replyTo,
-    runId,
-  };
-
-  const command = parseSendCommand(message.text);
-  if (command && isChannelOwner(config, channel, message)) {
-    // The command and its policy change are one write: a cut can never leave the chat told one thing
-    // while the policy says another, and a redelivery (which changes nothing) cannot undo a later one.
-    const recorded = unwrapResult(
-      await session.recordInbound({
-        ...inbound,
-        answer: sendCommandConfirmation(command),
-        sendPolicy: command.policy,
-      }),
-    );
-    return c.json({
-      status: "command",
-      sessionKey: row.key,
-      sendPolicy: recorded.sendPolicy ?? "inherit",
-      duplicate: recorded.duplicate,
-    });
-  }
-  const policy = resolveSendPolicy(
-    config.session.sendPolicy,
-    sendPolicySubject(
-      {
-        sessionKey: key.key,
-        chatType: message.chatType,
-        ...(row.sendPolicy ? { sendPolicy: row.sendPolicy } : {}),
-      },
-      channel,
-      keyOptions,
-    ),
-  );
-  if (policy === "deny") {
-    unwrapResult(await session.recordInbound(inbound));
-    return c.json({ status: "blocked", sessionKey: row.key, error: "send blocked by session policy" }, 202);
-  }
-  const queued = unwrapResult(
-    await session.enqueueTurn({
-      runId,
-      dedupeKey: inbound.messageId,
-      message: { id: inbound.messageId, text: message.text, provenance: inbound.provenance },
-      replyTo,
-    }),
-  );
-  return c.json(
-    { status: "accepted", runId: queued.runId, sessionKey: row.key, duplicate: queued.duplicate },
-    202,
-  );
+  // Answered with the key as the session's row shows it.
+  const sessionKey = displayKey(key.key, keyOptions);
+  if (answer.status === "command") return c.json({ ...answer, sessionKey });
+  if (answer.status === "blocked")
+    return c.json({ status: "blocked", sessionKey, error: "send blocked by session policy" }, 202);
+  return c.json({ ...answer, sessionKey }, 202);
 });

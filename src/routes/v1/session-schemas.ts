@@ -9,8 +9,8 @@ import {
   MAX_MODEL_CHARS,
 } from "../../limits";
 import {
-  MAX_MESSAGE_TEXT_BYTES,
   MAX_TRANSCRIPT_ROW_BYTES,
+  sentTextSchema,
   transcriptMessageSchema,
   utf8Bytes,
 } from "../../transcript/message";
@@ -69,13 +69,7 @@ export const importTranscriptSchema = z.strictObject({
 
 /** `POST /v1/sessions/{key}/messages` (chat.send). */
 export const chatSendSchema = z.strictObject({
-  text: z
-    .string()
-    .trim()
-    .min(1)
-    .refine((text) => utf8Bytes(text) <= MAX_MESSAGE_TEXT_BYTES, {
-      message: `text larger than ${MAX_MESSAGE_TEXT_BYTES} bytes`,
-    }),
+  text: sentTextSchema,
   idempotencyKey: z.string().trim().min(1).max(MAX_IDEMPOTENCY_KEY_CHARS).optional(),
   /** Answer with the run's event stream instead of 202 (SPEC §14). */
   stream: z.boolean().optional(),

@@ -91,6 +91,32 @@ export interface ImportReceipt {
   totalMessages: number;
 }
 
+/**
+ * An inbound channel message (SPEC §8) as the Worker verified and parsed it: the object does the rest,
+ * in one transaction (acceptInbound).
+ */
+export interface InboundChannelMessage {
+  /** The session the message belongs to, created with it when there is none. */
+  init: CreateSessionInit & {
+    channel: string;
+    chatType: NonNullable<CreateSessionInit["chatType"]>;
+    deliveryContext: DeliveryContext;
+  };
+  /** The channel's own message id: a redelivery is one message and one run. */
+  channelMessageId: string;
+  text: string;
+  /** The sender's id on the channel: the peer of a direct chat or a configured owner may send commands. */
+  senderId: string;
+  /** The run it starts, if it starts one (stable per chat and message id). */
+  runId: string;
+}
+
+/** What became of an inbound message: a `/send` command applied, a run queued, or blocked by the policy. */
+export type InboundAnswer =
+  | { status: "command"; sendPolicy: "allow" | "deny" | "inherit"; duplicate: boolean }
+  | { status: "accepted"; runId: string; duplicate: boolean }
+  | { status: "blocked" };
+
 /** An inbound channel message that starts no run (a `/send` command, or one the send policy blocks). */
 export interface InboundRecord {
   messageId: string;
@@ -124,7 +150,7 @@ export interface SessionApi {
     turn: TurnRequest,
     fork?: TranscriptMessage[],
   ): Promise<Result<AcceptedTurn>>;
-  /** The session, created first if it does not exist (channel inbound messages create their session). */
+  /** The session, created first if it does not exist (a sessions_send to an agent's main session). */
   ensure(init: CreateSessionInit): Promise<Result<SessionRow>>;
   /**
    * The session as callers see it. With a viewer, refused ("forbidden") unless the viewer may see its
@@ -136,8 +162,11 @@ export interface SessionApi {
    * spawned: session_status then asks the index nothing).
    */
   describeForStatus(viewer?: Viewer): Promise<Result<StatusDescription>>;
-  /** A session this one spawned was created (told by the child's outbox; idempotent). */
-  childCreated(childKey: string): Promise<Result<{ noted: true }>>;
+  /**
+   * A session this one spawned was created (told by the child's outbox; idempotent), with the run it
+   * was spawned with: one `child` row and its `child_spawned` event, in one write; `recorded` when news.
+   */
+  childCreated(childKey: string, runId?: string): Promise<Result<{ recorded: boolean }>>;
   /** Changes operator-settable fields; null clears one. A guard's other sessionId is a conflict. */
   patch(changes: SessionPatch, guard?: SessionGuard): Promise<Result<SessionRow>>;
   /** Deletes the session: hidden at once, storage wiped once its index row is gone. */
@@ -172,6 +201,12 @@ export interface SessionApi {
   waitForProgress(runId: string, timeoutMs: number): Promise<Result<RunProgress>>;
   /** The result of a deferred (webhook 202) run, posted later by the agent. */
   completeDeferredRun(runId: string, result: DeferredResult): Promise<Result<RunRecord>>;
+  /**
+   * An inbound channel message, in one call and one transaction: creates the session if there is none,
+   * applies an owner's `/send` command, or records the message and queues its turn (blocked: only
+   * recorded) as the send policy decides.
+   */
+  acceptInbound(message: InboundChannelMessage): Promise<Result<InboundAnswer>>;
   /** Records an inbound message that starts no run, with an optional answer posted back. */
   recordInbound(
     inbound: InboundRecord,
@@ -211,8 +246,6 @@ export interface SessionApi {
   changes(since: number, watcherKey?: string): Promise<Result<StateChanges>>;
   /** A webhook agent's progress on its running run, added to the run's stream; `conflict` once it ended. */
   postRunProgress(runId: string, progress: RunProgressPost): Promise<Result<{ accepted: true }>>;
-  /** Records a child this session spawned (`child_spawned`); a repeat for the same run writes nothing. */
-  childSpawned(child: { childSessionKey: string; runId: string }): Promise<Result<{ recorded: boolean }>>;
   /**
    * Registers `watcherKey` as a watcher of this session (SPEC §13 watch), its cursor at the current
    * stateVersion; a registered watcher keeps its cursor and any pending notice. False for this session itself.

@@ -1,7 +1,7 @@
 import { notFound, type Result } from "../api";
 import type { DeliveryRecord, DeliveryReport, DeliveryReportAnswer } from "../api/api-deliveries";
+import type { Outbox } from "../outbox/outbox";
 import { liveRecord } from "../record/record";
-import type { Runs } from "../runs/runs";
 import {
   attemptFailed,
   byId,
@@ -21,17 +21,17 @@ const unknownDelivery = (deliveryId: string): Result<never> => ({
 /**
  * The ledger's face (SPEC §16): what the Queue's consumers report of a channel post's attempts, and the
  * operator's reads and actions. A part of the session object; it writes in one transaction and delivers
- * what it owes through `Runs.flush`.
+ * what it owes through the outbox (`Outbox.flush`).
  */
 export class Deliveries {
   readonly #storage: DurableObjectStorage;
   readonly #sql: SqlStorage;
-  readonly #runs: Runs;
+  readonly #outbox: Outbox;
 
-  constructor(storage: DurableObjectStorage, runs: Runs) {
+  constructor(storage: DurableObjectStorage, outbox: Outbox) {
     this.#storage = storage;
     this.#sql = storage.sql;
-    this.#runs = runs;
+    this.#outbox = outbox;
   }
 
   read(deliveryId: string): Result<DeliveryRecord> {
@@ -60,7 +60,7 @@ export class Deliveries {
       }
       return { settled: readDelivery(this.#sql, deliveryId)?.status ?? "suspended" };
     });
-    await this.#runs.flush();
+    await this.#outbox.flush();
     return { ok: true, value: answer };
   }
 
@@ -77,7 +77,7 @@ export class Deliveries {
     const answer = this.#storage.transactionSync(action);
     if (!answer) return unknownDelivery(deliveryId);
     if (!answer.ok) return { ok: false, code: "conflict", message: answer.why };
-    await this.#runs.flush();
+    await this.#outbox.flush();
     return { ok: true, value: answer.record };
   }
 }

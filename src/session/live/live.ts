@@ -1,33 +1,32 @@
 import { notFound, type Result } from "../api";
 import type { RunProgressPost, StateChanges } from "../api/api-events";
 import { sessionConfig } from "../config";
+import type { Outbox } from "../outbox/outbox";
 import { liveRecord } from "../record/record";
-import type { Runs } from "../runs/runs";
 import { stateChanges } from "../store/event-log";
 import { findRun } from "../store/run-store";
 import { writeRunProgress } from "../store/run-stream";
 import { acknowledgeWatch, registerWatcher } from "../store/watchers";
-import { writeChildSpawned } from "../writes/writes";
 import { EventFeed } from "./event-feed";
 import { type WatchNotice, writeWatchNotice } from "./watch-notice";
 
 /**
  * The session's live side (SPEC §13, §14): reading its changes, watch cursors and notices, what a run
  * streams beyond its events, and the open stream connections. A part of the session object; like the
- * others it writes in one transaction and delivers what it owes through `Runs.flush`.
+ * others it writes in one transaction and delivers what it owes through the outbox (`Outbox.flush`).
  */
 export class Live {
   readonly #storage: DurableObjectStorage;
   readonly #sql: SqlStorage;
   readonly #env: Env;
-  readonly #runs: Runs;
+  readonly #outbox: Outbox;
   readonly #feed: EventFeed;
 
-  constructor(storage: DurableObjectStorage, env: Env, runs: Runs) {
+  constructor(storage: DurableObjectStorage, env: Env, outbox: Outbox) {
     this.#storage = storage;
     this.#sql = storage.sql;
     this.#env = env;
-    this.#runs = runs;
+    this.#outbox = outbox;
     this.#feed = new EventFeed(storage.sql);
   }
 
@@ -40,7 +39,7 @@ export class Live {
       const changes = stateChanges(this.#sql, since);
       return { changes, raised: acknowledgeWatch(this.#sql, record.sessionKey, watcherKey, since, changes) };
     });
-    if (raised) await this.#runs.flush();
+    if (raised) await this.#outbox.flush();
     return { ok: true, value: changes };
   }
 
@@ -61,18 +60,8 @@ export class Live {
     const taken = this.#storage.transactionSync(() =>
       writeWatchNotice(this.#sql, record, config, notice, Date.now()),
     );
-    await this.#runs.flush();
+    await this.#outbox.flush();
     return { ok: true, value: { taken } };
-  }
-
-  async childSpawned(child: {
-    childSessionKey: string;
-    runId: string;
-  }): Promise<Result<{ recorded: boolean }>> {
-    if (!liveRecord(this.#sql)) return notFound();
-    const recorded = this.#storage.transactionSync(() => writeChildSpawned(this.#sql, child));
-    await this.#runs.flush();
-    return { ok: true, value: { recorded } };
   }
 
   postRunProgress(runId: string, progress: RunProgressPost): Result<{ accepted: true }> {

@@ -66,6 +66,8 @@ export class Outbox {
   readonly #indexWrites = new Set<Promise<void>>();
   /** Wakes the agents_wait calls parked here (a collector member failed at its release's deadline). */
   readonly #wakeCollectorWaits: (runId: string) => void;
+  /** Stops the runs executing here: a pass that removed the session is the one case that reaches runs. */
+  readonly #removed: () => void;
 
   /**
    * `bindings` are the object's own, read at each delivery rather than kept: they belong to the
@@ -76,9 +78,11 @@ export class Outbox {
     bindings: () => Env,
     alarm: Alarm,
     wakeCollectorWaits: (runId: string) => void,
+    removed: () => void,
   ) {
     this.#storage = storage;
     this.#wakeCollectorWaits = wakeCollectorWaits;
+    this.#removed = removed;
     this.#bindings = bindings;
     this.#alarm = alarm;
     this.#indexBatch = new IndexBatch(storage, bindings, (entry, error) => this.#attemptFailed(entry, error));
@@ -92,14 +96,20 @@ export class Outbox {
     return this.#storage.sql;
   }
 
-  /** Delivers what is due (what was just written), now, leaving the alarm set for whatever is left. */
-  async flush(): Promise<PassOutcome> {
+  /**
+   * Delivers what is due (what was just written), now, leaving the alarm set for whatever is left. Every
+   * part calls it after its write; a pass that removes the session stops its runs itself (`removed`).
+   */
+  async flush(): Promise<void> {
+    await this.#flushWith((entries) => this.#pass(entries));
+  }
+
+  async #flushWith(pass: (entries: readonly OutboxEntry[]) => Promise<PassOutcome>): Promise<void> {
     const now = Date.now();
     const taken = leaseDueEntries(this.#sql, now, now + INLINE_LEASE_MS);
     await this.#alarm.rearm();
-    const outcome = await this.#pass(dueEntries(this.#sql, now, taken));
+    await pass(dueEntries(this.#sql, now, taken));
     await this.#alarm.rearm();
-    return outcome;
   }
 
   /**
@@ -114,17 +124,24 @@ export class Outbox {
   }
 
   /** One pass over every entry due now (the alarm's); failures wait for their retry time. */
-  async deliver(): Promise<PassOutcome> {
+  async deliver(): Promise<void> {
     const now = Date.now();
     pruneDeliveries(this.#sql, now);
-    return this.#pass(dueEntries(this.#sql, now));
+    await this.#pass(dueEntries(this.#sql, now));
+  }
+
+  /** A pass that left the session removed stops the runs executing here (they must not write on). */
+  async #pass(entries: readonly OutboxEntry[]): Promise<PassOutcome> {
+    const outcome = await this.#passOver(entries);
+    if (outcome === "removed") this.#removed();
+    return outcome;
   }
 
   /**
    * Handoffs first (turns, posts, notices: someone waits for them), then every index write due, in one
    * D1 batch, those the handoffs owed included: a completion does not wait behind a D1 round trip.
    */
-  async #pass(entries: readonly OutboxEntry[]): Promise<PassOutcome> {
+  async #passOver(entries: readonly OutboxEntry[]): Promise<PassOutcome> {
     for (const entry of entries) {
       if (isIndexWrite(entry)) continue;
       // Passes may overlap (a request and the alarm); an entry one of them is delivering is left to it,
@@ -233,8 +250,12 @@ export class Outbox {
       case "collector_result":
         return deliverCollectorEntry(env, this.#sql, entry, this.#wakeCollectorWaits);
       case "child_created":
-        // Noted whether or not the parent was ever written: its children exist either way.
-        await sessionApi(env.SESSION, entry.payload.parentKey).childCreated(entry.payload.childKey);
+        // Noted whether or not the parent was ever written: its children exist either way. With the
+        // spawn's run, which the parent records with the child (and its child_spawned event) in one write.
+        await sessionApi(env.SESSION, entry.payload.parentKey).childCreated(
+          entry.payload.childKey,
+          entry.payload.runId,
+        );
         return "delivered";
       case "watch_notice": {
         const { watcherKey } = entry.payload;
@@ -268,7 +289,8 @@ export class Outbox {
   async #removeSession(): Promise<PassOutcome> {
     if (readRecord(this.#sql)?.deletedAt === undefined)
       this.#storage.transactionSync(() => writeDeletion(this.#sql, Date.now()));
-    await this.flush();
+    // The pass this one is part of tells the object, once.
+    await this.#flushWith((entries) => this.#passOver(entries));
     return "removed";
   }
 

@@ -7,6 +7,7 @@ import { isActive } from "../../subagents/targets";
 import { type DeliveryStatus, isUnderway } from "../api";
 import { sessionApi } from "../client";
 import { readRecord } from "../record/record";
+import { spawnRunOf } from "../store/children";
 import {
   hasRunWithDedupeKey,
   previousRun,
@@ -66,24 +67,6 @@ async function stillWorking(env: Env, child: ChildRow & { runId: string }): Prom
 }
 
 /**
- * The run this session spawned the child with (its `child_spawned` event): asked about, its progress
- * follows the task to the run that carries it, and a later run of the child that does not (a late
- * completion's, which reports nothing upstream) is not mistaken for work of the task. The index's latest
- * run of the child stands in when the event is missing.
- */
-function spawnedRun(sql: SqlStorage, childKey: string): string | undefined {
-  return (
-    sql
-      .exec<{ run_id: string }>(
-        `SELECT run_id FROM event WHERE kind = 'child_spawned' AND json_extract(data, '$.childSessionKey') = ?
-         ORDER BY seq DESC LIMIT 1`,
-        childKey,
-      )
-      .toArray()[0]?.run_id ?? undefined
-  );
-}
-
-/**
  * Whether a sub-agent's run that ended `ok` must wait instead of reporting: its task still has
  * children working, or their completions on the way or queued here. Its children come from the index
  * (as `subagents` lists them); one whose completion this session already took is done. If the index
@@ -110,8 +93,12 @@ export async function mustWait(
     console.warn(`run ${row.runId}: children not read, reporting now: ${String(cause)}`);
     return false;
   }
+  // Each child is asked about the run this session spawned it with (its `child` row): its progress
+  // follows the task to the run that carries it, and a later run of the child that does not (a late
+  // completion's, which reports nothing upstream) is not mistaken for work of the task. The index's
+  // latest run of the child stands in when the row has none.
   const notTaken = children
-    .map((child) => ({ ...child, runId: spawnedRun(sql, child.sessionKey) ?? child.runId }))
+    .map((child) => ({ ...child, runId: spawnRunOf(sql, child.sessionKey) ?? child.runId }))
     .filter(
       (child): child is ChildRow & { runId: string } =>
         child.runId !== undefined && !hasRunWithDedupeKey(sql, completionTurnKey(child.runId)),

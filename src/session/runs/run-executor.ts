@@ -16,6 +16,7 @@ import { executeToolCall } from "../../tools/invoke";
 import { toolRegistry } from "../../tools/registry";
 import { toolSpecs } from "../../tools/specs";
 import { withOutputSchema } from "../../tools/structured-output";
+import type { ToolContext } from "../../tools/types";
 import type { SessionRecord } from "../record/record";
 import { queuedRuns, type RunRow } from "../store/run-store";
 import { appendRunEvent, pruneRunStreams, SafeDeltas } from "../store/run-stream";
@@ -42,6 +43,8 @@ export interface ExecutionContext {
   signal: AbortSignal;
   /** Records a transient failure that is about to be retried. */
   onRetry: (note: string) => void;
+  /** Records a handoff in this session: the run's tools call their own object directly (runs/sends.ts). */
+  recordSend: ToolContext["recordSend"];
 }
 
 /** The session a run acts as: its tools and run token follow from this. */
@@ -102,7 +105,10 @@ async function callToolOnce(
   const recorded = recordedToolCall(sql, run.runId, callIndex, name);
   if (recorded) return recorded;
   appendRunEvent(sql, run.runId, "tool_call", { name, args: redactJson(args) });
-  const tools = toolContext(context.env, context.config, requester, `${run.runId}:${callIndex}`);
+  const tools: ToolContext = {
+    ...toolContext(context.env, context.config, requester, `${run.runId}:${callIndex}`),
+    recordSend: context.recordSend,
+  };
   let result: object;
   // A failing tool is the model's problem to read about, not a reason to lose the run.
   try {

@@ -29,6 +29,7 @@ import { clearSteering, queueSteeringFollowUp } from "../writes/steering";
 import { mustWait, taskEnding, waitingEnding } from "./outstanding-work";
 import { executeRun } from "./run-executor";
 import { RunLoop } from "./run-loop";
+import { recordSend } from "./sends";
 
 /** A run interrupted by an eviction this many times ends as an error instead of starting again. */
 const MAX_RUN_ATTEMPTS = 3;
@@ -80,16 +81,16 @@ export class Runs {
   }
 
   /**
-   * Delivers what was just written (as `flush`), then starts the queued run as startQueued does: a
+   * Delivers what was just written (Outbox.flush), then starts the queued run as startQueued does: a
    * sub-agent's, whose concurrency slot is claimed on the index row this delivers. The alarm is the
    * run's backstop from the start, so it does not fire to start the run meanwhile.
    */
   async flushThenStart(): Promise<void> {
-    if (!this.#loop.startable()) return this.flush();
+    if (!this.#loop.startable()) return this.#outbox.flush();
     let flushed = Promise.resolve();
     // The loop calls `first` before its first await, so `flushed` is this flush by the line below.
     this.#loop.start(() => {
-      flushed = this.flush();
+      flushed = this.#outbox.flush();
       return flushed;
     });
     await flushed;
@@ -109,7 +110,7 @@ export class Runs {
       const current = findRun(this.#sql, row.runId);
       if (current?.status !== "queued") continue;
       await this.execute(current);
-      if ((await this.#outbox.deliver()) === "removed") this.abortAll("killed");
+      await this.#outbox.deliver();
     }
   }
 
@@ -211,7 +212,7 @@ export class Runs {
     // twice, and never waits on D1 to start.
     let listedRunning: Promise<void> | undefined;
     const listTimer = setTimeout(() => {
-      listedRunning = this.flush();
+      listedRunning = this.#outbox.flush();
     }, RUNNING_LISTED_AFTER_MS);
     try {
       // The alarm stays set while the run is in flight, so a fresh instance takes it up if this one dies.
@@ -226,6 +227,7 @@ export class Runs {
         deadlineAt,
         signal: controller.signal,
         onRetry: (note) => recordRetry(this.#sql, row.runId, note),
+        recordSend: (send) => recordSend(this.#storage, this.#alarm, send),
       });
       const current = findRun(this.#sql, row.runId);
       if (current?.status !== "running") return;
@@ -272,16 +274,6 @@ export class Runs {
   #agent(): AgentConfig | undefined {
     const record = liveRecord(this.#sql);
     return record ? findAgent(sessionConfig(this.#env), record.agentId) : undefined;
-  }
-
-  /** Delivers what was written now; a session that deleted itself stops its runs here too. */
-  async flush(): Promise<void> {
-    if ((await this.#outbox.flush()) === "removed") this.abortAll("killed");
-  }
-
-  /** Delivers the index writes due now (Outbox.flushIndexWrites): a run waited for can be looked up. */
-  async flushIndexWrites(): Promise<void> {
-    await this.#outbox.flushIndexWrites();
   }
 
   /**

@@ -4,6 +4,8 @@ import {
   type CreateSessionInit,
   type DeferredResult,
   ENDED_STATUSES,
+  type InboundAnswer,
+  type InboundChannelMessage,
   isUnderway,
   notFound,
   type Result,
@@ -12,12 +14,14 @@ import {
   type TurnRequest,
 } from "../api";
 import { sessionConfig } from "../config";
+import type { Outbox } from "../outbox/outbox";
 import { liveRecord } from "../record/record";
 import type { RunWaiters } from "../run-waiters";
 import { appendEvent, steeredEvent } from "../store/event-log";
 import { findRun, releaseHeldRun, runningRuns, toRunRecord } from "../store/run-store";
 import { takeSteerSlot } from "../store/steer-slots";
 import { structuredResultOf } from "../store/structured-output";
+import { writeInboundMessage } from "../writes/inbound";
 import { runProgress } from "../writes/run-progress";
 import { writeSpawn, writeTurn } from "../writes/writes";
 import type { Runs } from "./runs";
@@ -26,18 +30,20 @@ import type { Runs } from "./runs";
  * The turn and run RPCs: accepts turns into the session (each starts a run, executed by `Runs` — at
  * once when nothing else runs, else after the runs before it),
  * restarts and completes runs, and answers the callers waiting on them. A part of the session object:
- * it writes, delivers through `Runs`, and never calls back into the object.
+ * it writes, delivers through the outbox, and never calls back into the object.
  */
 export class Turns {
   readonly #storage: DurableObjectStorage;
   readonly #env: Env;
   readonly #runs: Runs;
+  readonly #outbox: Outbox;
   readonly #waiters: RunWaiters;
 
-  constructor(storage: DurableObjectStorage, env: Env, runs: Runs, waiters: RunWaiters) {
+  constructor(storage: DurableObjectStorage, env: Env, runs: Runs, outbox: Outbox, waiters: RunWaiters) {
     this.#storage = storage;
     this.#env = env;
     this.#runs = runs;
+    this.#outbox = outbox;
     this.#waiters = waiters;
   }
 
@@ -58,10 +64,20 @@ export class Turns {
     return { ok: true, value: { runId: turn.runId, status: "queued", duplicate: false } };
   }
 
+  /** An inbound channel message (SessionApi.acceptInbound): one transaction, then what it owes goes out. */
+  async acceptInbound(message: InboundChannelMessage): Promise<Result<InboundAnswer>> {
+    const config = sessionConfig(this.#env);
+    const answer = this.#storage.transactionSync(() =>
+      writeInboundMessage(this.#sql, config, message, Date.now()),
+    );
+    await this.#outbox.flush();
+    return { ok: true, value: answer };
+  }
+
   async enqueue(request: TurnRequest): Promise<Result<AcceptedTurn>> {
     const accepted = this.#write(request);
     // Answered once the run index has the runId too, so whoever gets the runId can look the run up.
-    if (accepted.ok && !accepted.value.duplicate) await this.#runs.flush();
+    if (accepted.ok && !accepted.value.duplicate) await this.#outbox.flush();
     return accepted;
   }
 
@@ -77,7 +93,7 @@ export class Turns {
     const indexed = started ? undefined : this.#startAndFlush();
     const run = await this.waitForRun(accepted.value.runId, timeoutMs);
     await indexed;
-    if (started) await this.#runs.flushIndexWrites();
+    if (started) await this.#outbox.flushIndexWrites();
     return run;
   }
 
@@ -89,7 +105,7 @@ export class Turns {
   async #startAndFlush(): Promise<void> {
     if (liveRecord(this.#sql)?.spawn !== undefined) return this.#runs.flushThenStart();
     this.#runs.startQueued();
-    await this.#runs.flush();
+    await this.#outbox.flush();
   }
 
   #write(request: TurnRequest): Result<AcceptedTurn> {
@@ -175,7 +191,7 @@ export class Turns {
   async completeDeferred(runId: string, result: DeferredResult): Promise<Result<RunRecord>> {
     const row = liveRecord(this.#sql) ? findRun(this.#sql, runId) : undefined;
     if (!row) return notFound();
-    if (await this.#runs.completeDeferred(row, result)) await this.#runs.flush();
+    if (await this.#runs.completeDeferred(row, result)) await this.#outbox.flush();
     return this.getRun(runId);
   }
 }

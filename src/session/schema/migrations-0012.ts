@@ -260,4 +260,20 @@ export const migrationsFrom0012: ReadonlyArray<{ id: string; sql: string }> = [
           AND instr(COALESCE(safe_body, body), '"omitted":true') = 0;
     `,
   },
+  {
+    id: "0022_child_run",
+    sql: `
+      -- A child is one record with the run it was spawned with (issue 29): the child's creation tells its
+      -- parent both, in one call, and the parent writes its child_spawned event from that same write.
+      -- Children known only from their child_spawned event (the creation's note not yet here) get a row,
+      -- and every row its latest spawn's run, read once from the log here and never again.
+      ALTER TABLE child ADD COLUMN run_id TEXT;
+      INSERT OR IGNORE INTO child (session_key, noted_at)
+        SELECT json_extract(data, '$.childSessionKey'), occurred_at FROM event
+          WHERE kind = 'child_spawned' AND json_extract(data, '$.childSessionKey') IS NOT NULL;
+      UPDATE child SET run_id = (
+        SELECT run_id FROM event WHERE kind = 'child_spawned'
+          AND json_extract(data, '$.childSessionKey') = child.session_key ORDER BY seq DESC LIMIT 1);
+    `,
+  },
 ];

@@ -1,8 +1,35 @@
-// The `child` table (migration 0020): the sessions this one spawned, as their creation told it.
+// The `child` table (migrations 0020, 0022): the sessions this one spawned, each with the run it was
+// spawned with, as their creation told it.
 
-/** Notes a child; a repeat (the child's outbox retried) is a no-op. */
-export function noteChild(sql: SqlStorage, childKey: string, now: number): void {
-  sql.exec("INSERT INTO child (session_key, noted_at) VALUES (?, ?) ON CONFLICT DO NOTHING", childKey, now);
+/**
+ * Notes a child with its spawn's run; true when that is news (a new child, or a new run of a child
+ * spawned again). A repeat (the child's outbox retried) writes nothing; a note without a run (a child
+ * created without its spawn's turn) keeps the run already known.
+ */
+export function noteChild(
+  sql: SqlStorage,
+  childKey: string,
+  runId: string | undefined,
+  now: number,
+): boolean {
+  const cursor = sql.exec(
+    `INSERT INTO child (session_key, noted_at, run_id) VALUES (?, ?, ?)
+     ON CONFLICT (session_key) DO UPDATE SET run_id = excluded.run_id
+       WHERE excluded.run_id IS NOT NULL AND child.run_id IS NOT excluded.run_id`,
+    childKey,
+    now,
+    runId ?? null,
+  );
+  return cursor.rowsWritten > 0;
+}
+
+/** The run this session spawned a child with, if its creation said so. */
+export function spawnRunOf(sql: SqlStorage, childKey: string): string | undefined {
+  return (
+    sql
+      .exec<{ run_id: string | null }>("SELECT run_id FROM child WHERE session_key = ?", childKey)
+      .toArray()[0]?.run_id ?? undefined
+  );
 }
 
 /**

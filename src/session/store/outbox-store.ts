@@ -62,7 +62,7 @@ const payloadSchemas = {
   /** A collector run's result, handed to its requester as a record (never a turn). */
   collector_result: collectorResultDeliverySchema,
   /** A sub-agent session, just created, noted by the session that spawned it (its `child` table). */
-  child_created: z.object({ parentKey: z.string(), childKey: z.string() }),
+  child_created: z.object({ parentKey: z.string(), childKey: z.string(), runId: z.string().optional() }),
 } as const;
 
 export type OutboxKind = keyof typeof payloadSchemas;

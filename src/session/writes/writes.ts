@@ -2,6 +2,7 @@ import type { SwitchboardConfig } from "../../config/schema";
 import type { TranscriptMessage } from "../../transcript/message";
 import type { CreateSessionInit, ImportReceipt, InboundRecord, TurnRequest } from "../api";
 import { insertRecord, readRecord, type SessionRecord, updateRecord } from "../record/record";
+import { noteChild } from "../store/children";
 import { cancelQueuedCollectors, clearCollectors, killOwedChildren } from "../store/collector-store";
 import { clearDeliveries } from "../store/delivery-store";
 import { appendEvent, clearEvents, systemEvent } from "../store/event-log";
@@ -31,7 +32,13 @@ import { clearSteering } from "./steering";
 // outbox entries it owes.
 
 /** Writes a new session, replacing whatever a deleted session left behind in every table. */
-export function writeCreation(sql: SqlStorage, init: CreateSessionInit, now: number): void {
+export function writeCreation(
+  sql: SqlStorage,
+  init: CreateSessionInit,
+  now: number,
+  /** A spawned child's first run: its parent notes the child with it. */
+  spawnRunId?: string,
+): void {
   clearTranscript(sql);
   // What the old members' children are still owed survives, as kills (index_delete waits for those).
   clearOutbox(sql, "collector_release");
@@ -68,6 +75,7 @@ export function writeCreation(sql: SqlStorage, init: CreateSessionInit, now: num
     addToOutbox(sql, "child_created", "child_created", {
       parentKey: init.spawnedBy,
       childKey: init.sessionKey,
+      ...(spawnRunId ? { runId: spawnRunId } : {}),
     });
 }
 
@@ -78,7 +86,7 @@ export function writeSpawn(
   config: SwitchboardConfig,
   now: number,
 ): void {
-  writeCreation(sql, spawn.init, now);
+  writeCreation(sql, spawn.init, now, spawn.turn.runId);
   const created = readRecord(sql);
   if (!created) throw new Error("the session record was not written");
   // The requester watches its child from the start (SPEC §13).
@@ -264,21 +272,26 @@ export function archiveIfDue(sql: SqlStorage, record: SessionRecord, now: number
   addIndexSync(sql);
 }
 
-/** Records a child this session spawned (`child_spawned`), once per run: a repeated spawn writes nothing. */
-export function writeChildSpawned(
+/**
+ * A child this session spawned, told by the child's creation: one `child` row with its spawn's run, and
+ * the `child_spawned` event (SPEC §13) from the same write, once per spawn. A session never written keeps
+ * the row (its children exist either way) but has no log to show the event in.
+ */
+export function writeChild(
   sql: SqlStorage,
-  child: { childSessionKey: string; runId: string },
+  child: { childSessionKey: string; runId?: string },
+  now: number,
 ): boolean {
-  const seen = sql
-    .exec("SELECT 1 FROM event WHERE kind = 'child_spawned' AND run_id = ? LIMIT 1", child.runId)
-    .toArray();
-  if (seen.length > 0) return false;
+  const noted = noteChild(sql, child.childSessionKey, child.runId, now);
+  // appendEvent writes nothing in a session never written (or deleted): it has no log to show it in.
+  if (!noted || child.runId === undefined) return noted;
   appendEvent(
     sql,
     systemEvent("child_spawned", `spawned ${child.childSessionKey}`, {
       runId: child.runId,
       data: { childSessionKey: child.childSessionKey, runId: child.runId },
     }),
+    now,
   );
   return true;
 }

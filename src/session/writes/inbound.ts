@@ -1,0 +1,76 @@
+import { isChannelOwner } from "../../channels/inbound";
+import { parseSendCommand, sendCommandConfirmation } from "../../channels/send-command";
+import { keyOptionsOf } from "../../config/key-options";
+import type { SwitchboardConfig } from "../../config/schema";
+import { resolveSendPolicy, sendPolicySubject } from "../../policy/send-policy";
+import type { InboundAnswer, InboundChannelMessage } from "../api";
+import { liveRecord } from "../record/record";
+import { findRun } from "../store/run-store";
+import { writeCreation, writeInbound, writeTurn } from "./writes";
+
+/**
+ * An inbound channel message, all of it in the caller's one transaction: the session created if there is
+ * none, then an owner's `/send` command applied with its answer, or the message recorded and its turn
+ * queued, or (the send policy denies the chat) only recorded. One decision, taken here on the record the
+ * write sees: a cut can never leave the chat told one thing while the policy says another, and a
+ * redelivery (which changes nothing) cannot undo a later command.
+ */
+export function writeInboundMessage(
+  sql: SqlStorage,
+  config: SwitchboardConfig,
+  message: InboundChannelMessage,
+  now: number,
+): InboundAnswer {
+  const { channel, chatType } = message.init;
+  if (!liveRecord(sql)) writeCreation(sql, message.init, now);
+  const record = liveRecord(sql);
+  if (!record) throw new Error("the session record was not written");
+  const replyTo = message.init.deliveryContext;
+  // Message ids are unique per chat on most channels: the session (this object) is in the dedupe key.
+  const messageId = `channel:${channel}:${message.channelMessageId}`;
+  const inbound = {
+    messageId,
+    text: message.text,
+    provenance: { kind: "external_user" as const, sourceChannel: channel },
+    replyTo,
+    runId: message.runId,
+  };
+  const command = parseSendCommand(message.text);
+  if (command && isChannelOwner(config, channel, { chatType, senderId: message.senderId })) {
+    const duplicate = writeInbound(
+      sql,
+      record,
+      { ...inbound, answer: sendCommandConfirmation(command), sendPolicy: command.policy },
+      now,
+    );
+    return { status: "command", sendPolicy: liveRecord(sql)?.sendPolicy ?? "inherit", duplicate };
+  }
+  const subject = sendPolicySubject(
+    {
+      sessionKey: record.sessionKey,
+      chatType,
+      ...(record.sendPolicy ? { sendPolicy: record.sendPolicy } : {}),
+    },
+    channel,
+    keyOptionsOf(config),
+  );
+  if (resolveSendPolicy(config.session.sendPolicy, subject) === "deny") {
+    writeInbound(sql, record, inbound, now);
+    return { status: "blocked" };
+  }
+  const first = findRun(sql, message.runId, messageId);
+  if (first) return { status: "accepted", runId: first.runId, duplicate: true };
+  writeTurn(
+    sql,
+    record,
+    config,
+    {
+      runId: message.runId,
+      dedupeKey: messageId,
+      message: { id: messageId, text: message.text, provenance: inbound.provenance },
+      replyTo,
+    },
+    now,
+  );
+  return { status: "accepted", runId: message.runId, duplicate: false };
+}
