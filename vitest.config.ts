@@ -22,13 +22,13 @@ function freePort(): Promise<number> {
 /** Test files that need the deployment to themselves (vitest.config.ts `projects`, below). */
 const FRESH_STATE = [
   "test/integration/list-query-cost.test.ts",
-  "test/search/search-cost.test.ts",
+  "test/index-db/search-cost.test.ts",
   "test/messaging/send-creates-main.test.ts",
   // An agent's sub-agent slots (maxConcurrent) count its running sub-agents in the whole deployment.
   "test/subagents/**/*.test.ts",
   // These abort every object in their runtime (abortAllDurableObjects): only their own, here.
-  "test/runs/interruption.test.ts",
-  "test/runs/tool-replay.test.ts",
+  "test/session/runs/interruption.test.ts",
+  "test/session/runs/tool-replay.test.ts",
 ];
 
 export default defineConfig(async () => {

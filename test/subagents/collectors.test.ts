@@ -32,7 +32,7 @@ import {
   spawnOk,
   statusOf,
   waitDeferred,
-} from "./fixtures";
+} from "../support/subagents";
 
 const COLLECT_NOTE =
   "Collector run: no completion notification is sent. The requester must explicitly collect this run's result with the available collector wait capability, using its run id.";

@@ -18,7 +18,7 @@ import {
   webhookPosts,
 } from "../support";
 import { shardOf } from "../support/shards";
-import { requester, subagents } from "./fixtures";
+import { requester, subagents } from "../support/subagents";
 
 /*
  * structured_output (SPEC §15, OpenClaw reference §6.3): the child-only tool of a collector spawned with

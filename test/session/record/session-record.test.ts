@@ -1,8 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { readRecord, updateRecord } from "../../src/session/record/record";
-import { writeCreation } from "../../src/session/writes/writes";
+import { readRecord, updateRecord } from "../../../src/session/record/record";
+import { writeCreation } from "../../../src/session/writes/writes";
 
 /** Runs `body` on the SQLite of a fresh session object. */
 function onFreshObject<T>(body: (state: DurableObjectState) => T): Promise<T> {

@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { TurnRequest } from "../../src/session/api";
-import { stub } from "../support";
+import { stub } from "./sessions";
 
 /** What a fault-injected requester saw: every call, and how many of them failed. */
 export interface Faults {

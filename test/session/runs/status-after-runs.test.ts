@@ -11,7 +11,7 @@ import {
   uid,
   waitRun,
   webhookCalls,
-} from "../support";
+} from "../../support";
 
 /** The session's own sessions_list row (requester = the session itself, so `tree` shows it). */
 async function listRow(key: string): Promise<SessionRow> {

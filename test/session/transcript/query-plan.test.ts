@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { MESSAGE_COUNTS_SQL } from "../../src/session/transcript/transcript";
+import { MESSAGE_COUNTS_SQL } from "../../../src/session/transcript/transcript";
 
 describe("the transcript's hot queries", () => {
   it("count messages from the indexes, never by scanning the transcript", async () => {

@@ -1,7 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { searchMessageInsert } from "../../src/index-db/search-write";
-import { connectMcp, detailsOf } from "../mcp/client";
 import {
   ADMIN,
   AGENT_TOKENS,
@@ -21,6 +20,7 @@ import {
   uid,
   workerConfigWith,
 } from "../support";
+import { connectMcp, detailsOf } from "../support/mcp";
 import { shardOf } from "../support/shards";
 
 const search = (requester: string, args: Record<string, unknown>) => tool("sessions_search", requester, args);

@@ -1,7 +1,7 @@
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createSession, getRun, pollRun, recorded, sendMessage, stub, uid, waitRun } from "../support";
-import { rowsInEveryShard } from "../support/shards";
+import { createSession, getRun, pollRun, recorded, sendMessage, stub, uid, waitRun } from "../../support";
+import { rowsInEveryShard } from "../../support/shards";
 
 /*
  * A run resumed after a crash replays its recorded tool calls instead of repeating their effects (issue 17,

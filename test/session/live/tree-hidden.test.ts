@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { spawnOk } from "../subagents/fixtures";
 import {
   AGENT_TOKENS,
   createSession,
@@ -9,7 +8,8 @@ import {
   type StreamEvent,
   sessionPath,
   uid,
-} from "../support";
+} from "../../support";
+import { spawnOk } from "../../support/subagents";
 
 const sessionsOf = (events: StreamEvent[]) => new Set(events.map((event) => event.data.sessionKey));
 

@@ -1,7 +1,7 @@
 import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { sessionApi } from "../../src/session/client";
+import { sessionApi } from "../../../src/session/client";
 import {
   ADMIN,
   call,
@@ -16,7 +16,7 @@ import {
   turns,
   uid,
   waitRun,
-} from "../support";
+} from "../../support";
 
 const modelError = (status: number) =>
   `model API answered HTTP ${status}: {"error":{"message":"fake model status ${status}"}}`;

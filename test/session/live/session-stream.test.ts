@@ -15,7 +15,7 @@ import {
   sessionPath,
   uid,
   waitRun,
-} from "../support";
+} from "../../support";
 
 const SECRET = "sk-live0123456789abcdefXYZ";
 

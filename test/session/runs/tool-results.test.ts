@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSession, sendMessage, uid, waitRun } from "../support";
+import { createSession, sendMessage, uid, waitRun } from "../../support";
 
 describe("a tool's result as a run's model reads it", () => {
   it("is the page of sessions_history as JSON data: its messages an array, as the tool answers them", async () => {

@@ -1,16 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { DeliveryRecord } from "../../src/session/api";
-import { failDeliveries } from "../subagents/faults";
-import {
-  completionsAfter,
-  completionsIn,
-  requester,
-  settleAll,
-  spawnOk,
-  subagents,
-} from "../subagents/fixtures";
+import type { DeliveryRecord } from "../../../src/session/api";
 import {
   ADMIN,
   AGENT_TOKENS,
@@ -27,7 +18,16 @@ import {
   storedRuns,
   stub,
   uid,
-} from "../support";
+} from "../../support";
+import { failDeliveries } from "../../support/faults";
+import {
+  completionsAfter,
+  completionsIn,
+  requester,
+  settleAll,
+  spawnOk,
+  subagents,
+} from "../../support/subagents";
 
 /** A row of the session's `delivery` table, as stored. */
 type LedgerRow = {

@@ -1,9 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { maskSecret } from "../../src/history/redact";
-import { findRun } from "../../src/session/store/run-store";
-import { recordRunEnding } from "../../src/session/writes/run-ending";
-import { requester, spawnOk, subagents } from "../subagents/fixtures";
+import { maskSecret } from "../../../src/history/redact";
+import { findRun } from "../../../src/session/store/run-store";
+import { recordRunEnding } from "../../../src/session/writes/run-ending";
 import {
   ADMIN,
   call,
@@ -22,7 +21,8 @@ import {
   webhookPosts,
   workerConfig,
   workerConfigWith,
-} from "../support";
+} from "../../support";
+import { requester, spawnOk, subagents } from "../../support/subagents";
 
 // Every face of a run's end (SPEC §5.2 step 2 applied to what leaves the service): a model that quotes the
 // API key it refuses, a webhook agent that quotes its run token, a reply that carries a secret.

@@ -14,7 +14,7 @@ import {
   uid,
   waitRun,
   webhookCalls,
-} from "../support";
+} from "../../support";
 
 /** Starts a hook-async-rec run in a new session; returns it once the webhook answered 202. */
 async function deferredRun(label: string) {

@@ -15,7 +15,7 @@ import {
   uid,
   waitRun,
   webhookPosts,
-} from "../support";
+} from "../../support";
 
 const kinds = (events: { event: string }[]) => events.map((event) => event.event);
 

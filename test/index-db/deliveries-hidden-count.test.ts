@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { deliveryIndexUpsert, type IndexedDelivery } from "../../src/index-db/deliveries";
 import { indexShard, indexShards } from "../../src/index-db/shards";
 import type { DeliveryRecord } from "../../src/session/api";
-import { requester, settleAll, spawnOk } from "../subagents/fixtures";
 import { ADMIN, AGENT_TOKENS, call, driveUntil, uid } from "../support";
+import { requester, settleAll, spawnOk } from "../support/subagents";
 
 type Page = { count: number; deliveries: DeliveryRecord[]; nextCursor?: string; hiddenByVisibility?: number };
 const list = async (query: string, token: string) => {

@@ -18,7 +18,7 @@ import {
   tool,
   uid,
   waitRun,
-} from "../support";
+} from "../../support";
 
 /** The session's kept events after `since`, straight from its object. */
 async function changes(key: string, since = 0) {

@@ -14,7 +14,7 @@ import {
   turns,
   uid,
   waitRun,
-} from "../support";
+} from "../../support";
 
 describe("POST /v1/sessions/{key}/messages (chat.send)", () => {
   it("accepts with 202 {runId, status: accepted}; the run ends ok with usage, reply and timestamps", async () => {

@@ -12,7 +12,7 @@ import {
   uid,
   waitRun,
   webhookCalls,
-} from "../support";
+} from "../../support";
 
 describe("what runs write to the transcript (OpenClaw's message shape)", () => {
   it("openai: text and tool calls as blocks, model after the override, provider, stopReason, per-call usage, isError; totalTokens is the last call's", async () => {

@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { SessionObject } from "../../src/session/session-object";
-import { createSession, getRun, stub, uid } from "../support";
+import type { SessionObject } from "../../../src/session/session-object";
+import { createSession, getRun, stub, uid } from "../../support";
 
 describe("a turn waited for starts its run at once", () => {
   it("runs in the call that queued it, with the alarm held off, and is in the run index when answered", async () => {

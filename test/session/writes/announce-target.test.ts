@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/config/load";
-import type { DeliveryContext, SessionRecord } from "../../src/session/api";
-import { announceTarget } from "../../src/session/writes/posts";
+import { parseConfig } from "../../../src/config/load";
+import type { DeliveryContext, SessionRecord } from "../../../src/session/api";
+import { announceTarget } from "../../../src/session/writes/posts";
 
 const loaded = parseConfig(env.SWITCHBOARD_CONFIG);
 if (!loaded.ok) throw new Error(loaded.error);

@@ -4,7 +4,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { expect, onTestFinished } from "vitest";
 import type { ToolName } from "../../src/config/schema";
 import { toolRegistry } from "../../src/tools/registry";
-import { BASE_URL, type ToolResults } from "../support";
+import { BASE_URL } from "./http";
+import type { ToolResults } from "./wire";
 
 export const MCP_URL = `${BASE_URL}/mcp`;
 

@@ -11,10 +11,10 @@ import {
   turns,
   uid,
   waitRun,
-} from "../support";
+} from "../../support";
 
 /*
- * evictDurableObject cannot interrupt a run: workerd drains the in-flight alarm first (test/runs/faults.test.ts).
+ * evictDurableObject cannot interrupt a run: workerd drains the in-flight alarm first (faults.test.ts).
  * Aborting the objects is what a crash or a code update does to a run mid-call: the instance dies with the
  * model call outstanding, and the alarm is retried on a fresh instance. This file aborts only its own objects
  * (it runs on storage of its own: FRESH_STATE in vitest.config.ts), one test at a time.

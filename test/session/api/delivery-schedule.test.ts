@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { ledgerError } from "../../src/session/api/api-deliveries";
+import { ledgerError } from "../../../src/session/api/api-deliveries";
 import {
   DELIVERY_DEADLINE_MS,
   DELIVERY_KEEP_MS,
   nextAttemptAt,
   retryDelayMs,
-} from "../../src/session/api/delivery-schedule";
-import { migrationsFrom0012 } from "../../src/session/schema/migrations-0012";
+} from "../../../src/session/api/delivery-schedule";
+import { migrationsFrom0012 } from "../../../src/session/schema/migrations-0012";
 
 describe("the retry schedule (SPEC §16)", () => {
   it("waits min(300 s, 15 s · 2^(n−1)) plus 0–20% jitter after the n-th failure", () => {
