@@ -1,11 +1,11 @@
 import { abortAllDurableObjects, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
+  callsArrived,
   createSession,
   ended,
   getRun,
   modelCalls,
-  pollRun,
   sendMessage,
   stub,
   turns,
@@ -34,17 +34,9 @@ async function modelCallsWith(message: string) {
  * the session's alarm on a fresh instance as its time coming would: a run in flight keeps it a few seconds
  * ahead as its backstop (src/session/alarm.ts). Not awaited: the run it takes up may be interrupted next.
  */
-async function abortDuringAttempt(
-  key: string,
-  runId: string,
-  message: string,
-  attempt: number,
-): Promise<void> {
-  await pollRun(runId, (run) => run.status === "running" && run.attempts === attempt);
-  for (let tries = 0; (await modelCallsWith(message)).length < attempt; tries++) {
-    if (tries > 200) throw new Error(`model call ${attempt} never arrived`);
-    await scheduler.wait(5);
-  }
+async function abortDuringAttempt(key: string, message: string, attempt: number): Promise<void> {
+  // The attempt-th call reaching the model is the attempt-th run of it in flight.
+  await callsArrived("model-slow-rec", attempt, message);
   await abortAllDurableObjects();
   void runDurableObjectAlarm(stub(key)).catch(() => undefined);
 }
@@ -57,7 +49,7 @@ describe("a run interrupted in the middle of its model call", () => {
     const runId = await sendMessage(key, message);
     // A wait already pending in the instance that dies is taken up again on the next one.
     const pending = waitRun(runId);
-    await abortDuringAttempt(key, runId, message, 1);
+    await abortDuringAttempt(key, message, 1);
 
     expect(await pending).toMatchObject({ status: "ok", reply: message });
     const run = await getRun(runId);
@@ -78,7 +70,7 @@ describe("a run interrupted in the middle of its model call", () => {
     await createSession({ agentId: "model-slow-rec", key });
     const message = text("interrupt thrice");
     const runId = await sendMessage(key, message);
-    for (const attempt of [1, 2, 3]) await abortDuringAttempt(key, runId, message, attempt);
+    for (const attempt of [1, 2, 3]) await abortDuringAttempt(key, message, attempt);
 
     expect(await waitRun(runId)).toMatchObject({
       status: "error",
@@ -103,9 +95,9 @@ describe("a run interrupted in the middle of its model call", () => {
     const first = text("first");
     const second = text("second");
     const firstRun = await sendMessage(key, first);
-    await pollRun(firstRun, (run) => run.status === "running");
+    await callsArrived("model-slow-rec", 1, first);
     const secondRun = await sendMessage(key, second);
-    await abortDuringAttempt(key, firstRun, first, 1);
+    await abortDuringAttempt(key, first, 1);
     expect((await waitRun(firstRun)).reply).toBe(first);
     expect((await waitRun(secondRun)).reply).toBe(second);
     const [one, two] = [ended(await getRun(firstRun)), ended(await getRun(secondRun))];

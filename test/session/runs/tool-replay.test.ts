@@ -1,6 +1,15 @@
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createSession, getRun, pollRun, recorded, sendMessage, stub, uid, waitRun } from "../../support";
+import {
+  callsArrived,
+  createSession,
+  getRun,
+  recorded,
+  sendMessage,
+  stub,
+  uid,
+  waitRun,
+} from "../../support";
 import { rowsInEveryShard } from "../../support/shards";
 
 /*
@@ -34,11 +43,7 @@ describe("a run resumed after a crash replays its recorded tool calls", () => {
     const runId = await sendMessage(key, JSON.stringify({ task, agentId: "research" }));
 
     // The spawn happened and the run is in its next (slow) model round: cut it there.
-    await pollRun(runId, (run) => run.status === "running");
-    for (let tries = 0; (await modelCalls(task)).length < 2; tries++) {
-      if (tries > 400) throw new Error("the round after the spawn never started");
-      await scheduler.wait(5);
-    }
+    await callsArrived("model-spawn-slow", 2, task);
     expect(await childrenOf(key)).toHaveLength(1);
     await abortAllDurableObjects();
 
@@ -57,16 +62,14 @@ describe("a run resumed after a crash replays its recorded tool calls", () => {
   it("keeps a run's tool results only while it runs", async () => {
     const key = `agent:model-spawn-slow:replay-${uid()}`;
     await createSession({ agentId: "model-spawn-slow", key });
-    const runId = await sendMessage(key, JSON.stringify({ task: `tidy ${uid()}`, agentId: "research" }));
-    await pollRun(runId, (run) => run.status === "running");
+    const task = `tidy ${uid()}`;
+    const runId = await sendMessage(key, JSON.stringify({ task, agentId: "research" }));
     const during = async () =>
       runInDurableObject(stub(key), (_instance, state) =>
         state.storage.sql.exec("SELECT name FROM tool_call WHERE run_id = ?", runId).toArray(),
       );
-    for (let tries = 0; (await during()).length === 0; tries++) {
-      if (tries > 400) throw new Error("the tool call was never recorded");
-      await scheduler.wait(5);
-    }
+    // The model's next (slow) round comes after the spawn's result was recorded, and before the run ends.
+    await callsArrived("model-spawn-slow", 2, task);
     expect(await during()).toEqual([{ name: "sessions_spawn" }]);
     expect(await waitRun(runId)).toMatchObject({ status: "ok" });
     expect(await during()).toEqual([]);
