@@ -3,6 +3,7 @@ import {
   call,
   createSession,
   drive,
+  driveUntil,
   pollRun,
   type RunWaitResult,
   type SessionRow,
@@ -65,11 +66,15 @@ describe("session_status and sessions_list after runs", () => {
     await createSession({ agentId: "model-slow", key });
     const runId = await sendMessage(key, "take your time");
     const run = await pollRun(runId, (current) => current.status === "running");
-    let row = await listRow(key);
-    for (let tries = 0; row.status !== "running" && tries < 100; tries++) {
-      await scheduler.wait(20);
-      row = await listRow(key);
-    }
+    // The run in flight writes its index row itself after 250 ms: look until it has (no alarm to drive).
+    const row = await driveUntil(
+      [],
+      async () => {
+        const listed = await listRow(key);
+        return listed.status === "running" ? listed : undefined;
+      },
+      "the index to list the run as running",
+    );
     expect(row).toMatchObject({ status: "running", startedAt: run.startedAt });
     await waitRun(runId);
     await drive([key]);
