@@ -404,7 +404,7 @@ async function writeEvents(reply: Reply, request: IncomingMessage, response: Ser
   response.end();
 }
 
-// vitest runs each project's globalSetup (vitest.config.ts has two projects) in the same Node process: the
+// vitest runs each project's globalSetup (vitest.config.ts has three projects) in the same Node process: the
 // first call listens, later ones share its server, and the last teardown closes it.
 const SHARED = Symbol.for("switchboard.fake-services");
 type Shared = { server: Promise<Server>; users: number };
