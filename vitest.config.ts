@@ -26,6 +26,7 @@ const FRESH_STATE = [
   "test/messaging/send-creates-main.test.ts",
   // An agent's sub-agent slots (maxConcurrent) count its running sub-agents in the whole deployment.
   "test/subagents/**/*.test.ts",
+  "test/session/collectors/**/*.test.ts",
   // These abort every object in their runtime (abortAllDurableObjects): only their own, here.
   "test/session/runs/interruption.test.ts",
   "test/session/runs/tool-replay.test.ts",
@@ -35,7 +36,7 @@ const FRESH_STATE = [
  * Test files slow enough (20 s and more under load) to hold up a project: a project of their own, on
  * storage of their own, run by `npm test` with the rest (or `npx vitest run --project slow`).
  */
-const SLOW = ["test/subagents/collectors-200.test.ts"];
+const SLOW = ["test/session/collectors/collectors-200.test.ts"];
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));

@@ -237,7 +237,7 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
           subagents: { maxConcurrent: 1 },
           runtime: { type: "webhook", url: `${fakeServicesUrl}/webhook/async` },
         },
-        // Collector tests (test/subagents/collectors.test.ts): requesters with their own tools.swarm caps.
+        // Collector tests (test/session/collectors/collectors.test.ts): requesters with their own tools.swarm caps.
         {
           id: "swarm",
           model: "scripted/swarm",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { call, driveUntil, storedRuns, tool, transcript, webhookPosts } from "../support";
-import { requester, spawnOk } from "../support/subagents";
+import { call, driveUntil, storedRuns, tool, transcript, webhookPosts } from "../../support";
+import { requester, spawnOk } from "../../support/subagents";
 
 /*
  * A collector with an outputSchema end to end (SPEC §15): spawned by sessions_spawn, its child records

@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { updateRecord } from "../../src/session/record/record";
+import { updateRecord } from "../../../src/session/record/record";
 import {
   AGENT_TOKENS,
   type ApiError,
@@ -17,8 +17,8 @@ import {
   tool,
   transcript,
   waitRun,
-} from "../support";
-import { shardOf } from "../support/shards";
+} from "../../support";
+import { shardOf } from "../../support/shards";
 import {
   childKeyOf,
   completionsAfter,
@@ -31,7 +31,7 @@ import {
   spawnOk,
   statusOf,
   waitDeferred,
-} from "../support/subagents";
+} from "../../support/subagents";
 import { members } from "./collector-table";
 
 const COLLECT_NOTE =

@@ -1,5 +1,5 @@
 import { runInDurableObject } from "cloudflare:test";
-import { stub } from "../support";
+import { stub } from "../../support";
 
 /** One row of a requester's collector table (src/session/store/collector-store.ts). */
 export type Member = {

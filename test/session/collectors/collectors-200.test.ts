@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { runAlarms, session, storedRuns, stub, tool } from "../support";
-import { requester, spawn } from "../support/subagents";
+import { runAlarms, session, storedRuns, stub, tool } from "../../support";
+import { requester, spawn } from "../../support/subagents";
 import { members } from "./collector-table";
 
 /*
