@@ -7,6 +7,8 @@
 //   (c) a module outside src/session/ importing anything of it but its public face: `session/api`
 //       (api/index.ts) and `session/client.ts`; the Worker's entry (src/index.ts) also exports the class,
 //   (d) `await`, `async` or `env` in the rooms that run inside the caller's transaction (SYNC_ROOMS).
+// src/ is the Worker: the packages/ beside it (client, CLI) are kept apart by test/client/boundaries.test.ts,
+// and Biome's noImportCycles looks for cycles in them.
 // `node scripts/check-rooms.mjs --graph` prints which room imports which, with counts.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";

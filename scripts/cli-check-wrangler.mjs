@@ -1,7 +1,8 @@
 // The `wrangler dev` of `npm run test:cli`: started like scripts/start.mjs (offline, local tokens, the demo
 // configuration), but on a free port with its own state directory, so it never meets a running `npm start`.
+// Also `runChecks`, how test:cli and test:client-package run their checks and clean up after them.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, openSync, readFileSync } from "node:fs";
+import { mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { d1Bindings } from "./d1-bindings.mjs";
@@ -110,4 +111,38 @@ async function stop(wrangler) {
   }
   // workerd may outlive wrangler for a moment; the group goes with it.
   signalGroup(wrangler, "SIGKILL");
+}
+
+/**
+ * Runs a check script's `main` and exits: whatever happens (a throw, Ctrl-C) stops its `wrangler dev`
+ * (`server()`, once started) and removes `scratch`; prints `<name>: N passed, M failed (T s)` of
+ * `results` (`{ ok }` each) and exits non-zero on a failed check or a `main` that could not run.
+ */
+export async function runChecks(name, main, { results, scratch, server }) {
+  const cleanUp = async () => {
+    await server()?.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  };
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.on(signal, async () => {
+      await cleanUp();
+      process.exit(1);
+    });
+  }
+  const started = Date.now();
+  let fatal;
+  try {
+    await main();
+  } catch (error) {
+    fatal = error;
+  } finally {
+    await cleanUp();
+  }
+  if (fatal) console.error(`${name} could not run: ${fatal instanceof Error ? fatal.message : fatal}`);
+  const failed = results.filter((result) => !result.ok).length + (fatal ? 1 : 0);
+  const passed = results.filter((result) => result.ok).length;
+  console.log(
+    `${name}: ${passed} passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
+  process.exit(failed > 0 ? 1 : 0);
 }

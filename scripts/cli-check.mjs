@@ -3,20 +3,25 @@
 // tokens and a throw-away local state directory, and checks each command's output and exit code. Prints
 // one `cli-check: N passed, M failed` line; exits non-zero on any failure. Stops wrangler afterwards.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { freePort, startWrangler, LOCAL_TOKENS as TOKENS } from "./cli-check-wrangler.mjs";
+import { freePort, runChecks, startWrangler, LOCAL_TOKENS as TOKENS } from "./cli-check-wrangler.mjs";
 
 const CLI = path.join(import.meta.dirname, "cli.mjs");
+// The CLI package's own `bin` (packages/cli), which loads the same launcher.
+const PACKAGE_BIN = path.join(import.meta.dirname, "..", "packages", "cli", "bin", "switchboard.mjs");
 
 const state = mkdtempSync(path.join(tmpdir(), "switchboard-cli-check-"));
 const results = [];
 let server;
 
-/** One CLI run: exit code, stdout, stderr. `options` overrides spawnSync's (a live view's Ctrl-C). */
-function cli(args, env = {}, options = {}) {
-  const run = spawnSync(process.execPath, [CLI, ...args], {
+/**
+ * One CLI run: exit code, stdout, stderr. `options` overrides spawnSync's (a live view's Ctrl-C); `bin` is
+ * the launcher (scripts/cli.mjs unless named).
+ */
+function cli(args, env = {}, { bin = CLI, ...options } = {}) {
+  const run = spawnSync(process.execPath, [bin, ...args], {
     cwd: state,
     // INIT_CWD: where relative file names resolve (npm sets it to where `npm run` was typed).
     env: { ...process.env, INIT_CWD: state, SWITCHBOARD_TOKEN: TOKENS.main, SWITCHBOARD_SESSION: "", ...env },
@@ -63,6 +68,11 @@ async function main() {
   writeFileSync(path.join(state, "in.jsonl"), jsonl);
 
   check("health", cli(["health"], env), expectCode(0, contains("stdout", "ok, version")));
+  check(
+    "health through packages/cli's bin",
+    cli(["health"], env, { bin: PACKAGE_BIN }),
+    expectCode(0, contains("stdout", "ok, version")),
+  );
   check(
     "import creates the session",
     cli(["import", "main", "in.jsonl"], env),
@@ -233,28 +243,4 @@ async function main() {
   );
 }
 
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, async () => {
-    await server?.stop();
-    rmSync(state, { recursive: true, force: true });
-    process.exit(1);
-  });
-}
-
-const started = Date.now();
-let fatal;
-try {
-  await main();
-} catch (error) {
-  fatal = error;
-} finally {
-  await server?.stop();
-  rmSync(state, { recursive: true, force: true });
-}
-if (fatal) console.error(`cli-check could not run: ${fatal instanceof Error ? fatal.message : fatal}`);
-const failed = results.filter((result) => !result.ok).length + (fatal ? 1 : 0);
-const passed = results.filter((result) => result.ok).length;
-console.log(
-  `cli-check: ${passed} passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`,
-);
-process.exit(failed > 0 ? 1 : 0);
+await runChecks("cli-check", main, { results, scratch: state, server: () => server });

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `switchboard` / `npm run cli --`: runs the CLI's TypeScript source (src/cli/main.ts) directly, with no
-// build step. Node ≥ 22.18 strips the types itself; the project's sources import each other without the
-// `.ts` extension (bundler style), so a resolve hook adds it for relative imports from .ts files.
+// `switchboard` / `npm run cli --` (and packages/cli's `bin`): runs the CLI's TypeScript source
+// (packages/cli/src/main.ts) directly, with no build step. Node ≥ 22.18 strips the types itself; the project's
+// sources import each other without the `.ts` extension (bundler style), so a resolve hook adds it for
+// relative imports from .ts files.
 import { readFile, writeFile } from "node:fs/promises";
 import { registerHooks } from "node:module";
 import path from "node:path";
@@ -23,7 +24,7 @@ registerHooks({
   },
 });
 
-const { runCli } = await import("../src/cli/main.ts");
+const { runCli } = await import("../packages/cli/src/main.ts");
 
 // `npm run cli` runs in the package root; relative file names mean where the command was typed.
 const fromCaller = (file) => path.resolve(process.env.INIT_CWD ?? process.cwd(), file);

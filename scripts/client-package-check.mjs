@@ -4,10 +4,10 @@
 // Node ESM against a real `wrangler dev`, and a TypeScript file checked against the published .d.ts
 // alone. Prints one `client-package-check: N passed, M failed` line; exits non-zero on any failure.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { LOCAL_TOKENS, startWrangler } from "./cli-check-wrangler.mjs";
+import { LOCAL_TOKENS, runChecks, startWrangler } from "./cli-check-wrangler.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const PACKAGE_DIR = path.join(ROOT, "packages", "client");
@@ -164,29 +164,4 @@ async function main() {
   );
 }
 
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, async () => {
-    await server?.stop();
-    rmSync(scratch, { recursive: true, force: true });
-    process.exit(1);
-  });
-}
-
-const started = Date.now();
-let fatal;
-try {
-  await main();
-} catch (error) {
-  fatal = error;
-} finally {
-  await server?.stop();
-  rmSync(scratch, { recursive: true, force: true });
-}
-if (fatal)
-  console.error(`client-package-check could not run: ${fatal instanceof Error ? fatal.message : fatal}`);
-const failed = results.filter((result) => !result.ok).length + (fatal ? 1 : 0);
-const passed = results.filter((result) => result.ok).length;
-console.log(
-  `client-package-check: ${passed} passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`,
-);
-process.exit(failed > 0 ? 1 : 0);
+await runChecks("client-package-check", main, { results, scratch, server: () => server });

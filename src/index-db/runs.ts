@@ -25,91 +25,98 @@ export async function findRunSession(shards: IndexShards, runId: string): Promis
 }
 
 /**
- * The runs among `runIds` that belong to the caller's controlled tree (its children and their
- * descendants, following `spawned_by` up from each run's session), by runId → session key. One read,
- * the ids bound as one JSON parameter (however many).
+ * Where a walk up the spawn tree from a run starts: `start` selects, for the runs bound as a JSON array,
+ * `run_id`, the `value` the caller is answered with and the first `ancestor` to test (at `depth`); the
+ * walk passes only through listed or archived sessions when `listedOnly`.
  */
-export async function controlledRuns(
+interface RunWalk {
+  start: string;
+  depth: number;
+  listedOnly: boolean;
+}
+
+/**
+ * The runs among `runIds` whose walk reaches `callerKey`, by runId → the walk's `value`. With one shard
+ * one recursive CTE; with several, each run's start read on every shard (a run's row and its session's
+ * are in the same shard), then `reachesAncestor` a level at a time.
+ */
+async function runsReaching(
   shards: IndexShards,
+  walk: RunWalk,
   callerKey: string,
   runIds: readonly string[],
 ): Promise<Map<string, string>> {
   if (runIds.length === 0) return new Map();
+  const ids = JSON.stringify(runIds);
   if (shards.length > 1) {
-    // Each run's session and its spawner (the run's row and its session's are in the same shard), then up.
     const parts = await everyShard(shards, async (db) => {
       const { results } = await db
-        .prepare(
-          `SELECT r.run_id, r.session_key, s.spawned_by FROM run_index r JOIN session_index s ON s.session_key = r.session_key
-           WHERE r.run_id IN (SELECT value FROM json_each(?)) AND s.list_state IN (0, 1) AND s.spawned_by IS NOT NULL`,
-        )
-        .bind(JSON.stringify(runIds))
-        .all<{ run_id: string; session_key: string; spawned_by: string }>();
+        .prepare(walk.start)
+        .bind(ids)
+        .all<{ run_id: string; value: string; ancestor: string }>();
       return results;
     });
     const runs = parts.flat();
-    const starts = new Map(runs.map((run) => [run.run_id, run.spawned_by]));
-    const reached = await reachesAncestor(shards, starts, callerKey, { depth: 1, listedOnly: false });
-    return new Map(runs.filter((run) => reached.has(run.run_id)).map((run) => [run.run_id, run.session_key]));
+    const starts = new Map(runs.map((run) => [run.run_id, run.ancestor]));
+    const reached = await reachesAncestor(shards, starts, callerKey, walk);
+    return new Map(runs.filter((run) => reached.has(run.run_id)).map((run) => [run.run_id, run.value]));
   }
   const { results } = await shards[0]
     .prepare(
-      `WITH RECURSIVE up(run_id, session_key, ancestor, depth) AS (
-         SELECT r.run_id, r.session_key, s.spawned_by, 1 FROM run_index r
-           JOIN session_index s ON s.session_key = r.session_key
-           WHERE r.run_id IN (SELECT value FROM json_each(?)) AND s.list_state IN (0, 1)
+      `WITH RECURSIVE up(run_id, value, ancestor, depth) AS (
+         SELECT run_id, value, ancestor, ${walk.depth} FROM (${walk.start})
          UNION ALL
-         SELECT up.run_id, up.session_key, s.spawned_by, up.depth + 1 FROM up
-           JOIN session_index s ON s.session_key = up.ancestor WHERE up.depth < ${MAX_TREE_DEPTH}
+         SELECT up.run_id, up.value, s.spawned_by, up.depth + 1 FROM up
+           JOIN session_index s ON s.session_key = up.ancestor
+           WHERE up.depth < ${MAX_TREE_DEPTH} ${walk.listedOnly ? "AND s.list_state IN (0, 1)" : ""}
        )
-       SELECT DISTINCT run_id, session_key FROM up WHERE ancestor = ?`,
+       SELECT DISTINCT run_id, value FROM up WHERE ancestor = ?`,
     )
-    .bind(JSON.stringify(runIds), callerKey)
-    .all<{ run_id: string; session_key: string }>();
-  return new Map(results.map((row) => [row.run_id, row.session_key]));
+    .bind(ids, callerKey)
+    .all<{ run_id: string; value: string }>();
+  return new Map(results.map((row) => [row.run_id, row.value]));
+}
+
+// From a listed or archived run's session up through its spawner's (whatever their list state).
+const CONTROLLED: RunWalk = {
+  start: `SELECT r.run_id, r.session_key AS value, s.spawned_by AS ancestor FROM run_index r
+    JOIN session_index s ON s.session_key = r.session_key
+    WHERE r.run_id IN (SELECT value FROM json_each(?)) AND s.list_state IN (0, 1) AND s.spawned_by IS NOT NULL`,
+  depth: 1,
+  listedOnly: false,
+};
+
+// From the spawner the run index keeps (it outlives the child's row) up through listed or archived ones.
+const COLLECTOR: RunWalk = {
+  start: `SELECT run_id, spawner_key AS value, spawner_key AS ancestor FROM run_index
+    WHERE run_id IN (SELECT value FROM json_each(?)) AND spawner_key IS NOT NULL`,
+  depth: 0,
+  listedOnly: true,
+};
+
+/**
+ * The runs among `runIds` that belong to the caller's controlled tree (its children and their
+ * descendants, following `spawned_by` up from each run's session), by runId → session key. One read,
+ * the ids bound as one JSON parameter (however many).
+ */
+export function controlledRuns(
+  shards: IndexShards,
+  callerKey: string,
+  runIds: readonly string[],
+): Promise<Map<string, string>> {
+  return runsReaching(shards, CONTROLLED, callerKey, runIds);
 }
 
 /**
  * The collector runs among `runIds` whose spawner (kept in the run index, which outlives the child's
  * row) is the caller or one of its descendants, by runId → spawner key. One read.
  */
-export async function collectorSpawners(
+export function collectorSpawners(
   shards: IndexShards,
   callerKey: string,
   runIds: readonly string[],
 ): Promise<Map<string, string>> {
-  if (runIds.length === 0) return new Map();
-  if (shards.length > 1) {
-    const parts = await everyShard(shards, async (db) => {
-      const { results } = await db
-        .prepare(
-          `SELECT run_id, spawner_key FROM run_index
-           WHERE run_id IN (SELECT value FROM json_each(?)) AND spawner_key IS NOT NULL`,
-        )
-        .bind(JSON.stringify(runIds))
-        .all<{ run_id: string; spawner_key: string }>();
-      return results;
-    });
-    const runs = parts.flat();
-    const starts = new Map(runs.map((run) => [run.run_id, run.spawner_key]));
-    const reached = await reachesAncestor(shards, starts, callerKey, { depth: 0, listedOnly: true });
-    return new Map(runs.filter((run) => reached.has(run.run_id)).map((run) => [run.run_id, run.spawner_key]));
-  }
-  const { results } = await shards[0]
-    .prepare(
-      `WITH RECURSIVE up(run_id, spawner_key, ancestor, depth) AS (
-         SELECT run_id, spawner_key, spawner_key, 0 FROM run_index
-           WHERE run_id IN (SELECT value FROM json_each(?)) AND spawner_key IS NOT NULL
-         UNION ALL
-         SELECT up.run_id, up.spawner_key, s.spawned_by, up.depth + 1 FROM up
-           JOIN session_index s ON s.session_key = up.ancestor
-           WHERE up.depth < ${MAX_TREE_DEPTH} AND s.list_state IN (0, 1)
-       )
-       SELECT DISTINCT run_id, spawner_key FROM up WHERE ancestor = ?`,
-    )
-    .bind(JSON.stringify(runIds), callerKey)
-    .all<{ run_id: string; spawner_key: string }>();
-  return new Map(results.map((row) => [row.run_id, row.spawner_key]));
+  return runsReaching(shards, COLLECTOR, callerKey, runIds);
 }
 
 /**

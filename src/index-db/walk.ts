@@ -89,7 +89,7 @@ async function spawnersOf(
 
 /**
  * Which of the `starts` (an id → the first ancestor to test, at `depth`) reach `target` following
- * `spawned_by` upwards, as the walk-up CTEs of runs.ts do: an ancestor at a time, up to MAX_TREE_DEPTH,
+ * `spawned_by` upwards, as the walk-up CTE of runs.ts does: an ancestor at a time, up to MAX_TREE_DEPTH,
  * through sessions that are listed or archived only when `listedOnly`.
  */
 export async function reachesAncestor(

@@ -97,6 +97,18 @@ export const serviceRoutes: RouteDoc[] = [
   },
   {
     method: "GET",
+    path: "/favicon.ico",
+    operationId: "getFavicon",
+    summary: "Icon",
+    description:
+      "The console's icon (SVG), which browsers ask every origin for; answered whatever the configuration. Needs no token.",
+    tag: "Service",
+    auth: "none",
+    responses: [{ status: 200, description: "An SVG image.", contentType: "image/svg+xml", schema: TEXT }],
+    errors: [],
+  },
+  {
+    method: "GET",
     path: "/console",
     operationId: "getConsole",
     summary: "Operator console",

@@ -4,10 +4,10 @@ import { stringifyJson } from "../text/json-text";
 import { describeZodError } from "../validation";
 import { normalizeArgs } from "./args";
 import { toolRegistry } from "./registry";
-import type { ToolContext, ToolDefinition } from "./types";
+import type { AnyTool, ToolContext } from "./types";
 
 export type PreparedCall =
-  | { ok: true; tool: ToolDefinition; params: Record<string, unknown> }
+  | { ok: true; tool: AnyTool; params: Record<string, unknown> }
   | { ok: false; code: "tool_not_found" | "bad_request"; message: string };
 
 const isToolName = (name: string): name is ToolName => (toolNames as readonly string[]).includes(name);

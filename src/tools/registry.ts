@@ -11,20 +11,20 @@ import { sessionsSpawn } from "./sessions-spawn";
 import { sessionsYield } from "./sessions-yield";
 import { structuredOutput } from "./structured-output";
 import { subagents } from "./subagents";
-import type { ToolDefinition } from "./types";
+import type { AnyTool } from "./types";
 
 /** Every tool of SPEC §5, by name. */
-export const toolRegistry: Partial<Record<ToolName, ToolDefinition>> = {
-  sessions_list: sessionsList as unknown as ToolDefinition,
-  sessions_history: sessionsHistory as unknown as ToolDefinition,
-  sessions_send: sessionsSend as unknown as ToolDefinition,
-  sessions_spawn: sessionsSpawn as unknown as ToolDefinition,
-  sessions_yield: sessionsYield as unknown as ToolDefinition,
-  subagents: subagents as unknown as ToolDefinition,
-  session_status: sessionStatus as unknown as ToolDefinition,
-  agents_list: agentsList as unknown as ToolDefinition,
-  sessions: sessions as unknown as ToolDefinition,
-  structured_output: structuredOutput as unknown as ToolDefinition,
-  sessions_search: sessionsSearch as unknown as ToolDefinition,
-  agents_wait: agentsWait as unknown as ToolDefinition,
+export const toolRegistry: Partial<Record<ToolName, AnyTool>> = {
+  sessions_list: sessionsList,
+  sessions_history: sessionsHistory,
+  sessions_send: sessionsSend,
+  sessions_spawn: sessionsSpawn,
+  sessions_yield: sessionsYield,
+  subagents: subagents,
+  session_status: sessionStatus,
+  agents_list: agentsList,
+  sessions: sessions,
+  structured_output: structuredOutput,
+  sessions_search: sessionsSearch,
+  agents_wait: agentsWait,
 };

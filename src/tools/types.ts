@@ -43,7 +43,7 @@ export interface ToolFailure {
   error: string;
 }
 
-export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
+export interface ToolDefinition<Schema extends z.ZodObject> {
   name: ToolName;
   description: string;
   /** The one schema: request validation, MCP inputSchema, OpenAPI and function-tool schema. */
@@ -53,6 +53,20 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
    * The text a model reads of a result (`content[0].text`) when it is not the compact JSON of the
    * details; undefined falls back to that JSON.
    */
+  resultText?: (details: object) => string | undefined;
+}
+
+/**
+ * Any tool, as the registry and its callers hold it: they parse a call's args with the tool's own
+ * `schema` before calling its `handler`, so the handler's params are only "some object" here. The one
+ * place a tool's params type is erased: `handler` is a method, whose parameter TypeScript compares both
+ * ways, so every `ToolDefinition<Schema>` is an `AnyTool` without a cast.
+ */
+export interface AnyTool {
+  name: ToolName;
+  description: string;
+  schema: z.ZodObject;
+  handler(ctx: ToolContext, params: Record<string, unknown>): Promise<object>;
   resultText?: (details: object) => string | undefined;
 }
 

@@ -16,13 +16,13 @@ const clientSources = import.meta.glob("../../packages/client/src/**/*.ts", {
   import: "default",
   eager: true,
 });
-const cliSources = import.meta.glob("../../src/cli/**/*.ts", {
+const cliSources = import.meta.glob("../../packages/cli/src/**/*.ts", {
   query: "?raw",
   import: "default",
   eager: true,
 });
-// The Worker: everything in src/ but the CLI.
-const workerSources = import.meta.glob(["../../src/**/*.{ts,tsx}", "!../../src/cli/**"], {
+// The Worker: everything in src/.
+const workerSources = import.meta.glob("../../src/**/*.{ts,tsx}", {
   query: "?raw",
   import: "default",
   eager: true,
@@ -60,20 +60,20 @@ describe("the client and CLI stay dependency-free at run time", () => {
     }
   });
 
-  it("the Worker imports nothing from the client package, types included", () => {
+  it("the Worker imports nothing from packages/ (the client, the CLI), types included", () => {
     expect(Object.keys(workerSources).length).toBeGreaterThan(100);
     for (const [file, source] of Object.entries(workerSources))
       for (const statement of importStatements(source))
-        expect(specifierOf(statement), file).not.toMatch(/packages\/client/);
+        expect(specifierOf(statement), file).not.toMatch(/packages\//);
   });
 
-  it("src/cli loads only its own files, the client package's entry and the key derivation", () => {
-    for (const [file, source] of Object.entries(cliSources)) {
-      for (const specifier of runtimeImports(source))
-        expect(specifier, file).toMatch(
-          /^(?:\.\/[\w-]+|\.\.\/\.\.\/packages\/client\/src\/index|\.\.\/auth\/purpose-keys)$/,
+  it("packages/cli imports only its own files, the client package's entry and the key derivation", () => {
+    // Types included: what it knows of the Worker is what the client package says, and one shared module.
+    for (const [file, source] of Object.entries(cliSources))
+      for (const statement of importStatements(source))
+        expect(specifierOf(statement), file).toMatch(
+          /^(?:\.\/[\w-]+|\.\.\/\.\.\/client\/src\/index|\.\.\/\.\.\/\.\.\/src\/auth\/purpose-keys)$/,
         );
-    }
   });
 
   it("the key derivation the CLI shares with the Worker loads nothing itself", () => {

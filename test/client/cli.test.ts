@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { CliIo } from "../../src/cli/io";
-import { runCli } from "../../src/cli/main";
+import type { CliIo } from "../../packages/cli/src/io";
+import { runCli } from "../../packages/cli/src/main";
 import { settleAll, spawnOk } from "../subagents/fixtures";
 import {
   ADMIN,

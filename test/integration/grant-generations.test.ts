@@ -7,26 +7,13 @@ import {
   type ApiError,
   call,
   createSession,
+  grantFor,
   openStream,
   sessionPath,
   uid,
 } from "../support";
 
-interface CreatedGrant {
-  grantId: string;
-  token: string;
-}
-
 const UNAUTHORIZED = { error: { code: "unauthorized", message: "unauthorized" } };
-
-async function grantFor(sessionKey: string, scopes: string[]): Promise<CreatedGrant> {
-  const created = await call<CreatedGrant>("POST", "/v1/grants", {
-    token: ADMIN,
-    body: { sessionKey, scopes, ttlSeconds: 600 },
-  });
-  expect(created.status, created.text).toBe(201);
-  return created.json;
-}
 
 async function grantRow(grantId: string): Promise<Record<string, unknown> | null> {
   return env.DB.prepare("SELECT * FROM grants WHERE grant_id = ?").bind(grantId).first();

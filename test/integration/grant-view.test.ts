@@ -4,6 +4,7 @@ import {
   call,
   createSession,
   createSpawned,
+  grantFor,
   importMessages,
   msg,
   openStream,
@@ -11,20 +12,6 @@ import {
   sessionPath,
   uid,
 } from "../support";
-
-interface CreatedGrant {
-  grantId: string;
-  token: string;
-}
-
-async function grantFor(sessionKey: string, scopes: string[]): Promise<CreatedGrant> {
-  const created = await call<CreatedGrant>("POST", "/v1/grants", {
-    token: ADMIN,
-    body: { sessionKey, scopes, ttlSeconds: 600 },
-  });
-  expect(created.status, created.text).toBe(201);
-  return created.json;
-}
 
 describe("a grant sees no other session's key (SPEC §18)", () => {
   it("GET /v1/sessions/{key} of a sub-agent: no parent, no children, no key of another session", async () => {

@@ -5,6 +5,7 @@ import {
   call,
   createSession,
   createSpawned,
+  grantFor,
   type HttpResult,
   importMessages,
   msg,
@@ -111,15 +112,6 @@ const surfaces: Record<string, Surface> = {
     call("GET", `/console/fragments/sessions/${encodeURIComponent(s.key)}/runs`, { token }),
 };
 
-async function grant(sessionKey: string, scopes: string[]): Promise<string> {
-  const created = await call<{ token: string }>("POST", "/v1/grants", {
-    token: ADMIN,
-    body: { sessionKey, scopes, ttlSeconds: 600 },
-  });
-  expect(created.status, created.text).toBe(201);
-  return created.json.token;
-}
-
 describe("the leak matrix: no answer carries a canary its caller may not see", () => {
   it("over every credential, surface and session", { timeout: 120_000 }, async () => {
     const tag = uid();
@@ -129,7 +121,7 @@ describe("the leak matrix: no answer carries a canary its caller may not see", (
     // A deleted generation, then a new one under its key: the old one's canary is nobody's any more.
     const oldKey = `agent:main:api:leak-d-${tag}`;
     const old = await canarySession("dold", oldKey, "main");
-    const oldGrant = await grant(oldKey, ["read", "events"]);
+    const oldGrant = (await grantFor(oldKey, ["read", "events"])).token;
     expect((await call("DELETE", sessionPath(oldKey), { token: ADMIN })).status).toBe(200);
     const d = await canarySession("d", oldKey, "main");
     const sessions = [a, b, c, d];
@@ -138,8 +130,8 @@ describe("the leak matrix: no answer carries a canary its caller may not see", (
       { name: "operator", token: ADMIN, sees: ["a", "b", "c", "d"] },
       { name: "agent main", token: AGENT_TOKENS.main, sees: ["a", "c", "d"] },
       { name: "agent research", token: AGENT_TOKENS.research, sees: ["b"] },
-      { name: "grant a read+events", token: await grant(a.key, ["read", "events"]), sees: ["a"] },
-      { name: "grant c read+events", token: await grant(c.key, ["read", "events"]), sees: ["c"] },
+      { name: "grant a read+events", token: (await grantFor(a.key, ["read", "events"])).token, sees: ["a"] },
+      { name: "grant c read+events", token: (await grantFor(c.key, ["read", "events"])).token, sees: ["c"] },
       { name: "grant of the deleted generation", token: oldGrant, sees: [] },
       { name: "run token of a", token: await runToken({ sessionKey: a.key }), sees: ["a", "c"] },
       {

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { descendants, pendingDescendants, visibleChildKeys } from "../../src/index-db/children";
 import { listSessions, listSessionsWithChildren } from "../../src/index-db/list-page";
-import { controlledRuns } from "../../src/index-db/runs";
+import { collectorSpawners, controlledRuns } from "../../src/index-db/runs";
 import { spawnTree } from "../../src/index-db/tree";
 import { uid } from "../support";
 import { shards } from "../support/shards";
@@ -61,6 +61,31 @@ describe("one index shard runs its own SQL, and it agrees with the sharded walks
       expect(Object.fromEntries(await controlledRuns(db, root, [runId]))).toEqual({ [runId]: key("a1") });
       expect(Object.fromEntries(await controlledRuns(db, key("a"), [runId]))).toEqual({ [runId]: key("a1") });
       expect((await controlledRuns(db, key("b"), [runId])).size).toBe(0);
+    }
+  });
+
+  it("the two walks up from a run: controlledRuns passes hidden sessions, collectorSpawners does not", async () => {
+    const { root, key, rows } = tree(uid());
+    await seedIndexRows(rows, env.DB);
+    const [inA21, byA1, byA21] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+    const insert = "INSERT INTO run_index (run_id, session_key, created_at, spawner_key) VALUES (?, ?, ?, ?)";
+    await env.DB.batch([
+      env.DB.prepare(insert).bind(inA21, key("a21"), Date.now(), null),
+      // Collector runs: their own session's row may be gone, the run index keeps the spawner.
+      env.DB.prepare(insert).bind(byA1, `${key("a1")}:gone`, Date.now(), key("a1")),
+      env.DB.prepare(insert).bind(byA21, `${key("a21")}:gone`, Date.now(), key("a21")),
+    ]);
+    const all = [inA21, byA1, byA21];
+    for (const db of [ONE_SHARD, shards()]) {
+      // a21's run is in the controlled tree of root through its hidden parent a2.
+      expect(Object.fromEntries(await controlledRuns(db, root, all))).toEqual({ [inA21]: key("a21") });
+      // A collector run belongs to its spawner and the spawner's listed ancestors, the spawner included.
+      expect(Object.fromEntries(await collectorSpawners(db, root, all))).toEqual({ [byA1]: key("a1") });
+      expect(Object.fromEntries(await collectorSpawners(db, key("a1"), all))).toEqual({ [byA1]: key("a1") });
+      expect(Object.fromEntries(await collectorSpawners(db, key("a21"), all))).toEqual({
+        [byA21]: key("a21"),
+      });
+      expect((await collectorSpawners(db, key("b"), all)).size).toBe(0);
     }
   });
 

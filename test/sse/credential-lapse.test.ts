@@ -9,6 +9,7 @@ import {
   ADMIN,
   call,
   createSession,
+  grantFor,
   importMessages,
   msg,
   openStream,
@@ -17,19 +18,10 @@ import {
   uid,
 } from "../support";
 
-async function grantFor(sessionKey: string): Promise<{ grantId: string; token: string }> {
-  const created = await call<{ grantId: string; token: string }>("POST", "/v1/grants", {
-    token: ADMIN,
-    body: { sessionKey, scopes: ["events"], ttlSeconds: 600 },
-  });
-  expect(created.status, created.text).toBe(201);
-  return created.json;
-}
-
 /** A session with a grant's live stream open on it, past its `ready`. */
 async function grantStream(key: string) {
   await createSession({ key });
-  const grant = await grantFor(key);
+  const grant = await grantFor(key, ["events"]);
   const stream = await openStream(sessionPath(key, "/events"), { token: grant.token });
   expect(stream.status).toBe(200);
   expect((await stream.next()).event).toBe("ready");

@@ -9,6 +9,7 @@ export * from "./config";
 export * from "./drive";
 export * from "./fake-services";
 export * from "./faults";
+export * from "./grants";
 export * from "./http";
 export * from "./ids";
 export * from "./lists";

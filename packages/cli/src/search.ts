@@ -1,4 +1,4 @@
-import { isToolFailure, type SessionsSearchResult } from "../../packages/client/src/index";
+import { isToolFailure, type SessionsSearchResult } from "../../client/src/index";
 import { numberFlag, stringFlag } from "./args";
 import { type Command, note, output, refusal, required } from "./command";
 import { clockTime } from "./format";

@@ -1,4 +1,4 @@
-import type { FetchLike } from "../../packages/client/src/index";
+import type { FetchLike } from "../../client/src/index";
 
 /**
  * Everything the CLI needs from its host, so the commands are plain TypeScript with web-standard types

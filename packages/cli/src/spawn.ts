@@ -4,7 +4,7 @@ import {
   type SessionsSpawnResult,
   SwitchboardError,
   type TranscriptMessage,
-} from "../../packages/client/src/index";
+} from "../../client/src/index";
 import { numberFlag, stringFlag } from "./args";
 import { type Command, type CommandContext, note, output, refusal, sleep } from "./command";
 import { messageText } from "./format";

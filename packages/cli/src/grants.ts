@@ -1,4 +1,4 @@
-import type { CreateGrantBody } from "../../packages/client/src/index";
+import type { CreateGrantBody } from "../../client/src/index";
 import { stringFlag } from "./args";
 import { type Command, output, required } from "./command";
 import { EXIT, UsageError } from "./io";

@@ -1,9 +1,4 @@
-import type {
-  RunProgress,
-  SubagentItem,
-  SubagentsArgs,
-  SubagentsResult,
-} from "../../packages/client/src/index";
+import type { RunProgress, SubagentItem, SubagentsArgs, SubagentsResult } from "../../client/src/index";
 import { numberFlag } from "./args";
 import { type Command, output, refusal, required } from "./command";
 import { cell, table, timeAgo } from "./format";

@@ -1,4 +1,4 @@
-import { DEFAULT_BASE_URL, SwitchboardClient, SwitchboardError } from "../../packages/client/src/index";
+import { DEFAULT_BASE_URL, SwitchboardClient, SwitchboardError } from "../../client/src/index";
 import { agentsWaitCommand } from "./agents-wait";
 import { type FlagSpec, parseArgv, stringFlag } from "./args";
 import type { Command } from "./command";

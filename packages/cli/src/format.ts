@@ -1,4 +1,4 @@
-import type { TranscriptMessage } from "../../packages/client/src/index";
+import type { TranscriptMessage } from "../../client/src/index";
 
 const pad2 = (value: number) => String(value).padStart(2, "0");
 

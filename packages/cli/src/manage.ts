@@ -1,4 +1,4 @@
-import type { SessionsArgs, SessionsResult } from "../../packages/client/src/index";
+import type { SessionsArgs, SessionsResult } from "../../client/src/index";
 import { type Flags, stringFlag } from "./args";
 import { type Command, output, refusal, required } from "./command";
 import { EXIT, UsageError } from "./io";

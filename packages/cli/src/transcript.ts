@@ -1,4 +1,4 @@
-import { type ImportMessage, NotFoundError } from "../../packages/client/src/index";
+import { type ImportMessage, NotFoundError } from "../../client/src/index";
 import { stringFlag } from "./args";
 import { type Command, note, output, required } from "./command";
 import { EXIT, UsageError } from "./io";

@@ -1,4 +1,4 @@
-import type { RunWaitResult, SessionsSendResult } from "../../packages/client/src/index";
+import type { RunWaitResult, SessionsSendResult } from "../../client/src/index";
 import { numberFlag, stringFlag } from "./args";
 import { type Command, type CommandContext, note, output, required } from "./command";
 import { EXIT, UsageError } from "./io";

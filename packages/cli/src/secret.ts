@@ -1,4 +1,4 @@
-import { deriveKey, type KeyPurpose } from "../auth/purpose-keys";
+import { deriveKey, type KeyPurpose } from "../../../src/auth/purpose-keys";
 import { type Command, output, required } from "./command";
 import { EXIT, UsageError } from "./io";
 

@@ -1,4 +1,4 @@
-import { isToolFailure, type SwitchboardClient } from "../../packages/client/src/index";
+import { isToolFailure, type SwitchboardClient } from "../../client/src/index";
 import type { FlagSpec, Flags } from "./args";
 import { type CliIo, EXIT, UsageError } from "./io";
 

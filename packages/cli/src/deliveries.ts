@@ -3,7 +3,7 @@ import {
   type DeliveriesQuery,
   type DeliveryRecord,
   SwitchboardError,
-} from "../../packages/client/src/index";
+} from "../../client/src/index";
 import { numberFlag, stringFlag } from "./args";
 import { type Command, type CommandContext, note, output, required } from "./command";
 import { cell, clockTime, table, timeAgo } from "./format";

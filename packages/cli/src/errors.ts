@@ -1,4 +1,4 @@
-import { SwitchboardError } from "../../packages/client/src/index";
+import { SwitchboardError } from "../../client/src/index";
 import { EXIT } from "./io";
 
 /** The CLI's wording for a failed call: what happened and what to do, in terms of the CLI's own knobs. */

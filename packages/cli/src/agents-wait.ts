@@ -1,4 +1,4 @@
-import type { AgentsWaitResult } from "../../packages/client/src/index";
+import type { AgentsWaitResult } from "../../client/src/index";
 import { numberFlag } from "./args";
 import { type Command, note, output } from "./command";
 import { cell, table } from "./format";

@@ -1,4 +1,4 @@
-import { isToolFailure, type SessionRow } from "../../packages/client/src/index";
+import { isToolFailure, type SessionRow } from "../../client/src/index";
 import { numberFlag, stringFlag } from "./args";
 import { type Command, note, output, refusal, required } from "./command";
 import { cell, table, timeAgo, transcriptText } from "./format";

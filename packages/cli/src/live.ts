@@ -1,4 +1,4 @@
-import type { RunStreamItem, SessionStreamItem } from "../../packages/client/src/index";
+import type { RunStreamItem, SessionStreamItem } from "../../client/src/index";
 import { stringFlag } from "./args";
 import { type Command, type CommandContext, note, required } from "./command";
 import { cell, messageText, shortTime } from "./format";
