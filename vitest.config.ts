@@ -22,14 +22,21 @@ function freePort(): Promise<number> {
 /** Test files that need the deployment to themselves (vitest.config.ts `projects`, below). */
 const FRESH_STATE = [
   "test/integration/list-query-cost.test.ts",
-  "test/search/search-cost.test.ts",
+  "test/index-db/search-cost.test.ts",
   "test/messaging/send-creates-main.test.ts",
   // An agent's sub-agent slots (maxConcurrent) count its running sub-agents in the whole deployment.
   "test/subagents/**/*.test.ts",
+  "test/session/collectors/**/*.test.ts",
   // These abort every object in their runtime (abortAllDurableObjects): only their own, here.
-  "test/runs/interruption.test.ts",
-  "test/runs/tool-replay.test.ts",
+  "test/session/runs/interruption.test.ts",
+  "test/session/runs/tool-replay.test.ts",
 ];
+
+/**
+ * Test files slow enough (20 s and more under load) to hold up a project: a project of their own, on
+ * storage of their own, run by `npm test` with the rest (or `npx vitest run --project slow`).
+ */
+const SLOW = ["test/session/collectors/collectors-200.test.ts"];
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
@@ -91,11 +98,18 @@ export default defineConfig(async () => {
         // once per file halves the suite. Their sessions have keys of their own, so others' do not matter.
         {
           extends: true,
-          test: { name: "shared", isolate: false, include: ["test/**/*.test.ts"], exclude: FRESH_STATE },
+          test: {
+            name: "shared",
+            isolate: false,
+            include: ["test/**/*.test.ts"],
+            exclude: [...FRESH_STATE, ...SLOW],
+          },
         },
         // These assert things of the whole deployment (every session listed, an agent's sub-agent slots,
         // a main session that does not exist yet): each runs on storage of its own.
-        { extends: true, test: { name: "fresh", include: FRESH_STATE } },
+        { extends: true, test: { name: "fresh", include: FRESH_STATE, exclude: SLOW } },
+        // The 200-child collector group: storage of its own too (it counts the agent's running sub-agents).
+        { extends: true, test: { name: "slow", include: SLOW } },
       ],
     },
   };

@@ -123,7 +123,7 @@ requester \`agent:main:main\` holds ${HITS} hits, imported through the API (so t
 Each size is measured on its own \`wrangler dev\` (restarted after growing the index), next to that
 process's \`GET /healthz\`: \`POST /v1/tools/sessions_search {query, limit: 10}\` as main's agent token
 (visibility \`all\`), one at a time. The query's cost follows its matches, not the index size (the test
-\`test/search/search-cost.test.ts\` checks D1's \`rows_read\` and query plan).
+\`test/index-db/search-cost.test.ts\` checks D1's \`rows_read\` and query plan).
 
 | scenario | p50 ms (min–max) | p90 | p99 |
 | --- | --- | --- | --- |

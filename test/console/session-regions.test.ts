@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { EVENTS_SHOWN } from "../../src/console/pages/session-activity";
 import { RUNS_SHOWN } from "../../src/console/pages/session-runs";
 import { appendEvent, systemEvent } from "../../src/session/store/event-log";
-import { completionsAfter, requester, runningChild, spawnOk } from "../subagents/fixtures";
 import {
   ADMIN,
   AGENT_TOKENS,
@@ -19,6 +18,7 @@ import {
   waitRun,
 } from "../support";
 import { shardOf } from "../support/shards";
+import { completionsAfter, requester, runningChild, spawnOk } from "../support/subagents";
 
 const SCRIPT = "<script>alert(1)</script>";
 const ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;";

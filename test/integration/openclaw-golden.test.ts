@@ -17,7 +17,6 @@
  * O is a session outside both trees (the policy failure, and a run S may not cancel).
  */
 import { describe, expect, it } from "vitest";
-import { runOf, settleAll, waitDeferred } from "../subagents/fixtures";
 import {
   ADMIN,
   AGENT_TOKENS,
@@ -31,6 +30,7 @@ import {
   uid,
 } from "../support";
 import { type InvokeShape, invokeShape, valueAt } from "../support/shape";
+import { runOf, settleAll, waitDeferred } from "../support/subagents";
 import expectations from "./openclaw-golden.expected.json";
 
 /** One expectation: the shape, the document it comes from, and the exact values the documents fix. */

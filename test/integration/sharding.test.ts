@@ -8,7 +8,6 @@ import { shardNumber } from "../../src/index-db/shards";
 import { spawnTree } from "../../src/index-db/tree";
 import { deliveryQueue } from "../../src/queue/queues";
 import { decodeJsonCursor } from "../../src/tools/list-cursor";
-import { spawnOk, subagents } from "../subagents/fixtures";
 import {
   ADMIN,
   call,
@@ -24,6 +23,7 @@ import {
   workerConfigWith,
 } from "../support";
 import { rowsInEveryShard, shardOf, shards } from "../support/shards";
+import { spawnOk, subagents } from "../support/subagents";
 import { seedIndexRows } from "./fixtures";
 
 // vitest.config.ts binds three index shards; with FNV-1a mod 3 these agents live one in each.

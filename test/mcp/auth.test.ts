@@ -3,7 +3,7 @@ import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamable
 import { describe, expect, it } from "vitest";
 import { mintRunToken } from "../../src/auth/run-token";
 import { ADMIN, AGENT_TOKENS, uid } from "../support";
-import { connectMcp, type JsonRpcError, MCP_URL, rawMcp } from "./client";
+import { connectMcp, type JsonRpcError, MCP_URL, rawMcp } from "../support/mcp";
 
 const INITIALIZE = {
   jsonrpc: "2.0",

@@ -9,7 +9,7 @@ import type { Requester } from "../../src/policy/requester";
 import { profileTools } from "../../src/policy/tool-profiles";
 import { toolContext } from "../../src/tools/context";
 import { agentIn, uid, workerConfigWith } from "../support";
-import { listedNames, registeredAmong } from "./client";
+import { listedNames, registeredAmong } from "../support/mcp";
 
 /**
  * The MCP server of src/mcp/server.ts under configurations the running Worker does not have, reached

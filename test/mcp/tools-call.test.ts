@@ -14,7 +14,7 @@ import {
   uid,
   waitRun,
 } from "../support";
-import { connectMcp, detailsOf, type JsonRpcError, listedNames, rawMcp } from "./client";
+import { connectMcp, detailsOf, type JsonRpcError, listedNames, rawMcp } from "../support/mcp";
 
 /**
  * A main-agent requester with a child it spawned (holding two messages) and a sibling it did not

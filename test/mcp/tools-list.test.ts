@@ -5,7 +5,7 @@ import { toolRegistry } from "../../src/tools/registry";
 import { toolJsonSchema } from "../../src/tools/specs";
 import { VERSION } from "../../src/version";
 import { ADMIN, AGENT_TOKENS, runToken, uid } from "../support";
-import { connectMcp, type JsonRpcResult, listedNames, rawMcp, registeredAmong } from "./client";
+import { connectMcp, type JsonRpcResult, listedNames, rawMcp, registeredAmong } from "../support/mcp";
 
 /** SPEC §5.4: what every sub-agent loses, and what a leaf (depth ≥ maxSpawnDepth) loses besides. */
 const SUBAGENT_DENIED = ["sessions_send", "session_status", "agents_list"];

@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { fakeServicesUrl, newRecording } from "../support";
+import { callsArrived, fakeServicesUrl, newRecording } from "../support";
 
 describe("fake services (test/support/fake-services-server.ts)", () => {
   it("is bound as a loopback URL", () => {
@@ -36,5 +36,21 @@ describe("fake services (test/support/fake-services-server.ts)", () => {
     expect(await response.json()).toEqual({ error: "no scenario nope" });
     expect(await recording.requests()).toHaveLength(1);
     expect(await newRecording().requests()).toEqual([]);
+  });
+
+  it("signals the n-th request mentioning a marker once it arrives, with those requests, oldest first", async () => {
+    const recording = newRecording();
+    const post = (content: string) =>
+      fetch(`${fakeServicesUrl()}/openai/echo/${recording.segment}/chat/completions`, {
+        method: "POST",
+        body: JSON.stringify({ messages: [{ role: "user", content }] }),
+      });
+    // Asked before anything arrived: an answer at the first match would hold one request, not two.
+    const signal = callsArrived<{ messages: { content: string }[] }>(recording.segment.slice(4), 2, "wanted");
+    for (const content of ["other 1", "wanted 1", "other 2", "wanted 2"]) await post(content);
+    const arrived = await signal;
+    expect(arrived.map((request) => request.json.messages[0]?.content)).toEqual(["wanted 1", "wanted 2"]);
+    // Already there: answered at once.
+    expect(await callsArrived(recording.segment.slice(4), 4)).toHaveLength(4);
   });
 });

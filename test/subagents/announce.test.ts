@@ -27,7 +27,7 @@ import {
   subagents,
   TASK_HEADER,
   textOf,
-} from "./fixtures";
+} from "../support/subagents";
 
 describe("spawn → child run → one completion → the requester's update on its channel", () => {
   it("delivers exactly one completion with status, fenced result and stats, then posts the requester's reply", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toolWithConfig, workerConfigWith } from "../support";
-import { expectRefused, requester, spawn } from "./fixtures";
+import { expectRefused, requester, spawn } from "../support/subagents";
 
 describe("sessions_spawn attachment checks (limits: 3 files, 64 bytes each, 128 in all)", () => {
   const file = (name: string, content: string, encoding?: "utf8" | "base64") => ({

@@ -25,7 +25,7 @@ import {
   sha256Hex,
   spawn,
   spawnOk,
-} from "./fixtures";
+} from "../support/subagents";
 
 const encoder = new TextEncoder();
 const REDACTED = "[attachment content redacted]";

@@ -14,7 +14,14 @@ import {
   uid,
 } from "../support";
 import { rowsInEveryShard, shardOf, shards } from "../support/shards";
-import { completionsAfter, indexedChildren, requester, runOf, spawnOk, subagents } from "./fixtures";
+import {
+  completionsAfter,
+  indexedChildren,
+  requester,
+  runOf,
+  spawnOk,
+  subagents,
+} from "../support/subagents";
 
 /** Waits until the run is waiting for its webhook agent (the `capped` agent answers 202). */
 function running(key: string, runId: string) {

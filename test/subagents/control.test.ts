@@ -27,7 +27,7 @@ import {
   statusOf,
   subagents,
   textOf,
-} from "./fixtures";
+} from "../support/subagents";
 
 describe("subagents list", () => {
   it("lists active then recent children with their fields, and a readable text", async () => {

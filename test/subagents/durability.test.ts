@@ -11,7 +11,7 @@ import {
   stub,
   transcript,
 } from "../support";
-import { failDeliveries } from "./faults";
+import { failDeliveries } from "../support/faults";
 import {
   completionsAfter,
   completionsIn,
@@ -21,7 +21,7 @@ import {
   settleAll,
   spawnOk,
   textOf,
-} from "./fixtures";
+} from "../support/subagents";
 
 /** The outbox row of the completion a child still owes, if any. */
 function pendingCompletion(child: string) {

@@ -11,7 +11,7 @@ import {
   subagents,
   textOf,
   waitDeferred,
-} from "./fixtures";
+} from "../support/subagents";
 
 /** The hidden note a run leaves when it ends with work of its task outstanding (src/session/runs/outstanding-work.ts). */
 const WAITING_NOTE =

@@ -11,7 +11,7 @@ import {
   subagents,
   textOf,
   waitDeferred,
-} from "./fixtures";
+} from "../support/subagents";
 
 describe("subagents kill", () => {
   it("resolves label, label prefix and runId prefix targets, and each killed run announces `failed`", async () => {

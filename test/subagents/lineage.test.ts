@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { stub } from "../support";
-import { requester, spawnOk } from "./fixtures";
+import { requester, spawnOk } from "../support/subagents";
 
 /** The lineage a spawned session keeps (its requester's requesters: where a completion goes if its requester is gone). */
 function lineageOf(key: string): Promise<unknown> {

@@ -21,7 +21,7 @@ import {
   spawnOk,
   TASK_HEADER,
   textOf,
-} from "./fixtures";
+} from "../support/subagents";
 
 describe("depth-2 orchestration (boss and worker, maxSpawnDepth 2)", () => {
   it("the worker's completion stays inside the boss child; the boss child's one completion reaches the top", async () => {

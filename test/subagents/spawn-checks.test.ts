@@ -20,7 +20,7 @@ import {
   settleAll,
   spawn,
   spawnOk,
-} from "./fixtures";
+} from "../support/subagents";
 
 const INVALID_AGENT = (id: string) => `Invalid agentId "${id}": use [a-z0-9][a-z0-9_-]{0,63}.`;
 const SESSION_NEEDS_THREAD = 'mode "session" needs thread: true; use mode "run" for a one-off task.';

@@ -19,7 +19,7 @@ import {
   settleAll,
   spawn,
   spawnOk,
-} from "./fixtures";
+} from "../support/subagents";
 
 describe("sessions_spawn context and idempotency", () => {
   it('context: "fork" copies the requester transcript into the child before its run', async () => {

@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ADMIN, type ApiError, call, storedRuns, stub, UUID, uid } from "../support";
-import { childKeyOf, indexedChildren, NOTE, requester, settleAll, spawn } from "./fixtures";
+import { childKeyOf, indexedChildren, NOTE, requester, settleAll, spawn } from "../support/subagents";
 
 const DELIVERY =
   "not a spawn option: a sub-agent reports back to you; use sessions_send for channel delivery";

@@ -11,7 +11,7 @@ import {
   subagents,
   textOf,
   waitDeferred,
-} from "./fixtures";
+} from "../support/subagents";
 
 describe("subagents steer", () => {
   it("restarts the child: the old run ends killed without a completion, a new run gets the message", async () => {

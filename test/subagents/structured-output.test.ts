@@ -4,10 +4,12 @@ import { schemaViolations } from "../../src/subagents/output-schema";
 import {
   ADMIN,
   call,
+  callsArrived,
   createSession,
   driveUntil,
   getRun,
   getSession,
+  type ModelRequest,
   modelCalls,
   type RunWaitResult,
   sendMessage,
@@ -18,7 +20,7 @@ import {
   webhookPosts,
 } from "../support";
 import { shardOf } from "../support/shards";
-import { requester, subagents } from "./fixtures";
+import { requester, subagents } from "../support/subagents";
 
 /*
  * structured_output (SPEC §15, OpenClaw reference §6.3): the child-only tool of a collector spawned with
@@ -243,18 +245,9 @@ describe("structured_output in a model's run (openai runtime, in the session obj
     const run = await child("model-structured-slow", parent, JSON.stringify({ result: value }), {
       outputSchema: SCHEMA,
     });
-    const ownCalls = async () =>
-      (await modelCalls("model-structured-slow")).filter((request) =>
-        JSON.stringify(request.json).includes(value.title),
-      );
     // The call was made and recorded, and the run is in its next (slow) model round: cut it there.
-    for (let tries = 0; (await ownCalls()).length < 2; tries++) {
-      if (tries > 400) throw new Error("the round after structured_output never started");
-      await scheduler.wait(5);
-    }
-    const offered = (await ownCalls())[0]?.json.tools?.find(
-      (spec) => spec.function.name === "structured_output",
-    );
+    const [first] = await callsArrived<ModelRequest>("model-structured-slow", 2, value.title);
+    const offered = first?.json.tools?.find((spec) => spec.function.name === "structured_output");
     expect(offered?.function.description).toBe(DESCRIPTION);
     await abortAllDurableObjects();
 
@@ -265,7 +258,7 @@ describe("structured_output in a model's run (openai runtime, in the session obj
       reply: `tool said: ${JSON.stringify({ status: "recorded" })}`,
     });
     expect(await getRun(run.runId)).toMatchObject({ status: "ok", attempts: 2, structured: value });
-    expect((await ownCalls()).length).toBeGreaterThanOrEqual(3);
+    expect((await callsArrived("model-structured-slow", 3, value.title)).length).toBeGreaterThanOrEqual(3);
   });
   it("a collector's run may spawn only collectors, as its run token says, even before the index knows", async () => {
     const parent = await requester("spawner", "collect-origin");

@@ -10,7 +10,7 @@ import {
   webhookPosts,
   workerConfigWith,
 } from "../support";
-import { requester, runOf, settleAll, spawnOk } from "./fixtures";
+import { requester, runOf, settleAll, spawnOk } from "../support/subagents";
 
 const CODING = [
   "sessions_list",

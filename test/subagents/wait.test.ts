@@ -21,7 +21,7 @@ import {
   subagents,
   textOf,
   waitDeferred,
-} from "./fixtures";
+} from "../support/subagents";
 
 /** `POST /tools/invoke` with a run token; answered with the tool's result. */
 const invoke = (token: string, toolName: string, args: Record<string, unknown> = {}) =>

@@ -24,7 +24,7 @@ import {
   settleAll,
   spawnOk,
   textOf,
-} from "./fixtures";
+} from "../support/subagents";
 
 /** `POST /tools/invoke` with a run token; answered with the tool's result. */
 const invoke = (token: string, toolName: string, args: Record<string, unknown> = {}) =>

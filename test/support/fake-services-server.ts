@@ -43,10 +43,13 @@
  *   Either service, scenario `hangup`: the connection is dropped without an answer (recorded all the same).
  *   GET /recorded/<id>   every request received with `rec-<id>` in its path, oldest first:
  *                        `[{ method, path, headers (lower-case names), body (raw text), json }]`
+ *   GET /signal/<id>?count=<n>[&marker=<text>]   the same, once the n-th request (whose body contains
+ *                        <text>) arrived; 408 after 15 s (fake-services-signals.ts)
  * Node code, so tsconfig.json (workerd types only) leaves it out; tests import nothing from here.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { recordedUnder, recordRequest, whenRecorded } from "./fake-services-signals";
 
 /** The test binding SWITCHBOARD_SIGNING_KEY, from which the service derives channel and agent secrets. */
 const TEST_SIGNING_KEY = "test-signing-key-0123456789abcdef";
@@ -72,14 +75,6 @@ const objectOf = (value: unknown): Json => (isObject(value) ? value : {});
 /** The value as a list of objects; `[]` when it is not a list. */
 const objectsOf = (value: unknown): Json[] => (Array.isArray(value) ? value.map(objectOf) : []);
 
-/** One request as `GET /recorded/<id>` answers it. */
-type Recorded = {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-  json: unknown;
-};
 /**
  * `delayMs`: answer that much later. `stallMs`: send a few bytes now, the rest later. `hangup`: answer
  * nothing. `events`: the body as a `text/event-stream` of these `data` values instead of JSON.
@@ -94,9 +89,6 @@ type Reply = {
   events?: string[];
   cutAfter?: { events: number; hangup: boolean };
 };
-
-/** Recording id → the requests received with `rec-<id>` in their path, as `GET /recorded/<id>` answers. */
-const recordings = new Map<string, Recorded[]>();
 
 async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -303,17 +295,24 @@ function record(id: string, request: IncomingMessage, url: URL, body: string): v
     Object.entries(request.headers).map(([name, value]) => [name, `${value}`]),
   );
   const path = url.pathname + url.search;
-  recordings.set(id, [
-    ...(recordings.get(id) ?? []),
-    { method: `${request.method}`, path, headers, body, json: parseJson(body) },
-  ]);
+  recordRequest(id, { method: `${request.method}`, path, headers, body, json: parseJson(body) });
 }
 
 async function route(request: IncomingMessage, url: URL, body: string): Promise<Reply> {
   const segments = url.pathname.split("/").filter(Boolean);
   const [service, scenario = ""] = segments;
   if (request.method === "GET" && service === "recorded")
-    return { status: 200, body: recordings.get(decodeURIComponent(scenario)) ?? [] };
+    return { status: 200, body: recordedUnder(decodeURIComponent(scenario)) };
+  if (request.method === "GET" && service === "signal") {
+    const count = Number(url.searchParams.get("count") ?? 1);
+    const marker = url.searchParams.get("marker") ?? "";
+    const arrived = await whenRecorded(decodeURIComponent(scenario), count, marker, (giveUp) =>
+      request.socket.once("close", giveUp),
+    );
+    return arrived
+      ? { status: 200, body: arrived }
+      : { status: 408, body: { error: `${count} request(s) under ${scenario} never arrived` } };
+  }
   const recordId = segments.find((segment) => segment.startsWith("rec-"))?.slice(4);
   if (recordId) record(recordId, request, url, body);
   if (scenario === "hangup") return { status: 0, hangup: true };
@@ -405,7 +404,7 @@ async function writeEvents(reply: Reply, request: IncomingMessage, response: Ser
   response.end();
 }
 
-// vitest runs each project's globalSetup (vitest.config.ts has two projects) in the same Node process: the
+// vitest runs each project's globalSetup (vitest.config.ts has three projects) in the same Node process: the
 // first call listens, later ones share its server, and the last teardown closes it.
 const SHARED = Symbol.for("switchboard.fake-services");
 type Shared = { server: Promise<Server>; users: number };

@@ -31,6 +31,23 @@ export async function recorded<Body = unknown>(id: string): Promise<RecordedRequ
   return response.json<RecordedRequest<Body>[]>();
 }
 
+/**
+ * Waits for the outside call itself: answers once the fake services recorded `count` requests under
+ * `rec-<id>` whose raw body contains `marker` (any, when empty), and returns those, oldest first. The
+ * fake services hold the request open until then (fake-services-signals.ts); throws after 15 s.
+ */
+export async function callsArrived<Body = unknown>(
+  id: string,
+  count: number,
+  marker = "",
+): Promise<RecordedRequest<Body>[]> {
+  const query = new URLSearchParams({ count: String(count), marker });
+  const response = await fetch(`${fakeServicesUrl()}/signal/${encodeURIComponent(id)}?${query}`);
+  if (response.status !== 200)
+    throw new Error(`${count} call(s) under rec-${id} never arrived: ${await response.text()}`);
+  return response.json<RecordedRequest<Body>[]>();
+}
+
 /** The Chat Completions requests a recorded openai agent (or recording) received, oldest first. */
 export const modelCalls = (recordId: string) => recorded<ModelRequest>(recordId);
 

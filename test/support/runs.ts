@@ -55,21 +55,20 @@ export function ended(run: RunRecord): EndedRun {
 }
 
 /**
- * Polls the run view (bounded) until `accept` says yes: for states between start and end, like `running`,
- * that a slow fake or a real webhook brings about in its own time. Drives no alarm: the run is in flight.
+ * Looks at the run view until `accept` says yes: for states between start and end, like `running`, that
+ * the run in flight brings about itself (each look is a request to the Worker, no sleep; bounded like
+ * `driveUntil`). Drives no alarm: a handler run now would wait for the run in flight and end it. Where an
+ * outside call marks the moment (a model round, a webhook post), wait on it instead: `callsArrived`.
  */
-export async function pollRun(
-  runId: string | undefined,
-  accept: (run: RunRecord) => boolean,
-  tries = 500,
-): Promise<RunRecord> {
-  for (let attempt = 0; attempt < tries; attempt++) {
-    const run = await getRun(runId);
-    if (accept(run)) return run;
-    // Let the object's alarm make progress if it is due; a no-op when nothing is scheduled yet.
-    if (attempt % 10 === 9) await scheduler.wait(10);
-  }
-  throw new Error(`run ${runId} never reached the expected state`);
+export function pollRun(runId: string | undefined, accept: (run: RunRecord) => boolean): Promise<RunRecord> {
+  return driveUntil(
+    [],
+    async () => {
+      const run = await getRun(runId);
+      return accept(run) ? run : undefined;
+    },
+    `run ${runId} to reach the expected state`,
+  );
 }
 
 /**

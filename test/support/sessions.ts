@@ -118,7 +118,7 @@ export async function transcript(key: string): Promise<StoredMessage[]> {
 
 /**
  * Role and content of each stored message: the shape most assertions compare. An assistant message of
- * text blocks only (what runs write) reads as its text; test/runs/transcript-shape.test.ts checks the
+ * text blocks only (what runs write) reads as its text; test/session/transcript/transcript-shape.test.ts checks the
  * blocks themselves.
  */
 export async function turns(key: string): Promise<[string, unknown][]> {

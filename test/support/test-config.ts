@@ -113,7 +113,7 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
         { id: "model-429", model: "fake-model", runtime: model("status-429") },
         { id: "model-slow", model: "fake-model", runtime: model("slow/3000") },
         { id: "model-malformed", model: "fake-model", runtime: model("malformed") },
-        // Redaction (test/runs/error-redaction.test.ts): a model that quotes the API key it refuses, and a
+        // Redaction (test/session/runs/error-redaction.test.ts): a model that quotes the API key it refuses, and a
         // webhook agent that quotes its run token.
         {
           id: "model-auth-echo",
@@ -135,7 +135,7 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
           model: "webhook",
           runtime: { type: "webhook", url: `${fakeServicesUrl}/webhook/async` },
         },
-        // Run-engine tests (test/runs): the same fakes, recorded under `rec-<agent id>`, so a test can read
+        // Run-engine tests (test/session/runs): the same fakes, recorded under `rec-<agent id>`, so a test can read
         // exactly what the model or webhook was sent (each test filters by its own session or message).
         {
           id: "model-tools-rec",
@@ -237,7 +237,7 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
           subagents: { maxConcurrent: 1 },
           runtime: { type: "webhook", url: `${fakeServicesUrl}/webhook/async` },
         },
-        // Collector tests (test/subagents/collectors.test.ts): requesters with their own tools.swarm caps.
+        // Collector tests (test/session/collectors/collectors.test.ts): requesters with their own tools.swarm caps.
         {
           id: "swarm",
           model: "scripted/swarm",
@@ -303,7 +303,7 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
       telegram: { webhookUrl: `${fakeServicesUrl}/channel/ok` },
       slack: { webhookUrl: `${fakeServicesUrl}/channel/flaky/2` },
       webchat: { webhookUrl: `${fakeServicesUrl}/channel/ok`, agentId: "main" },
-      // No outbound webhook: its deliveries can only be dead-lettered (test/runs).
+      // No outbound webhook: its deliveries can only be dead-lettered (test/queue/outbound.test.ts).
       sms: {},
     },
   };

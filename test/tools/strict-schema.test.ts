@@ -3,8 +3,8 @@ import type { ToolName } from "../../src/config/schema";
 import { prepareToolCall } from "../../src/tools/invoke";
 import { toolRegistry } from "../../src/tools/registry";
 import { toolJsonSchema } from "../../src/tools/specs";
-import { connectMcp } from "../mcp/client";
 import { AGENT_TOKENS } from "../support";
+import { connectMcp } from "../support/mcp";
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
