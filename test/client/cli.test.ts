@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CliIo } from "../../packages/cli/src/io";
 import { runCli } from "../../packages/cli/src/main";
-import { settleAll, spawnOk } from "../subagents/fixtures";
 import {
   ADMIN,
   AGENT_TOKENS,
@@ -14,6 +13,8 @@ import {
   postInbound,
   SIGNING_KEY,
   sendMessage,
+  settleAll,
+  spawnOk,
   uid,
   waitRun,
   webhookAgentSecret,
