@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { hashGrantSecret, mintGrantToken } from "../../src/auth/grant-token";
+import { hashGrantSecret, mintGrantToken } from "../../../src/auth/grant-token";
 import {
   ADMIN,
   AGENT_TOKENS,
@@ -11,7 +11,7 @@ import {
   openStream,
   sessionPath,
   uid,
-} from "../support";
+} from "../../support";
 
 const UNAUTHORIZED = { error: { code: "unauthorized", message: "unauthorized" } };
 

@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { applySessionMigrations } from "../../src/session/schema/migrations";
+import { applySessionMigrations } from "../../../src/session/schema/migrations";
 import {
   ADMIN,
   AGENT_TOKENS,
@@ -20,7 +20,7 @@ import {
   tool,
   UUID,
   uid,
-} from "../support";
+} from "../../support";
 
 /** `PATCH /v1/sessions/{key}`; `Body` is the answer expected (the row, or ApiError). */
 const patch = <Body = SessionRow>(key: string, body: unknown) =>

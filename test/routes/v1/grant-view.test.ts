@@ -11,7 +11,7 @@ import {
   session,
   sessionPath,
   uid,
-} from "../support";
+} from "../../support";
 
 describe("a grant sees no other session's key (SPEC §18)", () => {
   it("GET /v1/sessions/{key} of a sub-agent: no parent, no children, no key of another session", async () => {

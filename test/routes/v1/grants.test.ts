@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { hashGrantSecret, mintGrantToken } from "../../src/auth/grant-token";
+import { hashGrantSecret, mintGrantToken } from "../../../src/auth/grant-token";
 import {
   ADMIN,
   AGENT_TOKENS,
@@ -17,7 +17,7 @@ import {
   tool,
   UUID,
   uid,
-} from "../support";
+} from "../../support";
 
 interface CreatedGrant {
   grantId: string;
