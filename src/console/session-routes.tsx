@@ -112,11 +112,11 @@ export const sessionRoutes = new Hono<AppEnv>()
         : "",
       history.contentRedacted ? "Secrets in this page are masked." : "",
     ].filter(Boolean);
+    const messages = JSON.parse(history.messagesJson) as TranscriptMessage[];
+    const grant = consoleViewer(c).kind === "grant";
     return c.html(
       <SafeTranscript
-        messages={(JSON.parse(history.messagesJson) as TranscriptMessage[]).map((message) =>
-          consoleViewer(c).kind === "grant" ? grantMessage(message, sessionKey) : message,
-        )}
+        messages={grant ? messages.map((message) => grantMessage(message, sessionKey)) : messages}
         notes={notes}
         olderHref={history.nextOffset !== undefined ? `${page}?offset=${history.nextOffset}` : undefined}
         // Pages are capped in bytes, so a page's size is not known before it is read: forward goes to the

@@ -11,7 +11,7 @@ const KEY_ALONE = /^agent:[a-z0-9][a-z0-9_-]{0,63}:\S+$/i;
 export const ANOTHER_SESSION = "another session";
 
 /** Row fields that only ever name other sessions: a grant's view has none of them. */
-const OTHER_SESSION_FIELDS = ["spawnedBy", "parentSessionKey", "childSessions", "lineage"] as const;
+const OTHER_SESSION_FIELDS = ["spawnedBy", "parentSessionKey", "childSessions"] as const;
 
 function scrubText(text: string, ownKey: string): string {
   return text.replace(KEY_IN_TEXT, (key) => (key === ownKey ? key : ANOTHER_SESSION));
@@ -38,11 +38,11 @@ function scrub(value: unknown, ownKey: string, keep: ReadonlySet<string>): unkno
   return out;
 }
 
-/** A session row as its grant sees it: no parent, children or lineage, no other key anywhere in it. */
+/** A session row as its grant sees it: no parent or children, no other key anywhere in it. */
 export function grantRow<T extends object>(row: T, ownKey: string): T {
   const copy: Record<string, unknown> = { ...(row as Record<string, unknown>) };
   for (const field of OTHER_SESSION_FIELDS) delete copy[field];
-  return withoutOtherKeys(copy, ownKey, ["lastMessagePreview", "messages", "key"]) as T;
+  return withoutOtherKeys(copy, ownKey, ["lastMessagePreview", "key"]) as T;
 }
 
 /**
