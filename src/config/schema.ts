@@ -113,16 +113,100 @@ const secretName = z
     "names one of Switchboard's own credentials; leave it out to use a key derived for this purpose, or name a secret of its own",
   );
 
+/** SPEC §20 `agents.list[].thinking`: mapped to each provider's reasoning control (runtimes/). */
+export const thinkingLevels = ["off", "minimal", "low", "medium", "high"] as const;
+export type ThinkingLevel = (typeof thinkingLevels)[number];
+
+/** `runtime.headers`: extra request headers whose values come from secrets, never from the document. */
+const secretHeaders = z.record(
+  z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "not a valid HTTP header name"),
+  z.strictObject({ env: secretName }),
+);
+
+/** `runtime.pricing`: USD per million tokens, for `estimatedCostUsd` (runtimes/pricing.ts). */
+const pricing = z.strictObject({
+  inputPerMTok: z.number().min(0),
+  outputPerMTok: z.number().min(0),
+  cacheReadPerMTok: z.number().min(0).optional(),
+  cacheWritePerMTok: z.number().min(0).optional(),
+});
+
+/** What every model runtime may set for its calls. */
+const modelParameters = {
+  model: modelName,
+  temperature: z.number().min(0).max(2).optional(),
+  maxOutputTokens: z.number().int().min(1).max(1_000_000).optional(),
+  pricing: pricing.optional(),
+};
+
+const openAiRuntime = z.strictObject({
+  type: z.literal("openai"),
+  baseUrl: z.url().default("https://api.openai.com/v1"),
+  apiKeyEnv: secretName.optional(),
+  headers: secretHeaders.optional(),
+  ...modelParameters,
+});
+const anthropicRuntime = z.strictObject({
+  type: z.literal("anthropic"),
+  baseUrl: z.url().default("https://api.anthropic.com"),
+  apiKeyEnv: secretName.optional(),
+  headers: secretHeaders.optional(),
+  ...modelParameters,
+});
+/** The Workers AI binding `AI`; through an AI Gateway when `gateway` is set. */
+const workersAiRuntime = z.strictObject({
+  type: z.literal("workers-ai"),
+  gateway: z
+    .strictObject({
+      id: z.string().min(1),
+      skipCache: z.boolean().optional(),
+      cacheTtl: z.number().int().min(0).optional(),
+    })
+    .optional(),
+  ...modelParameters,
+});
+
+/** The runtimes that call a model: the ones a fallback may name (SPEC §20). */
+export const modelRuntimeSchema = z.discriminatedUnion("type", [
+  openAiRuntime,
+  anthropicRuntime,
+  workersAiRuntime,
+]);
+export type ModelRuntime = z.infer<typeof modelRuntimeSchema>;
+
 export const runtimeSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("scripted"), rules: z.array(scriptedRule).default([]) }),
-  z.strictObject({
-    type: z.literal("openai"),
-    baseUrl: z.url(),
-    model: modelName,
-    apiKeyEnv: secretName.optional(),
-  }),
+  openAiRuntime,
+  anthropicRuntime,
+  workersAiRuntime,
   z.strictObject({ type: z.literal("webhook"), url: z.url(), secretEnv: secretName.optional() }),
 ]);
+
+/** SPEC §20 budgets (ours): past a daily cap or the per-session rate, no run starts. */
+const budget = z.strictObject({
+  costUsdPerDay: z.number().positive().optional(),
+  tokensPerDay: z.number().int().positive().optional(),
+  runsPerMinutePerSession: z.number().int().positive().optional(),
+});
+
+/** An IANA time zone the runtime knows (the run context's local time). */
+const timeZone = z.string().refine((zone) => {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}, "not an IANA time zone (e.g. Europe/Berlin)");
+
+/** `agents.list[].instructions` is at most 64 KiB of UTF-8. */
+export const MAX_INSTRUCTIONS_BYTES = 64 * 1024;
+const instructions = z
+  .string()
+  .refine(
+    (text) => new TextEncoder().encode(text).length <= MAX_INSTRUCTIONS_BYTES,
+    `longer than ${MAX_INSTRUCTIONS_BYTES} bytes (64 KiB)`,
+  );
 
 const subagentSettings = z.strictObject({
   maxSpawnDepth: z.number().int().min(1).max(5).optional(),
@@ -132,7 +216,7 @@ const subagentSettings = z.strictObject({
   archiveAfterMinutes: z.number().int().min(0).optional(),
   announceTimeoutMs: z.number().int().positive().optional(),
   model: modelName.optional(),
-  thinking: z.string().optional(),
+  thinking: z.enum(thinkingLevels).optional(),
   allowAgents: z.array(z.string()).optional(),
   requireAgentId: z.boolean().optional(),
 });
@@ -155,8 +239,15 @@ const agentSchema = z.strictObject({
   id: agentId,
   name: z.string().optional(),
   runtime: runtimeSchema.default({ type: "scripted", rules: [] }),
+  /** The model name shown for scripted and webhook agents; a model runtime's own `model` is its name. */
   model: modelName.default("scripted/default"),
-  thinking: z.string().optional(),
+  /** The agent's own system prompt (SPEC §20), first in every run's system prompt. */
+  instructions: instructions.optional(),
+  timezone: timeZone.optional(),
+  thinking: z.enum(thinkingLevels).optional(),
+  /** Tried in order when a call still fails retryably after its retries (429, 5xx, overloaded, network). */
+  fallbacks: z.array(modelRuntimeSchema).max(5).default([]),
+  budget: budget.optional(),
   sandbox: z.boolean().default(false),
   tools: toolPolicy.optional(),
   subagents: subagentSettings.optional(),

@@ -36,7 +36,7 @@ function stopReasonOf(finishReason: string | null | undefined, calledTools: bool
 
 function chatHistory(input: RunInput): ChatMessage[] {
   const messages: ChatMessage[] = [];
-  if (input.context) messages.push({ role: "system", content: input.context });
+  if (input.system) messages.push({ role: "system", content: input.system });
   for (const file of input.attachments) {
     if (file.text !== undefined)
       messages.push({ role: "system", content: `Attached file ${file.name}:\n${file.text}` });

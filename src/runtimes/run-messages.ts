@@ -15,9 +15,9 @@ export interface MessageUsage {
   totalTokens: number;
 }
 
-/** The model a run's messages name: an openai agent's model (after a session override), else the configured one. */
+/** The model a run's messages name: a model runtime's model (after a session override), else the configured one. */
 export function runModel(agent: AgentConfig): string {
-  return agent.runtime.type === "openai" ? agent.runtime.model : agent.model;
+  return "model" in agent.runtime ? agent.runtime.model : agent.model;
 }
 
 /** The provider a run's messages name: the config has no provider field, so the runtime type. */

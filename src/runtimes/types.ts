@@ -4,9 +4,13 @@ import type { TranscriptMessage } from "../transcript/message";
 
 /** A run's tokens, summed over its model calls. */
 export interface RunUsage {
+  /** Uncached input tokens (as Anthropic reports them; OpenClaw's `input`). */
   input: number;
   output: number;
   total: number;
+  /** Input tokens read from / written to the provider's prompt cache, where it reports them. */
+  cacheRead?: number;
+  cacheWrite?: number;
   /**
    * What the run's last model call had in context (its prompt plus its completion): the session's
    * `totalTokens`, as OpenClaw means it. Left out by runtimes that see one call, where it is `total`.
@@ -43,6 +47,11 @@ export interface RunInput {
   message: TranscriptMessage;
   /** Earlier messages of the session, oldest first. */
   history: TranscriptMessage[];
+  /**
+   * The run's whole system prompt (SPEC §20): the agent's instructions first, then the run context block
+   * Switchboard writes (src/prompt/system-prompt.ts). A model runtime sends it as the system prompt.
+   */
+  system: string;
   /** Context of our own for this turn: agent-to-agent roles, reply-step or announce instructions. */
   context?: string;
   /** Files the session was spawned with. */

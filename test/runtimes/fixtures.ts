@@ -40,6 +40,7 @@ export function runInput(
     sessionId: crypto.randomUUID(),
     message: userMessage(text),
     history: [],
+    system: "",
     attachments: [],
     tools: [],
     runToken: `run-token-${crypto.randomUUID()}`,

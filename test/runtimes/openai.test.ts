@@ -22,10 +22,10 @@ function expectFailed(outcome: RunOutcome): { error: string; retryable: boolean 
 }
 
 describe("runOpenAi against an OpenAI-compatible server", () => {
-  it("sends the model, context and history, and answers the model's text; no usage reported, none recorded", async () => {
+  it("sends the model, system prompt and history, and answers the model's text; no usage reported, none recorded", async () => {
     const { agent, recording } = modelAgent("echo");
     const input = runInput(agent, "hello model", {
-      context: "You are in a test.",
+      system: "You are in a test.",
       history: [
         { id: "h1", role: "user", content: "earlier question", timestamp: 1 },
         { id: "h2", role: "assistant", content: [{ type: "text", text: "earlier answer" }], timestamp: 2 },

@@ -8,6 +8,7 @@ import { redactJson, redactKnownSecrets } from "../../history/redact";
 import { parseSessionKey } from "../../keys";
 import type { Requester } from "../../policy/requester";
 import { allowedTools } from "../../policy/tool-profiles";
+import { buildSystemPrompt } from "../../prompt/system-prompt";
 import { runtimeFor } from "../../runtimes";
 import type { RunOutcome } from "../../runtimes/types";
 import { stringifyJson } from "../../text/json-text";
@@ -68,9 +69,9 @@ export function runRequester(
   };
 }
 
-/** The agent as this session runs it: a session model override replaces an OpenAI model. */
+/** The agent as this session runs it: a session model override replaces a model runtime's model. */
 function effectiveAgent(agent: AgentConfig, record: SessionRecord): AgentConfig {
-  if (!record.modelOverride || agent.runtime.type !== "openai") return agent;
+  if (!record.modelOverride || !("model" in agent.runtime)) return agent;
   return {
     ...agent,
     model: record.modelOverride,
@@ -188,6 +189,7 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
       sessionId: record.sessionId,
       message: trigger,
       history,
+      system: buildSystemPrompt({ agent, ...(run.context ? { context: run.context } : {}) }),
       ...(run.context ? { context: run.context } : {}),
       attachments: attachmentRefs(sql, record.sessionKey),
       tools: withOutputSchema(toolSpecs(granted), record.spawn?.collect?.outputSchema),
