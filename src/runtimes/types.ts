@@ -11,6 +11,8 @@ export interface RunUsage {
   /** Input tokens read from / written to the provider's prompt cache, where it reports them. */
   cacheRead?: number;
   cacheWrite?: number;
+  /** USD by the answering runtime's `pricing` (runtimes/pricing.ts), set by the executor; unknown without. */
+  estimatedCostUsd?: number;
   /**
    * What the run's last model call had in context (its prompt plus its completion): the session's
    * `totalTokens`, as OpenClaw means it. Left out by runtimes that see one call, where it is `total`.

@@ -10,6 +10,7 @@ import type { Requester } from "../../policy/requester";
 import { allowedTools } from "../../policy/tool-profiles";
 import { buildSystemPrompt } from "../../prompt/system-prompt";
 import { runtimeFor } from "../../runtimes";
+import { estimateCostUsd } from "../../runtimes/pricing";
 import type { RunOutcome } from "../../runtimes/types";
 import { stringifyJson } from "../../text/json-text";
 import { toolContext } from "../../tools/context";
@@ -210,7 +211,14 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
         hand(env.SWITCHBOARD_SIGNING_KEY ? await deriveKey(env.SWITCHBOARD_SIGNING_KEY, purpose) : undefined),
     });
     if (outcome.kind === "failed") outcome.error = redactKnownSecrets(outcome.error, handed);
-    if (outcome.kind === "done") deltas.end();
+    if (outcome.kind === "done") {
+      deltas.end();
+      const cost =
+        outcome.usage && "pricing" in agent.runtime
+          ? estimateCostUsd(outcome.usage, agent.runtime.pricing)
+          : undefined;
+      if (outcome.usage && cost !== undefined) outcome.usage.estimatedCostUsd = cost;
+    }
     if (
       outcome.kind !== "failed" ||
       !outcome.retryable ||
