@@ -9,7 +9,7 @@ import {
   msg,
   sessionPath,
   uid,
-} from "../support";
+} from "../../support";
 
 const SCRIPT = "<script>alert(1)</script>";
 const ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;";

@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { deliveryIndexUpsert } from "../../src/index-db/deliveries";
+import { deliveryIndexUpsert } from "../../../src/index-db/deliveries";
 import {
   ADMIN,
   AGENT_TOKENS,
@@ -17,8 +17,8 @@ import {
   session,
   stub,
   uid,
-} from "../support";
-import { shardOf } from "../support/shards";
+} from "../../support";
+import { shardOf } from "../../support/shards";
 
 const SCRIPT = "<script>alert(1)</script>";
 const ESCAPED_SCRIPT = "&lt;script&gt;alert(1)&lt;/script&gt;";
