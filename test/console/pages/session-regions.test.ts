@@ -17,11 +17,10 @@ import {
   uid,
   waitRun,
 } from "../../support";
+import { ESCAPED, SCRIPT } from "../../support/console";
 import { shardOf } from "../../support/shards";
 import { completionsAfter, requester, runningChild, spawnOk } from "../../support/subagents";
 
-const SCRIPT = "<script>alert(1)</script>";
-const ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;";
 const REGIONS = ["runs", "tree", "activity", "deliveries"] as const;
 
 /** A region fragment of a session page, as the console's client fetches it. */
