@@ -1,8 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { EVENTS_SHOWN } from "../../src/console/pages/session-activity";
-import { RUNS_SHOWN } from "../../src/console/pages/session-runs";
-import { appendEvent, systemEvent } from "../../src/session/store/event-log";
+import { EVENTS_SHOWN } from "../../../src/console/pages/session-activity";
+import { RUNS_SHOWN } from "../../../src/console/pages/session-runs";
+import { appendEvent, systemEvent } from "../../../src/session/store/event-log";
 import {
   ADMIN,
   AGENT_TOKENS,
@@ -16,12 +16,11 @@ import {
   stub,
   uid,
   waitRun,
-} from "../support";
-import { shardOf } from "../support/shards";
-import { completionsAfter, requester, runningChild, spawnOk } from "../support/subagents";
+} from "../../support";
+import { ESCAPED, SCRIPT } from "../../support/console";
+import { shardOf } from "../../support/shards";
+import { completionsAfter, requester, runningChild, spawnOk } from "../../support/subagents";
 
-const SCRIPT = "<script>alert(1)</script>";
-const ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;";
 const REGIONS = ["runs", "tree", "activity", "deliveries"] as const;
 
 /** A region fragment of a session page, as the console's client fetches it. */
