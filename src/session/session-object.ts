@@ -157,7 +157,15 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   async describeForStatus(viewer?: Viewer): Promise<Result<StatusDescription>> {
     const described = await this.describe(viewer);
     if (!described.ok) return described;
-    return { ok: true, value: { row: described.value, mayHaveChildren: mayHaveChildren(this.#sql) } };
+    const modelOverride = liveRecord(this.#sql)?.modelOverride;
+    return {
+      ok: true,
+      value: {
+        row: described.value,
+        mayHaveChildren: mayHaveChildren(this.#sql),
+        ...(modelOverride !== undefined ? { modelOverride } : {}),
+      },
+    };
   }
 
   async childCreated(childKey: string, runId?: string): Promise<Result<{ recorded: boolean }>> {

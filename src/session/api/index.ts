@@ -121,6 +121,8 @@ export type InboundAnswer =
 export interface StatusDescription {
   row: SessionRow;
   mayHaveChildren: boolean;
+  /** The session's model override: the card tells an override from a fallback that answered. */
+  modelOverride?: string;
 }
 
 /** The session object's RPC methods. */

@@ -111,7 +111,8 @@ describe("console session regions (operator)", () => {
       const now = Date.now();
       state.storage.sql.exec(
         `INSERT INTO run (run_id, status, timeout_ms, created_at, started_at, ended_at, attempts, error,
-           input_tokens, output_tokens, total_tokens) VALUES (?, 'error', 60000, ?, ?, ?, 1, ?, 1200, 34, 1234)`,
+           input_tokens, output_tokens, total_tokens, model, provider, estimated_cost_usd)
+           VALUES (?, 'error', 60000, ?, ?, ?, 1, ?, 1200, 34, 1234, 'fallback-model', 'openai', 0.0032)`,
         hostile,
         now,
         now,
@@ -127,6 +128,10 @@ describe("console session regions (operator)", () => {
     const [hostileRow, failedRow] = await textsOf(runs, "tr[data-run]");
     expect(hostileRow).toContain(SCRIPT);
     expect(hostileRow).toContain("1.2k");
+    // The model that answered, and the estimated cost; a run without them shows dashes, never $0.
+    expect(hostileRow).toContain("fallback-model");
+    expect(hostileRow).toContain("$0.0032");
+    expect(failedRow).not.toContain("$");
     expect(hostileRow).toContain("2s");
     expect(failedRow).toContain("HTTP 500");
     expect(failedRow).toContain("(2 retries)");
@@ -184,7 +189,7 @@ describe("console session regions (operator)", () => {
     // A narrow table shows each row as a card: every cell names its column.
     const cells = await attrsOf(runs, "tr[data-run] > *");
     expect(cells.map((cell) => cell["data-label"])).toEqual(
-      runIds.flatMap(() => ["Run", "Status", "Queued", "Took", "Tokens", "Error"]),
+      runIds.flatMap(() => ["Run", "Status", "Queued", "Took", "Model", "Tokens", "Cost", "Error"]),
     );
 
     const activity = await html(key, "activity");
