@@ -2,7 +2,12 @@ import { deriveKey } from "../../auth/purpose-keys";
 import { mintRunToken } from "../../auth/run-token";
 import { findAgent } from "../../config/agents";
 import { keyOptionsOf } from "../../config/key-options";
-import type { AgentConfig, SwitchboardConfig } from "../../config/schema";
+import {
+  type AgentConfig,
+  type SwitchboardConfig,
+  type ThinkingLevel,
+  thinkingLevels,
+} from "../../config/schema";
 import { readSecret } from "../../config/secrets";
 import { redactJson, redactKnownSecrets } from "../../history/redact";
 import { parseSessionKey } from "../../keys";
@@ -70,14 +75,36 @@ export function runRequester(
   };
 }
 
-/** The agent as this session runs it: a session model override replaces a model runtime's model. */
-function effectiveAgent(agent: AgentConfig, record: SessionRecord): AgentConfig {
+/**
+ * The session's thinking level (the `sessions` patch, or `sessions_spawn thinking` for a child) over the
+ * agent's `thinking`; OpenClaw's `xhigh`, which spawn and the patch accept, is our highest level.
+ */
+function effectiveThinking(agent: AgentConfig, record: SessionRecord): ThinkingLevel | undefined {
+  const level = record.thinkingLevel === "xhigh" ? "high" : record.thinkingLevel;
+  return thinkingLevels.find((known) => known === level) ?? agent.thinking;
+}
+
+/**
+ * The agent as this session runs it: a session model override replaces a model runtime's model, and the
+ * session's thinking level the agent's.
+ */
+export function effectiveAgent(configured: AgentConfig, record: SessionRecord): AgentConfig {
+  const thinking = effectiveThinking(configured, record);
+  const agent = thinking ? { ...configured, thinking } : configured;
   if (!record.modelOverride || !("model" in agent.runtime)) return agent;
   return {
     ...agent,
     model: record.modelOverride,
     runtime: { ...agent.runtime, model: record.modelOverride },
   };
+}
+
+/**
+ * How long to wait before retry `attempt + 1`: doubling backoff, or longer when the provider said so
+ * (`retry-after`, already capped by the runtime at MAX_RETRY_AFTER_MS).
+ */
+export function retryDelayMs(attempt: number, retryAfterMs: number | undefined): number {
+  return Math.max(RETRY_BASE_MS * 2 ** attempt, retryAfterMs ?? 0);
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -206,6 +233,7 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
       onDelta: (text) => {
         if (text) deltas.push(text);
       },
+      ...(env.AI ? { ai: env.AI } : {}),
       secret: (name) => hand(readSecret(env, name)),
       purposeKey: async (purpose) =>
         hand(env.SWITCHBOARD_SIGNING_KEY ? await deriveKey(env.SWITCHBOARD_SIGNING_KEY, purpose) : undefined),
@@ -230,6 +258,6 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
     context.onRetry(`attempt ${attempt + 1} failed: ${outcome.error}`);
     // The next attempt writes its reply from the start: a stream reader drops what it showed so far.
     deltas.restart();
-    await sleep(RETRY_BASE_MS * 2 ** attempt, context.signal);
+    await sleep(retryDelayMs(attempt, outcome.retryAfterMs), context.signal);
   }
 }
