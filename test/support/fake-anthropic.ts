@@ -10,6 +10,8 @@
  *                   last user text as input (a JSON object, else `{ text }`), after the text "Looking it up.";
  *                   afterwards answers `tool said: <last tool_result>`. When the request asks for extended
  *                   thinking, every answer starts with a signed thinking block.
+ *   tools-flaky     as tools, but the first request that carries a tool_result (per user text) answers
+ *                   HTTP 529 `overloaded_error`: the run retries and must replay its recorded tool call
  *   slow/<ms>       echo after <ms> milliseconds (aborts)
  *   rate-limited/<s> HTTP 429 `rate_limit_error` with `retry-after: <s>`
  *   overloaded      HTTP 529 `overloaded_error`
@@ -133,6 +135,9 @@ const failure = (
   ...(headers ? { headers } : {}),
 });
 
+/** Requests with a tool_result seen per user text, for `tools-flaky`. */
+const flakyResults = new Map<string, number>();
+
 /** The fake Messages API's answer to one request, by scenario; `undefined` for an unknown scenario. */
 export function anthropic(
   scenario: string,
@@ -164,7 +169,13 @@ export function anthropic(
       return stream([{ type: "text", text: userText }], "end_turn");
     case "slow":
       return { ...stream([{ type: "text", text: userText }], "end_turn"), delayMs: Number(param ?? 1000) };
+    case "tools-flaky":
     case "tools": {
+      if (scenario === "tools-flaky" && toolResults.length > 0) {
+        const seen = (flakyResults.get(userText) ?? 0) + 1;
+        flakyResults.set(userText, seen);
+        if (seen === 1) return failure(529, "overloaded_error", "Overloaded");
+      }
       if (toolResults.length > 0)
         return stream(
           [{ type: "text", text: `tool said: ${textOf(toolResults.at(-1)?.content)}` }],
