@@ -5,22 +5,10 @@ import {
   TypeValidationError,
 } from "@ai-sdk/provider";
 import type { AnswerWatch } from "./answer-watch";
-import { errorExcerpt } from "./http-errors";
+import { errorExcerpt, retryAfterMs } from "./http-errors";
 
 /** A model call that failed, as a run error; `retryAfterMs` is what the provider asked us to wait. */
 export type ModelFailure = { ok: false; error: string; retryable: boolean; retryAfterMs?: number };
-
-/** The longest `retry-after` a run waits for; a longer one is capped (the executor's retries are few). */
-export const MAX_RETRY_AFTER_MS = 30_000;
-
-/** `retry-after` in seconds or as an HTTP date, in milliseconds (capped); undefined when absent or unreadable. */
-export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const seconds = Number(value);
-  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - now;
-  if (!Number.isFinite(ms) || ms < 0) return undefined;
-  return Math.min(ms, MAX_RETRY_AFTER_MS);
-}
 
 /** Rate limits, server errors and Anthropic's 529 (overloaded) may pass; any other status fails the same again. */
 const retryableStatus = (status: number) => status === 429 || status >= 500;

@@ -18,6 +18,7 @@
  *     slow/<ms>     echo after <ms> milliseconds (timeouts, aborts)
  *     stall/<ms>    echo, but the body stops after a few bytes for <ms> milliseconds (abort mid-body)
  *     malformed     200 with JSON that is not a completion
+ *     rate-limited/<s>  HTTP 429 with `retry-after: <s>`
  *     status-<n>    HTTP <n> with `{ error: { message } }`
  *     echo-auth[/<n>] HTTP 401 quoting the API key of the request's Authorization header, after <n> filler
  *                   characters (default 0), as a server echoing the credential it refused would
@@ -237,6 +238,12 @@ function openAi(scenario: string, param: string | undefined, request: Json): Rep
       return { ...completion({ content: lastUser }), stallMs: Number(param ?? 1000) };
     case "malformed":
       return { status: 200, body: { hello: "this is not a chat completion" } };
+    case "rate-limited":
+      return {
+        status: 429,
+        body: { error: { message: "Rate limit reached" } },
+        headers: { "retry-after": param ?? "1" },
+      };
     case "broken":
       return { ...completion({ content: lastUser }), cutAfter: { events: 2, hangup: true } };
     case "cut-short":
