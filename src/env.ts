@@ -13,6 +13,11 @@ declare global {
       SWITCHBOARD_SIGNING_KEY?: string;
       /** During a key rotation: the previous signing key, still accepted by verifiers (never used to sign). */
       SWITCHBOARD_SIGNING_KEY_PREVIOUS?: string;
+      /**
+       * The Workers AI binding (wrangler.toml `[ai] binding = "AI"`), for agents whose runtime is
+       * `workers-ai`: optional, so a deployment without such agents needs no Workers AI.
+       */
+      AI?: Ai;
       /** Further index shards after `DB` (src/index-db/shards.ts), optional: none bound is one shard. */
       readonly [shard: `DB_${number}`]: D1Database | undefined;
       /** Further deliveries queues after `DELIVERIES` (src/queue/queues.ts), optional likewise. */

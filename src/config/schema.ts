@@ -235,7 +235,12 @@ const swarmFields = {
 };
 const swarmSettings = z.union([z.literal(false), z.strictObject(swarmFields)]);
 
-const agentSchema = z.strictObject({
+/** Whether a provider can honour a thinking level: Workers AI has no reasoning control we map (only `off`). */
+export function honoursThinking(type: ModelRuntime["type"], level: ThinkingLevel): boolean {
+  return type !== "workers-ai" || level === "off";
+}
+
+const agentFields = z.strictObject({
   id: agentId,
   name: z.string().optional(),
   runtime: runtimeSchema.default({ type: "scripted", rules: [] }),
@@ -254,6 +259,22 @@ const agentSchema = z.strictObject({
   swarm: swarmSettings.optional(),
   /** The model's context window in tokens: `contextTokens` of the agent's sessions (default in config/agents.ts). */
   contextWindow: z.number().int().positive().optional(),
+});
+
+/** An agent whose `thinking` its runtime or a fallback cannot honour is a configuration error (SPEC §20). */
+const agentSchema = agentFields.superRefine((agent, context) => {
+  const level = agent.thinking;
+  if (!level) return;
+  const models = [agent.runtime, ...agent.fallbacks].filter(
+    (runtime) => runtime.type !== "scripted" && runtime.type !== "webhook",
+  );
+  const refusing = models.find((runtime) => !honoursThinking(runtime.type, level));
+  if (refusing)
+    context.addIssue({
+      code: "custom",
+      path: ["thinking"],
+      message: `thinking "${level}" cannot be honoured by the ${refusing.type} runtime (model ${"model" in refusing ? refusing.model : "?"}); use "off"`,
+    });
 });
 
 /** SPEC §21: how a channel reaches its chats. `webhook` is §8's signed JSON; the others are connected directly. */

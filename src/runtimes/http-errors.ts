@@ -10,6 +10,18 @@ export function errorExcerpt(text: string, secrets: readonly (string | undefined
   return redactKnownSecrets(text, secrets).replace(/\s+/g, " ").trim().slice(0, EXCERPT_CHARS);
 }
 
+/** The longest `retry-after` a run waits for; a longer one is capped (the executor's retries are few). */
+export const MAX_RETRY_AFTER_MS = 30_000;
+
+/** `retry-after` in seconds or as an HTTP date, in milliseconds (capped); undefined when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - now;
+  if (!Number.isFinite(ms) || ms < 0) return undefined;
+  return Math.min(ms, MAX_RETRY_AFTER_MS);
+}
+
 /**
  * A failed HTTP answer as a run error: who answered, the status, and a short body excerpt with `secrets`
  * (what the request carried) masked.
@@ -18,12 +30,15 @@ export async function describeHttpFailure(
   who: string,
   response: Response,
   secrets: readonly (string | undefined)[],
-): Promise<{ error: string; retryable: boolean }> {
+): Promise<{ error: string; retryable: boolean; retryAfterMs?: number }> {
   const body = errorExcerpt(await response.text().catch(() => ""), secrets);
+  const wait =
+    response.status === 429 ? retryAfterMs(response.headers.get("retry-after") ?? undefined) : undefined;
   return {
     error: `${who} answered HTTP ${response.status}${body ? `: ${body}` : ""}`,
     // Rate limits and server errors may pass; anything else will fail the same way again.
     retryable: response.status === 429 || response.status >= 500,
+    ...(wait !== undefined ? { retryAfterMs: wait } : {}),
   };
 }
 

@@ -1,6 +1,8 @@
+import type { ThinkingLevel } from "../config/schema";
 import { MAX_TOOL_ARGUMENTS_DEPTH, messageText, type TranscriptMessage } from "../transcript/message";
 import { nestsDeeperThan } from "../validation";
 import { describeFetchFailure, describeHttpFailure, readJsonBody } from "./http-errors";
+import { secretHeaders } from "./model-settings";
 import {
   type Completion,
   type CompletionFailure,
@@ -98,6 +100,24 @@ async function readCompletion(
   return { ok: true, completion };
 }
 
+/**
+ * The runtime's sampling parameters on the wire: `temperature`; the thinking level as `reasoning_effort`
+ * (`off` sends none); the output allowance as `max_completion_tokens` for a reasoning call (OpenAI's
+ * reasoning models take no `max_tokens`), else `max_tokens`, which every compatible server knows.
+ */
+function callParameters(
+  runtime: { temperature?: number | undefined; maxOutputTokens?: number | undefined },
+  thinking: ThinkingLevel | undefined,
+): Record<string, unknown> {
+  const reasoning = thinking && thinking !== "off" ? thinking : undefined;
+  const limit = reasoning ? "max_completion_tokens" : "max_tokens";
+  return {
+    ...(runtime.temperature !== undefined ? { temperature: runtime.temperature } : {}),
+    ...(runtime.maxOutputTokens !== undefined ? { [limit]: runtime.maxOutputTokens } : {}),
+    ...(reasoning ? { reasoning_effort: reasoning } : {}),
+  };
+}
+
 /** OpenAI-compatible Chat Completions, with the tool loop run by the service (SPEC §7). */
 export async function runOpenAi(input: RunInput): Promise<RunOutcome> {
   const runtime = input.agent.runtime;
@@ -105,7 +125,11 @@ export async function runOpenAi(input: RunInput): Promise<RunOutcome> {
   const apiKey = runtime.apiKeyEnv ? input.secret(runtime.apiKeyEnv) : undefined;
   if (runtime.apiKeyEnv && !apiKey)
     return { kind: "failed", error: `secret ${runtime.apiKeyEnv} is not set`, retryable: false };
+  const extra = secretHeaders(runtime, input.secret);
+  if (!extra.ok) return { kind: "failed", error: extra.error, retryable: false };
+  const secrets = [apiKey, ...Object.values(extra.headers)];
   const url = `${runtime.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+  const parameters = callParameters(runtime, input.agent.thinking);
   const chat = chatHistory(input);
   let usage: RunUsage | undefined;
   const appended: TranscriptMessage[] = [];
@@ -118,12 +142,14 @@ export async function runOpenAi(input: RunInput): Promise<RunOutcome> {
       response = await fetch(url, {
         method: "POST",
         headers: {
+          ...extra.headers,
           "Content-Type": "application/json",
           ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}),
         },
         body: JSON.stringify({
           model: runtime.model,
           messages: chat,
+          ...parameters,
           ...(tools.length > 0 ? { tools } : {}),
           // Streamed so watchers see the reply as it is written (SPEC §14); usage comes in the last chunk.
           stream: true,
@@ -135,8 +161,8 @@ export async function runOpenAi(input: RunInput): Promise<RunOutcome> {
       return { kind: "failed", ...describeFetchFailure("model API", cause, input.signal) };
     }
     if (!response.ok)
-      return { kind: "failed", ...(await describeHttpFailure("model API", response, [apiKey])) };
-    const answer = await readCompletion(response, input.signal, input.onDelta, [apiKey]);
+      return { kind: "failed", ...(await describeHttpFailure("model API", response, secrets)) };
+    const answer = await readCompletion(response, input.signal, input.onDelta, secrets);
     if (!answer.ok) return { kind: "failed", error: answer.error, retryable: answer.retryable };
     const { content, calls, finishReason, usage: reported } = answer.completion;
     const callUsage = callUsageOf(reported);

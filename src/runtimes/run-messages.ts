@@ -5,14 +5,16 @@ import type { ContentBlock, TranscriptMessage } from "../transcript/message";
 export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
 
 /**
- * One model call's tokens, in OpenClaw's field names (it adds `cacheRead`/`cacheWrite` when a provider
- * reports them; our runtimes do not get them). `totalTokens` is what that call had in context: its prompt
- * plus its completion.
+ * One model call's tokens, in OpenClaw's field names (`cacheRead`/`cacheWrite` when the provider reports
+ * them; `input` is the uncached input). `totalTokens` is what that call had in context: its prompt plus
+ * its completion.
  */
 export interface MessageUsage {
   input: number;
   output: number;
   totalTokens: number;
+  cacheRead?: number;
+  cacheWrite?: number;
 }
 
 /** The model a run's messages name: a model runtime's model (after a session override), else the configured one. */

@@ -75,6 +75,8 @@ export interface RunInput {
   onDelta: (text: string) => void;
   /** Executes a tool call as the run's session. */
   callTool: (name: string, args: unknown) => Promise<object>;
+  /** The Workers AI binding `AI`, when the Worker has one (the workers-ai runtime calls its `run`). */
+  ai?: Ai;
   /** Reads a secret by name (API keys, a webhook agent's own `secretEnv`). */
   secret: (name: string) => string | undefined;
   /** The key derived for one purpose from the signing key (a webhook agent without `secretEnv`). */
@@ -93,6 +95,7 @@ export type RunOutcome =
       provider?: string;
     }
   | { kind: "deferred" }
-  | { kind: "failed"; error: string; retryable: boolean };
+  /** `retryAfterMs`: how long the provider asked us to wait before trying again (its `retry-after`, capped). */
+  | { kind: "failed"; error: string; retryable: boolean; retryAfterMs?: number };
 
 export type AgentRuntime = (input: RunInput) => Promise<RunOutcome>;

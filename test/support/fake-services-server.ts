@@ -18,6 +18,7 @@
  *     slow/<ms>     echo after <ms> milliseconds (timeouts, aborts)
  *     stall/<ms>    echo, but the body stops after a few bytes for <ms> milliseconds (abort mid-body)
  *     malformed     200 with JSON that is not a completion
+ *     rate-limited/<s>  HTTP 429 with `retry-after: <s>`
  *     status-<n>    HTTP <n> with `{ error: { message } }`
  *     echo-auth[/<n>] HTTP 401 quoting the API key of the request's Authorization header, after <n> filler
  *                   characters (default 0), as a server echoing the credential it refused would
@@ -40,6 +41,8 @@
  *     Checks the signature like /webhook, then records the delivery under `channel:<body.sessionKey>`.
  *     ok            200
  *     flaky/<n>     500 for the first <n> posts of each idempotencyKey, then 200
+ *   POST /anthropic/<scenario>[/<param>][/rec-<id>]/v1/messages           Anthropic's Messages API
+ *     Scenarios in fake-anthropic.ts (echo, no-usage, tools, rate-limited, overloaded, overloaded-stream, …).
  *   Either service, scenario `hangup`: the connection is dropped without an answer (recorded all the same).
  *   GET /recorded/<id>   every request received with `rec-<id>` in its path, oldest first:
  *                        `[{ method, path, headers (lower-case names), body (raw text), json }]`
@@ -49,6 +52,7 @@
  */
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { anthropic, type SseEvent } from "./fake-anthropic";
 import { recordedUnder, recordRequest, whenRecorded } from "./fake-services-signals";
 
 /** The test binding SWITCHBOARD_SIGNING_KEY, from which the service derives channel and agent secrets. */
@@ -77,7 +81,8 @@ const objectsOf = (value: unknown): Json[] => (Array.isArray(value) ? value.map(
 
 /**
  * `delayMs`: answer that much later. `stallMs`: send a few bytes now, the rest later. `hangup`: answer
- * nothing. `events`: the body as a `text/event-stream` of these `data` values instead of JSON.
+ * nothing. `events`: the body as a `text/event-stream` of these `data` values (or named events) instead of
+ * JSON. `headers`: extra response headers (`retry-after`).
  * `cutAfter`: send only that many events, then drop the connection (`hangup`) or end the body.
  */
 type Reply = {
@@ -86,7 +91,8 @@ type Reply = {
   delayMs?: number;
   stallMs?: number;
   hangup?: boolean;
-  events?: string[];
+  events?: Array<string | SseEvent>;
+  headers?: Record<string, string>;
   cutAfter?: { events: number; hangup: boolean };
 };
 
@@ -232,6 +238,12 @@ function openAi(scenario: string, param: string | undefined, request: Json): Rep
       return { ...completion({ content: lastUser }), stallMs: Number(param ?? 1000) };
     case "malformed":
       return { status: 200, body: { hello: "this is not a chat completion" } };
+    case "rate-limited":
+      return {
+        status: 429,
+        body: { error: { message: "Rate limit reached" } },
+        headers: { "retry-after": param ?? "1" },
+      };
     case "broken":
       return { ...completion({ content: lastUser }), cutAfter: { events: 2, hangup: true } };
     case "cut-short":
@@ -318,7 +330,12 @@ async function route(request: IncomingMessage, url: URL, body: string): Promise<
   if (scenario === "hangup") return { status: 0, hangup: true };
   // The one optional parameter comes right after the scenario: `/openai/slow/500/rec-1/chat/completions`.
   const param = [segments[2]].find(
-    (segment) => segment && !segment.startsWith("rec-") && segment !== "chat" && segment !== "as-json",
+    (segment) =>
+      segment &&
+      !segment.startsWith("rec-") &&
+      segment !== "chat" &&
+      segment !== "as-json" &&
+      segment !== "v1",
   );
   const status = Number(/^status-(\d{3})$/.exec(scenario)?.[1]);
   const failure = (who: string) => ({ status, body: { error: { message: `fake ${who} status ${status}` } } });
@@ -348,6 +365,8 @@ async function route(request: IncomingMessage, url: URL, body: string): Promise<
     if (json.stream !== true || !isCompletion || segments.includes("as-json")) return reply;
     return { ...reply, events: completionEvents(objectOf(reply.body), json) };
   }
+  if (service === "anthropic" && request.method === "POST" && url.pathname.endsWith("/v1/messages"))
+    return anthropic(scenario, param, json, `${request.headers["x-api-key"] ?? ""}`) ?? unknown;
   return { status: 404, body: { error: `no route ${request.method} ${url.pathname}` } };
 }
 
@@ -368,7 +387,7 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
   if (response.destroyed) return;
   if (reply.events) return writeEvents(reply, request, response);
   const text = reply.body === undefined ? "" : JSON.stringify(reply.body);
-  response.writeHead(reply.status, { "Content-Type": "application/json" });
+  response.writeHead(reply.status, { "Content-Type": "application/json", ...reply.headers });
   if (reply.stallMs) {
     response.write(text.slice(0, 8));
     await delay(reply.stallMs, request);
@@ -379,10 +398,14 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
 
 /** Writes `reply.events` as an event stream, each event in two writes split mid-way (byte-wise). */
 async function writeEvents(reply: Reply, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  const events = (reply.events ?? []).slice(0, reply.cutAfter?.events).map((data) => `data: ${data}\n\n`);
+  const events = (reply.events ?? [])
+    .slice(0, reply.cutAfter?.events)
+    .map((sse) =>
+      typeof sse === "string" ? `data: ${sse}\n\n` : `event: ${sse.event}\ndata: ${sse.data}\n\n`,
+    );
   // A comment first, as some providers send (keep-alives, "processing"): readers must skip it.
   const pieces = [": fake model streaming\n\n", ...events].map((text) => Buffer.from(text));
-  response.writeHead(reply.status, { "Content-Type": "text/event-stream; charset=utf-8" });
+  response.writeHead(reply.status, { "Content-Type": "text/event-stream; charset=utf-8", ...reply.headers });
   if (reply.stallMs) {
     const bytes = Buffer.concat(pieces);
     response.write(bytes.subarray(0, 8));

@@ -166,6 +166,19 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
         },
         // Run-engine tests (test/session/runs): the same fakes, recorded under `rec-<agent id>`, so a test can read
         // exactly what the model or webhook was sent (each test filters by its own session or message).
+        // Anthropic's Messages API (fake-anthropic.ts): spawns a sub-agent, is overloaded once after it.
+        {
+          id: "anthropic-spawn-rec",
+          subagents: { allowAgents: ["*"] },
+          thinking: "low",
+          runtime: {
+            type: "anthropic",
+            baseUrl: `${fakeServicesUrl}/anthropic/tools-flaky/sessions_spawn/rec-anthropic-spawn-rec`,
+            model: "claude-sonnet-4-5",
+            apiKeyEnv: "FAKE_MODEL_KEY",
+            headers: { "cf-aig-authorization": { env: "FAKE_MODEL_KEY" } },
+          },
+        },
         {
           id: "model-tools-rec",
           model: "fake-model",

@@ -1,12 +1,28 @@
-import type { AgentConfig } from "../../config/schema";
+import { type AgentConfig, type ThinkingLevel, thinkingLevels } from "../../config/schema";
 import { runModel, runProvider } from "../../runtimes/run-messages";
 import type { SessionRecord } from "../record/record";
 
 /**
- * The agent as this session runs it: a session model override replaces the model it shows and, for a
- * model runtime, the model it calls.
+ * The session's thinking level (the `sessions` patch, or `sessions_spawn thinking` for a child) over the
+ * agent's `thinking`; OpenClaw's `xhigh`, which spawn and the patch accept, is our highest level.
  */
-export function effectiveAgent(agent: AgentConfig, record: SessionRecord): AgentConfig {
+function effectiveThinking(agent: AgentConfig, record: SessionRecord): ThinkingLevel | undefined {
+  const level = record.thinkingLevel === "xhigh" ? "high" : record.thinkingLevel;
+  return thinkingLevels.find((known) => known === level) ?? agent.thinking;
+}
+
+/** The agent with the session's thinking level: every runtime of the chain thinks at it. */
+function withSessionThinking(configured: AgentConfig, record: SessionRecord): AgentConfig {
+  const thinking = effectiveThinking(configured, record);
+  return thinking ? { ...configured, thinking } : configured;
+}
+
+/**
+ * The agent as this session runs it: the session's thinking level, and a session model override replaces
+ * the model it shows and, for a model runtime, the model it calls.
+ */
+export function effectiveAgent(configured: AgentConfig, record: SessionRecord): AgentConfig {
+  const agent = withSessionThinking(configured, record);
   if (!record.modelOverride) return agent;
   return {
     ...agent,
@@ -23,7 +39,11 @@ export function effectiveAgent(agent: AgentConfig, record: SessionRecord): Agent
 export function runtimeChain(agent: AgentConfig, record: SessionRecord): AgentConfig[] {
   return [
     effectiveAgent(agent, record),
-    ...agent.fallbacks.map((runtime) => ({ ...agent, model: runtime.model, runtime })),
+    ...agent.fallbacks.map((runtime) => ({
+      ...withSessionThinking(agent, record),
+      model: runtime.model,
+      runtime,
+    })),
   ];
 }
 

@@ -73,6 +73,14 @@ export function runRequester(
   };
 }
 
+/**
+ * How long to wait before retry `attempt + 1`: doubling backoff, or longer when the provider said so
+ * (`retry-after`, already capped by the runtime at MAX_RETRY_AFTER_MS).
+ */
+export function retryDelayMs(attempt: number, retryAfterMs: number | undefined): number {
+  return Math.max(RETRY_BASE_MS * 2 ** attempt, retryAfterMs ?? 0);
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
@@ -169,6 +177,7 @@ function attempt(context: ExecutionContext, agent: AgentConfig, parts: AttemptPa
     onDelta: (text) => {
       if (text) parts.deltas.push(text);
     },
+    ...(env.AI ? { ai: env.AI } : {}),
     secret: (name) => parts.hand(readSecret(env, name)),
     purposeKey: async (purpose) =>
       parts.hand(
@@ -250,7 +259,7 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
       deltas.restart();
       if (tries < MAX_TRANSIENT_RETRIES) {
         context.onRetry(`attempt ${tries + 1} failed: ${outcome.error}`);
-        await sleep(RETRY_BASE_MS * 2 ** tries, context.signal);
+        await sleep(retryDelayMs(tries, outcome.retryAfterMs), context.signal);
         continue;
       }
       if (next)

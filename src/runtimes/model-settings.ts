@@ -1,0 +1,33 @@
+import type { ModelRuntime, ThinkingLevel } from "../config/schema";
+
+/**
+ * Anthropic's extended-thinking budget per level, in tokens (1,024 is Anthropic's minimum). The request's
+ * `max_tokens` is the output allowance plus this budget, so it always exceeds it.
+ */
+export const ANTHROPIC_THINKING_BUDGETS: Record<Exclude<ThinkingLevel, "off">, number> = {
+  minimal: 1024,
+  low: 4096,
+  medium: 10_000,
+  high: 32_000,
+};
+
+/** Anthropic requires `max_tokens`: this much when the runtime sets no `maxOutputTokens` (SPEC §20). */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+
+/**
+ * A runtime's `headers` with their values read from secrets; a missing secret fails the run naming it
+ * (never a value). The values join the secrets masked in any error the run reports.
+ */
+export function secretHeaders(
+  runtime: ModelRuntime,
+  secret: (name: string) => string | undefined,
+): { ok: true; headers: Record<string, string> } | { ok: false; error: string } {
+  const headers: Record<string, string> = {};
+  if (runtime.type === "workers-ai") return { ok: true, headers };
+  for (const [name, { env }] of Object.entries(runtime.headers ?? {})) {
+    const value = secret(env);
+    if (!value) return { ok: false, error: `secret ${env} (header ${name}) is not set` };
+    headers[name] = value;
+  }
+  return { ok: true, headers };
+}
