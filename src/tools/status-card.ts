@@ -37,7 +37,13 @@ function tokensText(row: CardSession): string {
 /** The compact status card of SPEC §5.7. */
 export function statusCard(
   row: CardSession,
-  details: { modelOverridden: boolean; children: Record<string, number>; now: number },
+  details: {
+    modelOverridden: boolean;
+    children: Record<string, number>;
+    now: number;
+    /** The agent's day against its daily caps (SPEC §20), when it has one. */
+    budget?: string;
+  },
 ): string {
   const active = details.children.running ?? 0;
   const recent = Object.entries(details.children)
@@ -49,6 +55,7 @@ export function statusCard(
     `${PRODUCT_NAME} ${VERSION}`,
     `Model: ${row.model ?? "default"}${details.modelOverridden ? " (session override)" : ""}`,
     `Tokens: ${tokensText(row)} • context ${tokenCount(row.totalTokens, row)}/${formatTokenCount(row.contextTokens ?? 0)}`,
+    ...(details.budget ? [details.budget] : []),
     `Session: ${row.key} • ${activity}`,
     `Runtime: ${row.runtimeMs !== undefined ? formatRuntime(row.runtimeMs) : "none yet"} • thinking ${row.thinkingLevel ?? "default"}`,
     `Run: ${row.status === "running" ? "active" : "idle"}`,
