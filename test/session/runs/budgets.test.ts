@@ -77,9 +77,12 @@ describe("budgets (SPEC §20)", () => {
     // 00:00:30 UTC the next day: a new day's spend, and the run goes ahead.
     const tomorrow = (Math.floor(today / DAY_MS) + 1) * DAY_MS;
     clockAt(tomorrow + 30_000);
-    expect(await waitRun(await sendMessage(key, "ping"))).toMatchObject({ status: "ok", reply: "pong" });
-    const agent = agentApi(env, "budget-tokens");
+    // An alarm set by this clock is a day away for the runtime: the rounds run it now, if a run waits on it.
+    const nextDay = await sendMessage(key, "ping");
     await drive([key]);
+    expect(await waitRun(nextDay)).toMatchObject({ status: "ok", reply: "pong" });
+    await drive([key]);
+    const agent = agentApi(env, "budget-tokens");
     expect(await agent.spend(utcDay(today))).toMatchObject({ tokens: 2, runs: 1 });
     expect(await agent.spend(utcDay(tomorrow))).toMatchObject({ tokens: 2, runs: 1 });
   });
@@ -135,6 +138,18 @@ describe("budgets (SPEC §20)", () => {
 
     clockAt(start + 61_000);
     expect(await waitRun(await sendMessage(key, "fourth"))).toMatchObject({ status: "ok" });
+  });
+
+  it("a chat refused by the run rate is told once a minute, not once per message", async () => {
+    const sender = `78${uid()}`;
+    const key = `agent:budget-rate:telegram:direct:${sender}`;
+    for (let run = 0; run < 2; run++)
+      expect(await pingFrom(sender, "budget-rate")).toMatchObject({ status: "ok", reply: "ok" });
+    const refused = await pingFrom(sender, "budget-rate");
+    expect(refused.status).toBe("error");
+    expect(await pingFrom(sender, "budget-rate")).toMatchObject({ status: "error" });
+    expect((await budgetEvents(key)).map((event) => event.data?.chatTold)).toEqual([true, false]);
+    await expectOnlyPosts(key, ["ok", "ok", refused.error ?? ""]);
   });
 
   it("a run's usage is counted once, even when its report is delivered again after an eviction", async () => {
