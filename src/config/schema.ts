@@ -256,16 +256,71 @@ const agentSchema = z.strictObject({
   contextWindow: z.number().int().positive().optional(),
 });
 
-const channelSchema = z.strictObject({
-  /** Where replies, announces and updates for this channel are POSTed (signed). */
-  webhookUrl: z.url().optional(),
-  /** The secret that signs both directions; default a key derived for this channel (auth/purpose-keys.ts). */
-  secretEnv: secretName.optional(),
-  /** The agent an inbound message goes to when it names none; default the first configured agent. */
-  agentId: agentId.optional(),
-  /** Sender ids allowed to use `/send on|off|inherit` in groups (a direct chat's peer always may). */
-  owners: z.array(z.string()).default([]),
-});
+/** SPEC §21: how a channel reaches its chats. `webhook` is §8's signed JSON; the others are connected directly. */
+export const platforms = ["webhook", "telegram", "slack", "discord"] as const;
+export type Platform = (typeof platforms)[number];
+
+const channelSchema = z
+  .strictObject({
+    platform: z.enum(platforms).default("webhook"),
+    /** Where replies, announces and updates for a `webhook` channel are POSTed (signed). */
+    webhookUrl: z.url().optional(),
+    /** The secret that signs both directions; default a key derived for this channel (auth/purpose-keys.ts). */
+    secretEnv: secretName.optional(),
+    /** The bot's API token (Telegram, Slack `xoxb-…`, Discord bot token). */
+    botTokenEnv: secretName.optional(),
+    /** Slack's signing secret (`X-Slack-Signature`). */
+    signingSecretEnv: secretName.optional(),
+    /** Telegram's `X-Telegram-Bot-Api-Secret-Token`; default a key derived for this channel. */
+    secretTokenEnv: secretName.optional(),
+    /** Discord's application public key (hex): not a secret, it verifies `X-Signature-Ed25519`. */
+    publicKey: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, "a Discord public key is 64 hex digits")
+      .optional(),
+    /** Discord's application id (its follow-up URLs and commands). */
+    applicationId: z
+      .string()
+      .regex(/^[0-9]{1,20}$/, "a Discord application id is a number")
+      .optional(),
+    /** The platform's API root, for tests and proxies (default the platform's own). */
+    apiBaseUrl: z.url().optional(),
+    /** The agent an inbound message goes to when it names none; default the first configured agent. */
+    agentId: agentId.optional(),
+    /** In a group or channel chat, `mention` starts a run only when the bot is addressed (OpenClaw's requireMention). */
+    groupActivation: z.enum(["mention", "always"]).default("mention"),
+    /** Unaddressed group messages kept as context for the next addressed turn. */
+    groupHistoryLimit: z.number().int().min(0).max(1000).default(50),
+    /** Sender ids allowed to start anything; empty allows everyone. */
+    allowFrom: z.array(z.string()).default([]),
+    /** What a message does while the chat's session is busy (OpenClaw's queue modes). */
+    busy: z.enum(["queue", "steer", "interrupt", "collect"]).default("queue"),
+    /** `collect`: how long after the last message the batch is answered. */
+    debounceMs: z.number().int().min(0).max(10_000).default(1500),
+    /** `edit` shows the reply as it is written where the platform allows it; `off` posts the final reply. */
+    streaming: z.enum(["edit", "off"]).optional(),
+    /** Sender ids allowed to use `/send on|off|inherit` in groups (a direct chat's peer always may). */
+    owners: z.array(z.string()).default([]),
+  })
+  .superRefine((channel, ctx) => {
+    // What each platform cannot work without, named at its key (the secrets' values are checked at start).
+    const required: Record<Platform, (keyof typeof channel)[]> = {
+      webhook: [],
+      telegram: ["botTokenEnv"],
+      slack: ["botTokenEnv", "signingSecretEnv"],
+      discord: ["botTokenEnv", "publicKey", "applicationId"],
+    };
+    for (const key of required[channel.platform]) {
+      if (channel[key] === undefined)
+        ctx.addIssue({ code: "custom", path: [key], message: `required for platform "${channel.platform}"` });
+    }
+    if (channel.platform !== "webhook" && channel.webhookUrl !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["webhookUrl"],
+        message: `only for platform "webhook": a ${channel.platform} channel replies through its API`,
+      });
+  });
 
 export const configSchema = z.strictObject({
   session: z

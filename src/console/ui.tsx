@@ -1,6 +1,6 @@
 import type { Child } from "hono/jsx";
 import type { SessionRow } from "../session/api";
-import { formatAgo, formatRuntime, formatTokenCount } from "../text/units";
+import { formatAgo, formatRuntime, formatTokenCount, formatUsd } from "../text/units";
 
 /** The console's link to a session's page (canonical key, so it names exactly one session). */
 export const sessionHref = (sessionKey: string) => `/console/sessions/${encodeURIComponent(sessionKey)}`;
@@ -38,6 +38,15 @@ export function Tokens({ count }: { count: number | null | undefined }) {
     <span class="muted">–</span>
   ) : (
     <span title={String(count)}>{formatTokenCount(count)}</span>
+  );
+}
+
+/** An estimated cost (SPEC §20), or a dash where it is unknown (no pricing): never a made-up $0. */
+export function Cost({ usd }: { usd: number | undefined }) {
+  return usd === undefined ? (
+    <span class="muted">–</span>
+  ) : (
+    <span title={`${usd} USD`}>{formatUsd(usd)}</span>
   );
 }
 

@@ -83,7 +83,15 @@ export interface RunInput {
 
 /** How a turn ended, as far as the runtime knows. */
 export type RunOutcome =
-  | { kind: "done"; text: string; usage?: RunUsage; messages: TranscriptMessage[] }
+  | {
+      kind: "done";
+      text: string;
+      usage?: RunUsage;
+      messages: TranscriptMessage[];
+      /** The model and provider that answered (a fallback's when one did), set by the run executor. */
+      model?: string;
+      provider?: string;
+    }
   | { kind: "deferred" }
   | { kind: "failed"; error: string; retryable: boolean };
 

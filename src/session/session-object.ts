@@ -16,7 +16,6 @@ import {
   type ImportReceipt,
   type InboundAnswer,
   type InboundChannelMessage,
-  type InboundRecord,
   notFound,
   type Result,
   type RunProgress,
@@ -72,7 +71,6 @@ import {
   writeCreation,
   writeDeletion,
   writeImport,
-  writeInbound,
   writeYieldNote,
 } from "./writes/writes";
 
@@ -159,7 +157,15 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   async describeForStatus(viewer?: Viewer): Promise<Result<StatusDescription>> {
     const described = await this.describe(viewer);
     if (!described.ok) return described;
-    return { ok: true, value: { row: described.value, mayHaveChildren: mayHaveChildren(this.#sql) } };
+    const modelOverride = liveRecord(this.#sql)?.modelOverride;
+    return {
+      ok: true,
+      value: {
+        row: described.value,
+        mayHaveChildren: mayHaveChildren(this.#sql),
+        ...(modelOverride !== undefined ? { modelOverride } : {}),
+      },
+    };
   }
 
   async childCreated(childKey: string, runId?: string): Promise<Result<{ recorded: boolean }>> {
@@ -294,17 +300,6 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     // A deferred run ended just now: its follow-ups go out, and the next queued run may start.
     await this.#write(() => writeYieldNote(this.#sql, record, runId, message, Date.now()));
     return { ok: true, value: { yielded: true } };
-  }
-
-  /** A redelivered command changes nothing: only its first delivery set the policy. */
-  async recordInbound(
-    inbound: InboundRecord,
-  ): Promise<Result<{ duplicate: boolean; sendPolicy?: "allow" | "deny" }>> {
-    const record = liveRecord(this.#sql);
-    if (!record) return notFound();
-    const duplicate = await this.#write(() => writeInbound(this.#sql, record, inbound, Date.now()));
-    const sendPolicy = liveRecord(this.#sql)?.sendPolicy;
-    return { ok: true, value: { duplicate, ...(sendPolicy ? { sendPolicy } : {}) } };
   }
 
   async changes(since: number, watcherKey?: string): Promise<Result<StateChanges>> {

@@ -5,6 +5,11 @@ export function formatTokenCount(value: number): string {
   return `${(value / 1_000_000).toFixed(1)}m`;
 }
 
+/** Dollars as OpenClaw's stats line shows them: cents from $0.01 up, else four decimals (`$0.0042`). */
+export function formatUsd(value: number): string {
+  return `$${value.toFixed(value >= 0.01 ? 2 : 4)}`;
+}
+
 /** Durations as `Ns`, `MmSs`, `HhMm` (SPEC §5.4). */
 export function formatRuntime(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));

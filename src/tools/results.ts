@@ -71,6 +71,10 @@ export const sessionStatusResultSchema = z.object({
   changedModel: z.boolean(),
   stateVersion: z.number().int().describe("the session's last event seq (SPEC §13)"),
   statusText: z.string().describe("the card, as a model reads it"),
+  estimatedCostUsd: z
+    .number()
+    .optional()
+    .describe("the session's runs' estimated cost in USD, summed (SPEC §20); absent without pricing"),
   stateChanges: z
     .looseObject({
       events: z.array(z.looseObject({ seq: z.number().int(), kind: z.string() })),

@@ -49,7 +49,7 @@ function noActivityCard(ctx: ToolContext, sessionKey: string, changesSince: numb
     stateVersion: 0,
     statusText: statusCard(
       { key, model, contextTokens: contextWindowOf(ctx.config, agentId) },
-      { modelOverridden: false, children: {}, now: Date.now() },
+      { children: {}, now: Date.now() },
     ),
     ...(changesSince === undefined
       ? {}
@@ -69,20 +69,30 @@ async function describedWithChildren(
   sessionKey: string,
   model: string | undefined,
   viewer: Viewer | undefined,
-): Promise<{ described: Result<SessionRow>; children: Record<string, number> }> {
+): Promise<{ described: Result<SessionRow>; children: Record<string, number>; modelOverride?: string }> {
   const stub = ctx.session(sessionKey);
   if (model !== undefined) {
     const [described, children] = await Promise.all([
       stub.patch({ modelOverride: model === "default" ? null : model }),
       countChildrenByStatus(ctx.shards, sessionKey),
     ]);
-    return { described, children };
+    return { described, children, ...(model !== "default" ? { modelOverride: model } : {}) };
   }
   const status = await stub.describeForStatus(viewer);
   if (!status.ok) return { described: status, children: {} };
-  const { row, mayHaveChildren } = status.value;
+  const { row, mayHaveChildren, modelOverride } = status.value;
   const children = mayHaveChildren ? await countChildrenByStatus(ctx.shards, sessionKey) : {};
-  return { described: { ok: true, value: row }, children };
+  return { described: { ok: true, value: row }, children, ...(modelOverride ? { modelOverride } : {}) };
+}
+
+/**
+ * What the card says of its model (the one that answered the last run, SPEC §20): a session override, a
+ * fallback (it is not the model the session asks for), or nothing.
+ */
+function modelNote(shown: string | undefined, override: string | undefined, agentModel: string | undefined) {
+  if (shown === undefined) return undefined;
+  if (shown !== (override ?? agentModel)) return "fallback";
+  return override !== undefined ? "session override" : undefined;
 }
 
 /** The card's budget line: the agent's day so far against its daily caps, asked only when it has one. */
@@ -103,7 +113,12 @@ async function statusOf(
   params: { model?: string; changesSince?: number },
   answers: { viewer?: Viewer; missing: ToolFailure },
 ): Promise<Record<string, unknown>> {
-  const { described, children } = await describedWithChildren(ctx, sessionKey, params.model, answers.viewer);
+  const { described, children, modelOverride } = await describedWithChildren(
+    ctx,
+    sessionKey,
+    params.model,
+    answers.viewer,
+  );
   if (!described.ok) {
     if (described.code === "forbidden") return { status: "forbidden", error: described.message };
     const implicit = implicitSession(ctx, sessionKey);
@@ -129,7 +144,7 @@ async function statusOf(
   const now = Date.now();
   const budget = await budgetLine(ctx, row.agentId, now);
   const card = statusCard(row, {
-    modelOverridden: row.model !== undefined && row.model !== agentModel,
+    modelNote: modelNote(row.model, modelOverride, agentModel),
     children,
     now,
     ...(budget ? { budget } : {}),
@@ -141,6 +156,7 @@ async function statusOf(
     changedModel: params.model !== undefined,
     stateVersion: changes?.stateVersion ?? stateVersion,
     statusText: changes ? `${card}\n${changes.line}` : card,
+    ...(row.estimatedCostUsd !== undefined ? { estimatedCostUsd: row.estimatedCostUsd } : {}),
     ...(changes ? { stateChanges: changes.stateChanges } : {}),
   };
 }

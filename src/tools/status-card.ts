@@ -1,5 +1,5 @@
 import type { SessionRow } from "../session/api";
-import { formatAgo, formatRuntime, formatTokenCount } from "../text/units";
+import { formatAgo, formatRuntime, formatTokenCount, formatUsd } from "../text/units";
 import { PRODUCT_NAME, VERSION } from "../version";
 
 /**
@@ -13,6 +13,7 @@ export type CardSession = Pick<
   | "inputTokens"
   | "outputTokens"
   | "totalTokens"
+  | "estimatedCostUsd"
   | "contextTokens"
   | "runtimeMs"
   | "thinkingLevel"
@@ -38,7 +39,7 @@ function tokensText(row: CardSession): string {
 export function statusCard(
   row: CardSession,
   details: {
-    modelOverridden: boolean;
+    modelNote?: string | undefined;
     children: Record<string, number>;
     now: number;
     /** The agent's day against its daily caps (SPEC §20), when it has one. */
@@ -53,8 +54,10 @@ export function statusCard(
     row.updatedAt === undefined ? "no activity" : `last activity ${formatAgo(details.now - row.updatedAt)}`;
   const lines = [
     `${PRODUCT_NAME} ${VERSION}`,
-    `Model: ${row.model ?? "default"}${details.modelOverridden ? " (session override)" : ""}`,
+    `Model: ${row.model ?? "default"}${details.modelNote ? ` (${details.modelNote})` : ""}`,
     `Tokens: ${tokensText(row)} • context ${tokenCount(row.totalTokens, row)}/${formatTokenCount(row.contextTokens ?? 0)}`,
+    // Only with pricing (SPEC §20): an unknown cost is left out, never shown as $0.
+    ...(row.estimatedCostUsd !== undefined ? [`Cost: est ${formatUsd(row.estimatedCostUsd)}`] : []),
     ...(details.budget ? [details.budget] : []),
     `Session: ${row.key} • ${activity}`,
     `Runtime: ${row.runtimeMs !== undefined ? formatRuntime(row.runtimeMs) : "none yet"} • thinking ${row.thinkingLevel ?? "default"}`,

@@ -2,15 +2,14 @@ import { describe, expect, it } from "vitest";
 import {
   ADMIN,
   call,
+  deferredRun,
   delivered,
   getRun,
   getSession,
-  pollRun,
   postInbound,
   turns,
   uid,
   waitRun,
-  webhookCalls,
 } from "../support";
 
 const OFF = "Sending is off for this chat.";
@@ -162,12 +161,11 @@ describe("/send off|on|inherit from a channel owner (SPEC §6)", () => {
     const accepted = await say("member-2", "slow question");
     expect(accepted.json).toMatchObject({ status: "accepted", sessionKey: key });
     const runId = accepted.json.runId;
-    await pollRun(runId, (run) => run.deferred === true);
+    const post = await deferredRun(key, runId);
     expect((await say("owner-1", "/send off")).json.sendPolicy).toBe("deny");
 
-    const post = (await webhookCalls("hook-async-rec")).find((request) => request.json?.runId === runId);
     const result = await call("POST", `/v1/runs/${runId}/result`, {
-      token: post?.json.runToken,
+      token: post.runToken,
       body: { text: "late answer" },
     });
     expect(result.json).toMatchObject({ status: "ok", reply: "late answer" });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { mintRunToken } from "../../src/auth/run-token";
 import { parseConfig } from "../../src/config/load";
-import { ADMIN, AGENT_TOKENS, call, pollRun } from "../support";
+import { ADMIN, AGENT_TOKENS, call, deferredRun } from "../support";
 import type { HttpResult } from "../support/http";
 import { type Answer, errorOf } from "../support/wire";
 
@@ -284,23 +283,13 @@ describe("limits: at the bound accepted, one past it a 400 naming the field", ()
 
 describe("a webhook agent's deferred result text", () => {
   it(`is at most ${TEXT} bytes`, async () => {
-    const key = await freshSession("hook-async");
+    const key = await freshSession("hook-async-rec");
     const sent = await call<Answer>("POST", `/v1/sessions/${enc(key)}/messages`, {
       token: ADMIN,
       body: { text: "job" },
     });
     const runId = String(sent.json.runId);
-    // Deferred once the agent's 202 is in: the run in flight writes it, no alarm involved.
-    await pollRun(runId, (run) => run.deferred === true);
-    // Minted as the run's own token would be, with the test binding's signing key (vitest.config.ts).
-    const runToken = await mintRunToken("test-signing-key-0123456789abcdef", {
-      agentId: "hook-async",
-      sessionKey: key,
-      runId,
-      depth: 0,
-      sandboxed: false,
-      exp: Math.floor(Date.now() / 1000) + 600,
-    });
+    const { runToken } = await deferredRun(key, runId);
     const post = (text: string) =>
       call<Answer>("POST", `/v1/runs/${runId}/result`, { token: runToken, body: { text } });
     const past = await post(chars(TEXT + 1));

@@ -9,8 +9,8 @@ import {
   driveUntil,
   modelRequests,
   outboxSize,
-  pollRun,
   runAlarms,
+  runStarted,
   send,
   sendMessage,
   session,
@@ -36,7 +36,7 @@ async function runningTarget(agentId: string, text: string) {
   const runId = await sendMessage(target, text);
   // The alarm runs the run; not awaited here, since the run is what the test steers into.
   const alarm = runAlarms([target]);
-  await pollRun(runId, (run) => run.status === "running");
+  await runStarted(runId);
   return { u, requester, target, runId, alarm };
 }
 

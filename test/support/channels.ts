@@ -1,5 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import { parseSendCommand, sendCommandConfirmation } from "../../src/channels/send-command";
 import { signatureHeader } from "../../src/channels/signature";
 import { channelSecret } from "./auth";
 import { driveUntil } from "./drive";
@@ -41,29 +42,45 @@ export async function postInbound<Body = InboundAnswer>(
   return readResult<Body>(response);
 }
 
+/** The `/send` word that sets a session's send policy to what it is (so the command changes nothing). */
+const SAME_POLICY = { allow: "on", deny: "off", none: "inherit" } as const;
+
 /**
  * Proves these texts, in this order, are all that was (or will be) posted for a session: a marker post
  * queued afterwards arrives right after them. The queue keeps order and the consumer takes a batch in
  * order, so an earlier post (or a duplicate) would have arrived before the marker. The marker is the
- * answer to an inbound command recorded straight on the object; it adds two transcript rows, so count
- * the transcript before calling this.
+ * confirmation of an owner's `/send` command that keeps the session's policy as it is, taken the way the
+ * inbound route takes it (`acceptInbound`, a direct chat's peer being an owner); it adds two transcript
+ * rows, so count the transcript before calling this.
  */
 export async function expectOnlyPosts(sessionKey: string, texts: string[]): Promise<void> {
-  const marker = `marker ${crypto.randomUUID()}`;
-  const recorded = await session(sessionKey).recordInbound({
-    messageId: `marker-${crypto.randomUUID()}`,
-    text: "/marker",
-    provenance: { kind: "external_user" },
-    replyTo: { channel: "discord", to: "group:marker" },
+  const described = await session(sessionKey).describe();
+  if (!described.ok) throw new Error(`no session ${sessionKey}: ${JSON.stringify(described)}`);
+  const word = SAME_POLICY[described.value.sendPolicy ?? "none"];
+  const command = parseSendCommand(`/send ${word}`);
+  if (!command) throw new Error(`"/send ${word}" is not a command`);
+  const marker = sendCommandConfirmation(command);
+  const replyTo = { channel: "discord", to: "direct:marker" };
+  const accepted = await session(sessionKey).acceptInbound({
+    init: {
+      sessionKey,
+      agentId: described.value.agentId,
+      channel: "discord",
+      chatType: "direct",
+      deliveryContext: replyTo,
+    },
+    channelMessageId: `marker-${crypto.randomUUID()}`,
+    text: `/send ${word}`,
+    senderId: "marker",
     runId: crypto.randomUUID(),
-    answer: marker,
   });
-  expect(recorded.ok).toBe(true);
+  expect(accepted).toMatchObject({ ok: true, value: { status: "command", duplicate: false } });
+  const before = texts.filter((text) => text === marker).length;
   const posts = await driveUntil(
     [sessionKey],
     async () => {
       const seen = await deliveries(sessionKey);
-      return seen.some((post) => post.json.text === marker) ? seen : undefined;
+      return seen.filter((post) => post.json.text === marker).length > before ? seen : undefined;
     },
     "the marker post",
   );

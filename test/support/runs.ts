@@ -1,9 +1,11 @@
 import { expect } from "vitest";
 import { ADMIN } from "./auth";
-import { driveUntil } from "./drive";
+import { driveUntil, runAlarms } from "./drive";
+import { callsArrived } from "./fake-services";
 import { call } from "./http";
 import { session, storedRuns } from "./sessions";
-import type { RunRecord, RunWaitResult } from "./wire";
+import { openStream } from "./streams";
+import type { RunRecord, RunWaitResult, WebhookPost } from "./wire";
 
 /*
  * The run helpers take the runId as a test read it off the wire, so possibly undefined: a missing one
@@ -55,20 +57,31 @@ export function ended(run: RunRecord): EndedRun {
 }
 
 /**
- * Looks at the run view until `accept` says yes: for states between start and end, like `running`, that
- * the run in flight brings about itself (each look is a request to the Worker, no sleep; bounded like
- * `driveUntil`). Drives no alarm: a handler run now would wait for the run in flight and end it. Where an
- * outside call marks the moment (a model round, a webhook post), wait on it instead: `callsArrived`.
+ * Waits on the run's own stream for `run_started` (written in the transaction that marks it `running`)
+ * and returns the run as it is then: for a run in flight that a test steers, kills or lists.
  */
-export function pollRun(runId: string | undefined, accept: (run: RunRecord) => boolean): Promise<RunRecord> {
-  return driveUntil(
-    [],
-    async () => {
-      const run = await getRun(runId);
-      return accept(run) ? run : undefined;
-    },
-    `run ${runId} to reach the expected state`,
-  );
+export async function runStarted(runId: string | undefined): Promise<RunRecord> {
+  const stream = await openStream(`/v1/runs/${present(runId)}/events?after=0`);
+  try {
+    await stream.until((event) => event.event === "run_started");
+  } finally {
+    await stream.close();
+  }
+  return getRun(runId);
+}
+
+/**
+ * For a `hook-async-rec` run of `key` (the agent answers 202 and posts its result later): waits for the
+ * agent to get the run's POST (the fake service's signal), then runs the session's alarm once. The alarm
+ * waits for the run loop under way, which ends only once the 202 is in and the run is marked deferred, so
+ * the run is deferred when this returns (checked). Returns the POST; its runToken posts the result.
+ */
+export async function deferredRun(key: string, runId: string | undefined): Promise<WebhookPost> {
+  const [post] = await callsArrived<WebhookPost>("hook-async-rec", 1, present(runId));
+  if (!post) throw new Error(`no webhook post for run ${runId}`);
+  await runAlarms([key]);
+  expect(await getRun(runId)).toMatchObject({ status: "running", deferred: true });
+  return post.json;
 }
 
 /**

@@ -3,6 +3,35 @@
  * the three demo agents with the SPEC's default visibility (`tree`), plus agents and channels that
  * talk to the fake services of test/support/fake-services-server.ts. Node-side: read by vitest.config.ts only.
  */
+/** The agents of the fallback and cost tests: `<primary scenario>` first, then the chain it falls back to. */
+function fallbackAgents(fakeServicesUrl: string): Record<string, unknown>[] {
+  const pricing = { inputPerMTok: 100, outputPerMTok: 300 };
+  const runtime = (scenario: string, model: string, extra: Record<string, unknown> = {}) => ({
+    type: "openai",
+    baseUrl: `${fakeServicesUrl}/openai/${scenario}`,
+    model,
+    ...extra,
+  });
+  const chain = (id: string, primary: string, fallbacks: Record<string, unknown>[]) => ({
+    id,
+    model: "primary-model",
+    runtime: runtime(`${primary}/rec-${id}-primary`, "primary-model"),
+    fallbacks,
+  });
+  const fallback = (id: string, scenario = "usage") =>
+    runtime(`${scenario}/rec-${id}-fallback`, "fallback-model", { pricing });
+  return [
+    chain("fallback-503", "status-503", [fallback("fallback-503")]),
+    chain("fallback-429", "status-429", [fallback("fallback-429")]),
+    chain("fallback-400", "status-400", [fallback("fallback-400")]),
+    chain("fallback-all", "status-503", [
+      fallback("fallback-all", "status-502"),
+      runtime("status-500/rec-fallback-all-last", "last-model"),
+    ]),
+    { id: "model-priced", model: "priced-model", runtime: runtime("usage", "priced-model", { pricing }) },
+  ];
+}
+
 export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
   const model = (scenario: string) => ({
     type: "openai",
@@ -284,6 +313,10 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
           subagents: { maxSpawnDepth: 2 },
           runtime: { type: "webhook", url: `${fakeServicesUrl}/webhook/async/rec-boss-async-rec` },
         },
+        // Fallbacks and cost (test/session/runs/fallbacks.test.ts): a primary model that fails, answered by
+        // the next runtime of the chain; each model recorded under its own `rec-` id. Pricing of
+        // $100 per million input and $300 per million output tokens ("usage" answers 11 in + 7 out: $0.0032).
+        ...fallbackAgents(fakeServicesUrl),
         // structured_output (test/subagents/structured-output.test.ts): a model that calls it with its
         // message as the arguments, and one whose round after the call is slow (a crash mid-run).
         {

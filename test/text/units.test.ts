@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatAgo } from "../../src/text/units";
+import { formatAgo, formatUsd } from "../../src/text/units";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -24,5 +24,19 @@ describe("formatAgo", () => {
       [8827 * HOUR + 7 * MINUTE, "367 days ago"],
     ];
     expect(cases.map(([ms]) => formatAgo(ms))).toEqual(cases.map(([, text]) => text));
+  });
+});
+
+describe("formatUsd", () => {
+  it("shows cents from $0.01 up and four decimals below, as OpenClaw's stats line does", () => {
+    const cases: [number, string][] = [
+      [0, "$0.0000"],
+      [0.0032, "$0.0032"],
+      [0.00999, "$0.0100"],
+      [0.01, "$0.01"],
+      [0.256, "$0.26"],
+      [12.5, "$12.50"],
+    ];
+    expect(cases.map(([usd]) => formatUsd(usd))).toEqual(cases.map(([, text]) => text));
   });
 });

@@ -115,6 +115,11 @@ export interface RunUsage {
   input: number;
   output: number;
   total: number;
+  /** Input tokens read from / written to the provider's prompt cache, where it reports them. */
+  cacheRead?: number;
+  cacheWrite?: number;
+  /** USD by the answering runtime's `pricing`; absent without pricing (never 0 for unknown). */
+  estimatedCostUsd?: number;
   /** What the run's last model call had in context (the session's `totalTokens`). */
   lastCallTokens?: number;
 }
@@ -129,6 +134,9 @@ export interface RunRecord {
   startedAt?: number;
   endedAt?: number;
   usage?: RunUsage;
+  /** The model and provider that answered (a fallback's when one did). */
+  model?: string;
+  provider?: string;
   reply?: string;
   error?: string;
   attempts: number;

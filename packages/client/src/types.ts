@@ -165,6 +165,8 @@ export interface SessionStatusCard {
   /** The session's state version (SPEC §13); 0 for a session never written. */
   stateVersion: number;
   statusText: string;
+  /** The session's runs' estimated cost in USD, summed; absent without pricing. */
+  estimatedCostUsd?: number;
 }
 
 /** `agents_wait` (SPEC §15): collector results, in the order they arrived; per-id errors are no failure. */

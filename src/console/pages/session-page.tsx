@@ -1,7 +1,17 @@
 import type { SessionRow } from "../../session/api";
 import type { ConsoleViewer } from "../access";
 import { viewerMay } from "../access";
-import { KeyText, Region, Status, sessionFragment, sessionHref, sessionTitle, Tokens, When } from "../ui";
+import {
+  Cost,
+  KeyText,
+  Region,
+  Status,
+  sessionFragment,
+  sessionHref,
+  sessionTitle,
+  Tokens,
+  When,
+} from "../ui";
 import { SessionActions } from "./session-actions";
 
 export interface SessionPageProps {
@@ -23,6 +33,7 @@ function Facts({ row }: { row: SessionRow }) {
     ["Status", <Status value={row.status ?? "idle"} />],
     ["Model", row.model],
     ["Tokens", <Tokens count={row.totalTokens} />],
+    ["Cost", <Cost usd={row.estimatedCostUsd} />],
     ["Last activity", <When at={row.updatedAt} />],
     ["Created", <When at={row.createdAt} />],
     ["Send policy", row.sendPolicy ?? "inherit"],

@@ -1,6 +1,6 @@
 import type { RunRecord } from "../../session/api";
 import { type Column, DataTable } from "../data-table";
-import { clip, Empty, Status, Tokens, Took, When } from "../ui";
+import { Cost, clip, Empty, Status, Tokens, Took, When } from "../ui";
 import { Older } from "./older";
 
 // An error is a line or two; a runtime that quotes a whole response body is cut here (the run keeps it).
@@ -22,6 +22,11 @@ const RUN_COLUMNS: Column<RunRecord>[] = [
   { name: "Status", cell: (run) => <Status value={run.status} /> },
   { name: "Queued", cell: (run) => <When at={run.createdAt} /> },
   { name: "Took", cell: (run) => <Took from={run.startedAt} to={run.endedAt} /> },
+  // The model that answered: a fallback's when the primary failed (SPEC §20).
+  {
+    name: "Model",
+    cell: (run) => (run.model ? <span title={run.provider}>{run.model}</span> : <span class="muted">–</span>),
+  },
   {
     name: "Tokens",
     cell: (run) => (
@@ -30,6 +35,7 @@ const RUN_COLUMNS: Column<RunRecord>[] = [
       </span>
     ),
   },
+  { name: "Cost", cell: (run) => <Cost usd={run.usage?.estimatedCostUsd} /> },
   {
     name: "Error",
     class: "run-error",

@@ -27,10 +27,19 @@ export const runRecordSchema = z.object({
       input: z.number(),
       output: z.number(),
       total: z.number(),
+      cacheRead: z.number().optional().describe("input tokens read from the provider's prompt cache"),
+      cacheWrite: z.number().optional().describe("input tokens written to the provider's prompt cache"),
+      estimatedCostUsd: z
+        .number()
+        .optional()
+        .describe("USD by the answering runtime's pricing; absent without pricing"),
       lastCallTokens: z.number().optional(),
     })
     .optional()
     .describe("tokens, summed over the run's model calls") satisfies z.ZodType<RunUsage | undefined>,
+  /** The model and provider that answered (a fallback's when one did; SPEC §20). */
+  model: z.string().optional(),
+  provider: z.string().optional(),
   reply: z.string().optional(),
   error: z.string().optional(),
   attempts: z.number().int(),

@@ -5,7 +5,7 @@
  */
 import type { PreparedAttachment } from "../../subagents/attachments";
 import type { StructuredAnswer } from "../../subagents/structured-result";
-import type { Provenance, TranscriptMessage } from "../../transcript/message";
+import type { TranscriptMessage } from "../../transcript/message";
 import {
   type DeliveryContext,
   deliveryContextSchema,
@@ -117,23 +117,12 @@ export type InboundAnswer =
   | { status: "accepted"; runId: string; duplicate: boolean }
   | { status: "blocked" };
 
-/** An inbound channel message that starts no run (a `/send` command, or one the send policy blocks). */
-export interface InboundRecord {
-  messageId: string;
-  text: string;
-  provenance: Provenance;
-  replyTo: DeliveryContext;
-  runId: string;
-  /** Posted back to the chat (a command's confirmation). */
-  answer?: string;
-  /** A `/send` command's new send policy (null: inherit), written with the message, in one transaction. */
-  sendPolicy?: "allow" | "deny" | null;
-}
-
 /** What session_status reads from the object: the row, and whether to count children in the index. */
 export interface StatusDescription {
   row: SessionRow;
   mayHaveChildren: boolean;
+  /** The session's model override: the card tells an override from a fallback that answered. */
+  modelOverride?: string;
 }
 
 /** The session object's RPC methods. */
@@ -207,10 +196,6 @@ export interface SessionApi {
    * recorded) as the send policy decides.
    */
   acceptInbound(message: InboundChannelMessage): Promise<Result<InboundAnswer>>;
-  /** Records an inbound message that starts no run, with an optional answer posted back. */
-  recordInbound(
-    inbound: InboundRecord,
-  ): Promise<Result<{ duplicate: boolean; sendPolicy?: "allow" | "deny" }>>;
   /** Stops this session's runs (subagents kill); `cascade` when an ancestor was killed. */
   kill(options?: { cascade?: boolean }): Promise<Result<{ stopped: number }>>;
   /** Restarts this session's work with a new message (subagents steer), rate-limited per controller. */

@@ -35,7 +35,8 @@ export function indexRow(record: SessionRecord, config: SwitchboardConfig): Inde
     subject: record.subject ?? null,
     created_at: record.createdAt,
     updated_at: record.updatedAt,
-    model: record.modelOverride ?? findAgent(config, record.agentId)?.model ?? null,
+    // The model that answered the last run (a fallback's when one did), else the one the next run asks.
+    model: record.answeredModel ?? record.modelOverride ?? findAgent(config, record.agentId)?.model ?? null,
     model_override: record.modelOverride ? 1 : 0,
     thinking_level: record.thinkingLevel ?? null,
     verbose_level: record.verboseLevel ?? null,

@@ -61,6 +61,8 @@ export const sessionRecordSchema = z.object({
   outputTokens: z.number().optional(),
   totalTokens: z.number().optional(),
   estimatedCostUsd: z.number().optional(),
+  /** The model that answered the session's last run (a fallback's when one did; SPEC §20). */
+  answeredModel: z.string().optional(),
   status: z.enum(sessionStatuses).optional(),
   startedAt: z.number().optional(),
   endedAt: z.number().optional(),
@@ -131,6 +133,8 @@ const WRITABLE = [
   "inputTokens",
   "outputTokens",
   "totalTokens",
+  "estimatedCostUsd",
+  "answeredModel",
   "contextTokens",
   "abortedLastRun",
   "archiveAt",

@@ -11,6 +11,7 @@ import { allowedTools } from "../../policy/tool-profiles";
 import { buildSystemPrompt } from "../../prompt/system-prompt";
 import { runtimeFor } from "../../runtimes";
 import { estimateCostUsd } from "../../runtimes/pricing";
+import { runModel, runProvider } from "../../runtimes/run-messages";
 import type { RunOutcome } from "../../runtimes/types";
 import { stringifyJson } from "../../text/json-text";
 import { toolContext } from "../../tools/context";
@@ -19,6 +20,7 @@ import { toolRegistry } from "../../tools/registry";
 import { toolSpecs } from "../../tools/specs";
 import { withOutputSchema } from "../../tools/structured-output";
 import type { ToolContext } from "../../tools/types";
+import type { TranscriptMessage } from "../../transcript/message";
 import type { SessionRecord } from "../record/record";
 import { queuedRuns, type RunRow } from "../store/run-store";
 import { appendRunEvent, pruneRunStreams, SafeDeltas } from "../store/run-stream";
@@ -26,6 +28,7 @@ import { recordedToolCall, recordToolCall } from "../store/tool-calls";
 import { attachmentRefs } from "../transcript/attachments";
 import { runMessages } from "../transcript/transcript";
 import { markSteeringTaken, steeringAfter } from "../writes/steering";
+import { chainLabel, runtimeChain } from "./model-chain";
 
 /** How many earlier messages a runtime sees. */
 const HISTORY_MESSAGES = 40;
@@ -67,16 +70,6 @@ export function runRequester(
     hop,
     ...(record.spawn?.collect ? { collector: true as const } : {}),
     ...(record.spawn?.collect?.outputSchema ? { structuredOutput: true as const } : {}),
-  };
-}
-
-/** The agent as this session runs it: a session model override replaces a model runtime's model. */
-function effectiveAgent(agent: AgentConfig, record: SessionRecord): AgentConfig {
-  if (!record.modelOverride || !("model" in agent.runtime)) return agent;
-  return {
-    ...agent,
-    model: record.modelOverride,
-    runtime: { ...agent.runtime, model: record.modelOverride },
   };
 }
 
@@ -135,7 +128,70 @@ function toolStatus(result: object): string {
   return typeof status === "string" ? status : "ok";
 }
 
-/** Runs one turn with the session's agent runtime, retrying transient failures a bounded number of times. */
+/** What one attempt needs besides the runtime: the same for every attempt and every runtime of the chain. */
+interface AttemptParts {
+  trigger: TranscriptMessage;
+  history: TranscriptMessage[];
+  requester: Requester & { hop: number };
+  granted: Parameters<typeof toolSpecs>[0];
+  runToken: string;
+  deltas: SafeDeltas;
+  hand: <T extends string | undefined>(secret: T) => T;
+}
+
+/** One call of one runtime of the chain. */
+function attempt(context: ExecutionContext, agent: AgentConfig, parts: AttemptParts): Promise<RunOutcome> {
+  const { env, sql, record, run } = context;
+  // The n-th tool call of an attempt is the same call in every attempt and every resumption of the run.
+  let callIndex = 0;
+  // Each attempt starts from a fresh chat, so it is handed every message steered into the run.
+  let steeredSeq = 0;
+  return runtimeFor(agent)({
+    runId: run.runId,
+    agent,
+    sessionKey: record.sessionKey,
+    sessionId: record.sessionId,
+    message: parts.trigger,
+    history: parts.history,
+    system: buildSystemPrompt({ agent, ...(run.context ? { context: run.context } : {}) }),
+    ...(run.context ? { context: run.context } : {}),
+    attachments: attachmentRefs(sql, record.sessionKey),
+    tools: withOutputSchema(toolSpecs(parts.granted), record.spawn?.collect?.outputSchema),
+    runToken: parts.runToken,
+    signal: context.signal,
+    callTool: (name, args) => callToolOnce(context, parts.requester, callIndex++, name, args),
+    takeSteering: () => {
+      const steered = steeringAfter(sql, run.runId, steeredSeq);
+      steeredSeq = steered.lastSeq;
+      markSteeringTaken(sql, run.runId, steeredSeq);
+      return steered.messages;
+    },
+    onDelta: (text) => {
+      if (text) parts.deltas.push(text);
+    },
+    secret: (name) => parts.hand(readSecret(env, name)),
+    purposeKey: async (purpose) =>
+      parts.hand(
+        env.SWITCHBOARD_SIGNING_KEY ? await deriveKey(env.SWITCHBOARD_SIGNING_KEY, purpose) : undefined,
+      ),
+  });
+}
+
+/** A done outcome as the run records it: the model and provider that answered, its cost by their pricing. */
+function answered(outcome: RunOutcome & { kind: "done" }, agent: AgentConfig): RunOutcome {
+  const cost =
+    outcome.usage && "pricing" in agent.runtime
+      ? estimateCostUsd(outcome.usage, agent.runtime.pricing)
+      : undefined;
+  if (outcome.usage && cost !== undefined) outcome.usage.estimatedCostUsd = cost;
+  return { ...outcome, model: runModel(agent), provider: runProvider(agent) };
+}
+
+/**
+ * Runs one turn with the session's agent runtime: transient failures (429, 5xx, network) are retried a
+ * bounded number of times, then the agent's fallbacks are tried in order, each with its own retries
+ * (SPEC §20). A failure that is not transient ends the run as it is: another model would fail the same.
+ */
 export async function executeRun(context: ExecutionContext): Promise<RunOutcome> {
   const { env, sql, config, record, run } = context;
   pruneRunStreams(sql, Date.now());
@@ -168,68 +224,40 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
         exp: Math.ceil(context.deadlineAt / 1000) + RUN_TOKEN_GRACE_SECONDS,
       })
     : "";
-  const agent = effectiveAgent(configured, record);
-  const runtime = runtimeFor(agent);
   // What a stream shows of the reply as it comes: its safe view, never the raw text (SPEC §14).
   const deltas = new SafeDeltas((data) => appendRunEvent(sql, run.runId, "delta", data));
-  // Every secret handed to the runtime, masked in whatever error it reports (a server may echo one back).
+  // Every secret handed to a runtime, masked in whatever error it reports (a server may echo one back).
   const handed: (string | undefined)[] = [runToken];
   const hand = <T extends string | undefined>(secret: T): T => {
     handed.push(secret);
     return secret;
   };
-  for (let attempt = 0; ; attempt++) {
-    // The n-th tool call of an attempt is the same call in every attempt and every resumption of the run.
-    let callIndex = 0;
-    // Each attempt starts from a fresh chat, so it is handed every message steered into the run.
-    let steeredSeq = 0;
-    const outcome = await runtime({
-      runId: run.runId,
-      agent,
-      sessionKey: record.sessionKey,
-      sessionId: record.sessionId,
-      message: trigger,
-      history,
-      system: buildSystemPrompt({ agent, ...(run.context ? { context: run.context } : {}) }),
-      ...(run.context ? { context: run.context } : {}),
-      attachments: attachmentRefs(sql, record.sessionKey),
-      tools: withOutputSchema(toolSpecs(granted), record.spawn?.collect?.outputSchema),
-      runToken,
-      signal: context.signal,
-      callTool: (name, args) => callToolOnce(context, requester, callIndex++, name, args),
-      takeSteering: () => {
-        const steered = steeringAfter(sql, run.runId, steeredSeq);
-        steeredSeq = steered.lastSeq;
-        markSteeringTaken(sql, run.runId, steeredSeq);
-        return steered.messages;
-      },
-      onDelta: (text) => {
-        if (text) deltas.push(text);
-      },
-      secret: (name) => hand(readSecret(env, name)),
-      purposeKey: async (purpose) =>
-        hand(env.SWITCHBOARD_SIGNING_KEY ? await deriveKey(env.SWITCHBOARD_SIGNING_KEY, purpose) : undefined),
-    });
-    if (outcome.kind === "failed") outcome.error = redactKnownSecrets(outcome.error, handed);
-    if (outcome.kind === "done") {
-      deltas.end();
-      const cost =
-        outcome.usage && "pricing" in agent.runtime
-          ? estimateCostUsd(outcome.usage, agent.runtime.pricing)
-          : undefined;
-      if (outcome.usage && cost !== undefined) outcome.usage.estimatedCostUsd = cost;
+  const parts: AttemptParts = { trigger, history, requester, granted, runToken, deltas, hand };
+  const chain = runtimeChain(configured, record);
+  for (const [index, agent] of chain.entries()) {
+    for (let tries = 0; ; tries++) {
+      const outcome = await attempt(context, agent, parts);
+      if (outcome.kind === "done") {
+        deltas.end();
+        return answered(outcome, agent);
+      }
+      if (outcome.kind === "deferred") return outcome;
+      outcome.error = redactKnownSecrets(outcome.error, handed);
+      if (!outcome.retryable || context.signal.aborted) return outcome;
+      const next = chain[index + 1];
+      if (tries >= MAX_TRANSIENT_RETRIES && !next) return outcome;
+      // The next attempt writes its reply from the start: a stream reader drops what it showed so far.
+      deltas.restart();
+      if (tries < MAX_TRANSIENT_RETRIES) {
+        context.onRetry(`attempt ${tries + 1} failed: ${outcome.error}`);
+        await sleep(RETRY_BASE_MS * 2 ** tries, context.signal);
+        continue;
+      }
+      if (next)
+        context.onRetry(`${chainLabel(agent)} failed: ${outcome.error}; falling back to ${chainLabel(next)}`);
+      break;
     }
-    if (
-      outcome.kind !== "failed" ||
-      !outcome.retryable ||
-      attempt >= MAX_TRANSIENT_RETRIES ||
-      context.signal.aborted
-    ) {
-      return outcome;
-    }
-    context.onRetry(`attempt ${attempt + 1} failed: ${outcome.error}`);
-    // The next attempt writes its reply from the start: a stream reader drops what it showed so far.
-    deltas.restart();
-    await sleep(RETRY_BASE_MS * 2 ** attempt, context.signal);
   }
+  // Unreachable: the chain has a runtime, and its last one returns above.
+  return { kind: "failed", error: "no runtime answered", retryable: false };
 }

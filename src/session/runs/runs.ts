@@ -268,6 +268,8 @@ export class Runs {
           status: "ok",
           reply: outcome.text,
           ...(outcome.usage ? { usage: outcome.usage } : {}),
+          ...(outcome.model !== undefined ? { model: outcome.model } : {}),
+          ...(outcome.provider !== undefined ? { provider: outcome.provider } : {}),
           messages: outcome.messages,
         };
         await this.#endDone(current, done, controller.signal);

@@ -276,4 +276,18 @@ export const migrationsFrom0012: ReadonlyArray<{ id: string; sql: string }> = [
           AND json_extract(data, '$.childSessionKey') = child.session_key ORDER BY seq DESC LIMIT 1);
     `,
   },
+  {
+    id: "0023_run_answered_by",
+    sql: `
+      -- SPEC §20: the model and provider that answered a run (a fallback's when one did), its cache tokens
+      -- where the provider reports them, and its estimated cost by that runtime's pricing; NULL is unknown.
+      -- The session keeps the model that answered its last run, for its status card and list row.
+      ALTER TABLE run ADD COLUMN model TEXT;
+      ALTER TABLE run ADD COLUMN provider TEXT;
+      ALTER TABLE run ADD COLUMN cache_read_tokens INTEGER;
+      ALTER TABLE run ADD COLUMN cache_write_tokens INTEGER;
+      ALTER TABLE run ADD COLUMN estimated_cost_usd REAL;
+      ALTER TABLE session ADD COLUMN answered_model TEXT;
+    `,
+  },
 ];

@@ -104,3 +104,8 @@ export function deliveryIdOf(sql: SqlStorage, outboxKey: string): string | undef
     )
     .toArray()[0]?.delivery_id;
 }
+
+/** Whether an outbox entry ever opened a record, whatever became of it (delivered, failed or open). */
+export function hasDeliveryRecord(sql: SqlStorage, outboxKey: string): boolean {
+  return sql.exec("SELECT 1 FROM delivery WHERE outbox_key = ?", outboxKey).toArray().length > 0;
+}

@@ -36,6 +36,12 @@ export interface RunRow {
   inputTokens?: number;
   outputTokens?: number;
   totalTokens?: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  estimatedCostUsd?: number;
+  /** The model and provider that answered (migration 0023). */
+  model?: string;
+  provider?: string;
   reply?: string;
   error?: string;
   retries: string[];
@@ -58,6 +64,9 @@ export interface RunEnding {
   reply?: string;
   error?: string;
   usage?: RunUsage;
+  /** The model and provider that answered, when one did. */
+  model?: string;
+  provider?: string;
   messages: TranscriptMessage[];
   /** A collector run's recorded structured_output result (SPEC §15). */
   structured?: unknown;
@@ -239,14 +248,18 @@ export function recordRetry(sql: SqlStorage, runId: string, note: string): void 
 export function markRunEnded(
   sql: SqlStorage,
   runId: string,
-  ending: { status: RunStatus; reply?: string; error?: string; usage?: RunUsage; endedAt: number },
+  ending: Pick<RunEnding, "reply" | "error" | "usage" | "model" | "provider"> & {
+    status: RunStatus;
+    endedAt: number;
+  },
 ): void {
   const current = findRun(sql, runId);
   if (current && !ENDED_STATUSES.has(current.status))
     appendEvent(sql, runEndEvent(runId, ending), ending.endedAt);
   sql.exec(
     `UPDATE run SET status = ?, deferred = 0, ended_at = ?, reply = ?, error = ?,
-       input_tokens = ?, output_tokens = ?, total_tokens = ? WHERE run_id = ?`,
+       input_tokens = ?, output_tokens = ?, total_tokens = ?, cache_read_tokens = ?, cache_write_tokens = ?,
+       estimated_cost_usd = ?, model = ?, provider = ? WHERE run_id = ?`,
     ending.status,
     ending.endedAt,
     ending.reply ?? null,
@@ -254,6 +267,11 @@ export function markRunEnded(
     ending.usage?.input ?? null,
     ending.usage?.output ?? null,
     ending.usage?.total ?? null,
+    ending.usage?.cacheRead ?? null,
+    ending.usage?.cacheWrite ?? null,
+    ending.usage?.estimatedCostUsd ?? null,
+    ending.model ?? null,
+    ending.provider ?? null,
     runId,
   );
 }
@@ -296,9 +314,17 @@ export function clearRuns(sql: SqlStorage): void {
  * masked); the raw text stays in the row for the exchange's next step. Its error was masked when recorded.
  */
 export function toRunRecord(row: RunRow, sessionKey: string): RunRecord {
+  // Unknown stays absent: cache tokens and cost only where the provider reported them and pricing is set.
   const usage =
     row.totalTokens !== undefined
-      ? { input: row.inputTokens ?? 0, output: row.outputTokens ?? 0, total: row.totalTokens }
+      ? {
+          input: row.inputTokens ?? 0,
+          output: row.outputTokens ?? 0,
+          total: row.totalTokens,
+          ...(row.cacheReadTokens !== undefined ? { cacheRead: row.cacheReadTokens } : {}),
+          ...(row.cacheWriteTokens !== undefined ? { cacheWrite: row.cacheWriteTokens } : {}),
+          ...(row.estimatedCostUsd !== undefined ? { estimatedCostUsd: row.estimatedCostUsd } : {}),
+        }
       : undefined;
   return {
     runId: row.runId,
@@ -309,6 +335,8 @@ export function toRunRecord(row: RunRow, sessionKey: string): RunRecord {
     ...(row.startedAt !== undefined ? { startedAt: row.startedAt } : {}),
     ...(row.endedAt !== undefined ? { endedAt: row.endedAt } : {}),
     ...(usage ? { usage } : {}),
+    ...(row.model !== undefined ? { model: row.model } : {}),
+    ...(row.provider !== undefined ? { provider: row.provider } : {}),
     ...(row.reply !== undefined ? { reply: safeReplyText(row.reply) } : {}),
     ...(row.error !== undefined ? { error: row.error } : {}),
     attempts: row.attempts,

@@ -1,7 +1,7 @@
 import type { RunUsage } from "../../runtimes/types";
 import type { CollectorResult } from "../api";
 import type { SpawnInfo } from "../record/record";
-import { addDelivery } from "../store/delivery-store";
+import { addDelivery, hasDeliveryRecord } from "../store/delivery-store";
 import { completionKey } from "../store/outbox-store";
 import { RESTARTED_BY_STEER, STATUS_OF_ENDING } from "../store/run-store";
 
@@ -34,7 +34,7 @@ export const memberRunId = (spawn: SpawnInfo, runId: string) => spawn.collect?.r
 
 /** Whether the child's task has reported already (its one result handoff has a record, delivered or not). */
 function hasReported(sql: SqlStorage, runId: string): boolean {
-  return sql.exec("SELECT 1 FROM delivery WHERE outbox_key = ?", completionKey(runId)).toArray().length > 0;
+  return hasDeliveryRecord(sql, completionKey(runId));
 }
 
 /**

@@ -3,10 +3,14 @@ import { parseSendCommand, sendCommandConfirmation } from "../../channels/send-c
 import { keyOptionsOf } from "../../config/key-options";
 import type { SwitchboardConfig } from "../../config/schema";
 import { resolveSendPolicy, sendPolicySubject } from "../../policy/send-policy";
-import type { InboundAnswer, InboundChannelMessage } from "../api";
-import { liveRecord } from "../record/record";
+import type { Provenance, TranscriptMessage } from "../../transcript/message";
+import type { DeliveryContext, InboundAnswer, InboundChannelMessage } from "../api";
+import { liveRecord, type SessionRecord, updateRecord } from "../record/record";
+import { addIndexSync } from "../store/outbox-store";
 import { findRun } from "../store/run-store";
-import { writeCreation, writeInbound, writeTurn } from "./writes";
+import { appendMessages, summaryChanges } from "../transcript/transcript";
+import { addPost } from "./posts";
+import { writeCreation, writeTurn } from "./writes";
 
 /**
  * An inbound channel message, all of it in the caller's one transaction: the session created if there is
@@ -73,4 +77,58 @@ export function writeInboundMessage(
     now,
   );
   return { status: "accepted", runId: message.runId, duplicate: false };
+}
+
+/** An inbound channel message that starts no run (a `/send` command, or one the send policy blocks). */
+interface InboundRecord {
+  messageId: string;
+  text: string;
+  provenance: Provenance;
+  replyTo: DeliveryContext;
+  runId: string;
+  /** Posted back to the chat (a command's confirmation). */
+  answer?: string;
+  /** A `/send` command's new send policy (null: inherit), written with the message, in one transaction. */
+  sendPolicy?: "allow" | "deny" | null;
+}
+
+/** Records an inbound message without a run, and its answer if any; true if it was seen before. */
+function writeInbound(sql: SqlStorage, record: SessionRecord, inbound: InboundRecord, now: number): boolean {
+  const messages: TranscriptMessage[] = [
+    {
+      id: inbound.messageId,
+      role: "user",
+      content: inbound.text,
+      provenance: inbound.provenance,
+      timestamp: now,
+    },
+  ];
+  if (inbound.answer) {
+    messages.push({
+      id: `${inbound.messageId}:answer`,
+      role: "assistant",
+      content: [{ type: "text", text: inbound.answer }],
+      timestamp: now,
+    });
+  }
+  const appended = appendMessages(sql, messages, record.firstUserText !== undefined);
+  if (appended.imported === 0) return true;
+  updateRecord(sql, {
+    updatedAt: Math.max(record.updatedAt, now),
+    lastChannel: inbound.replyTo.channel,
+    lastTo: inbound.replyTo.to,
+    deliveryContext: inbound.replyTo,
+    ...(inbound.sendPolicy !== undefined ? { sendPolicy: inbound.sendPolicy } : {}),
+    ...summaryChanges(appended),
+  });
+  // The owner's own command is answered even when sending is now off: it is the reply they asked for.
+  if (inbound.answer)
+    addPost(sql, record, {
+      runId: inbound.runId,
+      purpose: "command",
+      text: inbound.answer,
+      target: inbound.replyTo,
+    });
+  addIndexSync(sql);
+  return false;
 }

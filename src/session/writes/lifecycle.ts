@@ -34,6 +34,8 @@ export function writePatch(sql: SqlStorage, changes: SessionPatch, now: number):
   const archiving = archiveChanges(sql, archived, now);
   updateRecord(sql, {
     ...fields,
+    // A new model choice is what the status card names until a run of it answers.
+    ...(fields.modelOverride !== undefined ? { answeredModel: null } : {}),
     ...(pinned !== undefined ? { pinned: pinned ? 1 : 0 } : {}),
     ...archiving,
   });

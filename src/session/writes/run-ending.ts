@@ -2,6 +2,7 @@ import type { AgentConfig, SwitchboardConfig } from "../../config/schema";
 import { redactSecrets } from "../../history/redact";
 import { ANNOUNCE_SKIP, NO_REPLY } from "../../messaging/inter-session";
 import { nextFlowStep } from "../../messaging/reply-flow";
+import { runModel, runProvider } from "../../runtimes/run-messages";
 import { webhookReply } from "../../runtimes/webhook";
 import { buildCompletion, completionTurn } from "../../subagents/completion";
 import { redactSpawnAttachments } from "../../subagents/redact-attachments";
@@ -24,6 +25,10 @@ import { addPostIfAllowed, addPostNotRequired, announceTarget, sessionChannel } 
 import { recordCompletionOwed } from "./run-progress";
 
 const seconds = (ms: number) => Math.round(ms / 1000);
+
+/** A session's cost plus a run's, in micro-dollars as each is (runtimes/pricing.ts): no float noise adds up. */
+const sumUsd = (total: number | undefined, cost: number) =>
+  Math.round(((total ?? 0) + cost) * 1_000_000) / 1_000_000;
 
 /**
  * Why a run was aborted: its timeout, a kill, a kill cascading from an ancestor, a steer restarting it,
@@ -58,7 +63,13 @@ export function resultEnding(
   result: DeferredResult,
 ): RunEnding {
   const { text, usage, messages } = webhookReply({ runId, agent }, result);
-  return { status: "ok", reply: text, ...(usage ? { usage } : {}), messages };
+  return {
+    status: "ok",
+    reply: text,
+    ...(usage ? { usage } : {}),
+    ...(agent ? { model: runModel(agent), provider: runProvider(agent) } : {}),
+    messages,
+  };
 }
 
 /** Follow-ups of an ended run: the next step of its exchange, and a channel reply. */
@@ -148,6 +159,11 @@ export function recordRunEnding(
           totalTokens: ending.usage.lastCallTokens ?? ending.usage.total,
         }
       : {}),
+    // A cost is summed only from runs that have one (pricing set): a session without any has none.
+    ...(ending.usage?.estimatedCostUsd !== undefined
+      ? { estimatedCostUsd: sumUsd(record.estimatedCostUsd, ending.usage.estimatedCostUsd) }
+      : {}),
+    ...(ending.model !== undefined ? { answeredModel: ending.model } : {}),
     abortedLastRun: ending.status === "killed" || ending.status === "timeout" ? 1 : 0,
     ...summaryChanges(appended),
     ...(record.spawn && record.spawn.archiveAfterMinutes > 0 && record.archiveAt !== ARCHIVE_WHEN_IDLE

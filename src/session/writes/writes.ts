@@ -1,6 +1,6 @@
 import type { SwitchboardConfig } from "../../config/schema";
 import type { TranscriptMessage } from "../../transcript/message";
-import type { CreateSessionInit, ImportReceipt, InboundRecord, TurnRequest } from "../api";
+import type { CreateSessionInit, ImportReceipt, TurnRequest } from "../api";
 import { insertRecord, readRecord, type SessionRecord, updateRecord } from "../record/record";
 import { noteChild } from "../store/children";
 import { cancelQueuedCollectors, clearCollectors, killOwedChildren } from "../store/collector-store";
@@ -24,7 +24,7 @@ import { clearAttachments, insertAttachments } from "../transcript/attachments";
 import { clearSearchProgress } from "../transcript/search-index";
 import { appendMessages, clearTranscript, messageCounts, summaryChanges } from "../transcript/transcript";
 import { addCollectorResult } from "./collector-result";
-import { addPost, announceTarget } from "./posts";
+import { announceTarget } from "./posts";
 import { yieldNote } from "./run-progress";
 import { clearSteering } from "./steering";
 
@@ -188,52 +188,6 @@ export function writeTurn(
     ...(record.spawn?.collect ? { spawnerKey: record.spawn.requesterKey } : {}),
   });
   addIndexSync(sql);
-}
-
-/** Records an inbound message without a run, and its answer if any; true if it was seen before. */
-export function writeInbound(
-  sql: SqlStorage,
-  record: SessionRecord,
-  inbound: InboundRecord,
-  now: number,
-): boolean {
-  const messages: TranscriptMessage[] = [
-    {
-      id: inbound.messageId,
-      role: "user",
-      content: inbound.text,
-      provenance: inbound.provenance,
-      timestamp: now,
-    },
-  ];
-  if (inbound.answer) {
-    messages.push({
-      id: `${inbound.messageId}:answer`,
-      role: "assistant",
-      content: [{ type: "text", text: inbound.answer }],
-      timestamp: now,
-    });
-  }
-  const appended = appendMessages(sql, messages, record.firstUserText !== undefined);
-  if (appended.imported === 0) return true;
-  updateRecord(sql, {
-    updatedAt: Math.max(record.updatedAt, now),
-    lastChannel: inbound.replyTo.channel,
-    lastTo: inbound.replyTo.to,
-    deliveryContext: inbound.replyTo,
-    ...(inbound.sendPolicy !== undefined ? { sendPolicy: inbound.sendPolicy } : {}),
-    ...summaryChanges(appended),
-  });
-  // The owner's own command is answered even when sending is now off: it is the reply they asked for.
-  if (inbound.answer)
-    addPost(sql, record, {
-      runId: inbound.runId,
-      purpose: "command",
-      text: inbound.answer,
-      target: inbound.replyTo,
-    });
-  addIndexSync(sql);
-  return false;
 }
 
 /** Keeps a yield's message in the transcript as hidden context (SPEC §5.5). */

@@ -10,7 +10,7 @@ import {
   importMessages,
   msg,
   openStream,
-  pollRun,
+  runStarted,
   sendMessage,
   session,
   sessionPath,
@@ -98,7 +98,7 @@ describe("the session event log (SPEC §13)", () => {
     const slow = `agent:model-slow:kill-${uid()}`;
     await createSession({ agentId: "model-slow", key: slow });
     const killed = await sendMessage(slow, "take your time");
-    await pollRun(killed, (run) => run.status === "running");
+    await runStarted(killed);
     await session(slow).kill();
     const ends = (await changes(slow)).events.filter(
       (event) => event.runId === killed && event.kind.startsWith("run_"),

@@ -5,8 +5,8 @@ import {
   createSpawned,
   driveUntil,
   openStream,
-  pollRun,
   runAlarms,
+  runStarted,
   send,
   sendMessage,
   session,
@@ -91,7 +91,7 @@ describe("run streams (SPEC §14)", () => {
     await createSpawned({ sessionKey: target, agentId: "steerable", spawnedBy: requester });
     const runId = await sendMessage(target, "wait for steering");
     const alarm = runAlarms([target]);
-    await pollRun(runId, (run) => run.status === "running");
+    await runStarted(runId);
     const stream = await openStream(`/v1/runs/${runId}/events`);
     await send(requester, { sessionKey: target, message: "turn left", mode: "steer" });
     await alarm;

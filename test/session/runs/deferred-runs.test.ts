@@ -5,26 +5,23 @@ import {
   type ApiError,
   call,
   createSession,
+  deferredRun,
   getRun,
-  pollRun,
   type RunRecord,
   type RunWaitResult,
   sendMessage,
   turns,
   uid,
   waitRun,
-  webhookCalls,
 } from "../../support";
 
 /** Starts a hook-async-rec run in a new session; returns it once the webhook answered 202. */
-async function deferredRun(label: string) {
+async function startDeferred(label: string) {
   const key = `agent:hook-async-rec:${label}-${uid()}`;
   await createSession({ agentId: "hook-async-rec", key });
   const runId = await sendMessage(key, `async job ${label}`);
-  const run = await pollRun(runId, (current) => current.deferred === true);
-  const post = (await webhookCalls("hook-async-rec")).find((request) => request.json?.runId === runId);
-  if (!post) throw new Error(`no webhook post for ${runId}`);
-  return { key, runId, run, runToken: post.json.runToken };
+  const { runToken } = await deferredRun(key, runId);
+  return { key, runId, run: await getRun(runId), runToken };
 }
 
 /** `POST /v1/runs/{runId}/result`, as a webhook agent posts it; `Body` is the answer expected. */
@@ -33,8 +30,8 @@ const postResult = <Body = RunWaitResult>(runId: string, token: string, body: un
 
 describe("webhook runtime, deferred answer (hook-async-rec: 202, then POST /v1/runs/{runId}/result)", () => {
   it("stays running until its own run token posts the result; waiting again after a timeout works", async () => {
-    const a = await deferredRun("a");
-    const b = await deferredRun("b");
+    const a = await startDeferred("a");
+    const b = await startDeferred("b");
     expect(a.run).toMatchObject({ status: "running", deferred: true, attempts: 1, retries: [] });
     expect(a.run.endedAt).toBeUndefined();
 
@@ -87,7 +84,7 @@ describe("webhook runtime, deferred answer (hook-async-rec: 202, then POST /v1/r
     expect((await postResult(a.runId, a.runToken, { text: "second answer" })).json).toEqual(posted.json);
 
     // The queued message runs now, again deferred.
-    expect((await pollRun(queued, (run) => run.deferred === true)).status).toBe("running");
+    await deferredRun(a.key, queued);
     // The transcript is in arrival order: the answer came after the next message was queued.
     expect(await turns(a.key)).toEqual([
       ["user", "async job a"],
@@ -101,8 +98,8 @@ describe("webhook runtime, deferred answer (hook-async-rec: 202, then POST /v1/r
 
 describe("who may read and wait on a run (/v1/runs)", () => {
   it("operator: any run; run token: its own run only; agent token: its own agent's runs only", async () => {
-    const a = await deferredRun("acl-a");
-    const b = await deferredRun("acl-b");
+    const a = await startDeferred("acl-a");
+    const b = await startDeferred("acl-b");
     const mainKey = `agent:main:acl-${uid()}`;
     await createSession({ agentId: "main", key: mainKey });
     const mainRun = await sendMessage(mainKey, "ping");

@@ -5,11 +5,12 @@ import { sessionApi } from "../../../src/session/client";
 import {
   ADMIN,
   call,
+  callsArrived,
   createSession,
+  deferredRun,
   ended,
   getRun,
   modelCalls,
-  pollRun,
   sendMessage,
   sessionPath,
   stub,
@@ -114,10 +115,10 @@ describe("runtime faults end the run as error, after bounded retries recorded on
   });
 
   it("a deferred run nobody answers ends at its deadline, by the object's alarm", async () => {
-    const key = `agent:hook-async:f-${uid()}`;
-    await createSession({ agentId: "hook-async", key });
+    const key = `agent:hook-async-rec:f-${uid()}`;
+    await createSession({ agentId: "hook-async-rec", key });
     const runId = await enqueueWithTimeout(key, "never answered", 1000);
-    await pollRun(runId, (run) => run.deferred === true);
+    await deferredRun(key, runId);
     // The instance that started it goes away; the deadline lives in SQLite and the alarm.
     await evictDurableObject(stub(key));
     expect(await waitRun(runId)).toMatchObject({
@@ -135,7 +136,8 @@ describe("eviction while a run executes", () => {
     await createSession({ agentId: "model-slow-rec", key });
     const text = `evict me ${uid()}`;
     const runId = await sendMessage(key, text);
-    await pollRun(runId, (run) => run.status === "running");
+    // Running once its model got the call (the fake service's signal).
+    await callsArrived("model-slow-rec", 1, text);
     // workerd drains the in-flight alarm (the model call) before it tears the instance down.
     await evictDurableObject(stub(key));
     expect(await getRun(runId)).toMatchObject({ status: "ok", reply: text, attempts: 1, retries: [] });

@@ -41,6 +41,9 @@ describe("POST /v1/sessions/{key}/messages (chat.send)", () => {
       startedAt: expect.any(Number),
       endedAt: expect.any(Number),
       usage: { input: 1, output: 1, total: 2 },
+      // Who answered: a scripted agent's shown model, its runtime type as the provider.
+      model: "scripted/echo",
+      provider: "scripted",
       reply: "pong",
       attempts: 1,
       retries: [],

@@ -2,16 +2,17 @@ import { describe, expect, it } from "vitest";
 import {
   call,
   createSession,
+  deferredRun,
   drive,
   driveUntil,
-  pollRun,
+  getRun,
   type RunWaitResult,
+  runStarted,
   type SessionRow,
   sendMessage,
   tool,
   uid,
   waitRun,
-  webhookCalls,
 } from "../../support";
 
 /** The session's own sessions_list row (requester = the session itself, so `tree` shows it). */
@@ -65,8 +66,9 @@ describe("session_status and sessions_list after runs", () => {
     const key = `agent:model-slow:stat-${uid()}`;
     await createSession({ agentId: "model-slow", key });
     const runId = await sendMessage(key, "take your time");
-    const run = await pollRun(runId, (current) => current.status === "running");
-    // The run in flight writes its index row itself after 250 ms: look until it has (no alarm to drive).
+    const run = await runStarted(runId);
+    // The run in flight writes its index row itself after 250 ms, a D1 write that tells no event and no
+    // fake service: look until it has (no alarm to drive; one would wait for the run to end).
     const row = await driveUntil(
       [],
       async () => {
@@ -85,14 +87,14 @@ describe("session_status and sessions_list after runs", () => {
     const key = `agent:hook-async-rec:stat-${uid()}`;
     await createSession({ agentId: "hook-async-rec", key });
     const runId = await sendMessage(key, "long job");
-    const run = await pollRun(runId, (current) => current.deferred === true);
+    const post = await deferredRun(key, runId);
+    const run = await getRun(runId);
     await drive([key]);
     expect(await listRow(key)).toMatchObject({ status: "running", startedAt: run.startedAt });
     expect(await statusCard(key)).toContain("Run: active");
 
-    const post = (await webhookCalls("hook-async-rec")).find((request) => request.json?.runId === runId);
     const result = await call<RunWaitResult>("POST", `/v1/runs/${runId}/result`, {
-      token: post?.json.runToken,
+      token: post.runToken,
       body: { text: "finished", usage: { input: 100, output: 1200 } },
     });
     expect(result.json.status).toBe("ok");

@@ -2,16 +2,15 @@ import { describe, expect, it } from "vitest";
 import {
   call,
   createSession,
+  deferredRun,
   drive,
   getSession,
-  pollRun,
   type RunWaitResult,
   sendMessage,
   tool,
   transcript,
   uid,
   waitRun,
-  webhookCalls,
 } from "../../support";
 
 describe("what runs write to the transcript (OpenClaw's message shape)", () => {
@@ -76,10 +75,9 @@ describe("what runs write to the transcript (OpenClaw's message shape)", () => {
     const key = `agent:hook-async-rec:shape-${uid()}`;
     await createSession({ agentId: "hook-async-rec", key });
     const runId = await sendMessage(key, "long job");
-    await pollRun(runId, (current) => current.deferred === true);
-    const post = (await webhookCalls("hook-async-rec")).find((request) => request.json?.runId === runId);
+    const post = await deferredRun(key, runId);
     const posted = await call<RunWaitResult>("POST", `/v1/runs/${runId}/result`, {
-      token: post?.json.runToken,
+      token: post.runToken,
       body: { text: "finished", usage: { input: 100, output: 20 } },
     });
     expect(posted.json.status).toBe("ok");

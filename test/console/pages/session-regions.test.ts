@@ -1,8 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { EVENTS_SHOWN } from "../../src/console/pages/session-activity";
-import { RUNS_SHOWN } from "../../src/console/pages/session-runs";
-import { appendEvent, systemEvent } from "../../src/session/store/event-log";
+import { EVENTS_SHOWN } from "../../../src/console/pages/session-activity";
+import { RUNS_SHOWN } from "../../../src/console/pages/session-runs";
+import { appendEvent, systemEvent } from "../../../src/session/store/event-log";
 import {
   ADMIN,
   AGENT_TOKENS,
@@ -16,12 +16,11 @@ import {
   stub,
   uid,
   waitRun,
-} from "../support";
-import { shardOf } from "../support/shards";
-import { completionsAfter, requester, runningChild, spawnOk } from "../support/subagents";
+} from "../../support";
+import { ESCAPED, SCRIPT } from "../../support/console";
+import { shardOf } from "../../support/shards";
+import { completionsAfter, requester, runningChild, spawnOk } from "../../support/subagents";
 
-const SCRIPT = "<script>alert(1)</script>";
-const ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;";
 const REGIONS = ["runs", "tree", "activity", "deliveries"] as const;
 
 /** A region fragment of a session page, as the console's client fetches it. */
@@ -112,7 +111,8 @@ describe("console session regions (operator)", () => {
       const now = Date.now();
       state.storage.sql.exec(
         `INSERT INTO run (run_id, status, timeout_ms, created_at, started_at, ended_at, attempts, error,
-           input_tokens, output_tokens, total_tokens) VALUES (?, 'error', 60000, ?, ?, ?, 1, ?, 1200, 34, 1234)`,
+           input_tokens, output_tokens, total_tokens, model, provider, estimated_cost_usd)
+           VALUES (?, 'error', 60000, ?, ?, ?, 1, ?, 1200, 34, 1234, 'fallback-model', 'openai', 0.0032)`,
         hostile,
         now,
         now,
@@ -128,6 +128,10 @@ describe("console session regions (operator)", () => {
     const [hostileRow, failedRow] = await textsOf(runs, "tr[data-run]");
     expect(hostileRow).toContain(SCRIPT);
     expect(hostileRow).toContain("1.2k");
+    // The model that answered, and the estimated cost; a run without them shows dashes, never $0.
+    expect(hostileRow).toContain("fallback-model");
+    expect(hostileRow).toContain("$0.0032");
+    expect(failedRow).not.toContain("$");
     expect(hostileRow).toContain("2s");
     expect(failedRow).toContain("HTTP 500");
     expect(failedRow).toContain("(2 retries)");
@@ -185,7 +189,7 @@ describe("console session regions (operator)", () => {
     // A narrow table shows each row as a card: every cell names its column.
     const cells = await attrsOf(runs, "tr[data-run] > *");
     expect(cells.map((cell) => cell["data-label"])).toEqual(
-      runIds.flatMap(() => ["Run", "Status", "Queued", "Took", "Tokens", "Error"]),
+      runIds.flatMap(() => ["Run", "Status", "Queued", "Took", "Model", "Tokens", "Cost", "Error"]),
     );
 
     const activity = await html(key, "activity");
