@@ -1,6 +1,7 @@
 import { app } from "./app";
 import { handleQueueBatch } from "./queue/consumer";
 
+export { AgentObject } from "./agent-object/agent-object";
 export { SessionObject } from "./session/session-object";
 
 export default {

@@ -7,6 +7,7 @@ import worker from "../../src/index";
 import { countingEnv } from "./counting";
 import { benchRoutes } from "./routes";
 
+export { AgentObject } from "../../src/agent-object/agent-object";
 export { BenchSessionObject } from "./session-object";
 
 // /bench/* first, as its own sub-app, so the OpenAPI route table (the public API) never lists it; every

@@ -1,3 +1,4 @@
+import { agentApi } from "../agent-object/client";
 import { keyOptionsOf } from "../config/key-options";
 import type { SwitchboardConfig } from "../config/schema";
 import { type IndexBindings, indexShards } from "../index-db/shards";
@@ -9,7 +10,7 @@ import type { ToolContext } from "./types";
 
 /** The storage interfaces a tool call gets, bound to this Worker's (or object's) bindings. */
 export function toolContext(
-  env: Pick<Env, "SESSION"> & IndexBindings & QueueBindings,
+  env: Pick<Env, "SESSION" | "AGENT"> & IndexBindings & QueueBindings,
   config: SwitchboardConfig,
   requester: Requester,
   callKey?: string,
@@ -28,6 +29,7 @@ export function toolContext(
       waitForRunResilient(env.SESSION, sessionKey, runId, timeoutMs),
     sendTurnAndWait: (sessionKey, turn, timeoutMs) =>
       sendTurnAndWaitResilient(env.SESSION, sessionKey, turn, timeoutMs),
+    agentSpend: (agentId, day) => agentApi(env, agentId).spend(day),
     sendToQueue: async (message: QueueMessage) => {
       await deliveryQueue(env, message).send(message, { contentType: "json" });
     },

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { budgetCardLine, hasDailyCap } from "../agent-object/budget";
+import { utcDay } from "../agent-object/spend";
 import { contextWindowOf, findAgent, unknownModelError } from "../config/agents";
 import { ToolInputError } from "../errors";
 import { countChildrenByStatus } from "../index-db/lookup";
@@ -93,6 +95,13 @@ function modelNote(shown: string | undefined, override: string | undefined, agen
   return override !== undefined ? "session override" : undefined;
 }
 
+/** The card's budget line: the agent's day so far against its daily caps, asked only when it has one. */
+async function budgetLine(ctx: ToolContext, agentId: string, now: number): Promise<string | undefined> {
+  const budget = findAgent(ctx.config, agentId)?.budget;
+  if (!hasDailyCap(budget)) return undefined;
+  return budgetCardLine(budget, await ctx.agentSpend(agentId, utcDay(now)));
+}
+
 /**
  * The status card of `sessionKey`, its model set first if asked. With a viewer, the object checks
  * visibility (reads only).
@@ -132,10 +141,13 @@ async function statusOf(
     params.changesSince === undefined
       ? undefined
       : await changesPart(ctx, sessionKey, stateVersion, params.changesSince);
+  const now = Date.now();
+  const budget = await budgetLine(ctx, row.agentId, now);
   const card = statusCard(row, {
     modelNote: modelNote(row.model, modelOverride, agentModel),
     children,
-    now: Date.now(),
+    now,
+    ...(budget ? { budget } : {}),
   });
   return {
     ok: true,

@@ -38,7 +38,13 @@ function tokensText(row: CardSession): string {
 /** The compact status card of SPEC §5.7. */
 export function statusCard(
   row: CardSession,
-  details: { modelNote?: string | undefined; children: Record<string, number>; now: number },
+  details: {
+    modelNote?: string | undefined;
+    children: Record<string, number>;
+    now: number;
+    /** The agent's day against its daily caps (SPEC §20), when it has one. */
+    budget?: string;
+  },
 ): string {
   const active = details.children.running ?? 0;
   const recent = Object.entries(details.children)
@@ -52,6 +58,7 @@ export function statusCard(
     `Tokens: ${tokensText(row)} • context ${tokenCount(row.totalTokens, row)}/${formatTokenCount(row.contextTokens ?? 0)}`,
     // Only with pricing (SPEC §20): an unknown cost is left out, never shown as $0.
     ...(row.estimatedCostUsd !== undefined ? [`Cost: est ${formatUsd(row.estimatedCostUsd)}`] : []),
+    ...(details.budget ? [details.budget] : []),
     `Session: ${row.key} • ${activity}`,
     `Runtime: ${row.runtimeMs !== undefined ? formatRuntime(row.runtimeMs) : "none yet"} • thinking ${row.thinkingLevel ?? "default"}`,
     `Run: ${row.status === "running" ? "active" : "idle"}`,

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { DailySpend } from "../agent-object/spend";
 import type { SwitchboardConfig, ToolName } from "../config/schema";
 import type { IndexShards } from "../index-db/shards";
 import type { KeyOptions } from "../keys";
@@ -33,6 +34,8 @@ export interface ToolContext {
     turn: TurnRequest,
     timeoutMs: number,
   ) => ReturnType<SessionApi["waitForRun"]>;
+  /** An agent's spend on a UTC day (`YYYY-MM-DD`), from its agent object (SPEC §20 budgets). */
+  agentSpend: (agentId: string, day: string) => Promise<DailySpend>;
   /** Puts a message durably on the deliveries queue (resolves once the queue has it). */
   sendToQueue: (message: QueueMessage) => Promise<void>;
   /**

@@ -55,6 +55,10 @@ function trappedContext(requesterKey: string): { ctx: ToolContext; touched: stri
       touched.push(`sendTurnAndWait(${key})`);
       throw new Error("sendTurnAndWait used");
     },
+    agentSpend: async (agentId) => {
+      touched.push(`agentSpend(${agentId})`);
+      throw new Error("agentSpend used");
+    },
     sendToQueue: async () => {
       touched.push("enqueue");
     },

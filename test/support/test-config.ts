@@ -342,6 +342,29 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
           model: "fake-model",
           runtime: model("tools-slow/structured_output/rec-model-structured-slow"),
         },
+        // SPEC §20 budgets (test/session/runs/budgets.test.ts): a scripted run of "ping" uses 1 + 1 tokens;
+        // one `usage` model call costs 11 × $0.05 + 7 × $0.10 = $1.25 at this pricing.
+        {
+          id: "budget-tokens",
+          model: "scripted/budget",
+          runtime: scripted([{ match: "ping", reply: "pong" }]),
+          budget: { tokensPerDay: 2 },
+        },
+        {
+          id: "budget-cost",
+          model: "fake-model",
+          runtime: {
+            ...model("usage"),
+            pricing: { inputPerMTok: 50_000, outputPerMTok: 100_000 },
+          },
+          budget: { costUsdPerDay: 2, tokensPerDay: 50_000 },
+        },
+        {
+          id: "budget-rate",
+          model: "scripted/budget",
+          runtime: scripted([{ match: "*", reply: "ok" }]),
+          budget: { runsPerMinutePerSession: 2 },
+        },
       ],
     },
     channels: {

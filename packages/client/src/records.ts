@@ -231,7 +231,8 @@ export interface SessionEvent {
     | "patched"
     | "delivery"
     | "archived"
-    | "restored";
+    | "restored"
+    | "budget";
   /** Who caused it: a person on a channel, another session, or the session and the service themselves. */
   actor: { type: "human" | "agent" | "system"; id?: string };
   runId?: string;

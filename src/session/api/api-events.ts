@@ -15,6 +15,7 @@ export const eventKinds = [
   "delivery",
   "archived",
   "restored",
+  "budget",
 ] as const;
 export type EventKind = (typeof eventKinds)[number];
 

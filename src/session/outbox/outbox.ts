@@ -1,3 +1,4 @@
+import { agentApi } from "../../agent-object/client";
 import { deleteSessionDeliveries } from "../../index-db/deliveries";
 import { revokeSessionGrants } from "../../index-db/grants";
 import { indexShards, keyShard } from "../../index-db/shards";
@@ -257,6 +258,11 @@ export class Outbox {
           entry.payload.runId,
         );
         return "delivered";
+      case "agent_usage": {
+        const { agentId, ...report } = entry.payload;
+        await agentApi(env, agentId).recordUsage(report);
+        return "delivered";
+      }
       case "watch_notice": {
         const { watcherKey } = entry.payload;
         const taken = await sessionApi(env.SESSION, watcherKey).watchNotice(entry.payload);

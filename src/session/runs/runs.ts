@@ -23,9 +23,11 @@ import {
   runningRuns,
 } from "../store/run-store";
 import { structuredEnding } from "../store/structured-output";
+import { addUsageReport, recordBudgetRefusal } from "../writes/budget";
 import { type AbortReason, abortedEnding, recordRunEnding, resultEnding } from "../writes/run-ending";
 import { waitingRun } from "../writes/run-progress";
 import { clearSteering, queueSteeringFollowUp } from "../writes/steering";
+import { budgetRefusal } from "./budget-gate";
 import { mustWait, taskEnding, waitingEnding } from "./outstanding-work";
 import { executeRun } from "./run-executor";
 import { RunLoop } from "./run-loop";
@@ -102,6 +104,7 @@ export class Runs {
    */
   async #drainQueue(): Promise<void> {
     for (let row = nextRunnable(this.#sql); row && liveRecord(this.#sql); row = nextRunnable(this.#sql)) {
+      if (await this.#refusedByBudget(row)) continue;
       if (!(await this.#hasSubagentSlot())) {
         deferRunStart(this.#sql, row.runId, Date.now() + SLOT_RETRY_MS);
         return;
@@ -112,6 +115,25 @@ export class Runs {
       await this.execute(current);
       await this.#outbox.deliver();
     }
+  }
+
+  /**
+   * A run its agent's budget does not let start (SPEC §20) ends here, `error` with the reason, in one
+   * transaction with its `budget` event and the chat's notice. A resumed run started once already: it
+   * goes on. True when the run was refused (or ended meanwhile).
+   */
+  async #refusedByBudget(row: RunRow): Promise<boolean> {
+    if (row.startedAt !== undefined) return false;
+    const refusal = await budgetRefusal(this.#env, this.#sql, this.#agent(), Date.now());
+    if (!refusal) return false;
+    const current = findRun(this.#sql, row.runId);
+    const record = liveRecord(this.#sql);
+    if (current?.status !== "queued" || !record) return true;
+    this.end(current, { status: "error", error: refusal.line, messages: [] }, () =>
+      recordBudgetRefusal(this.#sql, sessionConfig(this.#env), record, current, refusal, Date.now()),
+    );
+    await this.#outbox.deliver();
+    return true;
   }
 
   async #hasSubagentSlot(): Promise<boolean> {
@@ -293,12 +315,18 @@ export class Runs {
     return true;
   }
 
-  /** Records a run's end with its follow-ups in one transaction, then wakes whoever waits for it. */
-  end(row: RunRow, ending: RunEnding): void {
+  /**
+   * Records a run's end with its follow-ups in one transaction (with `alsoWrite`'s writes first), then
+   * wakes whoever waits for it.
+   */
+  end(row: RunRow, ending: RunEnding, alsoWrite?: () => void): void {
     this.#storage.transactionSync(() => {
+      alsoWrite?.();
       // A run started by a completion after its task reported sends nothing more upstream.
       const reported = structuredEnding(this.#sql, row, taskEnding(this.#sql, row, ending));
       recordRunEnding(this.#sql, sessionConfig(this.#env), row, reported);
+      const agent = this.#agent();
+      if (agent) addUsageReport(this.#sql, agent.id, agent.budget, row.runId, reported, Date.now());
       // A message steered in after the runtime's last look is answered by a turn of its own (runQueued
       // picks it up next); a killed or failed run's steering just stays in the transcript.
       if (reported.status === "ok") queueSteeringFollowUp(this.#sql, row, Date.now());

@@ -61,6 +61,17 @@ const payloadSchemas = {
   }),
   /** A collector run's result, handed to its requester as a record (never a turn). */
   collector_result: collectorResultDeliverySchema,
+  /**
+   * An ended run's usage for its agent's daily spend (SPEC §20 budgets), owed by a session whose agent
+   * has a daily cap: the agent object adds it once per runId, however often it is delivered.
+   */
+  agent_usage: z.object({
+    agentId: z.string(),
+    runId: z.string(),
+    day: z.string(),
+    tokens: z.number().nonnegative(),
+    costUsd: z.number().nonnegative(),
+  }),
   /** A sub-agent session, just created, noted by the session that spawned it (its `child` table). */
   child_created: z.object({ parentKey: z.string(), childKey: z.string(), runId: z.string().optional() }),
 } as const;

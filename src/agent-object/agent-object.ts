@@ -1,0 +1,65 @@
+import { DurableObject } from "cloudflare:workers";
+import { applyAgentMigrations } from "./agent-schema";
+import { type DailySpend, type UsageReport, utcDayBefore } from "./spend";
+
+/** A run's usage is kept this many days for deduplication (its session's outbox gives up long before). */
+const RUN_USAGE_DAYS = 3;
+/** A day's totals are kept this long (the status card reads today's only). */
+const DAY_SPEND_DAYS = 35;
+
+/**
+ * One object per agent (`AGENT.getByName(agentId)`): what is counted for the agent as a whole, exactly,
+ * in one place. Today its daily spend (SPEC §20 budgets), from each ended run's usage, reported once per
+ * run by the run's session; §22's schedules will live here too.
+ */
+export class AgentObject extends DurableObject<Env> {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.blockConcurrencyWhile(async () => applyAgentMigrations(ctx.storage.sql));
+  }
+
+  get #sql(): SqlStorage {
+    return this.ctx.storage.sql;
+  }
+
+  /** The agent's spend on a UTC day (`YYYY-MM-DD`): zeros for a day with none. */
+  spend(day: string): DailySpend {
+    const row = this.#sql
+      .exec<{ tokens: number; cost_usd: number; runs: number }>(
+        "SELECT tokens, cost_usd, runs FROM day_spend WHERE day = ?",
+        day,
+      )
+      .toArray()[0];
+    return { day, tokens: row?.tokens ?? 0, costUsd: row?.cost_usd ?? 0, runs: row?.runs ?? 0 };
+  }
+
+  /**
+   * Adds an ended run's usage to its day, once: a report repeated (the session's outbox retried it after
+   * an eviction) changes nothing. Answers the day's spend.
+   */
+  recordUsage(report: UsageReport): DailySpend {
+    const now = Date.now();
+    this.ctx.storage.transactionSync(() => {
+      const inserted = this.#sql.exec(
+        "INSERT OR IGNORE INTO run_usage (run_id, day, tokens, cost_usd, recorded_at) VALUES (?, ?, ?, ?, ?)",
+        report.runId,
+        report.day,
+        report.tokens,
+        report.costUsd,
+        now,
+      ).rowsWritten;
+      if (inserted > 0)
+        this.#sql.exec(
+          `INSERT INTO day_spend (day, tokens, cost_usd, runs) VALUES (?, ?, ?, 1)
+           ON CONFLICT (day) DO UPDATE SET tokens = tokens + excluded.tokens,
+             cost_usd = cost_usd + excluded.cost_usd, runs = runs + 1`,
+          report.day,
+          report.tokens,
+          report.costUsd,
+        );
+      this.#sql.exec("DELETE FROM run_usage WHERE day < ?", utcDayBefore(now, RUN_USAGE_DAYS));
+      this.#sql.exec("DELETE FROM day_spend WHERE day < ?", utcDayBefore(now, DAY_SPEND_DAYS));
+    });
+    return this.spend(report.day);
+  }
+}
