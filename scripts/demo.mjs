@@ -84,7 +84,7 @@ function startReceiver(port) {
   return { server, next };
 }
 
-/** The demo configuration (scripts/demo-config.json), with the webchat channel pointed at our receiver. */
+/** The demo configuration (config/demo.json), with the webchat channel pointed at our receiver. */
 function demoConfig(receiverUrl) {
   const config = readDemoConfig();
   config.channels.webchat.webhookUrl = receiverUrl;
