@@ -26,6 +26,7 @@ import { recordedToolCall, recordToolCall } from "../store/tool-calls";
 import { attachmentRefs } from "../transcript/attachments";
 import { runMessages } from "../transcript/transcript";
 import { markSteeringTaken, steeringAfter } from "../writes/steering";
+import { runSessionInfo, runStartOf } from "./run-start";
 
 /** How many earlier messages a runtime sees. */
 const HISTORY_MESSAGES = 40;
@@ -170,6 +171,13 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
     : "";
   const agent = effectiveAgent(configured, record);
   const runtime = runtimeFor(agent);
+  // Built once per execution: its retried attempts send the same prompt.
+  const system = buildSystemPrompt({
+    agent,
+    session: runSessionInfo(config, record),
+    now: Date.now(),
+    started: runStartOf(config, record, run, trigger),
+  });
   // What a stream shows of the reply as it comes: its safe view, never the raw text (SPEC §14).
   const deltas = new SafeDeltas((data) => appendRunEvent(sql, run.runId, "delta", data));
   // Every secret handed to the runtime, masked in whatever error it reports (a server may echo one back).
@@ -190,7 +198,7 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
       sessionId: record.sessionId,
       message: trigger,
       history,
-      system: buildSystemPrompt({ agent, ...(run.context ? { context: run.context } : {}) }),
+      system,
       ...(run.context ? { context: run.context } : {}),
       attachments: attachmentRefs(sql, record.sessionKey),
       tools: withOutputSchema(toolSpecs(granted), record.spawn?.collect?.outputSchema),
