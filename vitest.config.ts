@@ -43,11 +43,8 @@ export default defineConfig(async () => {
   // Chosen once per vitest process: globalSetup (same process) listens on it, workerd gets the URL.
   process.env.FAKE_SERVICES_PORT ??= String(await freePort());
   const fakeServicesUrl = `http://127.0.0.1:${process.env.FAKE_SERVICES_PORT}`;
-  // The demo configuration `npm start` serves, so a test can check that it is a valid document.
-  const localDefaultConfig = await readFile(
-    path.join(import.meta.dirname, "scripts/demo-config.json"),
-    "utf8",
-  );
+  // The local default `npm start` serves (config/local.json, bundled), so a test can compare the two.
+  const localDefaultConfig = await readFile(path.join(import.meta.dirname, "config/local.json"), "utf8");
   return {
     plugins: [
       cloudflareTest({

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run demo`: starts Switchboard locally with a small channel receiver on loopback and walks through
 // the whole flow, printing each step with its timing:
-//   1. an inbound webchat message → a run → the reply delivered back to the channel
+//   1. an inbound webchat message → a run → the reply delivered back to the channel; then main's system
+//      prompt (config/demo.json's instructions for main, then the run context Switchboard writes)
 //   2. a tool call made by an agent's run (sessions_list), its answer delivered
 //   3. sessions_send from main to research: the reply, two reply-back turns, the announce delivered
 //   4. a streamed reply: chat.send with `stream: true`, the run's items printed as they arrive
@@ -84,7 +85,7 @@ function startReceiver(port) {
   return { server, next };
 }
 
-/** The demo configuration (scripts/demo-config.json), with the webchat channel pointed at our receiver. */
+/** The demo configuration (config/demo.json), with the webchat channel pointed at our receiver. */
 function demoConfig(receiverUrl) {
   const config = readDemoConfig();
   config.channels.webchat.webhookUrl = receiverUrl;
@@ -267,6 +268,19 @@ async function main() {
     log(`   accepted in ${since(t0)}: run ${first.runId} on ${first.sessionKey}`);
     const pong = await receiver.next((delivery) => delivery.runId === first.runId);
     log(`   delivered in ${since(t0)} to ${pong.channel}/${pong.to}: "${pong.text}"`);
+
+    log("── 1b. an agent with instructions: main's rule `who are you` answers with its run's system prompt");
+    t0 = Date.now();
+    const asked = await inbound(base, {
+      chatType: "direct",
+      chatId: "alice",
+      senderId: "alice",
+      text: "who are you?",
+      messageId: `m-${Date.now()}`,
+    });
+    const prompt = await receiver.next((delivery) => delivery.runId === asked.runId);
+    log(`   delivered in ${since(t0)}:`);
+    for (const line of prompt.text.split("\n")) log(`   | ${line}`);
 
     log("── 2. a run that calls a tool (sessions_list) as its own session");
     t0 = Date.now();

@@ -13,9 +13,13 @@ export interface StartVars {
   configFromDevVars: boolean;
 }
 
-export declare function startVars(
-  devVars: Record<string, string> | undefined,
-  demoConfig: unknown,
-): StartVars;
+export declare function startVars(devVars: Record<string, string> | undefined): StartVars;
+
+export declare function configurationLines(health: {
+  ok: boolean;
+  config: string;
+  missingSecrets?: string[];
+  error?: { message: string };
+}): string[];
 
 export declare function credentialLines(start: Pick<StartVars, "defaulted">, hasDevVars: boolean): string[];

@@ -1,6 +1,7 @@
 // What `npm start` serves with (scripts/start.mjs): each credential that .dev.vars sets, and the local
-// default for each one it leaves out, so a .dev.vars holding only a model key (OPENAI_API_KEY) and a
-// SWITCHBOARD_CONFIG keeps the local tokens instead of leaving the Worker with none (every call 401).
+// default for each one it leaves out, so a .dev.vars holding only a model key (OPENAI_API_KEY) keeps the
+// local tokens instead of leaving the Worker with none (every call 401). The configuration is the bundled
+// config/local.json unless .dev.vars sets SWITCHBOARD_CONFIG.
 // Pure (no files, no process), so test/scripts/start-credentials.test.ts runs it inside workerd.
 
 /** Local-only credentials, for this machine only: never deploy these (README "Deploy"). */
@@ -18,16 +19,33 @@ export const LOCAL_CREDENTIALS = {
 const isSet = (value) => typeof value === "string" && value.trim() !== "";
 
 /**
- * The Worker's vars: the demo configuration, then everything .dev.vars sets (`devVars`: its parsed
- * entries, undefined without a file), then the local default of each credential it leaves out.
- * `defaulted` names those credentials, in LOCAL_CREDENTIALS' order.
+ * The Worker's vars: everything .dev.vars sets (`devVars`: its parsed entries, undefined without a file),
+ * then the local default of each credential it leaves out. `defaulted` names those credentials, in
+ * LOCAL_CREDENTIALS' order.
  */
-export function startVars(devVars, demoConfig) {
+export function startVars(devVars) {
   const file = devVars ?? {};
   const defaulted = Object.keys(LOCAL_CREDENTIALS).filter((name) => !isSet(file[name]));
-  const vars = { SWITCHBOARD_CONFIG: JSON.stringify(demoConfig), ...file };
+  const vars = { ...file };
   for (const name of defaulted) vars[name] = LOCAL_CREDENTIALS[name];
   return { vars, defaulted, configFromDevVars: isSet(file.SWITCHBOARD_CONFIG) };
+}
+
+/**
+ * What the start banner says of the configuration: where it comes from (the Worker's `/healthz`), and the
+ * secrets it names that neither .dev.vars nor the local defaults set, by name (SPEC §20).
+ */
+export function configurationLines(health) {
+  const source =
+    health.config === "SWITCHBOARD_CONFIG"
+      ? "SWITCHBOARD_CONFIG from your .dev.vars (over config/local.json)"
+      : `${health.config} (bundled; edit it and restart, check it with npm run config:check)`;
+  if (health.ok === false) return [`Configuration: ${source}`, `  INVALID: ${health.error?.message ?? "?"}`];
+  const missing = health.missingSecrets ?? [];
+  return [
+    `Configuration: ${source}`,
+    ...(missing.length > 0 ? [`  missing secrets (add them to .dev.vars): ${missing.join(", ")}`] : []),
+  ];
 }
 
 /** What the start banner says of the credentials: where each comes from, and the local ones in use. */

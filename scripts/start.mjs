@@ -1,14 +1,13 @@
 #!/usr/bin/env node
-// `npm start`: applies the local D1 migrations, then serves the Worker on http://127.0.0.1:8787 with the
-// demo configuration (scripts/demo-config.json) and local-only credentials. Nothing to create by hand.
+// `npm start`: applies the local D1 migrations, then serves the Worker on http://127.0.0.1:8787 with its
+// bundled configuration (config/local.json) and local-only credentials. Nothing to create by hand.
 // The lean local server (local-server.mjs); `npm run dev` is wrangler dev, which reloads on edits.
 // Quiet: one line per migrated database; `npm start -- --verbose` shows wrangler's own output.
 import { existsSync, readFileSync } from "node:fs";
 import { parseEnv } from "node:util";
 import { d1Bindings } from "./d1-bindings.mjs";
-import { readDemoConfig } from "./demo-config.mjs";
 import { runWrangler, serveLocally } from "./local-server.mjs";
-import { credentialLines, startVars } from "./start-credentials.mjs";
+import { configurationLines, credentialLines, startVars } from "./start-credentials.mjs";
 import { failureLines, migrationLine } from "./start-output.mjs";
 
 const HOST = "127.0.0.1";
@@ -35,20 +34,25 @@ function migrate(binding) {
 for (const binding of d1Bindings())
   await step(`applying local D1 migrations (${binding})`, () => migrate(binding), { announce: VERBOSE });
 
-// .dev.vars as wrangler dev reads it, over the demo agents (scripts/demo-config.json); each credential it
-// leaves out keeps its local default (scripts/start-credentials.mjs).
+// .dev.vars as wrangler dev reads it (its SWITCHBOARD_CONFIG, if any, over config/local.json); each
+// credential it leaves out keeps its local default (scripts/start-credentials.mjs).
 const hasDevVars = existsSync(".dev.vars");
-const start = startVars(
-  hasDevVars ? parseEnv(readFileSync(".dev.vars", "utf8")) : undefined,
-  readDemoConfig(),
-);
+const start = startVars(hasDevVars ? parseEnv(readFileSync(".dev.vars", "utf8")) : undefined);
 
 const server = await step("bundling the Worker and starting workerd", () =>
   serveLocally({ configPath: "wrangler.toml", host: HOST, port: PORT, vars: start.vars }),
 );
+// The Worker says itself which configuration it runs and which secrets that names it lacks.
+const health = await step(
+  "reading /healthz",
+  async () => (await fetch(`http://${HOST}:${PORT}/healthz`)).json(),
+  {
+    announce: false,
+  },
+);
 console.log(`
 Switchboard is serving on http://${HOST}:${PORT}
-Configuration: ${start.configFromDevVars ? "SWITCHBOARD_CONFIG from your .dev.vars" : "the demo agents of scripts/demo-config.json"}
+${configurationLines(health).join("\n")}
 ${credentialLines(start, hasDevVars).join("\n")}
 Try:  curl -s http://${HOST}:${PORT}/healthz
 `);

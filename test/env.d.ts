@@ -7,7 +7,7 @@ declare namespace Cloudflare {
     FAKE_SERVICES_URL?: string;
     /** The API key of the `model-auth-echo` test agent, which its fake model quotes back. */
     FAKE_MODEL_KEY?: string;
-    /** The demo configuration (scripts/demo-config.json), as `npm start` serves it. */
+    /** The local default configuration (config/local.json), as `npm start` serves it, as text. */
     LOCAL_DEFAULT_CONFIG?: string;
   }
 }

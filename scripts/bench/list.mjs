@@ -6,7 +6,7 @@ import { LABEL_COUNT, SEARCH_TERM } from "./seed.mjs";
 import { TOKENS } from "./server.mjs";
 
 const LIMIT = 50;
-// The demo configuration (scripts/demo-config.json): visibility `all`, agent-to-agent open to every
+// The demo configuration (config/demo.json): visibility `all`, agent-to-agent open to every
 // agent ("*").
 const ALL = { type: "all" };
 

@@ -103,7 +103,7 @@ request, no trace store) on loopback, in a process of its own (scripts/bench/ser
 Worker (scripts/bench/worker.ts: the real one plus the baseline routes under \`/bench\`; scripts/bench/wrangler.toml),
 offline, each phase over its own fresh state. "bare Miniflare no-op Worker" is a Worker of one line
 answering "ok" on Miniflare in another process, measured in the same phase: the floor of any local request.
-The configuration is the demo's (scripts/demo-config.json), plus a bench-only \`instant\` agent (scripts/bench/server.mjs).
+The configuration is the demo's (config/demo.json), plus a bench-only \`instant\` agent (scripts/bench/server.mjs).
 A closed-loop client on Node's fetch: a ${300} ms warm-up, then
 ${run.reps} repetitions of ${run.durationMs} ms; p50/p90/p99 are medians over repetitions, with the min–max
 of the repetitions in brackets. Concurrency 1 unless the row says c=8. Samples (delivery, wait, spawn,

@@ -43,7 +43,7 @@ export function migrate(stateDir) {
 }
 
 /**
- * The demo configuration (scripts/demo-config.json: scripted agents main/research/ops, visibility
+ * The demo configuration (config/demo.json: scripted agents main/research/ops, visibility
  * "all"), plus the `instant` agent of the send-and-wait round trip: it answers at once, and the exchange
  * ends there — main answers its reply with REPLY_SKIP and it skips the announce — so the round trip is
  * measured without a ping-pong running alongside it (the full loop is measured separately, against

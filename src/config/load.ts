@@ -1,38 +1,47 @@
-import type { z } from "zod";
-import { configSchema, type SwitchboardConfig } from "./schema";
+import { bundledConfig } from "./bundled";
+import { type ConfigResult, parseConfig, validateConfig } from "./parse";
+import { missingSecrets } from "./secret-names";
+import { readSecret } from "./secrets";
 
-export type ConfigResult = { ok: true; config: SwitchboardConfig } | { ok: false; error: string };
+export { type ConfigResult, parseConfig, validateConfig } from "./parse";
 
-/** Names the first bad path of a failed parse, e.g. `agents.list.0.id: agent id must match …`. */
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(root)"}: ${issue.message}`)
-    .join("; ");
+/** Where the document came from and what it lacks, for `/healthz` and the start-up log (SPEC §20). */
+export interface LoadedConfig {
+  result: ConfigResult;
+  /** `SWITCHBOARD_CONFIG`, or the bundled file (`config/local.json`, `config/production.json`). */
+  source: string;
+  /** Secrets the document names that this Worker's environment does not have: names only. */
+  missingSecrets: string[];
 }
 
-/** Parses the configuration document (a JSON string). */
-export function parseConfig(raw: string | undefined): ConfigResult {
-  let document: unknown = {};
-  if (raw !== undefined && raw.trim() !== "") {
-    try {
-      document = JSON.parse(raw);
-    } catch (cause) {
-      return { ok: false, error: `SWITCHBOARD_CONFIG is not valid JSON: ${(cause as Error).message}` };
-    }
-  }
-  const parsed = configSchema.safeParse(document);
-  return parsed.success
-    ? { ok: true, config: parsed.data }
-    : { ok: false, error: `SWITCHBOARD_CONFIG invalid: ${describeIssues(parsed.error)}` };
+/** The document this Worker runs with: `SWITCHBOARD_CONFIG` when set, else its bundled file. */
+export function readConfig(env: Env): LoadedConfig {
+  const raw = env.SWITCHBOARD_CONFIG;
+  const fromVar = raw !== undefined && raw.trim() !== "";
+  const source = fromVar ? "SWITCHBOARD_CONFIG" : bundledConfig.file;
+  const result = fromVar ? parseConfig(raw) : validateConfig(bundledConfig.document, source);
+  const missing = result.ok
+    ? missingSecrets(result.config, (name) => readSecret(env, name) !== undefined)
+    : [];
+  return { result, source, missingSecrets: missing };
 }
 
-// Parsing once per isolate per document keeps validation off the hot path.
-let cached: { raw: string | undefined; result: ConfigResult } | undefined;
+// Parsing once per isolate per document keeps validation off the hot path; the warning is logged once too.
+let cached: { raw: string | undefined; loaded: LoadedConfig } | undefined;
+
+/** The configuration of this Worker with its source and missing secrets, read on first use. */
+export function loadedConfig(env: Env): LoadedConfig {
+  if (cached && cached.raw === env.SWITCHBOARD_CONFIG) return cached.loaded;
+  const loaded = readConfig(env);
+  cached = { raw: env.SWITCHBOARD_CONFIG, loaded };
+  if (loaded.missingSecrets.length > 0)
+    console.warn(
+      `configuration (${loaded.source}) names secrets this Worker does not have: ${loaded.missingSecrets.join(", ")}`,
+    );
+  return loaded;
+}
 
 /** The validated configuration of this Worker, parsed on first use. */
-export function loadConfig(env: Pick<Env, "SWITCHBOARD_CONFIG">): ConfigResult {
-  if (cached && cached.raw === env.SWITCHBOARD_CONFIG) return cached.result;
-  cached = { raw: env.SWITCHBOARD_CONFIG, result: parseConfig(env.SWITCHBOARD_CONFIG) };
-  return cached.result;
+export function loadConfig(env: Env): ConfigResult {
+  return loadedConfig(env).result;
 }

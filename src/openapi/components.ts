@@ -81,7 +81,7 @@ const exampleMessages: Partial<Record<ErrorCode, string>> = {
   not_found: "session not found",
   conflict: "session already exists",
   payload_too_large: "request body over 2097152 bytes",
-  config_invalid: "SWITCHBOARD_CONFIG invalid: agents.list.0.id: …",
+  config_invalid: "config/production.json invalid: agents.list[1].runtime.type: …",
   unavailable: "channel secret SWITCHBOARD_SIGNING_KEY is not set",
 };
 

@@ -17,13 +17,26 @@ export const requesterHeaders: HeaderDoc[] = [
 
 const TEXT = { type: "string" };
 
-const healthSchema = z.object({ ok: z.boolean(), version: z.string() });
+const healthSchema = z.object({
+  ok: z.boolean(),
+  version: z.string(),
+  config: z.string().describe("Where the configuration comes from: SWITCHBOARD_CONFIG, or the bundled file."),
+  missingSecrets: z
+    .array(z.string())
+    .optional()
+    .describe("Secrets the configuration names that the Worker does not have (names only)."),
+});
 
 const configInvalid = {
   status: 500,
   description: "The configuration is invalid; the message names the bad path (SPEC §2).",
   schema: { $ref: "#/components/schemas/Error" },
-  example: { error: { code: "config_invalid", message: "SWITCHBOARD_CONFIG invalid: agents.list.0.id: …" } },
+  example: {
+    error: {
+      code: "config_invalid",
+      message: "config/production.json invalid: agents.list[1].runtime.type: …",
+    },
+  },
 };
 
 /** An error the MCP transport answers itself, as a JSON-RPC error object. */
@@ -38,7 +51,8 @@ export const serviceRoutes: RouteDoc[] = [
     path: "/healthz",
     operationId: "getHealth",
     summary: "Health",
-    description: "The version, and whether the configuration is valid. Needs no token.",
+    description:
+      "The version, where the configuration comes from, whether it is valid, and the secrets it names that the Worker lacks (by name). Needs no token.",
     tag: "Service",
     auth: "none",
     responses: [
@@ -46,7 +60,7 @@ export const serviceRoutes: RouteDoc[] = [
         status: 200,
         description: "Running with a valid configuration.",
         schema: healthSchema,
-        example: { ok: true, version: "0.1.0" },
+        example: { ok: true, version: "0.1.0", config: "config/production.json", missingSecrets: [] },
       },
       {
         status: 500,
@@ -55,7 +69,11 @@ export const serviceRoutes: RouteDoc[] = [
         example: {
           ok: false,
           version: "0.1.0",
-          error: { code: "config_invalid", message: "SWITCHBOARD_CONFIG invalid: agents.list.0.id: …" },
+          config: "config/production.json",
+          error: {
+            code: "config_invalid",
+            message: "config/production.json invalid: agents.list[1].runtime.type: …",
+          },
         },
       },
     ],

@@ -14,7 +14,7 @@ export function ruleMatches(pattern: string, text: string): boolean {
   return text.toLowerCase().includes(pattern.toLowerCase());
 }
 
-/** Fills `{{message}}`, `{{result}}` and `{{steered}}` in a reply template. */
+/** Fills `{{message}}`, `{{system}}`, `{{result}}` and `{{steered}}` in a reply template. */
 function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
 }
@@ -60,7 +60,8 @@ export async function runScripted(input: RunInput): Promise<RunOutcome> {
   }
   if (!rule) return { kind: "done", text: "", messages: [] };
   // Templates see what was said, not the inter-session header wrapped around it.
-  const values: Record<string, string> = { message: stripInterSessionHeader(text) };
+  // `{{system}}` shows the run's system prompt (the demo proves an agent's instructions reach its runs).
+  const values: Record<string, string> = { message: stripInterSessionHeader(text), system: input.system };
   const tokens = Math.ceil(text.length / 4);
   const messages: TranscriptMessage[] = [];
   if (rule.toolCall) {

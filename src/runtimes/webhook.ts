@@ -36,6 +36,8 @@ export async function runWebhook(input: RunInput): Promise<RunOutcome> {
     history: input.history,
     provenance: input.message.provenance,
     context: input.context,
+    // The whole system prompt a model runtime would send (SPEC §20): instructions, then the run context.
+    system: input.system,
     attachments: input.attachments.map(({ text: _, ...file }) => file),
     tools: input.tools,
     runToken: input.runToken,

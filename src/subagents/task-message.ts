@@ -1,40 +1,29 @@
-/** What the task message says a collector child (SPEC §15) must do with its result. */
-const COLLECTOR_LINE =
-  "You are a collector: your result is kept for the requester, who collects it: do not message the requester.";
-const STRUCTURED_LINE =
-  'Before your final answer, call the structured_output tool exactly once as {"result": ...}, with your result matching the JSON Schema in its description. If it reports a validation failure, retry once with a corrected result; there is no third try.';
+/** What starts a sub-agent's first visible message (OpenClaw's), the task after it. */
+export const SUBAGENT_TASK_HEADER = "[Subagent Task]";
+/**
+ * The header of task messages written before the sub-agent rules moved to the system prompt (SPEC §20):
+ * rules, a blank line, then the task. Stored transcripts still hold them.
+ */
+const OLD_TASK_HEADER = "[Sub-agent task]";
 
-const TASK_HEADER = "[Sub-agent task]";
-
-/** The first user message of a sub-agent run: a short sub-agent context, then the task (SPEC §5.4). */
-export function subagentTaskMessage(
-  task: string,
-  spawn: {
-    depth: number;
-    maxDepth: number;
-    requesterKey: string;
-    /** A collector child's settings (SPEC §15): with an outputSchema, it must call structured_output. */
-    collect?: { outputSchema?: Record<string, unknown> };
-  },
-): string {
-  const role = spawn.depth < spawn.maxDepth ? "orchestrator (you may spawn sub-agents of your own)" : "leaf";
-  return [
-    `${TASK_HEADER} You are a sub-agent at depth ${spawn.depth} of ${spawn.maxDepth}, role ${role}, spawned by ${spawn.requesterKey}.`,
-    spawn.collect
-      ? COLLECTOR_LINE
-      : "When you finish, your final answer is announced to the requester automatically: do not poll for it, and do not message the requester.",
-    ...(spawn.collect?.outputSchema ? [STRUCTURED_LINE] : []),
-    "",
-    task,
-  ].join("\n");
+/**
+ * The first user message of a sub-agent run: the task alone. Its rules and routing context are in the
+ * run's system prompt (src/prompt/system-prompt.ts), never in the transcript.
+ */
+export function subagentTaskMessage(task: string): string {
+  return `${SUBAGENT_TASK_HEADER}: ${task}`;
 }
 
 /**
- * The task of a message `subagentTaskMessage` wrote: the text after its context, which ends at the first
- * blank line (no context line has one). Any other text is returned as it is.
+ * The task of a sub-agent's task message, of either form: after `[Subagent Task]:`, or after the old
+ * form's context, which ends at the first blank line (no context line has one). Any other text is
+ * returned as it is.
  */
 export function subagentTaskBody(text: string): string {
-  if (!text.trimStart().startsWith(TASK_HEADER)) return text;
+  const start = text.trimStart();
+  if (start.startsWith(SUBAGENT_TASK_HEADER))
+    return start.slice(SUBAGENT_TASK_HEADER.length).replace(/^:?\s*/, "");
+  if (!start.startsWith(OLD_TASK_HEADER)) return text;
   const end = text.indexOf("\n\n");
   return end < 0 ? "" : text.slice(end + 2);
 }

@@ -212,14 +212,8 @@ export const sessionsSpawn = defineTool({
     const task: TurnRequest = {
       runId,
       message: {
-        text: subagentTaskMessage(params.task, {
-          depth,
-          maxDepth: targetSettings.maxSpawnDepth,
-          requesterKey: requester.sessionKey,
-          ...(collector
-            ? { collect: collector.outputSchema ? { outputSchema: collector.outputSchema } : {} }
-            : {}),
-        }),
+        // The task alone: its depth, requester and rules are in the child's system prompt (SPEC §20).
+        text: subagentTaskMessage(params.task),
         provenance: { kind: "subagent_task", sourceSessionKey: requester.sessionKey },
       },
       ...(timeoutSeconds > 0 ? { timeoutMs: timeoutSeconds * 1000 } : {}),

@@ -98,7 +98,7 @@ describe("client errors", () => {
         Response.json({ error: { code: "config_invalid", message: "agents.list: bad" } }, { status: 500 }),
       ).agentsList(),
     );
-    expect(config.message).toContain("SWITCHBOARD_CONFIG");
+    expect(config.message).toContain("npm run config:check");
   });
 
   it("unreachable: a fetch that throws is a NetworkError saying where and what to check", async () => {

@@ -19,7 +19,12 @@ const message = (id: string, role: ImportMessage["role"], content: string, times
 describe("client REST methods", () => {
   it("healthz needs no token", async () => {
     const { client, requests } = testClient();
-    expect(await client.healthz()).toEqual({ ok: true, version: expect.any(String) });
+    expect(await client.healthz()).toEqual({
+      ok: true,
+      version: expect.any(String),
+      config: "SWITCHBOARD_CONFIG",
+      missingSecrets: [],
+    });
     expect(lastRoute(requests)).toBe("GET /healthz");
     expect(requests[0]?.headers.has("Authorization")).toBe(false);
   });

@@ -183,12 +183,12 @@ describe("rejected documents name the bad path", () => {
     ],
     [
       { agents: { list: [{ id: "main", subagents: { maxSpawnDepth: 9 } }] } },
-      "agents.list.0.subagents.maxSpawnDepth",
+      "agents.list[0].subagents.maxSpawnDepth",
     ],
-    [{ agents: { list: [{ id: "Bad Id!" }] } }, "agents.list.0.id"],
+    [{ agents: { list: [{ id: "Bad Id!" }] } }, "agents.list[0].id"],
     [{ agents: { list: [] } }, "agents.list"],
     [{ tools: { profile: "everything" } }, "tools.profile"],
-    [{ agents: { list: [{ id: "main", tools: { profile: "admin" } }] } }, "agents.list.0.tools.profile"],
+    [{ agents: { list: [{ id: "main", tools: { profile: "admin" } }] } }, "agents.list[0].tools.profile"],
     [{ session: { scope: "per-peer" } }, "session.scope"],
     [{ session: { mainKey: "  " } }, "session.mainKey"],
     [
@@ -198,11 +198,11 @@ describe("rejected documents name the bad path", () => {
     [{ tools: { agentToAgent: { enabled: "yes" } } }, "tools.agentToAgent.enabled"],
     [
       { session: { sendPolicy: { rules: [{ action: "block", match: {} }] } } },
-      "session.sendPolicy.rules.0.action",
+      "session.sendPolicy.rules[0].action",
     ],
     [
       { session: { sendPolicy: { rules: [{ action: "deny", match: { chatType: "dm" } }] } } },
-      "session.sendPolicy.rules.0.match.chatType",
+      "session.sendPolicy.rules[0].match.chatType",
     ],
     [
       { tools: { sessions_spawn: { attachments: { maxFiles: 0 } } } },
@@ -240,8 +240,28 @@ describe("rejected documents name the bad path", () => {
 
   it("rejects duplicate agent ids at the second one", () => {
     const error = errorOf({ agents: { list: [{ id: "main" }, { id: "ops" }, { id: "MAIN" }] } });
-    expect(error).toContain("agents.list.2.id:");
+    expect(error).toContain("agents.list[2].id:");
     expect(error).toContain('duplicate agent id "main"');
+  });
+
+  it("names a bad path in SPEC §20's form", () => {
+    const runtimeType = errorOf({
+      agents: { list: [{ id: "main" }, { id: "ops", runtime: { type: "gpt" } }] },
+    });
+    expect(runtimeType).toMatch(/^SWITCHBOARD_CONFIG invalid: agents\.list\[1\]\.runtime\.type: /);
+    const model = errorOf({
+      agents: { list: [{ id: "main" }, { id: "ops", runtime: { type: "anthropic" } }] },
+    });
+    expect(model).toMatch(/^SWITCHBOARD_CONFIG invalid: agents\.list\[1\]\.runtime\.model: /);
+    const header = errorOf({
+      agents: {
+        list: [{ id: "main", runtime: { type: "openai", model: "m", headers: { "x-a": { env: 1 } } } }],
+      },
+    });
+    expect(header).toContain('agents.list[0].runtime.headers["x-a"].env: ');
+    expect(errorOf({ channels: { "chat.web": { webhookUrl: "nope" } } })).toContain(
+      'channels["chat.web"].webhookUrl: ',
+    );
   });
 
   it("rejects invalid JSON", () => {
@@ -255,7 +275,7 @@ describe("rejected documents name the bad path", () => {
   });
 });
 
-describe("the demo configuration (scripts/demo-config.json)", () => {
+describe("the local default configuration (config/local.json)", () => {
   it("is valid and has the three demo agents", async () => {
     const { env } = await import("cloudflare:workers");
     const config = configOf(JSON.parse(env.LOCAL_DEFAULT_CONFIG ?? ""));

@@ -633,7 +633,7 @@ describe("invalid configuration", () => {
     });
     expect(response.status).toBe(500);
     expect(response.json).toEqual({
-      error: { code: "config_invalid", message: expect.stringContaining("agents.list.1.id") },
+      error: { code: "config_invalid", message: expect.stringContaining("agents.list[1].id") },
     });
   });
 
@@ -656,6 +656,7 @@ describe("invalid configuration", () => {
     expect(response.json).toEqual({
       ok: false,
       version: expect.any(String),
+      config: "SWITCHBOARD_CONFIG",
       error: {
         code: "config_invalid",
         message: expect.stringContaining("agents.defaults.subagents.maxSpawnDepth"),
@@ -666,6 +667,9 @@ describe("invalid configuration", () => {
   it("recovers once the document is valid again", async () => {
     expect((await fetchWithConfig(badRange, "/healthz")).status).toBe(500);
     const healthy = await fetchWithConfig(env.SWITCHBOARD_CONFIG, "/healthz");
-    expect(healthy).toEqual({ status: 200, json: { ok: true, version: expect.any(String) } });
+    expect(healthy).toEqual({
+      status: 200,
+      json: { ok: true, version: expect.any(String), config: "SWITCHBOARD_CONFIG", missingSecrets: [] },
+    });
   });
 });

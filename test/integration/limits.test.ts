@@ -317,7 +317,7 @@ describe("configuration limits", () => {
     expect(withConfig({ agents: { list: [{ id: "main", model: chars(200) }] } }).ok).toBe(true);
     const parsed = withConfig({ agents: { list: [{ id: "main", model: chars(201) }] } });
     expect(parsed.ok).toBe(false);
-    if (!parsed.ok) expect(parsed.error).toContain("agents.list.0.model");
+    if (!parsed.ok) expect(parsed.error).toContain("agents.list[0].model");
   });
 });
 

@@ -314,13 +314,15 @@ describe("sessions_list derived titles and previews", () => {
         provenance: { kind: "inter_session", sourceSessionKey: requester, sourceTool: "sessions_send" },
       }),
     ]);
-    const task = subagentTaskMessage("Summarise the quarterly logs", {
-      depth: 1,
-      maxDepth: 1,
-      requesterKey: requester,
-    });
+    const task = subagentTaskMessage("Summarise the quarterly logs");
     await importMessages(tasked.key, [
       msg("t1", "user", task, now, { provenance: { kind: "subagent_task", sourceSessionKey: requester } }),
+    ]);
+    // A task stored before the rules moved to the system prompt: its rules, a blank line, the task.
+    const older = await child(`api:older-${u}`);
+    const oldTask = `[Sub-agent task] You are a sub-agent at depth 1 of 1, role leaf, spawned by ${requester}.\nWhen you finish, your final answer is announced to the requester automatically.\n\nTally the old invoices`;
+    await importMessages(older.key, [
+      msg("o1", "user", oldTask, now, { provenance: { kind: "subagent_task", sourceSessionKey: requester } }),
     ]);
     const result = await list(requester, { includeDerivedTitles: true, includeLastMessage: true });
     const rows = new Map(result.sessions.map((row) => [row.key, row]));
@@ -331,6 +333,10 @@ describe("sessions_list derived titles and previews", () => {
     expect(rows.get(tasked.key)).toMatchObject({
       derivedTitle: "Summarise the quarterly logs",
       lastMessagePreview: "Summarise the quarterly logs",
+    });
+    expect(rows.get(older.key)).toMatchObject({
+      derivedTitle: "Tally the old invoices",
+      lastMessagePreview: "Tally the old invoices",
     });
     // The same text with no provenance is someone's own words: kept as they are.
     const typed = await child(`api:typed-${u}`);

@@ -101,7 +101,12 @@ describe("missing or bad credentials", () => {
   it("needs no token for /healthz", async () => {
     const response = await call("GET", "/healthz");
     expect(response.status).toBe(200);
-    expect(response.json).toEqual({ ok: true, version: expect.any(String) });
+    expect(response.json).toEqual({
+      ok: true,
+      version: expect.any(String),
+      config: "SWITCHBOARD_CONFIG",
+      missingSecrets: [],
+    });
   });
 });
 

@@ -81,8 +81,24 @@ describe("openai runtime through the Worker (model-tools-rec: coding profile)", 
     }
     const listSpec = requests[0]?.json.tools?.find((tool) => tool.function.name === "sessions_list");
     expect(listSpec?.function.parameters).toMatchObject({ type: "object", properties: { search: {} } });
-    expect(requests[0]?.json.messages).toEqual([{ role: "user", content: text }]);
-    expect(requests[1]?.json.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
+    // The system prompt (SPEC §20): the agent's instructions, then the run context naming the session.
+    expect(requests[0]?.json.messages).toEqual([
+      {
+        role: "system",
+        content: expect.stringMatching(
+          new RegExp(
+            `^You are the tools agent\\. Use sessions_list when asked\\.\n\n## Run context \\(written by Switchboard\\)\nSession: ${key} \\(`,
+          ),
+        ),
+      },
+      { role: "user", content: text },
+    ]);
+    expect(requests[1]?.json.messages.map((message) => message.role)).toEqual([
+      "system",
+      "user",
+      "assistant",
+      "tool",
+    ]);
 
     const messages = await transcript(key);
     expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
@@ -169,6 +185,10 @@ describe("webhook runtime, synchronous answer (hook-sync-rec)", () => {
       history: [],
       attachments: [],
       provenance: { kind: "external_user" },
+      // The whole system prompt a model would get (SPEC §20): this agent has no instructions of its own.
+      system: expect.stringMatching(
+        new RegExp(`^## Run context \\(written by Switchboard\\)\nSession: ${key} \\(`),
+      ),
       tools: expect.any(Array),
       runToken: expect.stringMatching(/\S{20,}/),
     });

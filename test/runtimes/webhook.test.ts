@@ -84,6 +84,7 @@ describe("runWebhook against an agent webhook", () => {
       history: [],
       attachments: [],
       context: "Reply step 1 of 2.",
+      system: input.system,
       tools: [LOOKUP_TOOL],
       runToken: input.runToken,
     });

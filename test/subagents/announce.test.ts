@@ -25,7 +25,7 @@ import {
   settleAll,
   spawnOk,
   subagents,
-  TASK_HEADER,
+  taskMessage,
   textOf,
 } from "../support/subagents";
 
@@ -37,8 +37,8 @@ describe("spawn → child run → one completion → the requester's update on i
 
     const [completion, ...more] = await completionsAfter(r, [r, child]);
     expect(more).toEqual([]);
-    // The child ran the task, with a short sub-agent context before it.
-    const taskText = `${TASK_HEADER(1, 1, "leaf", r)}\n\ncollect the numbers`;
+    // The child ran the task, its first visible message (its rules are in its system prompt).
+    const taskText = taskMessage("collect the numbers");
     const childMessages = await transcript(child);
     expect(childMessages.map((message) => [message.role, message.content])).toEqual([
       ["user", taskText],
@@ -179,7 +179,7 @@ describe("spawn → child run → one completion → the requester's update on i
     expect(await sessionStatus(kept.child)).toBe(200);
   });
 
-  it("names an unlabelled child by its task, never by the sub-agent context before it", async () => {
+  it("names an unlabelled child by its task, never by the header before it", async () => {
     const r = await requester("main", "e2e-title");
     const { child } = await spawnOk(r, { task: "tally the invoices" });
     await completionsAfter(r, [r, child]);
@@ -187,7 +187,7 @@ describe("spawn → child run → one completion → the requester's update on i
     expect(listed.sessions.find((row) => row.key === child)?.derivedTitle).toBe("tally the invoices");
     const items = await subagents(r, { action: "list" });
     expect(items.text).toContain("tally the invoices");
-    expect(JSON.stringify(items)).not.toContain("[Sub-agent task]");
+    expect(JSON.stringify(items)).not.toContain("[Subagent Task]");
   });
 
   it("archives the child archiveAfterMinutes after its run: out of default listings, still readable by key", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { buildSystemPrompt } from "../../src/prompt/system-prompt";
 import { buildCompletion, completionMessage } from "../../src/subagents/completion";
 import { EMPTY_STATE, judgeStructuredOutput, structuredOutcome } from "../../src/subagents/structured-result";
 import { subagentTaskMessage } from "../../src/subagents/task-message";
@@ -44,16 +45,24 @@ describe("a collector's structured result (SPEC §15)", () => {
   });
 
   it("tells a collector with a schema to call structured_output once, with one retry", () => {
-    const spawn = { depth: 1, maxDepth: 1, requesterKey: "agent:main:main" };
-    const plain = subagentTaskMessage("do it", spawn);
+    const started = { kind: "subagent" as const, depth: 1, maxDepth: 1, requesterKey: "agent:main:main" };
+    const prompt = (collect?: { outputSchema?: Record<string, unknown> }) =>
+      buildSystemPrompt({
+        agent: {},
+        session: { key: "agent:research:subagent:x", kind: "other", channel: "internal" },
+        now: 0,
+        started: { ...started, ...(collect ? { collect } : {}) },
+      });
+    const plain = prompt();
     expect(plain).toContain("announced to the requester automatically");
     expect(plain).not.toContain("structured_output");
-    const collector = subagentTaskMessage("do it", { ...spawn, collect: {} });
+    const collector = prompt({});
     expect(collector).not.toContain("announced");
     expect(collector).not.toContain("structured_output");
-    const structured = subagentTaskMessage("do it", { ...spawn, collect: { outputSchema: SCHEMA } });
+    const structured = prompt({ outputSchema: SCHEMA });
     expect(structured).toContain('call the structured_output tool exactly once as {"result": ...}');
     expect(structured).toContain("retry once");
-    expect(structured.endsWith("\ndo it")).toBe(true);
+    // The task itself is never in the system prompt: it is the first visible message.
+    expect(subagentTaskMessage("do it")).toBe("[Subagent Task]: do it");
   });
 });

@@ -270,7 +270,8 @@ export function waitDeferred(key: string, runId: string) {
 /** The status of one run of a session. */
 export const statusOf = async (key: string, runId: string) => (await runOf(key, runId)).status;
 
-/** The first lines of a sub-agent's task message (src/subagents/task-message.ts), as SPEC §5.4 asks. */
-export const TASK_HEADER = (depth: number, max: number, role: string, by: string) =>
-  `[Sub-agent task] You are a sub-agent at depth ${depth} of ${max}, role ${role}, spawned by ${by}.\n` +
-  "When you finish, your final answer is announced to the requester automatically: do not poll for it, and do not message the requester.";
+/**
+ * A sub-agent's first visible message (src/subagents/task-message.ts): the task alone, as OpenClaw's; its
+ * rules are in the run's system prompt (SPEC §20).
+ */
+export const taskMessage = (task: string) => `[Subagent Task]: ${task}`;

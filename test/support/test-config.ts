@@ -79,7 +79,14 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
           model: "scripted/research",
           // A context window of its own (contextTokens); the other agents list the default.
           contextWindow: 32_000,
-          runtime: scripted([{ match: "*", reply: "Findings: {{message}}" }]),
+          // Instructions and a zone of its own, and a rule that answers with its run's system prompt
+          // (test/prompt/run-context.test.ts), so a test can read what a run was given.
+          instructions: "You are the researcher. Cite your sources.",
+          timezone: "Asia/Tokyo",
+          runtime: scripted([
+            { match: "show your system prompt", reply: "{{system}}" },
+            { match: "*", reply: "Findings: {{message}}" },
+          ]),
         },
         {
           id: "ops",
@@ -182,6 +189,7 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
         {
           id: "model-tools-rec",
           model: "fake-model",
+          instructions: "You are the tools agent. Use sessions_list when asked.",
           runtime: model("tools/sessions_list/rec-model-tools-rec"),
         },
         {

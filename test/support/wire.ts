@@ -130,6 +130,8 @@ export interface WebhookPost {
   history: TranscriptMessage[];
   provenance?: TranscriptMessage["provenance"];
   context?: string;
+  /** The run's whole system prompt: the agent's instructions, then the run context (SPEC §20). */
+  system: string;
   attachments: Omit<AttachmentRef, "text">[];
   tools: ToolSpec[];
   runToken: string;

@@ -118,7 +118,7 @@ export function errorFromResponse(status: number, body: unknown, what: string): 
   if (status >= 500) {
     const hint =
       wire.code === "config_invalid"
-        ? "fix the server's SWITCHBOARD_CONFIG"
+        ? "fix the server's configuration (its config/<environment>.json, checked by npm run config:check, or SWITCHBOARD_CONFIG)"
         : "try again; if it persists, check the server's log";
     return new ServerError(`${what}: server error ${status} (${reason ?? "no detail"}); ${hint}`, {
       ...base,

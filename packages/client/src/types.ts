@@ -207,6 +207,10 @@ export interface ToolEnvelope<Details = Record<string, unknown>> {
 export interface HealthResult {
   ok: boolean;
   version: string;
+  /** Where the server's configuration comes from: `SWITCHBOARD_CONFIG`, or its bundled `config/<env>.json`. */
+  config: string;
+  /** Secrets the configuration names that the server lacks (names only). */
+  missingSecrets?: string[];
 }
 
 export interface RunResultBody {

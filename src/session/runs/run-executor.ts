@@ -29,6 +29,7 @@ import { attachmentRefs } from "../transcript/attachments";
 import { runMessages } from "../transcript/transcript";
 import { markSteeringTaken, steeringAfter } from "../writes/steering";
 import { chainLabel, runtimeChain } from "./model-chain";
+import { runSessionInfo, runStartOf } from "./run-start";
 
 /** How many earlier messages a runtime sees. */
 const HISTORY_MESSAGES = 40;
@@ -140,6 +141,7 @@ function toolStatus(result: object): string {
 interface AttemptParts {
   trigger: TranscriptMessage;
   history: TranscriptMessage[];
+  system: string;
   requester: Requester & { hop: number };
   granted: Parameters<typeof toolSpecs>[0];
   runToken: string;
@@ -161,7 +163,7 @@ function attempt(context: ExecutionContext, agent: AgentConfig, parts: AttemptPa
     sessionId: record.sessionId,
     message: parts.trigger,
     history: parts.history,
-    system: buildSystemPrompt({ agent, ...(run.context ? { context: run.context } : {}) }),
+    system: parts.system,
     ...(run.context ? { context: run.context } : {}),
     attachments: attachmentRefs(sql, record.sessionKey),
     tools: withOutputSchema(toolSpecs(parts.granted), record.spawn?.collect?.outputSchema),
@@ -233,6 +235,14 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
         exp: Math.ceil(context.deadlineAt / 1000) + RUN_TOKEN_GRACE_SECONDS,
       })
     : "";
+  const chain = runtimeChain(configured, record);
+  // Built once per execution: every attempt, and every runtime of the chain, sends the same prompt.
+  const system = buildSystemPrompt({
+    agent: chain[0] ?? configured,
+    session: runSessionInfo(config, record),
+    now: Date.now(),
+    started: runStartOf(config, record, run, trigger),
+  });
   // What a stream shows of the reply as it comes: its safe view, never the raw text (SPEC §14).
   const deltas = new SafeDeltas((data) => appendRunEvent(sql, run.runId, "delta", data));
   // Every secret handed to a runtime, masked in whatever error it reports (a server may echo one back).
@@ -241,8 +251,7 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
     handed.push(secret);
     return secret;
   };
-  const parts: AttemptParts = { trigger, history, requester, granted, runToken, deltas, hand };
-  const chain = runtimeChain(configured, record);
+  const parts: AttemptParts = { trigger, history, system, requester, granted, runToken, deltas, hand };
   for (const [index, agent] of chain.entries()) {
     for (let tries = 0; ; tries++) {
       const outcome = await attempt(context, agent, parts);

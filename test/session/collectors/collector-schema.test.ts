@@ -32,7 +32,13 @@ async function schemaCollector(r: string, label: string) {
   );
   const post = (await webhookPosts("hook-async-rec", child)).find((request) => request.runId === runId);
   if (!post) throw new Error(`no webhook post for ${runId}`);
-  return { child, runId, runToken: post.runToken, tools: post.tools.map((spec) => spec.name) };
+  return {
+    child,
+    runId,
+    runToken: post.runToken,
+    tools: post.tools.map((spec) => spec.name),
+    system: post.system,
+  };
 }
 
 /** The child's agent calls a tool, then posts its final text, over its run token. */
@@ -57,7 +63,15 @@ describe("a collector with an outputSchema, spawned and collected (SPEC §15)", 
     expect(good.tools).toContain("structured_output");
     expect(good.tools).not.toContain("sessions_yield");
     const [task] = await transcript(good.child);
-    expect(task?.content).toContain('call the structured_output tool exactly once as {"result": ...}');
+    expect(task?.content).toBe("[Subagent Task]: find the answer (good)");
+    // Its rules reach it in the system prompt its webhook receives (SPEC §20), with the schema.
+    expect(good.system).toContain(`Session: ${good.child} (kind other, channel `);
+    expect(good.system).toContain(
+      `You are a sub-agent at depth 1 of at most 1, role leaf.\nYour requester is ${r}.`,
+    );
+    expect(good.system).toContain("You are a collector");
+    expect(good.system).toContain('call the structured_output tool exactly once as {"result": ...}');
+    expect(good.system).toContain(JSON.stringify(SCHEMA));
 
     expect(await invoke(good.runToken, "structured_output", { result: { answer: 42 } })).toEqual({
       status: "recorded",

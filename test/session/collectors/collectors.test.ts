@@ -208,12 +208,9 @@ describe("collectors (SPEC §15)", () => {
     const [member] = await members(r);
     expect(member).toMatchObject({ state: "running", group_id: `swarm:${r}:${runId}` });
     expect(member?.child_key).toMatch(childKeyOf("hook-async"));
-    // The child is told its answer is collected, not announced.
+    // The child's first message is its task; that it is a collector is in its system prompt (SPEC §20).
     const [task] = await transcript(member?.child_key ?? "");
-    expect(task?.content).toBe(
-      `[Sub-agent task] You are a sub-agent at depth 1 of 1, role leaf, spawned by ${r}.\n` +
-        "You are a collector: your result is kept for the requester, who collects it: do not message the requester.\n\ncollected job",
-    );
+    expect(task?.content).toBe("[Subagent Task]: collected job");
     // The run's transcript holds the accepted result, with the collector's note.
     const accepted = (await transcript(r)).find((message) => message.role === "toolResult");
     expect(JSON.parse(firstBlockText(accepted))).toMatchObject({
