@@ -17,6 +17,7 @@ export type CardSession = Pick<
   | "runtimeMs"
   | "thinkingLevel"
   | "status"
+  | "compactionCount"
 > & { updatedAt?: number };
 
 /**
@@ -48,7 +49,8 @@ export function statusCard(
   const lines = [
     `${PRODUCT_NAME} ${VERSION}`,
     `Model: ${row.model ?? "default"}${details.modelOverridden ? " (session override)" : ""}`,
-    `Tokens: ${tokensText(row)} • context ${tokenCount(row.totalTokens, row)}/${formatTokenCount(row.contextTokens ?? 0)}`,
+    // OpenClaw's card counts compactions on its context line ("Context: … · 🧹 Compactions: N").
+    `Tokens: ${tokensText(row)} • context ${tokenCount(row.totalTokens, row)}/${formatTokenCount(row.contextTokens ?? 0)} • Compactions: ${row.compactionCount ?? 0}`,
     `Session: ${row.key} • ${activity}`,
     `Runtime: ${row.runtimeMs !== undefined ? formatRuntime(row.runtimeMs) : "none yet"} • thinking ${row.thinkingLevel ?? "default"}`,
     `Run: ${row.status === "running" ? "active" : "idle"}`,

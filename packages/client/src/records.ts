@@ -52,6 +52,8 @@ export interface SessionRow {
   pinned?: boolean;
   /** The session's last event seq (SPEC §13), present once above 0. */
   stateVersion?: number;
+  /** How many times the session was compacted (SPEC §20), present once above 0; not on list rows. */
+  compactionCount?: number;
   /** With sessions_list `messageLimit`: the newest messages, made safe. */
   messages?: unknown[];
 }
@@ -223,7 +225,8 @@ export interface SessionEvent {
     | "patched"
     | "delivery"
     | "archived"
-    | "restored";
+    | "restored"
+    | "compacted";
   /** Who caused it: a person on a channel, another session, or the session and the service themselves. */
   actor: { type: "human" | "agent" | "system"; id?: string };
   runId?: string;

@@ -15,6 +15,7 @@ export const eventKinds = [
   "delivery",
   "archived",
   "restored",
+  "compacted",
 ] as const;
 export type EventKind = (typeof eventKinds)[number];
 

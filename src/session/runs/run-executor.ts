@@ -20,15 +20,14 @@ import { toolSpecs } from "../../tools/specs";
 import { withOutputSchema } from "../../tools/structured-output";
 import type { ToolContext } from "../../tools/types";
 import type { SessionRecord } from "../record/record";
-import { queuedRuns, type RunRow } from "../store/run-store";
+import type { RunRow } from "../store/run-store";
 import { appendRunEvent, pruneRunStreams, SafeDeltas } from "../store/run-stream";
 import { recordedToolCall, recordToolCall } from "../store/tool-calls";
 import { attachmentRefs } from "../transcript/attachments";
-import { runMessages } from "../transcript/transcript";
+import { readMessage } from "../transcript/transcript";
 import { markSteeringTaken, steeringAfter } from "../writes/steering";
+import { promptHistory } from "./prompt-history";
 
-/** How many earlier messages a runtime sees. */
-const HISTORY_MESSAGES = 40;
 /** Transient failures (429, 5xx, network) are retried this many times, with doubling backoff. */
 export const MAX_TRANSIENT_RETRIES = 2;
 const RETRY_BASE_MS = 200;
@@ -47,6 +46,8 @@ export interface ExecutionContext {
   onRetry: (note: string) => void;
   /** Records a handoff in this session: the run's tools call their own object directly (runs/sends.ts). */
   recordSend: ToolContext["recordSend"];
+  /** Writes in one transaction (a compaction's summary with its event). */
+  transact: <T>(write: () => T) => T;
 }
 
 /** The session a run acts as: its tools and run token follow from this. */
@@ -71,7 +72,7 @@ export function runRequester(
 }
 
 /** The agent as this session runs it: a session model override replaces a model runtime's model. */
-function effectiveAgent(agent: AgentConfig, record: SessionRecord): AgentConfig {
+export function effectiveAgent(agent: AgentConfig, record: SessionRecord): AgentConfig {
   if (!record.modelOverride || !("model" in agent.runtime)) return agent;
   return {
     ...agent,
@@ -142,17 +143,8 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
   const configured = findAgent(config, record.agentId);
   if (!configured)
     return { kind: "failed", error: `agent "${record.agentId}" is not configured`, retryable: false };
-  const queuedTriggers = queuedRuns(sql).flatMap((queued) =>
-    queued.triggerMessageId ? [queued.triggerMessageId] : [],
-  );
-  const messages = runMessages(
-    sql,
-    { runId: run.runId, triggerMessageId: run.triggerMessageId ?? "" },
-    queuedTriggers,
-    HISTORY_MESSAGES,
-  );
-  if (!messages) return { kind: "failed", error: "the run's message is missing", retryable: false };
-  const { trigger, history } = messages;
+  const trigger = readMessage(sql, run.triggerMessageId ?? "");
+  if (!trigger) return { kind: "failed", error: "the run's message is missing", retryable: false };
   const requester = runRequester(config, record, run, trigger.provenance?.hop ?? 0);
   const granted = [...allowedTools(config, requester)].filter((name) => toolRegistry[name]);
   const runToken = env.SWITCHBOARD_SIGNING_KEY
@@ -170,6 +162,13 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
     : "";
   const agent = effectiveAgent(configured, record);
   const runtime = runtimeFor(agent);
+  const system = buildSystemPrompt({ agent, ...(run.context ? { context: run.context } : {}) });
+  const tools = withOutputSchema(toolSpecs(granted), record.spawn?.collect?.outputSchema);
+  // The prompt fits the model's window, the session compacted first when its history nears it (SPEC §20).
+  const { message, history } = await promptHistory(
+    { env, sql, transact: context.transact, record, agent, signal: context.signal },
+    { run: { runId: run.runId, triggerMessageId: trigger.id }, trigger, system, tools },
+  );
   // What a stream shows of the reply as it comes: its safe view, never the raw text (SPEC §14).
   const deltas = new SafeDeltas((data) => appendRunEvent(sql, run.runId, "delta", data));
   // Every secret handed to the runtime, masked in whatever error it reports (a server may echo one back).
@@ -188,12 +187,12 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
       agent,
       sessionKey: record.sessionKey,
       sessionId: record.sessionId,
-      message: trigger,
+      message,
       history,
-      system: buildSystemPrompt({ agent, ...(run.context ? { context: run.context } : {}) }),
+      system,
       ...(run.context ? { context: run.context } : {}),
       attachments: attachmentRefs(sql, record.sessionKey),
-      tools: withOutputSchema(toolSpecs(granted), record.spawn?.collect?.outputSchema),
+      tools,
       runToken,
       signal: context.signal,
       callTool: (name, args) => callToolOnce(context, requester, callIndex++, name, args),
