@@ -104,6 +104,18 @@ export interface ImportReceipt {
   totalMessages: number;
 }
 
+/** `POST /v1/sessions/{key}/compact`'s answer (SPEC §20): compacted, or why not (the session unchanged). */
+export interface CompactionAnswer {
+  compacted: boolean;
+  reason?: string;
+  operationId?: string;
+  /** Messages the new summary covers now, and the newest kept verbatim. */
+  summarizedMessages?: number;
+  keptMessages?: number;
+  /** The session's compactions so far, this one included. */
+  compactionCount: number;
+}
+
 /** A tool's refusal: a result, not an HTTP error. */
 export interface ToolFailure {
   status: "error" | "forbidden";
