@@ -14,7 +14,7 @@ import { promptBudget, selectHistory } from "./context-budget";
 
 /** What the agent's model is asked to be while it summarizes (no tools, no instructions of the agent's). */
 export const SUMMARY_SYSTEM_PROMPT = [
-  "You summarize a conversation so that it can go on without its older turns.",
+  "You are compacting a conversation: summarize it so that it can go on without its older turns.",
   "Keep every fact, decision, name, number, open question and promise the conversation relies on;",
   "drop greetings and repetition. Write plain prose in the conversation's language; no preamble.",
 ].join(" ");
