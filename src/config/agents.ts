@@ -14,12 +14,40 @@ const SUBAGENT_DEFAULTS = {
 
 export type SubagentSettings = typeof SUBAGENT_DEFAULTS & { model?: string; thinking?: string };
 
-/** The context window an agent's sessions report when the agent sets no `contextWindow` (tokens). */
-export const DEFAULT_CONTEXT_WINDOW = 200_000;
+/** The context window of a model we know nothing about (SPEC §20), in tokens. */
+export const DEFAULT_CONTEXT_WINDOW = 128_000;
 
-/** The context window of an agent's model (`agents.list[].contextWindow`, else the default). */
+/**
+ * The windows of well-known models, by the start of the model's name (a provider prefix such as
+ * `openai/` dropped); the first match wins, so a longer prefix comes before a shorter one.
+ */
+const KNOWN_CONTEXT_WINDOWS: ReadonlyArray<readonly [prefix: string, tokens: number]> = [
+  ["claude-", 200_000],
+  ["gpt-4.1", 1_047_576],
+  ["gpt-4o", 128_000],
+  ["gpt-4-turbo", 128_000],
+  ["gpt-5", 400_000],
+  ["o1", 200_000],
+  ["o3", 200_000],
+  ["o4-mini", 200_000],
+];
+
+/** The window of a well-known model by its name, else undefined. */
+export function knownContextWindow(model: string): number | undefined {
+  const name = model.toLowerCase().split("/").pop() ?? "";
+  return KNOWN_CONTEXT_WINDOWS.find(([prefix]) => name.startsWith(prefix))?.[1];
+}
+
+/** The window of an agent's model: its `contextWindow`, else its model's when well known, else the default. */
+export function agentContextWindow(agent: AgentConfig): number {
+  const model = "model" in agent.runtime ? agent.runtime.model : agent.model;
+  return agent.contextWindow ?? knownContextWindow(model) ?? DEFAULT_CONTEXT_WINDOW;
+}
+
+/** The context window of an agent's model (`contextTokens` of its sessions); the default for an unknown agent. */
 export function contextWindowOf(config: SwitchboardConfig, agentId: string): number {
-  return findAgent(config, agentId)?.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+  const agent = findAgent(config, agentId);
+  return agent ? agentContextWindow(agent) : DEFAULT_CONTEXT_WINDOW;
 }
 
 /** The configured agent with this id, if any. */

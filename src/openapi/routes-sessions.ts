@@ -1,6 +1,8 @@
 import {
   chatAcceptedSchema,
   chatSendSchema,
+  compactionAnswerSchema,
+  compactSessionSchema,
   createSessionSchema,
   importReceiptSchema,
   importTranscriptSchema,
@@ -114,6 +116,34 @@ export const sessionRouteDocs: RouteDoc[] = [
     pathParams: keyParam,
     responses: [
       { status: 200, description: "Deleted.", schema: sessionDeletedSchema, example: { deleted: true } },
+    ],
+    errors: [400, 401, 403, 404, 500],
+  },
+  {
+    method: "POST",
+    path: "/v1/sessions/:key/compact",
+    operationId: "compactSession",
+    summary: "Compact a session",
+    description:
+      "Summarizes the session's older turns with its agent's model into the summary its later prompts start from, keeping the newest turns verbatim (SPEC §20), even when the session fits its window. The transcript keeps every message; history and export are unchanged. A `compacted` event is logged and the status card counts it. A model that fails leaves the session as it was: `compacted: false` with the reason.",
+    tag: "Sessions",
+    auth: "bearer",
+    pathParams: keyParam,
+    body: { name: "CompactSessionRequest", schema: compactSessionSchema, example: {} },
+    responses: [
+      {
+        status: 200,
+        description: "Compacted, or why not.",
+        schema: compactionAnswerSchema,
+        name: "CompactionAnswer",
+        example: {
+          compacted: true,
+          operationId: "6f1c1a52-2b7e-4f3f-a6a4-0d9c8c1e2f3a",
+          summarizedMessages: 38,
+          keptMessages: 4,
+          compactionCount: 1,
+        },
+      },
     ],
     errors: [400, 401, 403, 404, 500],
   },

@@ -9,6 +9,7 @@ import {
   type CollectorAdmission,
   type CollectorResult,
   type CollectorSnapshot,
+  type CompactionAnswer,
   type CreateSessionInit,
   type DeferredResult,
   type ExactPage,
@@ -45,6 +46,7 @@ import { Outbox } from "./outbox/outbox";
 import { liveRecord, type SessionRecord } from "./record/record";
 import { type SessionRow, sessionRowOf } from "./record/row";
 import { RunWaiters } from "./run-waiters";
+import { compactNow } from "./runs/compact-now";
 import { Runs } from "./runs/runs";
 import { recordSend } from "./runs/sends";
 import { Turns } from "./runs/turns";
@@ -189,6 +191,13 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     this.#live.closeStreams();
     await this.#outbox.flush();
     return { ok: true, value: { deleted: true } };
+  }
+
+  async compact(): Promise<Result<CompactionAnswer>> {
+    const answer = await compactNow(this.env, this.ctx.storage, sessionConfig(this.env));
+    // The compacted event owes the index the session's new stateVersion.
+    await this.#outbox.flush();
+    return answer;
   }
 
   async importMessages(messages: TranscriptMessage[]): Promise<Result<ImportReceipt>> {

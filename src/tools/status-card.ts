@@ -18,6 +18,7 @@ export type CardSession = Pick<
   | "runtimeMs"
   | "thinkingLevel"
   | "status"
+  | "compactionCount"
 > & { updatedAt?: number };
 
 /**
@@ -55,7 +56,8 @@ export function statusCard(
   const lines = [
     `${PRODUCT_NAME} ${VERSION}`,
     `Model: ${row.model ?? "default"}${details.modelNote ? ` (${details.modelNote})` : ""}`,
-    `Tokens: ${tokensText(row)} • context ${tokenCount(row.totalTokens, row)}/${formatTokenCount(row.contextTokens ?? 0)}`,
+    // OpenClaw's card counts compactions on its context line ("Context: … · 🧹 Compactions: N").
+    `Tokens: ${tokensText(row)} • context ${tokenCount(row.totalTokens, row)}/${formatTokenCount(row.contextTokens ?? 0)} • Compactions: ${row.compactionCount ?? 0}`,
     // Only with pricing (SPEC §20): an unknown cost is left out, never shown as $0.
     ...(row.estimatedCostUsd !== undefined ? [`Cost: est ${formatUsd(row.estimatedCostUsd)}`] : []),
     ...(details.budget ? [details.budget] : []),

@@ -68,6 +68,7 @@ export type ClientTypesMatchTheServer = [
   Holds<Same<Client.TranscriptMessage, TranscriptMessage>>,
   Holds<Same<Client.SessionRow, Session.SessionRow>>,
   Holds<Same<Client.ImportReceipt, Session.ImportReceipt>>,
+  Holds<Same<Client.CompactionAnswer, Session.CompactionAnswer>>,
   Holds<Same<Client.RunRecord, Session.RunRecord>>,
   Holds<Same<Client.RunProgress, Session.RunProgress>>,
   Holds<Same<Client.RunWaitResult, ReturnType<typeof waitResult>>>,

@@ -69,7 +69,7 @@ describe("sessions_list rows and order", () => {
       createdAt: group.createdAt,
       updatedAt: now - 10 * MINUTE,
       model: "scripted/echo",
-      contextTokens: 200_000,
+      contextTokens: 128_000,
       spawnedBy: requester,
       parentSessionKey: requester,
       archived: false,
@@ -510,7 +510,7 @@ describe("sessions_list row fields and archive filter (SPEC §17)", () => {
     const listed = await list(requester);
     expect(keysOf(listed)).toEqual([pinned.key, plain.key, requester]);
     const row = (key: string) => listed.sessions.find((each) => each.key === key);
-    // The agent's contextWindow (research: 32000); every other agent lists the default, 200000.
+    // The agent's contextWindow (research: 32000); every other agent lists the default, 128000 (a scripted model is not a known one).
     // The event log (SPEC §13): `created`, and for the pinned one `patched` too.
     expect(row(plain.key)).toMatchObject({ contextTokens: 32_000, stateVersion: 1 });
     // Every row carries both flags, false included (as OpenClaw's rows do).

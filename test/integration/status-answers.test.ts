@@ -22,7 +22,7 @@ const invokeAs = <Body>(requester: string, body: Record<string, unknown>) =>
 const noActivityLines = (key: string) => [
   "Switchboard 0.1.0",
   "Model: scripted/echo",
-  "Tokens: 0 in / 0 out • context 0/200.0k",
+  "Tokens: 0 in / 0 out • context 0/128.0k • Compactions: 0",
   `Session: ${key} • no activity`,
   "Runtime: none yet • thinking default",
   "Run: idle",

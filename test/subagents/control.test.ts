@@ -131,7 +131,7 @@ describe("subagents list", () => {
     await createSession({ agentId: "model-echo", key: own });
     await waitRun(await sendMessage(own, "hi"));
     const card = (await tool("session_status", own)).statusText.split("\n");
-    expect(card).toContain("Tokens: unknown • context unknown/200.0k");
+    expect(card).toContain("Tokens: unknown • context unknown/128.0k • Compactions: 0");
 
     const listing = await subagents(r, {});
     expect(listing.recent.map((item) => item.sessionKey)).toEqual([child]);

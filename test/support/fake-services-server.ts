@@ -20,6 +20,7 @@
  *     malformed     200 with JSON that is not a completion
  *     rate-limited/<s>  HTTP 429 with `retry-after: <s>`
  *     status-<n>    HTTP <n> with `{ error: { message } }`
+ *     fail-on/<text> HTTP 500 when the request's messages contain <text> (a compaction's summarizing call), else echo
  *     echo-auth[/<n>] HTTP 401 quoting the API key of the request's Authorization header, after <n> filler
  *                   characters (default 0), as a server echoing the credential it refused would
  *     broken        echo, streamed, but the connection drops after the first piece of text
@@ -232,6 +233,10 @@ function openAi(scenario: string, param: string | undefined, request: Json): Rep
       return messages.some((message) => message.role === "tool")
         ? completion({ content: lastUser })
         : { ...completion(toolCall(request, "sessions_list", "{}")), delayMs: Number(param ?? 1000) };
+    case "fail-on":
+      return JSON.stringify(request.messages).includes(param ?? "")
+        ? { status: 500, body: { error: { message: `refused: the request mentions "${param}"` } } }
+        : completion({ content: lastUser });
     case "slow":
       return { ...completion({ content: lastUser }), delayMs: Number(param ?? 1000) };
     case "stall":

@@ -149,6 +149,22 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
         { id: "model-429", model: "fake-model", runtime: model("status-429") },
         { id: "model-slow", model: "fake-model", runtime: model("slow/3000") },
         { id: "model-malformed", model: "fake-model", runtime: model("malformed") },
+        // Compaction (test/session/runs/compaction.test.ts): a small window, so a few kilobytes of history
+        // fill it; one model that summarizes (echo), one that fails only when asked to summarize.
+        {
+          id: "model-compact",
+          model: "fake-model",
+          contextWindow: 4000,
+          tools: { profile: "minimal" },
+          runtime: { ...model("echo/rec-model-compact"), maxOutputTokens: 500 },
+        },
+        {
+          id: "model-compact-fails",
+          model: "fake-model",
+          contextWindow: 4000,
+          tools: { profile: "minimal" },
+          runtime: { ...model("fail-on/compacting/rec-model-compact-fails"), maxOutputTokens: 500 },
+        },
         // Redaction (test/session/runs/error-redaction.test.ts): a model that quotes the API key it refuses, and a
         // webhook agent that quotes its run token.
         {

@@ -2,6 +2,7 @@ import { DEFAULT_BASE_URL, SwitchboardClient, SwitchboardError } from "../../cli
 import { agentsWaitCommand } from "./agents-wait";
 import { type FlagSpec, parseArgv, stringFlag } from "./args";
 import type { Command } from "./command";
+import { compactCommand } from "./compact";
 import { deliveriesCommand } from "./deliveries";
 import { cliErrorMessage, exitCodeOf } from "./errors";
 import { grantCommand, revokeGrantCommand } from "./grants";
@@ -39,6 +40,7 @@ export const commands: Command[] = [
   sessionsCommand,
   importCommand,
   exportCommand,
+  compactCommand,
   grantCommand,
   revokeGrantCommand,
   deliveriesCommand,

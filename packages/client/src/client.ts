@@ -4,6 +4,7 @@ import type {
   AgentsListResult,
   AgentsWaitArgs,
   AgentsWaitResult,
+  CompactionAnswer,
   CreatedGrant,
   CreateGrantBody,
   CreateSessionBody,
@@ -195,6 +196,15 @@ export class SwitchboardClient {
   /** `DELETE /v1/sessions/{key}`. */
   deleteSession(key: string): Promise<{ deleted: true }> {
     return this.#call({ method: "DELETE", path: `/v1/sessions/${enc(key)}`, what: `delete ${key}` });
+  }
+
+  /**
+   * `POST /v1/sessions/{key}/compact`: summarizes the session's older turns with its agent's model now,
+   * keeping the newest verbatim; `compacted: false` says why not (the session is then unchanged).
+   */
+  compact(key: string): Promise<CompactionAnswer> {
+    const path = `/v1/sessions/${enc(key)}/compact`;
+    return this.#call({ method: "POST", path, body: {}, what: `compact ${key}` });
   }
 
   /** `POST /v1/sessions/{key}/transcript`: imports messages as they are, idempotent by `id`. */

@@ -52,6 +52,8 @@ export interface SessionRow {
   pinned?: boolean;
   /** The session's last event seq (SPEC §13), present once above 0. */
   stateVersion?: number;
+  /** How many times the session was compacted (SPEC §20), present once above 0; not on list rows. */
+  compactionCount?: number;
   /** With sessions_list `messageLimit`: the newest messages, made safe. */
   messages?: unknown[];
 }
@@ -100,6 +102,18 @@ export interface ImportReceipt {
   imported: number;
   skipped: number;
   totalMessages: number;
+}
+
+/** `POST /v1/sessions/{key}/compact`'s answer (SPEC §20): compacted, or why not (the session unchanged). */
+export interface CompactionAnswer {
+  compacted: boolean;
+  reason?: string;
+  operationId?: string;
+  /** Messages the new summary covers now, and the newest kept verbatim. */
+  summarizedMessages?: number;
+  keptMessages?: number;
+  /** The session's compactions so far, this one included. */
+  compactionCount: number;
 }
 
 /** A tool's refusal: a result, not an HTTP error. */
@@ -232,7 +246,8 @@ export interface SessionEvent {
     | "delivery"
     | "archived"
     | "restored"
-    | "budget";
+    | "budget"
+    | "compacted";
   /** Who caused it: a person on a channel, another session, or the session and the service themselves. */
   actor: { type: "human" | "agent" | "system"; id?: string };
   runId?: string;

@@ -90,3 +90,19 @@ export const importReceiptSchema = z.object({
   skipped: z.number().int().describe("messages whose id was already in the transcript"),
   totalMessages: z.number().int(),
 });
+
+/** `POST /v1/sessions/{key}/compact`: an empty object (SPEC §20); any field is bad input. */
+export const compactSessionSchema = z.strictObject({});
+
+/** What `POST /v1/sessions/{key}/compact` answers (the session object's CompactionAnswer). */
+export const compactionAnswerSchema = z.object({
+  compacted: z.boolean(),
+  reason: z
+    .string()
+    .optional()
+    .describe("why nothing was compacted: nothing older than the newest turn, or the model failed"),
+  operationId: z.string().optional().describe("the compaction's id, as its `compacted` event carries it"),
+  summarizedMessages: z.number().int().optional().describe("messages the new summary covers now"),
+  keptMessages: z.number().int().optional().describe("the newest messages kept verbatim"),
+  compactionCount: z.number().int().describe("the session's compactions so far"),
+});

@@ -16,6 +16,7 @@ import { agentForRequest, assertGrantScope, canonicalKeyForRequest, restScope } 
 import {
   type chatAcceptedSchema,
   chatSendSchema,
+  compactSessionSchema,
   createSessionSchema,
   importTranscriptSchema,
   patchSessionSchema,
@@ -87,6 +88,11 @@ export const sessionRoutes = new Hono<AppEnv>()
     return c.json(unwrapResult(await session.patch(changes, { expectedSessionId })));
   })
   .delete("/:key", async (c) => c.json(unwrapResult(await pathSession(c).remove())))
+  .post("/:key/compact", async (c) => {
+    const session = pathSession(c);
+    parseBody(compactSessionSchema, await readJsonBody(c.req.raw));
+    return c.json(unwrapResult(await session.compact()));
+  })
   .post("/:key/transcript", async (c) => {
     const session = pathSession(c);
     const body = parseBody(importTranscriptSchema, await readJsonBody(c.req.raw));

@@ -16,6 +16,7 @@ export const eventKinds = [
   "archived",
   "restored",
   "budget",
+  "compacted",
 ] as const;
 export type EventKind = (typeof eventKinds)[number];
 

@@ -125,6 +125,21 @@ export interface StatusDescription {
   modelOverride?: string;
 }
 
+/**
+ * What `POST /v1/sessions/{key}/compact` answers (SPEC §20): whether the session was compacted, and if
+ * not, why (nothing older than the newest turn, or the model failed: the session is then as it was).
+ */
+export interface CompactionAnswer {
+  compacted: boolean;
+  reason?: string;
+  operationId?: string;
+  /** Messages the new summary covers now, and the newest kept verbatim. */
+  summarizedMessages?: number;
+  keptMessages?: number;
+  /** The session's compactions so far, this one included. */
+  compactionCount: number;
+}
+
 /** The session object's RPC methods. */
 export interface SessionApi {
   /** Creates the session; a live session under the same key is a conflict. */
@@ -160,6 +175,11 @@ export interface SessionApi {
   patch(changes: SessionPatch, guard?: SessionGuard): Promise<Result<SessionRow>>;
   /** Deletes the session: hidden at once, storage wiped once its index row is gone. */
   remove(guard?: SessionGuard): Promise<Result<{ deleted: true }>>;
+  /**
+   * Compacts the session now (SPEC §20): even one that fits, keeping the newest turns verbatim; the
+   * transcript keeps every message. A model that fails leaves the session as it was.
+   */
+  compact(): Promise<Result<CompactionAnswer>>;
   /** Imports messages as they are, in order; ids already stored are skipped (idempotent). */
   importMessages(messages: TranscriptMessage[]): Promise<Result<ImportReceipt>>;
   /**

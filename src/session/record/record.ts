@@ -90,6 +90,8 @@ export const sessionRecordSchema = z.object({
   pinned: z.number().optional(),
   /** The last event's seq (SPEC §13); written only by the event log. */
   stateVersion: z.number().optional(),
+  /** How many times the session was compacted (SPEC §20; OpenClaw's `compactionCount`). */
+  compactionCount: z.number().optional(),
 });
 export type SessionRecord = z.infer<typeof sessionRecordSchema>;
 type Field = keyof SessionRecord;
@@ -141,6 +143,7 @@ const WRITABLE = [
   "lastRunId",
   "pinned",
   "stateVersion",
+  "compactionCount",
 ] as const satisfies readonly Field[];
 const writable: ReadonlySet<string> = new Set(WRITABLE);
 

@@ -53,6 +53,8 @@ export const sessionRowSchema = z
     pinned: z.boolean().optional(),
     /** The session's last event seq (SPEC §13), present once above 0. */
     stateVersion: z.number().optional(),
+    /** How many times the session was compacted (SPEC §20), present once above 0; not on list rows. */
+    compactionCount: z.number().optional(),
     /** With sessions_list `messageLimit`: the newest messages, made safe. */
     messages: z.array(z.unknown()).optional(),
   })
@@ -74,6 +76,7 @@ const COPIED = Object.keys(sessionRowSchema.shape).filter(
       "archived",
       "pinned",
       "stateVersion",
+      "compactionCount",
       "messages",
     ].includes(field),
 );
@@ -102,5 +105,7 @@ export function toSessionRow(columns: IndexRow, keyOptions: KeyOptions): Session
 
 /** The row callers see of a session record: the same as its index row would list. */
 export function sessionRowOf(record: SessionRecord, config: SwitchboardConfig): SessionRow {
-  return toSessionRow(indexRow(record, config), keyOptionsOf(config));
+  const row = toSessionRow(indexRow(record, config), keyOptionsOf(config));
+  // Kept by the object alone (the index has no column for it): the status card and a session's own row.
+  return record.compactionCount ? { ...row, compactionCount: record.compactionCount } : row;
 }

@@ -12,7 +12,7 @@ import { buildSystemPrompt } from "../../prompt/system-prompt";
 import { runtimeFor } from "../../runtimes";
 import { estimateCostUsd } from "../../runtimes/pricing";
 import { runModel, runProvider } from "../../runtimes/run-messages";
-import type { RunOutcome } from "../../runtimes/types";
+import type { RunOutcome, ToolSpec } from "../../runtimes/types";
 import { stringifyJson } from "../../text/json-text";
 import { toolContext } from "../../tools/context";
 import { executeToolCall } from "../../tools/invoke";
@@ -22,17 +22,16 @@ import { withOutputSchema } from "../../tools/structured-output";
 import type { ToolContext } from "../../tools/types";
 import type { TranscriptMessage } from "../../transcript/message";
 import type { SessionRecord } from "../record/record";
-import { queuedRuns, type RunRow } from "../store/run-store";
+import type { RunRow } from "../store/run-store";
 import { appendRunEvent, pruneRunStreams, SafeDeltas } from "../store/run-stream";
 import { recordedToolCall, recordToolCall } from "../store/tool-calls";
 import { attachmentRefs } from "../transcript/attachments";
-import { runMessages } from "../transcript/transcript";
+import { readMessage } from "../transcript/transcript";
 import { markSteeringTaken, steeringAfter } from "../writes/steering";
 import { chainLabel, runtimeChain } from "./model-chain";
+import { promptHistory } from "./prompt-history";
 import { runSessionInfo, runStartOf } from "./run-start";
 
-/** How many earlier messages a runtime sees. */
-const HISTORY_MESSAGES = 40;
 /** Transient failures (429, 5xx, network) are retried this many times, with doubling backoff. */
 export const MAX_TRANSIENT_RETRIES = 2;
 const RETRY_BASE_MS = 200;
@@ -51,6 +50,8 @@ export interface ExecutionContext {
   onRetry: (note: string) => void;
   /** Records a handoff in this session: the run's tools call their own object directly (runs/sends.ts). */
   recordSend: ToolContext["recordSend"];
+  /** Writes in one transaction (a compaction's summary with its event). */
+  transact: <T>(write: () => T) => T;
 }
 
 /** The session a run acts as: its tools and run token follow from this. */
@@ -139,11 +140,11 @@ function toolStatus(result: object): string {
 
 /** What one attempt needs besides the runtime: the same for every attempt and every runtime of the chain. */
 interface AttemptParts {
-  trigger: TranscriptMessage;
+  message: TranscriptMessage;
   history: TranscriptMessage[];
   system: string;
+  tools: ToolSpec[];
   requester: Requester & { hop: number };
-  granted: Parameters<typeof toolSpecs>[0];
   runToken: string;
   deltas: SafeDeltas;
   hand: <T extends string | undefined>(secret: T) => T;
@@ -161,12 +162,12 @@ function attempt(context: ExecutionContext, agent: AgentConfig, parts: AttemptPa
     agent,
     sessionKey: record.sessionKey,
     sessionId: record.sessionId,
-    message: parts.trigger,
+    message: parts.message,
     history: parts.history,
     system: parts.system,
     ...(run.context ? { context: run.context } : {}),
     attachments: attachmentRefs(sql, record.sessionKey),
-    tools: withOutputSchema(toolSpecs(parts.granted), record.spawn?.collect?.outputSchema),
+    tools: parts.tools,
     runToken: parts.runToken,
     signal: context.signal,
     callTool: (name, args) => callToolOnce(context, parts.requester, callIndex++, name, args),
@@ -209,17 +210,8 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
   const configured = findAgent(config, record.agentId);
   if (!configured)
     return { kind: "failed", error: `agent "${record.agentId}" is not configured`, retryable: false };
-  const queuedTriggers = queuedRuns(sql).flatMap((queued) =>
-    queued.triggerMessageId ? [queued.triggerMessageId] : [],
-  );
-  const messages = runMessages(
-    sql,
-    { runId: run.runId, triggerMessageId: run.triggerMessageId ?? "" },
-    queuedTriggers,
-    HISTORY_MESSAGES,
-  );
-  if (!messages) return { kind: "failed", error: "the run's message is missing", retryable: false };
-  const { trigger, history } = messages;
+  const trigger = readMessage(sql, run.triggerMessageId ?? "");
+  if (!trigger) return { kind: "failed", error: "the run's message is missing", retryable: false };
   const requester = runRequester(config, record, run, trigger.provenance?.hop ?? 0);
   const granted = [...allowedTools(config, requester)].filter((name) => toolRegistry[name]);
   const runToken = env.SWITCHBOARD_SIGNING_KEY
@@ -243,6 +235,12 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
     now: Date.now(),
     started: runStartOf(config, record, run, trigger),
   });
+  const tools = withOutputSchema(toolSpecs(granted), record.spawn?.collect?.outputSchema);
+  // The prompt fits the primary model's window, the session compacted first when its history nears it (SPEC §20).
+  const { message, history } = await promptHistory(
+    { env, sql, transact: context.transact, record, agent: chain[0] ?? configured, signal: context.signal },
+    { run: { runId: run.runId, triggerMessageId: trigger.id }, trigger, system, tools },
+  );
   // What a stream shows of the reply as it comes: its safe view, never the raw text (SPEC §14).
   const deltas = new SafeDeltas((data) => appendRunEvent(sql, run.runId, "delta", data));
   // Every secret handed to a runtime, masked in whatever error it reports (a server may echo one back).
@@ -251,7 +249,7 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
     handed.push(secret);
     return secret;
   };
-  const parts: AttemptParts = { trigger, history, system, requester, granted, runToken, deltas, hand };
+  const parts: AttemptParts = { message, history, system, tools, requester, runToken, deltas, hand };
   for (const [index, agent] of chain.entries()) {
     for (let tries = 0; ; tries++) {
       const outcome = await attempt(context, agent, parts);

@@ -250,6 +250,7 @@ export class Runs {
         signal: controller.signal,
         onRetry: (note) => recordRetry(this.#sql, row.runId, note),
         recordSend: (send) => recordSend(this.#storage, this.#alarm, send),
+        transact: (write) => this.#storage.transactionSync(write),
       });
       const current = findRun(this.#sql, row.runId);
       if (current?.status !== "running") return;

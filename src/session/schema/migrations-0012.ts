@@ -290,4 +290,21 @@ export const migrationsFrom0012: ReadonlyArray<{ id: string; sql: string }> = [
       ALTER TABLE session ADD COLUMN answered_model TEXT;
     `,
   },
+  {
+    id: "0024_compaction",
+    sql: `
+      -- Compaction (SPEC §20): the summary of the session's older turns that later prompts start from, and
+      -- the last message seq it covers (the messages after it are the uncompacted history). One row: a new
+      -- compaction summarizes from the previous summary on and replaces it. The transcript keeps every
+      -- message; compaction_count is what the status card shows.
+      CREATE TABLE compaction (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        operation_id TEXT NOT NULL,
+        through_seq INTEGER NOT NULL,
+        summary TEXT NOT NULL,
+        compacted_at INTEGER NOT NULL
+      );
+      ALTER TABLE session ADD COLUMN compaction_count INTEGER;
+    `,
+  },
 ];

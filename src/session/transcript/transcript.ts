@@ -267,35 +267,6 @@ export function readRecentMessages(sql: SqlStorage, count: number): TranscriptMe
   });
 }
 
-/** The message that started a run and the `count` messages before it, oldest first: a runtime's view. */
-export function runMessages(
-  sql: SqlStorage,
-  run: { runId: string; triggerMessageId: string },
-  queuedTriggers: string[],
-  count: number,
-): { trigger: TranscriptMessage; history: TranscriptMessage[] } | undefined {
-  const bodies = (where: string, ...params: unknown[]) =>
-    sql
-      .exec<{ body: string }>(`SELECT body FROM message WHERE ${where}`, ...params)
-      .toArray()
-      .map((row) => JSON.parse(row.body) as TranscriptMessage);
-  const trigger = bodies("id = ?", run.triggerMessageId)[0];
-  if (!trigger) return undefined;
-  // The conversation so far: what came before the trigger, and what earlier runs appended after it (a
-  // turn queued behind another run, or a steered message that outlived its run, sees that run's answer);
-  // never the triggers of turns still queued, nor messages steered into this run (it takes those itself).
-  const history = bodies(
-    `id != ?1 AND (seq < (SELECT seq FROM message WHERE id = ?1)
-       OR (id NOT IN (SELECT value FROM json_each(?2)) AND json_extract(body, '$.runId') IS NOT ?3))
-     ORDER BY seq DESC LIMIT ?4`,
-    run.triggerMessageId,
-    JSON.stringify(queuedTriggers),
-    run.runId,
-    count,
-  ).reverse();
-  return { trigger, history };
-}
-
 /** Empties the transcript (a new session replacing a deleted one's leftovers). */
 export function clearTranscript(sql: SqlStorage): void {
   sql.exec("DELETE FROM message");

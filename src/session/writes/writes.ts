@@ -4,6 +4,7 @@ import type { CreateSessionInit, ImportReceipt, TurnRequest } from "../api";
 import { insertRecord, readRecord, type SessionRecord, updateRecord } from "../record/record";
 import { noteChild } from "../store/children";
 import { cancelQueuedCollectors, clearCollectors, killOwedChildren } from "../store/collector-store";
+import { clearCompaction } from "../store/compaction-store";
 import { clearDeliveries } from "../store/delivery-store";
 import { appendEvent, clearEvents, systemEvent } from "../store/event-log";
 import { addIndexSync, addToOutbox, clearOutbox } from "../store/outbox-store";
@@ -55,6 +56,7 @@ export function writeCreation(
   clearDeliveries(sql);
   clearSearchProgress(sql);
   clearCollectors(sql);
+  clearCompaction(sql);
   const { attachments, channel, parentSessionKey, spawnDepth, ...fields } = init;
   insertRecord(
     sql,

@@ -52,8 +52,8 @@ describe("session_status", () => {
     expect(own.statusText.split("\n")).toEqual([
       "Switchboard 0.1.0",
       "Model: scripted/echo",
-      // Context used (totalTokens) of the window (contextTokens: the agent's contextWindow, default 200000).
-      "Tokens: 0 in / 0 out • context 0/200.0k",
+      // Context used (totalTokens) of the window (contextTokens: the agent's contextWindow, default 128000 for a model not known).
+      "Tokens: 0 in / 0 out • context 0/128.0k • Compactions: 0",
       `Session: ${key} • last activity just now`,
       "Runtime: none yet • thinking default",
       "Run: idle",
@@ -170,7 +170,7 @@ describe("REST sessions", () => {
       createdAt: expect.any(Number),
       updatedAt: created.createdAt,
       model: "scripted/echo",
-      contextTokens: 200_000,
+      contextTokens: 128_000,
       derivedTitle: "REST chat",
       deliveryContext: { channel: "discord", to: "channel:1", threadId: 42 },
       archived: false,
