@@ -7,8 +7,8 @@ import { readCompaction } from "../store/compaction-store";
 import { messagesNewestFirst } from "../transcript/run-history";
 import { compactHistory, openTriggerSeq } from "./compaction";
 import { historyTokens, promptBudget, readNewest } from "./context-budget";
-import { KEEP_SHARE } from "./prompt-history";
 import { effectiveAgent } from "./model-chain";
+import { KEEP_SHARE } from "./prompt-history";
 
 /** How long an on-demand compaction waits for the model (the request waits with it). */
 const COMPACT_TIMEOUT_MS = 120_000;
