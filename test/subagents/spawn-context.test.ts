@@ -40,7 +40,7 @@ describe("sessions_spawn context and idempotency", () => {
     const copied = await transcript(child);
     expect(copied.slice(0, 2)).toEqual(history);
     expect(copied[2]).toMatchObject({ role: "user", runId, provenance: { kind: "subagent_task" } });
-    expect(String(copied[2]?.content).endsWith("\n\ncarry on with the plan")).toBe(true);
+    expect(copied[2]?.content).toBe("[Subagent Task]: carry on with the plan");
     expect(copied[3]).toMatchObject({ role: "assistant", runId });
     expect(copied).toHaveLength(4);
 
