@@ -9,5 +9,7 @@ declare namespace Cloudflare {
     FAKE_MODEL_KEY?: string;
     /** The demo configuration (scripts/demo-config.json), as `npm start` serves it. */
     LOCAL_DEFAULT_CONFIG?: string;
+    /** The Discord test application's Ed25519 private key (JWK), which signs the tests' interactions. */
+    TEST_DISCORD_PRIVATE_KEY?: string;
   }
 }

@@ -1,9 +1,14 @@
+import { platformChannels } from "./platforms/channels-config";
+
 /**
  * The configuration the Worker runs with in tests (vitest.config.ts binds it as SWITCHBOARD_CONFIG):
  * the three demo agents with the SPEC's default visibility (`tree`), plus agents and channels that
  * talk to the fake services of test/support/fake-services-server.ts. Node-side: read by vitest.config.ts only.
  */
-export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
+export function testConfig(
+  fakeServicesUrl: string,
+  discordPublicKey = "0".repeat(64),
+): Record<string, unknown> {
   const model = (scenario: string) => ({
     type: "openai",
     baseUrl: `${fakeServicesUrl}/openai/${scenario}`,
@@ -137,6 +142,8 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
         },
         // Run-engine tests (test/session/runs): the same fakes, recorded under `rec-<agent id>`, so a test can read
         // exactly what the model or webhook was sent (each test filters by its own session or message).
+        // Chat platform groups (test/platforms): what the model is sent, context included.
+        { id: "platform-echo-rec", model: "fake-model", runtime: model("echo/rec-platform-echo-rec") },
         {
           id: "model-tools-rec",
           model: "fake-model",
@@ -305,6 +312,7 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
       webchat: { webhookUrl: `${fakeServicesUrl}/channel/ok`, agentId: "main" },
       // No outbound webhook: its deliveries can only be dead-lettered (test/queue/outbound.test.ts).
       sms: {},
+      ...platformChannels(fakeServicesUrl, discordPublicKey),
     },
   };
 }

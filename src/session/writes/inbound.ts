@@ -6,6 +6,7 @@ import { resolveSendPolicy, sendPolicySubject } from "../../policy/send-policy";
 import type { InboundAnswer, InboundChannelMessage } from "../api";
 import { liveRecord } from "../record/record";
 import { findRun } from "../store/run-store";
+import { pruneGroupContext } from "../transcript/transcript";
 import { writeCreation, writeInbound, writeTurn } from "./writes";
 
 /**
@@ -31,10 +32,27 @@ export function writeInboundMessage(
   const inbound = {
     messageId,
     text: message.text,
-    provenance: { kind: "external_user" as const, sourceChannel: channel },
+    provenance: {
+      kind: "external_user" as const,
+      sourceChannel: channel,
+      ...(message.senderName !== undefined
+        ? { senderId: message.senderId, senderName: message.senderName }
+        : {}),
+    },
     replyTo,
     runId: message.runId,
   };
+  if (message.context) {
+    // Unaddressed group talk: the next addressed turn reads it as history (runMessages), nothing runs now.
+    const duplicate = writeInbound(
+      sql,
+      record,
+      { ...inbound, provenance: { ...inbound.provenance, groupContext: true } },
+      now,
+    );
+    if (!duplicate) pruneGroupContext(sql, message.context.historyLimit);
+    return { status: "context", duplicate };
+  }
   const command = parseSendCommand(message.text);
   if (command && isChannelOwner(config, channel, { chatType, senderId: message.senderId })) {
     const duplicate = writeInbound(

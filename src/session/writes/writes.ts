@@ -1,7 +1,7 @@
 import type { SwitchboardConfig } from "../../config/schema";
 import type { TranscriptMessage } from "../../transcript/message";
 import type { CreateSessionInit, ImportReceipt, InboundRecord, TurnRequest } from "../api";
-import { insertRecord, readRecord, type SessionRecord, updateRecord } from "../record/record";
+import { chatOf, insertRecord, readRecord, type SessionRecord, updateRecord } from "../record/record";
 import { noteChild } from "../store/children";
 import { cancelQueuedCollectors, clearCollectors, killOwedChildren } from "../store/collector-store";
 import { clearDeliveries } from "../store/delivery-store";
@@ -55,12 +55,14 @@ export function writeCreation(
   clearDeliveries(sql);
   clearSearchProgress(sql);
   clearCollectors(sql);
-  const { attachments, channel, parentSessionKey, spawnDepth, ...fields } = init;
+  const { attachments, channel, parentSessionKey, spawnDepth, deliveryContext, ...fields } = init;
   insertRecord(
     sql,
     {
       ...fields,
-      recordedChannel: channel ?? init.deliveryContext?.channel,
+      // The session keeps the chat; what belongs to one message (its id, an interaction) stays with its run.
+      ...(deliveryContext ? { deliveryContext: chatOf(deliveryContext) } : {}),
+      recordedChannel: channel ?? deliveryContext?.channel,
       parentSessionKey: parentSessionKey ?? init.spawnedBy,
       spawnDepth: spawnDepth ?? 0,
       createdAt: now,
@@ -178,7 +180,11 @@ export function writeTurn(
     archiveAt: null,
     ...summaryChanges(appended),
     ...(request.replyTo
-      ? { lastChannel: request.replyTo.channel, lastTo: request.replyTo.to, deliveryContext: request.replyTo }
+      ? {
+          lastChannel: request.replyTo.channel,
+          lastTo: request.replyTo.to,
+          deliveryContext: chatOf(request.replyTo),
+        }
       : {}),
   });
   addToOutbox(sql, "run_index", `run:${request.runId}`, {
@@ -220,7 +226,7 @@ export function writeInbound(
     updatedAt: Math.max(record.updatedAt, now),
     lastChannel: inbound.replyTo.channel,
     lastTo: inbound.replyTo.to,
-    deliveryContext: inbound.replyTo,
+    deliveryContext: chatOf(inbound.replyTo),
     ...(inbound.sendPolicy !== undefined ? { sendPolicy: inbound.sendPolicy } : {}),
     ...summaryChanges(appended),
   });
