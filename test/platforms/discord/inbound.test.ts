@@ -65,7 +65,7 @@ describe("Discord interactions: Ed25519, PING, /ask and message commands", () =>
       to: interaction.channel_id,
       interaction: { id: interaction.id, token: interaction.token, expiresAt: expect.any(Number) },
     });
-    const expiresAt = (target?.interaction as { expiresAt: number }).expiresAt;
+    const expiresAt = Number((target?.interaction as { expiresAt?: number } | undefined)?.expiresAt);
     expect(expiresAt).toBeGreaterThanOrEqual(before + 15 * 60_000);
     // The token is the run's, never the session's.
     expect(JSON.stringify((await getSession(key)).json)).not.toContain(String(interaction.token));
