@@ -296,19 +296,6 @@ export function runMessages(
   return { trigger, history };
 }
 
-/**
- * Keeps only the newest `keep` unaddressed group messages (SPEC §21 `groupHistoryLimit`): a busy group
- * that rarely addresses the bot would otherwise grow the transcript, and every prompt, without bound.
- */
-export function pruneGroupContext(sql: SqlStorage, keep: number): void {
-  sql.exec(
-    `DELETE FROM message WHERE json_extract(body, '$.provenance.groupContext') = 1 AND seq NOT IN (
-       SELECT seq FROM message WHERE json_extract(body, '$.provenance.groupContext') = 1
-       ORDER BY seq DESC LIMIT ?)`,
-    keep,
-  );
-}
-
 /** Empties the transcript (a new session replacing a deleted one's leftovers). */
 export function clearTranscript(sql: SqlStorage): void {
   sql.exec("DELETE FROM message");

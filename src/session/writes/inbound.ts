@@ -5,9 +5,10 @@ import type { SwitchboardConfig } from "../../config/schema";
 import { resolveSendPolicy, sendPolicySubject } from "../../policy/send-policy";
 import type { InboundAnswer, InboundChannelMessage } from "../api";
 import { liveRecord } from "../record/record";
+import { holdGroupContext, takeGroupContext } from "../store/group-context";
 import { findRun } from "../store/run-store";
-import { pruneGroupContext } from "../transcript/transcript";
-import { writeCreation, writeInbound, writeTurn } from "./writes";
+import { hasMessage } from "../transcript/transcript";
+import { writeCreation, writeImport, writeInbound, writeTurn } from "./writes";
 
 /**
  * An inbound channel message, all of it in the caller's one transaction: the session created if there is
@@ -24,7 +25,7 @@ export function writeInboundMessage(
 ): InboundAnswer {
   const { channel, chatType } = message.init;
   if (!liveRecord(sql)) writeCreation(sql, message.init, now);
-  const record = liveRecord(sql);
+  let record = liveRecord(sql);
   if (!record) throw new Error("the session record was not written");
   const replyTo = message.init.deliveryContext;
   // Message ids are unique per chat on most channels: the session (this object) is in the dedupe key.
@@ -43,15 +44,24 @@ export function writeInboundMessage(
     runId: message.runId,
   };
   if (message.context) {
-    // Unaddressed group talk: the next addressed turn reads it as history (runMessages), nothing runs now.
-    const duplicate = writeInbound(
-      sql,
-      record,
-      { ...inbound, provenance: { ...inbound.provenance, groupContext: true } },
-      now,
-    );
-    if (!duplicate) pruneGroupContext(sql, message.context.historyLimit);
-    return { status: "context", duplicate };
+    // Unaddressed group talk: held (the newest historyLimit) until the next addressed turn takes it in.
+    const held = {
+      id: messageId,
+      role: "user" as const,
+      content: message.text,
+      provenance: { ...inbound.provenance, groupContext: true },
+      timestamp: now,
+    };
+    const fresh = !hasMessage(sql, messageId) && holdGroupContext(sql, held, message.context.historyLimit);
+    return { status: "context", duplicate: !fresh };
+  }
+  // Whatever this message does, the group talk held before it comes first in the transcript.
+  if (!hasMessage(sql, messageId)) {
+    const context = takeGroupContext(sql);
+    if (context.length > 0) {
+      writeImport(sql, record, context);
+      record = liveRecord(sql) ?? record;
+    }
   }
   const command = parseSendCommand(message.text);
   if (command && isChannelOwner(config, channel, { chatType, senderId: message.senderId })) {

@@ -6,6 +6,7 @@ import { noteChild } from "../store/children";
 import { cancelQueuedCollectors, clearCollectors, killOwedChildren } from "../store/collector-store";
 import { clearDeliveries } from "../store/delivery-store";
 import { appendEvent, clearEvents, systemEvent } from "../store/event-log";
+import { clearGroupContext } from "../store/group-context";
 import { addIndexSync, addToOutbox, clearOutbox } from "../store/outbox-store";
 import {
   clearRuns,
@@ -55,6 +56,7 @@ export function writeCreation(
   clearDeliveries(sql);
   clearSearchProgress(sql);
   clearCollectors(sql);
+  clearGroupContext(sql);
   const { attachments, channel, parentSessionKey, spawnDepth, deliveryContext, ...fields } = init;
   insertRecord(
     sql,
