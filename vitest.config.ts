@@ -1,8 +1,10 @@
+import { generateKeyPairSync } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { PLATFORM_SECRETS } from "./test/support/platforms/channels-config";
 import { testConfig } from "./test/support/test-config";
 
 /** A port nothing listens on right now, for test/support/fake-services-server.ts. */
@@ -45,6 +47,13 @@ export default defineConfig(async () => {
   const fakeServicesUrl = `http://127.0.0.1:${process.env.FAKE_SERVICES_PORT}`;
   // The local default `npm start` serves (config/local.json, bundled), so a test can compare the two.
   const localDefaultConfig = await readFile(path.join(import.meta.dirname, "config/local.json"), "utf8");
+  // The Discord application's Ed25519 key pair, made for this run: the channel gets the public key, the
+  // tests sign interactions with the private one (test/support/platforms/discord.ts).
+  const discordKeys = generateKeyPairSync("ed25519");
+  const discordPublicKey = Buffer.from(
+    discordKeys.publicKey.export({ format: "jwk" }).x ?? "",
+    "base64url",
+  ).toString("hex");
   return {
     plugins: [
       cloudflareTest({
@@ -76,7 +85,10 @@ export default defineConfig(async () => {
             FAKE_MODEL_KEY: "fmk-0123456789abcdefghijklmnopqrstuv",
             // The real HTTP server of test/support/fake-services-server.ts (model API, agent webhooks).
             FAKE_SERVICES_URL: fakeServicesUrl,
-            SWITCHBOARD_CONFIG: JSON.stringify(testConfig(fakeServicesUrl)),
+            SWITCHBOARD_CONFIG: JSON.stringify(testConfig(fakeServicesUrl, discordPublicKey)),
+            // The chat platforms' credentials (test/support/platforms/channels-config.ts).
+            ...PLATFORM_SECRETS,
+            TEST_DISCORD_PRIVATE_KEY: JSON.stringify(discordKeys.privateKey.export({ format: "jwk" })),
             LOCAL_DEFAULT_CONFIG: localDefaultConfig,
           },
         },

@@ -9,6 +9,8 @@ declare namespace Cloudflare {
     FAKE_MODEL_KEY?: string;
     /** The local default configuration (config/local.json), as `npm start` serves it, as text. */
     LOCAL_DEFAULT_CONFIG?: string;
+    /** The Discord test application's Ed25519 private key (JWK), which signs the tests' interactions. */
+    TEST_DISCORD_PRIVATE_KEY?: string;
   }
 }
 

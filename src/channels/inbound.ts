@@ -6,7 +6,7 @@ import { sentTextSchema } from "../transcript/message";
 
 // Ids are placed in session keys between `:` separators: one with a `:` of its own could name another
 // chat (`c:thread:x` would merge with chat `c`, thread `x`), so it is refused rather than guessed at.
-const id = z
+export const channelIdSchema = z
   .string()
   .trim()
   .min(1)
@@ -18,33 +18,35 @@ const id = z
 export const inboundMessageSchema = z.strictObject({
   agentId: z.string().trim().min(1).optional(),
   chatType: z.enum(["direct", "group", "channel"]),
-  chatId: id,
-  threadId: z.union([id, z.number().int()]).optional(),
-  senderId: id,
-  accountId: id.optional(),
+  chatId: channelIdSchema,
+  threadId: z.union([channelIdSchema, z.number().int()]).optional(),
+  senderId: channelIdSchema,
+  accountId: channelIdSchema.optional(),
   text: sentTextSchema,
-  messageId: id,
+  messageId: channelIdSchema,
 });
 export type InboundMessage = z.infer<typeof inboundMessageSchema>;
 
-// Telegram's forum threads are topics; every other channel calls them threads.
+// A `webhook` channel says nothing of its platform but its name: one named telegram has topics.
 const TOPIC_CHANNELS: ReadonlySet<string> = new Set(["telegram"]);
 
-/** The session an inbound message belongs to: by chat type, thread, and `session.scope`. */
+/**
+ * The session an inbound message belongs to: by chat type, thread, and `session.scope`. A platform
+ * channel names its threads by its platform (`threadKind`: Telegram's forum topics); a `webhook` one
+ * by its name.
+ */
 export function inboundSessionKey(
   channel: string,
   agentId: string,
-  message: InboundMessage,
+  message: Pick<InboundMessage, "chatType" | "chatId" | "senderId" | "threadId">,
   options: KeyOptions,
+  threadKind: "topic" | "thread" = TOPIC_CHANNELS.has(channel) ? "topic" : "thread",
 ) {
   const chat =
     message.chatType === "direct"
       ? `${channel}:direct:${message.senderId}`
       : `${channel}:${message.chatType}:${message.chatId}`;
-  const thread =
-    message.threadId === undefined
-      ? ""
-      : `:${TOPIC_CHANNELS.has(channel) ? "topic" : "thread"}:${message.threadId}`;
+  const thread = message.threadId === undefined ? "" : `:${threadKind}:${message.threadId}`;
   return canonicalizeKeyInput(`agent:${agentId}:${chat}${thread}`, agentId, options);
 }
 

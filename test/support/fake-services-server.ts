@@ -44,6 +44,8 @@
  *     flaky/<n>     500 for the first <n> posts of each idempotencyKey, then 200
  *   POST /anthropic/<scenario>[/<param>][/rec-<id>]/v1/messages           Anthropic's Messages API
  *     Scenarios in fake-anthropic.ts (echo, no-usage, tools, rate-limited, overloaded, overloaded-stream, …).
+ *   GET|POST /identity/<platform>/rec-<id>/…                               a chat platform's identity call
+ *     telegram …/bot<token>/getMe and slack …/auth.test (platforms/identity.ts)
  *   Either service, scenario `hangup`: the connection is dropped without an answer (recorded all the same).
  *   GET /recorded/<id>   every request received with `rec-<id>` in its path, oldest first:
  *                        `[{ method, path, headers (lower-case names), body (raw text), json }]`
@@ -55,6 +57,7 @@ import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { anthropic, type SseEvent } from "./fake-anthropic";
 import { recordedUnder, recordRequest, whenRecorded } from "./fake-services-signals";
+import { identityReply } from "./platforms/identity";
 
 /** The test binding SWITCHBOARD_SIGNING_KEY, from which the service derives channel and agent secrets. */
 const TEST_SIGNING_KEY = "test-signing-key-0123456789abcdef";
@@ -361,6 +364,16 @@ async function route(request: IncomingMessage, url: URL, body: string): Promise<
       return { status: 401, body: { error: { message: "bad X-Switchboard-Signature" } } };
     record(`channel:${json.sessionKey}`, request, url, body);
     return status ? failure("channel") : (channelDelivery(scenario, param, json) ?? unknown);
+  }
+  if (service === "identity") {
+    const authorization = request.headers.authorization;
+    return (
+      identityReply(
+        scenario,
+        segments.slice(2),
+        typeof authorization === "string" ? authorization : undefined,
+      ) ?? unknown
+    );
   }
   if (service === "openai" && request.method === "POST" && url.pathname.endsWith("/chat/completions")) {
     if (status) return failure("model");

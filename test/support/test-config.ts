@@ -1,3 +1,5 @@
+import { platformChannels } from "./platforms/channels-config";
+
 /**
  * The configuration the Worker runs with in tests (vitest.config.ts binds it as SWITCHBOARD_CONFIG):
  * the three demo agents with the SPEC's default visibility (`tree`), plus agents and channels that
@@ -32,7 +34,10 @@ function fallbackAgents(fakeServicesUrl: string): Record<string, unknown>[] {
   ];
 }
 
-export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
+export function testConfig(
+  fakeServicesUrl: string,
+  discordPublicKey = "0".repeat(64),
+): Record<string, unknown> {
   const model = (scenario: string) => ({
     type: "openai",
     baseUrl: `${fakeServicesUrl}/openai/${scenario}`,
@@ -202,6 +207,8 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
             headers: { "cf-aig-authorization": { env: "FAKE_MODEL_KEY" } },
           },
         },
+        // Chat platform groups (test/platforms): what the model is sent, context included.
+        { id: "platform-echo-rec", model: "fake-model", runtime: model("echo/rec-platform-echo-rec") },
         {
           id: "model-tools-rec",
           model: "fake-model",
@@ -398,6 +405,7 @@ export function testConfig(fakeServicesUrl: string): Record<string, unknown> {
       webchat: { webhookUrl: `${fakeServicesUrl}/channel/ok`, agentId: "main" },
       // No outbound webhook: its deliveries can only be dead-lettered (test/queue/outbound.test.ts).
       sms: {},
+      ...platformChannels(fakeServicesUrl, discordPublicKey),
     },
   };
 }

@@ -12,11 +12,13 @@ import { sessionApi } from "../../session/client";
 import { parseJsonText } from "../middleware";
 import { parseBody } from "../parse-body";
 import { unwrapResult } from "../store-result";
+import { platformInbound } from "./channel-platforms";
 
 /**
  * Inbound channel messages, signed with the channel's secret (SPEC §8). The route verifies, parses and
  * names the session; the session object takes the message in one call and one transaction
  * (SessionApi.acceptInbound): it creates the session if needed and decides commands and the send policy.
+ * A `telegram`, `slack` or `discord` channel is the platform's own webhook (channel-platforms.ts).
  */
 export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async (c) => {
   const channel = c.req.param("channel").toLowerCase();
@@ -27,6 +29,9 @@ export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async
       "not_found",
       `unknown channel "${channel}": add it under channels in the configuration`,
     );
+  // A chat platform is verified and read by its own scheme (SPEC §21); `webhook` is §8's signed JSON.
+  if (settings.platform !== "webhook")
+    return platformInbound(c, channel, { ...settings, platform: settings.platform });
   const secrets = await thirdPartySecrets(c.env, { use: "channel", channel }, settings.secretEnv);
   if (!secrets.ok) throw new AppError("unavailable", `channel ${secrets.error}`);
   // The signature covers the exact bytes, so it is checked before anything is parsed or written.

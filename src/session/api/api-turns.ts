@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { type Provenance, provenanceSchema } from "../../transcript/message";
-import { deliveryContextSchema } from "../record/record";
+import { replyTargetSchema } from "../record/record";
 import type { RunStatus } from "./api-runs";
 
 /** What happens after a run of an agent-to-agent exchange ends (src/messaging/reply-flow.ts). */
@@ -37,7 +37,7 @@ export const turnRequestSchema = z.object({
   timeoutMs: z.number().int().positive().optional(),
   flow: replyFlowSchema.optional(),
   /** Where the run's reply is posted (a channel's inbound message). */
-  replyTo: deliveryContextSchema.optional(),
+  replyTo: replyTargetSchema.optional(),
   /** Post the reply to the session's own announce target (a completion); never for a sub-agent. */
   replyToOwnChannel: z.boolean().optional(),
   /**

@@ -10,6 +10,8 @@ import {
   type DeliveryContext,
   deliveryContextSchema,
   type RecordChanges,
+  type ReplyTarget,
+  replyTargetSchema,
   type SessionRecord,
   type SpawnInfo,
 } from "../record/record";
@@ -40,8 +42,8 @@ export * from "./api-runs";
 export * from "./api-turns";
 export { retryDelayMs } from "./delivery-schedule";
 export { NO_PENDING_INPUTS } from "./pending-inputs";
-export type { DeliveryContext, SessionRecord, SessionRow, SpawnInfo };
-export { deliveryContextSchema };
+export type { DeliveryContext, ReplyTarget, SessionRecord, SessionRow, SpawnInfo };
+export { deliveryContextSchema, replyTargetSchema };
 
 /** How a domain call can fail; routes map each code to an HTTP status (errors.ts), tools to a result. */
 export type DomainErrorCode = "not_found" | "conflict" | "forbidden";
@@ -100,7 +102,8 @@ export interface InboundChannelMessage {
   init: CreateSessionInit & {
     channel: string;
     chatType: NonNullable<CreateSessionInit["chatType"]>;
-    deliveryContext: DeliveryContext;
+    /** The chat, and for the run's reply the message it answers (the session keeps only the chat). */
+    deliveryContext: ReplyTarget;
   };
   /** The channel's own message id: a redelivery is one message and one run. */
   channelMessageId: string;
@@ -109,12 +112,20 @@ export interface InboundChannelMessage {
   senderId: string;
   /** The run it starts, if it starts one (stable per chat and message id). */
   runId: string;
+  /**
+   * A group message that does not address the bot (SPEC §21 groups): recorded as context for the next
+   * addressed turn, with no run; only the newest `historyLimit` such messages are kept.
+   */
+  context?: { historyLimit: number };
+  /** The sender as the platform names them, kept in the message's provenance (who said what in a group). */
+  senderName?: string;
 }
 
 /** What became of an inbound message: a `/send` command applied, a run queued, or blocked by the policy. */
 export type InboundAnswer =
   | { status: "command"; sendPolicy: "allow" | "deny" | "inherit"; duplicate: boolean }
   | { status: "accepted"; runId: string; duplicate: boolean }
+  | { status: "context"; duplicate: boolean }
   | { status: "blocked" };
 
 /** What session_status reads from the object: the row, and whether to count children in the index. */

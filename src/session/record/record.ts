@@ -10,6 +10,27 @@ export const deliveryContextSchema = z.object({
 });
 export type DeliveryContext = z.infer<typeof deliveryContextSchema>;
 
+/** Where one run's reply goes: the chat, and what belongs to the message it answers (SPEC §21). */
+export const replyTargetSchema = deliveryContextSchema.extend({
+  /**
+   * A run's reply target only (never the session's context): the platform message it answers, so the
+   * reply quotes it (Telegram `reply_to_message_id`; Slack's thread when the chat has none).
+   */
+  replyToMessageId: z.string().optional(),
+  /**
+   * A run's reply target only: the Discord interaction that started it, whose token posts follow-ups
+   * until `expiresAt` (ms; 15 minutes after it arrived). Kept off the session's context and its rows.
+   */
+  interaction: z.object({ id: z.string(), token: z.string(), expiresAt: z.number() }).optional(),
+});
+export type ReplyTarget = z.infer<typeof replyTargetSchema>;
+
+/** The chat a reply target names, without what belongs to one message (what a session keeps). */
+export function chatOf(target: ReplyTarget): DeliveryContext {
+  const { replyToMessageId: _message, interaction: _interaction, ...chat } = target;
+  return chat;
+}
+
 /** A sub-agent's spawn settings (SPEC §5.4), kept with the child. */
 export const spawnInfoSchema = z.object({
   requesterKey: z.string(),

@@ -307,4 +307,17 @@ export const migrationsFrom0012: ReadonlyArray<{ id: string; sql: string }> = [
       ALTER TABLE session ADD COLUMN compaction_count INTEGER;
     `,
   },
+  {
+    id: "0025_group_context",
+    sql: `
+      -- Unaddressed group messages (SPEC §21 groupHistoryLimit): held here, the newest N only, until the
+      -- next addressed turn moves them into the transcript just before its message. The transcript is
+      -- never pruned (its numbering stays contiguous); this table is.
+      CREATE TABLE group_context (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        body TEXT NOT NULL
+      );
+    `,
+  },
 ];

@@ -3,9 +3,7 @@ import type { RunUsage } from "../../runtimes/types";
 import { fromColumns } from "../../storage/columns";
 import type { TranscriptMessage } from "../../transcript/message";
 import {
-  type DeliveryContext,
   type DeliveryStatus,
-  deliveryContextSchema,
   ENDED_STATUSES,
   type ReplyFlow,
   type RunRecord,
@@ -13,6 +11,7 @@ import {
   replyFlowSchema,
   type TurnRequest,
 } from "../api";
+import { type ReplyTarget, replyTargetSchema } from "../record/record";
 import { appendEvent, type NewEvent, systemEvent } from "./event-log";
 import { safeReplyText } from "./run-stream";
 
@@ -26,7 +25,7 @@ export interface RunRow {
   triggerMessageId?: string;
   context?: string;
   flow?: ReplyFlow;
-  replyTo?: DeliveryContext;
+  replyTo?: ReplyTarget;
   timeoutMs: number;
   createdAt: number;
   startedAt?: number;
@@ -97,7 +96,7 @@ function readRows(sql: SqlStorage, where: string, ...params: unknown[]): RunRow[
       const { flow, replyTo, retries, ...columns } = fromColumns<Record<string, unknown>>(row);
       const runId = String(columns.runId);
       const parsedFlow = parseColumn(replyFlowSchema, flow, `run ${runId} flow`);
-      const parsedReplyTo = parseColumn(deliveryContextSchema, replyTo, `run ${runId} reply_to`);
+      const parsedReplyTo = parseColumn(replyTargetSchema, replyTo, `run ${runId} reply_to`);
       return {
         ...(columns as Omit<RunRow, "flow" | "replyTo" | "retries">),
         ...(parsedFlow ? { flow: parsedFlow } : {}),

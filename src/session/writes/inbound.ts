@@ -4,13 +4,14 @@ import { keyOptionsOf } from "../../config/key-options";
 import type { SwitchboardConfig } from "../../config/schema";
 import { resolveSendPolicy, sendPolicySubject } from "../../policy/send-policy";
 import type { Provenance, TranscriptMessage } from "../../transcript/message";
-import type { DeliveryContext, InboundAnswer, InboundChannelMessage } from "../api";
-import { liveRecord, type SessionRecord, updateRecord } from "../record/record";
+import type { InboundAnswer, InboundChannelMessage, ReplyTarget } from "../api";
+import { chatOf, liveRecord, type SessionRecord, updateRecord } from "../record/record";
+import { holdGroupContext, takeGroupContext } from "../store/group-context";
 import { addIndexSync } from "../store/outbox-store";
 import { findRun } from "../store/run-store";
-import { appendMessages, summaryChanges } from "../transcript/transcript";
+import { appendMessages, hasMessage, summaryChanges } from "../transcript/transcript";
 import { addPost } from "./posts";
-import { writeCreation, writeTurn } from "./writes";
+import { writeCreation, writeImport, writeTurn } from "./writes";
 
 /**
  * An inbound channel message, all of it in the caller's one transaction: the session created if there is
@@ -27,7 +28,7 @@ export function writeInboundMessage(
 ): InboundAnswer {
   const { channel, chatType } = message.init;
   if (!liveRecord(sql)) writeCreation(sql, message.init, now);
-  const record = liveRecord(sql);
+  let record = liveRecord(sql);
   if (!record) throw new Error("the session record was not written");
   const replyTo = message.init.deliveryContext;
   // Message ids are unique per chat on most channels: the session (this object) is in the dedupe key.
@@ -35,10 +36,36 @@ export function writeInboundMessage(
   const inbound = {
     messageId,
     text: message.text,
-    provenance: { kind: "external_user" as const, sourceChannel: channel },
+    provenance: {
+      kind: "external_user" as const,
+      sourceChannel: channel,
+      ...(message.senderName !== undefined
+        ? { senderId: message.senderId, senderName: message.senderName }
+        : {}),
+    },
     replyTo,
     runId: message.runId,
   };
+  if (message.context) {
+    // Unaddressed group talk: held (the newest historyLimit) until the next addressed turn takes it in.
+    const held = {
+      id: messageId,
+      role: "user" as const,
+      content: message.text,
+      provenance: { ...inbound.provenance, groupContext: true },
+      timestamp: now,
+    };
+    const fresh = !hasMessage(sql, messageId) && holdGroupContext(sql, held, message.context.historyLimit);
+    return { status: "context", duplicate: !fresh };
+  }
+  // Whatever this message does, the group talk held before it comes first in the transcript.
+  if (!hasMessage(sql, messageId)) {
+    const context = takeGroupContext(sql);
+    if (context.length > 0) {
+      writeImport(sql, record, context);
+      record = liveRecord(sql) ?? record;
+    }
+  }
   const command = parseSendCommand(message.text);
   if (command && isChannelOwner(config, channel, { chatType, senderId: message.senderId })) {
     const duplicate = writeInbound(
@@ -84,7 +111,7 @@ interface InboundRecord {
   messageId: string;
   text: string;
   provenance: Provenance;
-  replyTo: DeliveryContext;
+  replyTo: ReplyTarget;
   runId: string;
   /** Posted back to the chat (a command's confirmation). */
   answer?: string;
@@ -117,7 +144,7 @@ function writeInbound(sql: SqlStorage, record: SessionRecord, inbound: InboundRe
     updatedAt: Math.max(record.updatedAt, now),
     lastChannel: inbound.replyTo.channel,
     lastTo: inbound.replyTo.to,
-    deliveryContext: inbound.replyTo,
+    deliveryContext: chatOf(inbound.replyTo),
     ...(inbound.sendPolicy !== undefined ? { sendPolicy: inbound.sendPolicy } : {}),
     ...summaryChanges(appended),
   });

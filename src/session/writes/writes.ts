@@ -1,12 +1,13 @@
 import type { SwitchboardConfig } from "../../config/schema";
 import type { TranscriptMessage } from "../../transcript/message";
 import type { CreateSessionInit, ImportReceipt, TurnRequest } from "../api";
-import { insertRecord, readRecord, type SessionRecord, updateRecord } from "../record/record";
+import { chatOf, insertRecord, readRecord, type SessionRecord, updateRecord } from "../record/record";
 import { noteChild } from "../store/children";
 import { cancelQueuedCollectors, clearCollectors, killOwedChildren } from "../store/collector-store";
 import { clearCompaction } from "../store/compaction-store";
 import { clearDeliveries } from "../store/delivery-store";
 import { appendEvent, clearEvents, systemEvent } from "../store/event-log";
+import { clearGroupContext } from "../store/group-context";
 import { addIndexSync, addToOutbox, clearOutbox } from "../store/outbox-store";
 import {
   clearRuns,
@@ -57,12 +58,15 @@ export function writeCreation(
   clearSearchProgress(sql);
   clearCollectors(sql);
   clearCompaction(sql);
-  const { attachments, channel, parentSessionKey, spawnDepth, ...fields } = init;
+  clearGroupContext(sql);
+  const { attachments, channel, parentSessionKey, spawnDepth, deliveryContext, ...fields } = init;
   insertRecord(
     sql,
     {
       ...fields,
-      recordedChannel: channel ?? init.deliveryContext?.channel,
+      // The session keeps the chat; what belongs to one message (its id, an interaction) stays with its run.
+      ...(deliveryContext ? { deliveryContext: chatOf(deliveryContext) } : {}),
+      recordedChannel: channel ?? deliveryContext?.channel,
       parentSessionKey: parentSessionKey ?? init.spawnedBy,
       spawnDepth: spawnDepth ?? 0,
       createdAt: now,
@@ -180,7 +184,11 @@ export function writeTurn(
     archiveAt: null,
     ...summaryChanges(appended),
     ...(request.replyTo
-      ? { lastChannel: request.replyTo.channel, lastTo: request.replyTo.to, deliveryContext: request.replyTo }
+      ? {
+          lastChannel: request.replyTo.channel,
+          lastTo: request.replyTo.to,
+          deliveryContext: chatOf(request.replyTo),
+        }
       : {}),
   });
   addToOutbox(sql, "run_index", `run:${request.runId}`, {
