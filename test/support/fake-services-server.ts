@@ -40,6 +40,8 @@
  *     Checks the signature like /webhook, then records the delivery under `channel:<body.sessionKey>`.
  *     ok            200
  *     flaky/<n>     500 for the first <n> posts of each idempotencyKey, then 200
+ *   /telegram, /slack, /discord: the chat platforms' APIs (platforms/outbound-stand-in.ts), recorded
+ *   under `platform:<chat>`; `POST /platform-script/<chat>` scripts their answers.
  *   Either service, scenario `hangup`: the connection is dropped without an answer (recorded all the same).
  *   GET /recorded/<id>   every request received with `rec-<id>` in its path, oldest first:
  *                        `[{ method, path, headers (lower-case names), body (raw text), json }]`
@@ -50,6 +52,7 @@
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { recordedUnder, recordRequest, whenRecorded } from "./fake-services-signals";
+import { platformReply, setPlatformScript } from "./platforms/outbound-stand-in";
 
 /** The test binding SWITCHBOARD_SIGNING_KEY, from which the service derives channel and agent secrets. */
 const TEST_SIGNING_KEY = "test-signing-key-0123456789abcdef";
@@ -82,6 +85,7 @@ const objectsOf = (value: unknown): Json[] => (Array.isArray(value) ? value.map(
  */
 type Reply = {
   status: number;
+  headers?: Record<string, string>;
   body?: unknown;
   delayMs?: number;
   stallMs?: number;
@@ -313,6 +317,16 @@ async function route(request: IncomingMessage, url: URL, body: string): Promise<
       ? { status: 200, body: arrived }
       : { status: 408, body: { error: `${count} request(s) under ${scenario} never arrived` } };
   }
+  if (request.method === "POST" && service === "platform-script")
+    return setPlatformScript(decodeURIComponent(scenario), objectOf(parseJson(body)));
+  const platform = platformReply(
+    `${request.method}`,
+    segments,
+    objectOf(parseJson(body)),
+    request.headers,
+    (key) => record(`platform:${key}`, request, url, body),
+  );
+  if (platform) return platform;
   const recordId = segments.find((segment) => segment.startsWith("rec-"))?.slice(4);
   if (recordId) record(recordId, request, url, body);
   if (scenario === "hangup") return { status: 0, hangup: true };
@@ -368,7 +382,7 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
   if (response.destroyed) return;
   if (reply.events) return writeEvents(reply, request, response);
   const text = reply.body === undefined ? "" : JSON.stringify(reply.body);
-  response.writeHead(reply.status, { "Content-Type": "application/json" });
+  response.writeHead(reply.status, { "Content-Type": "application/json", ...reply.headers });
   if (reply.stallMs) {
     response.write(text.slice(0, 8));
     await delay(reply.stallMs, request);
