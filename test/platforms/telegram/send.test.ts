@@ -36,7 +36,7 @@ describe("Telegram replies through sendMessage (SPEC §21)", () => {
     expect(telegramMarkdown("Use `npm test` (see [docs](https://example.com/a_b)) - done!")).toBe(
       "Use `npm test` \\(see [docs](https://example.com/a_b)\\) \\- done\\!",
     );
-    expect(telegramMarkdown("```ts\nconst a = 1;\n```")).toBe("```\nconst a = 1;\n```");
+    expect(telegramMarkdown("```ts\nconst a = 1;\n```")).toBe("```ts\nconst a = 1;\n```");
   });
 
   it("sends a part whose formatting Telegram refuses again as plain text, as the same part", async () => {
