@@ -119,7 +119,8 @@ export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): 
       console.warn(
         `queue ${batch.queue}: message ${message.id} attempt ${message.attempts} failed: ${ledgerError(outcome.reason)}`,
       );
-      message.retry({ delaySeconds: outcome.retryInSeconds });
+      // A platform's retry_after past the Queue's longest delay: held that long, then tried (and held again).
+      message.retry({ delaySeconds: Math.min(outcome.retryInSeconds, HOLD_SECONDS) });
     }
   }
 }
