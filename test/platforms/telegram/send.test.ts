@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { TELEGRAM_LIMIT, telegramMarkdown } from "../../../src/platforms/telegram/format";
 import { sendTelegram } from "../../../src/platforms/telegram/send";
-import { uid } from "../../support";
+import { fakeServicesUrl, uid } from "../../support";
 import { deliverNow, platformCalls, platformMessage, platformScript } from "../../support/platforms/outbound";
 
 const TOKEN = env.TEST_TELEGRAM_BOT_TOKEN ?? "";
@@ -77,7 +77,8 @@ describe("Telegram replies through sendMessage (SPEC §21)", () => {
 
   it("keeps the token out of a network failure's reason (the token is in the URL)", async () => {
     const message = platformMessage("tg-bot", { to: chat() });
-    const result = await sendTelegram(message, TOKEN, "http://127.0.0.1:1", 0);
+    // The fake services drop the connection unanswered (scenario `hangup`).
+    const result = await sendTelegram(message, TOKEN, `${fakeServicesUrl()}/down/hangup`, 0);
     expect(result.kind).toBe("retry");
     expect(JSON.stringify(result)).not.toContain(TOKEN);
   });
