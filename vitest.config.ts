@@ -83,6 +83,11 @@ export default defineConfig(async () => {
             SWITCHBOARD_SIGNING_KEY: "test-signing-key-0123456789abcdef",
             // The API key of the model-auth-echo agent: 36 characters of no shape a redaction pattern knows.
             FAKE_MODEL_KEY: "fmk-0123456789abcdefghijklmnopqrstuv",
+            // The chat platforms' bot credentials (test-config.ts channels tg-bot, slack-bot, discord-bot).
+            TEST_TELEGRAM_BOT_TOKEN: "123456789:AAtelegram-test-token-0123456789abcdef",
+            TEST_SLACK_BOT_TOKEN: "xoxb-test-slack-bot-token-0123456789",
+            TEST_SLACK_SIGNING_SECRET: "slack-test-signing-secret-0123456789",
+            TEST_DISCORD_BOT_TOKEN: "discord-test-bot-token-0123456789.abcdef",
             // The real HTTP server of test/support/fake-services-server.ts (model API, agent webhooks).
             FAKE_SERVICES_URL: fakeServicesUrl,
             SWITCHBOARD_CONFIG: JSON.stringify(testConfig(fakeServicesUrl, discordPublicKey)),

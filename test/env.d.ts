@@ -7,6 +7,10 @@ declare namespace Cloudflare {
     FAKE_SERVICES_URL?: string;
     /** The API key of the `model-auth-echo` test agent, which its fake model quotes back. */
     FAKE_MODEL_KEY?: string;
+    /** The chat platforms' bot tokens (channels tg-bot, slack-bot, discord-bot of test-config.ts). */
+    TEST_TELEGRAM_BOT_TOKEN?: string;
+    TEST_SLACK_BOT_TOKEN?: string;
+    TEST_DISCORD_BOT_TOKEN?: string;
     /** The local default configuration (config/local.json), as `npm start` serves it, as text. */
     LOCAL_DEFAULT_CONFIG?: string;
     /** The Discord test application's Ed25519 private key (JWK), which signs the tests' interactions. */

@@ -21,6 +21,11 @@ const deliveryRecordSchema = z.object({
   attempts: z.number().int().describe("Attempts in the current series (a retry starts a new one at 0)"),
   nextAttemptAt: z.number().int().optional().describe("ms since the epoch, while a retry is scheduled"),
   lastError: z.string().optional().describe("Why the last attempt failed"),
+  partsSent: z
+    .number()
+    .int()
+    .optional()
+    .describe("A platform reply split in parts: how many are out (a retry sends the rest)"),
   createdAt: z.number().int().describe("ms since the epoch"),
   updatedAt: z.number().int().describe("ms since the epoch"),
 });

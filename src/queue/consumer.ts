@@ -2,6 +2,7 @@ import { loadConfig } from "../config/load";
 import { ledgerError, retryDelayMs } from "../session/api";
 import { deliverTurn, sessionApi } from "../session/client";
 import { deadLetterOf } from "./dead-letters";
+import type { DeliveryResult } from "./delivery-result";
 import { type OutboundMessage, type QueueMessage, queueMessageSchema } from "./messages";
 import { deliverOutbound } from "./outbound";
 
@@ -12,6 +13,9 @@ type Handled = { ack: true } | { retryInSeconds: number; reason: string } | { de
 
 /** The one schedule (SPEC §16), in the Queue's whole seconds, after a message's `attempts`. */
 const retrySeconds = (attempts: number) => Math.ceil(retryDelayMs(attempts) / 1000);
+
+/** Whole seconds until `at`, rounded up (never early), at least 1. */
+const secondsUntil = (at: number) => Math.max(1, Math.ceil((at - Date.now()) / 1000));
 
 /** The retry of a message whose attempts no ledger record answers for. */
 const scheduled = (attempts: number, reason: string): Handled => ({
@@ -38,11 +42,24 @@ async function handleSend(
  * when to try again (its schedule, its 30-minute deadline). If the report cannot be made, the message is
  * retried: the channel deduplicates the post by its idempotency key, and the report is made then.
  */
+/**
+ * The parts of a split platform post an earlier attempt delivered (its ledger record counts them), so
+ * they are not posted again. Only a text longer than the smallest platform limit can have parts.
+ */
+async function partsAlreadySent(env: Env, message: OutboundMessage): Promise<number> {
+  if (!message.deliveryId || message.text.length <= SMALLEST_PART_LIMIT) return 0;
+  const record = await sessionApi(env.SESSION, message.sessionKey).delivery(message.deliveryId);
+  return record.ok ? (record.value.partsSent ?? 0) : 0;
+}
+
+/** Discord's 2,000 characters: a text within it is one part on every platform. */
+const SMALLEST_PART_LIMIT = 2000;
+
 async function handlePost(env: Env, message: OutboundMessage, attempts: number): Promise<Handled> {
   const config = loadConfig(env);
-  const delivered = config.ok
-    ? await deliverOutbound(env, config.config, message)
-    : ({ kind: "retry", reason: config.error } as const);
+  const delivered: DeliveryResult = config.ok
+    ? await deliverOutbound(env, config.config, message, await partsAlreadySent(env, message))
+    : { kind: "retry", reason: config.error };
   if (delivered.kind === "delivered") {
     if (message.deliveryId)
       await sessionApi(env.SESSION, message.sessionKey).reportDelivery(message.deliveryId, {
@@ -52,13 +69,17 @@ async function handlePost(env: Env, message: OutboundMessage, attempts: number):
   }
   // A post owed before the ledger existed: the schedule alone, then the dead-letter queue.
   if (!message.deliveryId)
-    return delivered.kind === "retry"
-      ? scheduled(attempts, delivered.reason)
-      : { deadLetter: delivered.reason };
+    return delivered.kind !== "retry"
+      ? { deadLetter: delivered.reason }
+      : delivered.retryAt !== undefined
+        ? { retryInSeconds: secondsUntil(delivered.retryAt), reason: delivered.reason }
+        : scheduled(attempts, delivered.reason);
   const outcome = delivered.kind === "retry" ? "retry" : "failed";
   const answer = await sessionApi(env.SESSION, message.sessionKey).reportDelivery(message.deliveryId, {
     outcome,
     error: delivered.reason,
+    ...(delivered.kind === "retry" && delivered.retryAt !== undefined ? { retryAt: delivered.retryAt } : {}),
+    ...(delivered.partsSent !== undefined ? { partsSent: delivered.partsSent } : {}),
   });
   // No record (its session was deleted meanwhile), or it is settled (failed, suspended): stop here.
   if (!answer.ok || !("retryInSeconds" in answer.value)) return { ack: true };
@@ -98,7 +119,8 @@ export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): 
       console.warn(
         `queue ${batch.queue}: message ${message.id} attempt ${message.attempts} failed: ${ledgerError(outcome.reason)}`,
       );
-      message.retry({ delaySeconds: outcome.retryInSeconds });
+      // A platform's retry_after past the Queue's longest delay: held that long, then tried (and held again).
+      message.retry({ delaySeconds: Math.min(outcome.retryInSeconds, HOLD_SECONDS) });
     }
   }
 }

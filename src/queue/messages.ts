@@ -27,6 +27,16 @@ export const outboundMessageSchema = z.object({
   sessionKey: z.string(),
   runId: z.string(),
   idempotencyKey: z.string().min(1),
+  /**
+   * The platform's id of the message this answers (SPEC §21): a Telegram reply quotes it. Set from the
+   * run's inbound message where the platform gave one (issue 31's inbound half stores it).
+   */
+  replyToMessageId: z.string().min(1).optional(),
+  /**
+   * A Discord interaction the reply answers: its follow-up webhook takes the reply while the token lives
+   * (15 minutes, `expiresAt` ms since the epoch); afterwards the bot token posts to the channel.
+   */
+  interaction: z.object({ token: z.string().min(1), expiresAt: z.number() }).optional(),
   /** The producing session's delivery record (SPEC §16), which each attempt is reported to. */
   deliveryId: z.string().min(1).optional(),
 });

@@ -46,6 +46,8 @@
  *     Scenarios in fake-anthropic.ts (echo, no-usage, tools, rate-limited, overloaded, overloaded-stream, …).
  *   GET|POST /identity/<platform>/rec-<id>/…                               a chat platform's identity call
  *     telegram …/bot<token>/getMe and slack …/auth.test (platforms/identity.ts)
+ *   /telegram, /slack, /discord: the chat platforms' APIs (platforms/outbound-stand-in.ts), recorded
+ *   under `platform:<chat>`; `POST /platform-script/<chat>` scripts their answers.
  *   Either service, scenario `hangup`: the connection is dropped without an answer (recorded all the same).
  *   GET /recorded/<id>   every request received with `rec-<id>` in its path, oldest first:
  *                        `[{ method, path, headers (lower-case names), body (raw text), json }]`
@@ -58,6 +60,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { anthropic, type SseEvent } from "./fake-anthropic";
 import { recordedUnder, recordRequest, whenRecorded } from "./fake-services-signals";
 import { identityReply } from "./platforms/identity";
+import { platformReply, setPlatformScript } from "./platforms/outbound-stand-in";
 
 /** The test binding SWITCHBOARD_SIGNING_KEY, from which the service derives channel and agent secrets. */
 const TEST_SIGNING_KEY = "test-signing-key-0123456789abcdef";
@@ -91,6 +94,7 @@ const objectsOf = (value: unknown): Json[] => (Array.isArray(value) ? value.map(
  */
 type Reply = {
   status: number;
+  headers?: Record<string, string>;
   body?: unknown;
   delayMs?: number;
   stallMs?: number;
@@ -333,6 +337,16 @@ async function route(request: IncomingMessage, url: URL, body: string): Promise<
       ? { status: 200, body: arrived }
       : { status: 408, body: { error: `${count} request(s) under ${scenario} never arrived` } };
   }
+  if (request.method === "POST" && service === "platform-script")
+    return setPlatformScript(decodeURIComponent(scenario), objectOf(parseJson(body)));
+  const platform = platformReply(
+    `${request.method}`,
+    segments,
+    objectOf(parseJson(body)),
+    request.headers,
+    (key) => record(`platform:${key}`, request, url, body),
+  );
+  if (platform) return platform;
   const recordId = segments.find((segment) => segment.startsWith("rec-"))?.slice(4);
   if (recordId) record(recordId, request, url, body);
   if (scenario === "hangup") return { status: 0, hangup: true };

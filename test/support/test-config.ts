@@ -406,6 +406,25 @@ export function testConfig(
       // No outbound webhook: its deliveries can only be dead-lettered (test/queue/outbound.test.ts).
       sms: {},
       ...platformChannels(fakeServicesUrl, discordPublicKey),
+      // Chat platforms (SPEC §21) against their stand-ins (test/support/platforms/outbound-stand-in.ts).
+      "tg-bot": {
+        platform: "telegram",
+        botTokenEnv: "TEST_TELEGRAM_BOT_TOKEN",
+        apiBaseUrl: `${fakeServicesUrl}/telegram`,
+      },
+      "slack-bot": {
+        platform: "slack",
+        botTokenEnv: "TEST_SLACK_BOT_TOKEN",
+        signingSecretEnv: "TEST_SLACK_SIGNING_SECRET",
+        apiBaseUrl: `${fakeServicesUrl}/slack`,
+      },
+      "discord-bot": {
+        platform: "discord",
+        botTokenEnv: "TEST_DISCORD_BOT_TOKEN",
+        publicKey: "0".repeat(64),
+        applicationId: "112233445566778899",
+        apiBaseUrl: `${fakeServicesUrl}/discord`,
+      },
     },
   };
 }

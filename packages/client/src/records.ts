@@ -198,6 +198,8 @@ export interface DeliveryRecord {
   attempts: number;
   nextAttemptAt?: number;
   lastError?: string;
+  /** A platform post split in parts (SPEC §21): how many parts are out; a retry sends the rest. */
+  partsSent?: number;
   createdAt: number;
   updatedAt: number;
 }

@@ -33,6 +33,8 @@ export interface DeliveryRecord {
   attempts: number;
   nextAttemptAt?: number;
   lastError?: string;
+  /** A platform post split in parts (SPEC §21): how many parts are out; a retry sends the rest. */
+  partsSent?: number;
   createdAt: number;
   updatedAt: number;
 }
@@ -45,6 +47,10 @@ export interface DeliveryRecord {
 export const deliveryReportSchema = z.object({
   outcome: z.enum(["delivered", "retry", "failed", "dead_letter"]),
   error: z.string().max(2000).optional(),
+  /** The platform's own time to try again at (a 429's retry_after), ms since the epoch. */
+  retryAt: z.number().optional(),
+  /** How many parts of a split post are out so far, counted from the first. */
+  partsSent: z.number().int().min(0).optional(),
 });
 export type DeliveryReport = z.infer<typeof deliveryReportSchema>;
 

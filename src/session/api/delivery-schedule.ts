@@ -19,10 +19,17 @@ export function retryDelayMs(failed: number, random: () => number = Math.random)
 
 /**
  * When to try again after the `failed`-th failed attempt of a series that began at `firstAttemptAt`:
- * never later than the deadline (one last attempt there), and undefined once it has passed.
+ * never later than the deadline (one last attempt there), and undefined once it has passed. A platform
+ * that said when (`notBefore`, a 429's retry_after) is tried then: never earlier, not held to the schedule.
  */
-export function nextAttemptAt(failed: number, firstAttemptAt: number, now: number): number | undefined {
+export function nextAttemptAt(
+  failed: number,
+  firstAttemptAt: number,
+  now: number,
+  notBefore?: number,
+): number | undefined {
   const deadline = firstAttemptAt + DELIVERY_DEADLINE_MS;
   if (now >= deadline) return undefined;
+  if (notBefore !== undefined) return Math.max(now, notBefore);
   return Math.min(now + retryDelayMs(failed), deadline);
 }

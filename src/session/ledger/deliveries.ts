@@ -8,6 +8,7 @@ import {
   markDelivered,
   markFailed,
   markSuspended,
+  notePartsSent,
   readDelivery,
 } from "../store/delivery-ledger";
 import { dismissDelivery, type OperatorAnswer, retryDelivery } from "./ledger-operator";
@@ -50,11 +51,12 @@ export class Deliveries {
     const where = byId(deliveryId);
     const error = report.error ?? "no reason given";
     const answer = this.#storage.transactionSync((): DeliveryReportAnswer => {
+      if (report.partsSent !== undefined) notePartsSent(this.#sql, where, report.partsSent);
       if (report.outcome === "delivered") markDelivered(this.#sql, where, now);
       else if (report.outcome === "failed") markFailed(this.#sql, where, error, now);
       else if (report.outcome === "dead_letter") markSuspended(this.#sql, where, error, now);
       else {
-        const next = attemptFailed(this.#sql, where, error, now);
+        const next = attemptFailed(this.#sql, where, error, now, report.retryAt);
         if (next && "retryAt" in next)
           return { retryInSeconds: Math.max(1, Math.ceil((next.retryAt - now) / 1000)) };
       }

@@ -320,4 +320,12 @@ export const migrationsFrom0012: ReadonlyArray<{ id: string; sql: string }> = [
       );
     `,
   },
+  {
+    id: "0026_delivery_parts",
+    sql: `
+      -- A platform reply split in parts (SPEC §21, issue 31): how many are out, so that a retry after a
+      -- failed part resumes there and never posts the earlier parts again.
+      ALTER TABLE delivery ADD COLUMN parts_sent INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];

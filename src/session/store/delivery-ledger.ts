@@ -31,6 +31,7 @@ export function toRecord(row: DeliveryRow, sessionKey: string): DeliveryRecord {
       ? { nextAttemptAt: row.next_attempt_at }
       : {}),
     ...(row.last_error !== null ? { lastError: row.last_error } : {}),
+    ...(row.parts_sent > 0 ? { partsSent: row.parts_sent } : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -132,13 +133,14 @@ export function attemptFailed(
   where: Lookup,
   error: string,
   now = Date.now(),
+  notBefore?: number,
 ): { retryAt: number } | { suspended: true } | undefined {
   const [row] = sql
     .exec<DeliveryRow>(`SELECT * FROM delivery WHERE ${where.column} = ? AND status IN ${OPEN}`, where.value)
     .toArray();
   if (!row) return undefined;
   const failed = row.attempts + 1;
-  const retryAt = nextAttemptAt(failed, row.first_attempt_at ?? now, now);
+  const retryAt = nextAttemptAt(failed, row.first_attempt_at ?? now, now, notBefore);
   const [changed] = updateDeliveries(
     sql,
     "delivery_id = ?1",
@@ -152,6 +154,15 @@ export function attemptFailed(
   );
   if (changed) logged(sql, changed, now);
   return retryAt === undefined ? { suspended: true } : { retryAt };
+}
+
+/** A split post's parts that are out: never fewer than an earlier attempt counted (reports may cross). */
+export function notePartsSent(sql: SqlStorage, where: Lookup, partsSent: number): void {
+  sql.exec(
+    `UPDATE delivery SET parts_sent = MAX(parts_sent, ?) WHERE ${where.column} = ?`,
+    partsSent,
+    where.value,
+  );
 }
 
 /** An attempt that can never succeed (a channel's 4xx, no webhookUrl, nobody left to take it). */

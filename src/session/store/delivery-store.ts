@@ -21,6 +21,8 @@ export type DeliveryRow = {
   outbox_kind: OutboxKind;
   outbox_key: string;
   payload: string | null;
+  /** The parts of a split platform post delivered so far (migration 0023). */
+  parts_sent: number;
 };
 
 /** What a new record says besides its kind: whose run it is for, and whom it is for. */

@@ -50,6 +50,14 @@ export interface Post {
   target: DeliveryContext;
   /** Its ledger kind (SPEC §16): `reply` unless said otherwise or the purpose is `announce`. */
   kind?: Extract<DeliveryKind, "announce" | "reply">;
+  /** The platform message it answers (SPEC §21): quoted by the reply, a Discord interaction's to follow up. */
+  origin?: PostOrigin;
+}
+
+/** What a platform reply needs of the message it answers (the inbound half of issue 31 records it). */
+export interface PostOrigin {
+  messageId?: string;
+  interaction?: { token: string; expiresAt: number };
 }
 
 /** A channel address as the ledger names a post's target: `channel:to`, `#thread` when there is one. */
@@ -76,6 +84,8 @@ export function addPost(sql: SqlStorage, record: SessionRecord, post: Post): voi
         type: "outbound",
         ...post.target,
         text: post.text,
+        ...(post.origin?.messageId ? { replyToMessageId: post.origin.messageId } : {}),
+        ...(post.origin?.interaction ? { interaction: post.origin.interaction } : {}),
         sessionKey: record.sessionKey,
         runId: post.runId,
         idempotencyKey,

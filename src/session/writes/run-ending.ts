@@ -106,11 +106,23 @@ function addFollowUps(
   if (!run.replyTo) return;
   const reply = ending.reply?.trim() ?? "";
   // A run that reads a completion posts the update for it: the completion's follow-on announce.
+  // The chat alone is the post's address; the platform message it answers travels as its origin (§21).
+  const { replyToMessageId, interaction, ...target } = run.replyTo;
   const post = {
     runId: run.runId,
     purpose: "reply",
-    target: run.replyTo,
+    target,
     kind: run.dedupeKey?.startsWith("completion:") ? ("announce" as const) : ("reply" as const),
+    ...(replyToMessageId || interaction
+      ? {
+          origin: {
+            ...(replyToMessageId ? { messageId: replyToMessageId } : {}),
+            ...(interaction
+              ? { interaction: { token: interaction.token, expiresAt: interaction.expiresAt } }
+              : {}),
+          },
+        }
+      : {}),
   };
   // Intentional silence is an answer: recorded as not required, never retried (SPEC §16).
   if (!reply || reply === NO_REPLY || reply === ANNOUNCE_SKIP)

@@ -1,0 +1,120 @@
+/**
+ * The chat platforms' APIs as the outbound half of SPEC §21 calls them, served by the fake services'
+ * server (fake-services-server.ts) under three prefixes — a channel's `apiBaseUrl`:
+ *
+ *   <url>/telegram   POST /bot<token>/sendMessage                      (key: chat_id)
+ *   <url>/slack      POST /chat.postMessage, Bearer token              (key: channel)
+ *   <url>/discord    POST /channels/<id>/messages, Bot token           (key: the channel id)
+ *                    POST /users/@me/channels {recipient_id}           (answers the DM channel `dm-<id>`)
+ *                    POST /webhooks/<app>/<token>, PATCH …/messages/@original   (key: the interaction token)
+ *
+ * Every call is recorded under `platform:<key>` (read with `recorded`/`callsArrived`), and answered as the
+ * platform would: success, or what `POST /platform-script/<key>` told it for the key's next calls, in
+ * order — `{ answers: ["ok", "rate_limit:<s>", "blocked", "not_found", "server_error", "bad_request"],
+ * rejectFormatting?: true }` (`rejectFormatting`: Telegram refuses every `parse_mode` message with
+ * "can't parse entities"). Runs in Node, with fake-services-server.ts; plain TypeScript, no Node API.
+ */
+/** A reply as fake-services-server.ts writes it. */
+type PlatformReply = { status: number; body: unknown; headers?: Record<string, string> };
+type Json = { [key: string]: unknown };
+
+/** Each key's scripted answers, and whether its Telegram chat refuses formatting. */
+const scripts = new Map<string, { answers: string[]; rejectFormatting: boolean }>();
+let nextMessageId = 1000;
+
+/** Takes a script for `key` (`POST /platform-script/<key>`). */
+export function setPlatformScript(key: string, body: Json): PlatformReply {
+  const answers = Array.isArray(body.answers) ? body.answers.map(String) : [];
+  scripts.set(key, { answers, rejectFormatting: body.rejectFormatting === true });
+  return { status: 200, body: { ok: true } };
+}
+
+/** The next scripted answer for `key` ("ok" once its script is spent). */
+const nextAnswer = (key: string) => scripts.get(key)?.answers.shift() ?? "ok";
+
+function telegram(answer: string, key: string, json: Json): PlatformReply {
+  const refused = (status: number, description: string, parameters?: Json) => ({
+    status,
+    body: { ok: false, error_code: status, description, ...(parameters ? { parameters } : {}) },
+  });
+  if (scripts.get(key)?.rejectFormatting && json.parse_mode)
+    return refused(400, "Bad Request: can't parse entities: Character '.' is reserved and must be escaped");
+  const [kind, param] = answer.split(":");
+  if (kind === "rate_limit")
+    return refused(429, `Too Many Requests: retry after ${param}`, { retry_after: Number(param) });
+  if (kind === "blocked") return refused(403, "Forbidden: bot was blocked by the user");
+  if (kind === "not_found") return refused(400, "Bad Request: chat not found");
+  if (kind === "bad_request") return refused(400, "Bad Request: message text is empty");
+  if (kind === "server_error") return refused(502, "Bad Gateway");
+  const message = { message_id: nextMessageId++, chat: { id: json.chat_id }, text: json.text };
+  return { status: 200, body: { ok: true, result: message } };
+}
+
+function slack(answer: string, json: Json): PlatformReply {
+  const [kind, param] = answer.split(":");
+  if (kind === "rate_limit")
+    return { status: 429, body: { ok: false, error: "ratelimited" }, headers: { "Retry-After": `${param}` } };
+  const error = {
+    blocked: "not_in_channel",
+    not_found: "channel_not_found",
+    bad_request: "invalid_arguments",
+  }[kind ?? ""];
+  if (error) return { status: 200, body: { ok: false, error } };
+  if (kind === "server_error") return { status: 503, body: { ok: false, error: "service_unavailable" } };
+  return { status: 200, body: { ok: true, channel: json.channel, ts: `${Date.now() / 1000}` } };
+}
+
+function discord(answer: string, json: Json): PlatformReply {
+  const [kind, param] = answer.split(":");
+  const refused = (status: number, message: string, code: number, extra: Json = {}) => ({
+    status,
+    body: { message, code, ...extra },
+  });
+  if (kind === "rate_limit")
+    return refused(429, "You are being rate limited.", 0, { retry_after: Number(param), global: false });
+  if (kind === "blocked") return refused(403, "Missing Access", 50001);
+  if (kind === "not_found") return refused(404, "Unknown Channel", 10003);
+  if (kind === "bad_request") return refused(400, "Cannot send an empty message", 50006);
+  if (kind === "server_error") return refused(500, "Internal Server Error", 0);
+  return { status: 200, body: { id: String(nextMessageId++), content: json.content } };
+}
+
+/**
+ * The stand-in's answer to a request under `/telegram`, `/slack` or `/discord`, after recording it under
+ * its key; undefined for anything else. `record(key)` records the request.
+ */
+export function platformReply(
+  method: string,
+  segments: string[],
+  json: Json,
+  headers: Record<string, string | string[] | undefined>,
+  record: (key: string) => void,
+): PlatformReply | undefined {
+  const [service, ...rest] = segments;
+  const path = rest.join("/");
+  if (service === "telegram" && method === "POST" && /^bot[^/]+\/sendMessage$/.test(path)) {
+    const key = String(json.chat_id);
+    record(key);
+    return telegram(nextAnswer(key), key, json);
+  }
+  if (service === "slack" && method === "POST" && path === "chat.postMessage") {
+    const key = String(json.channel);
+    record(key);
+    if (!`${headers.authorization}`.startsWith("Bearer "))
+      return { status: 200, body: { ok: false, error: "not_authed" } };
+    return slack(nextAnswer(key), json);
+  }
+  if (service !== "discord") return undefined;
+  if (method === "POST" && path === "users/@me/channels") {
+    record(`dm-open:${json.recipient_id}`);
+    return { status: 200, body: { id: `dm-${json.recipient_id}`, type: 1 } };
+  }
+  const channel = /^channels\/([^/]+)\/messages$/.exec(path)?.[1];
+  const hook = /^webhooks\/\d+\/([^/]+)(\/messages\/@original)?$/.exec(path);
+  const key = channel ?? hook?.[1];
+  if (!key) return undefined;
+  record(key);
+  if (channel && !`${headers.authorization}`.startsWith("Bot "))
+    return { status: 401, body: { message: "401: Unauthorized", code: 0 } };
+  return discord(nextAnswer(key), json);
+}
