@@ -23,8 +23,10 @@ describe("the bot's identity: asked of the platform once, cached in the isolate 
       );
     expect((await say("one")).json).toMatchObject({ status: "context" });
     expect((await say(`@${TEST_BOTS.telegram.username} two`)).json).toMatchObject({ status: "accepted" });
-    const calls = await recorded("tg-cache");
-    expect(calls.map((call) => call.path)).toEqual([
+    // Replies to the channel's chats go to the same root (sendMessage): only the identity calls count here.
+    const identityCalls = async () =>
+      (await recorded("tg-cache")).map((call) => call.path).filter((path) => path.endsWith("/getMe"));
+    expect(await identityCalls()).toEqual([
       `/identity/telegram/rec-tg-cache/bot${PLATFORM_SECRETS.TEST_TELEGRAM_TOKEN}/getMe`,
     ]);
     const stored = await readBotIdentity(
@@ -42,7 +44,7 @@ describe("the bot's identity: asked of the platform once, cached in the isolate 
       apiBaseUrl: "http://127.0.0.1:9/never-asked",
     };
     expect(await botIdentity(env.DB, source)).toEqual(stored);
-    expect(await recorded("tg-cache")).toHaveLength(1);
+    expect(await identityCalls()).toHaveLength(1);
   });
 
   it("a token the platform refuses gives no identity and caches nothing", async () => {
