@@ -69,10 +69,7 @@ export function SessionActions(props: { sessionKey: string; row: SessionRow; mod
       {/* No data-success: the flash says what the answer says (compacted how much, or why not). */}
       <form id="compact" data-api={`${v1Session(sessionKey)}/compact`} data-after="reload">
         <h3>Compact</h3>
-        <p class="muted">
-          Summarize the older turns now (SPEC §20), keeping the newest verbatim. The transcript keeps every
-          message.
-        </p>
+        <p class="muted">Summarize older turns now; the transcript keeps them.</p>
         <button type="submit">Compact now</button>
       </form>
       <form
