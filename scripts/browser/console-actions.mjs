@@ -1,6 +1,7 @@
 // The console check's steps for the operator's actions on a session (the "Act on this session" region):
-// patch the label, sessions_send as another session, export the transcript, archive and restore. Each
-// checks what the page shows and, where the page could be wrong in agreement with itself, the API.
+// patch the label, sessions_send as another session, export the transcript, compact, archive and
+// restore. Each checks what the page shows and, where the page could be wrong in agreement with itself,
+// the API.
 import { readFileSync } from "node:fs";
 import { css, untilAfterReload } from "./console-kit.mjs";
 import { textMatches, VISIBLE_MS, visible } from "./harness.mjs";
@@ -71,6 +72,30 @@ export async function exportTranscript({ page, seeded }) {
   const missing = seeded.writerMessageIds.filter((id) => !ids.has(id));
   if (missing.length > 0)
     throw new Error(`the export (${lines.length} lines) lacks messages ${missing.join(", ")}`);
+}
+
+/** The header's "Compactions" fact. */
+const compactionsFact = (page) =>
+  page.locator(".session-head .facts div", { hasText: "Compactions" }).locator("dd");
+
+/** The number the "Compactions" fact shows. */
+async function compactionsShown(page) {
+  return Number(await (await visible(compactionsFact(page), '.facts "Compactions"')).textContent());
+}
+
+/**
+ * "Compact now" on the writer's page (its turns by now: the seed's, the streamed reply, send-as): the
+ * flash says how much was summarized, the page reloads with the count one higher, as the REST row has it.
+ */
+export async function compact({ page, base, seeded }) {
+  const before = await compactionsShown(page);
+  const button = page.locator("form#compact").getByRole("button", { name: "Compact now" });
+  await (await visible(button, 'form#compact button "Compact now"')).click();
+  await textMatches(page.locator("#flash"), "#flash", /^Compacted: \d+ older messages summarized/);
+  await textMatches(compactionsFact(page), '.facts "Compactions"', new RegExp(`^${before + 1}$`));
+  const row = await api(base, "GET", `/v1/sessions/${encodeURIComponent(seeded.writerKey)}`);
+  if (row.compactionCount !== before + 1)
+    throw new Error(`GET /v1/sessions/{key} has compactionCount ${row.compactionCount}, not ${before + 1}`);
 }
 
 /** Waits until the sessions list at `query` has (or no longer has) the session's row. */

@@ -1,13 +1,13 @@
 // /console in Chromium, driven through the markup contract every console page keeps (README "Console"):
 // sign in (a wrong token first, then the keyboard only), the sessions list, search, a session page (the
 // script probe shown as text, a message sent and its reply seen streaming in, a sub-agent killed from the
-// tree, the operator's actions: console-actions.mjs), the page at 375 px, archive and restore, the
-// deliveries page (a reply that gave up, retried until delivered), what a person sees measured in the page
-// (console-layout.mjs: each form label with its field, a busy session's page, the icon, folded filters,
-// nothing sideways at 375 px on any page), and a grant's view (console-grant.mjs).
+// tree, the operator's actions and a compaction: console-actions.mjs), the page at 375 px, archive and
+// restore, the deliveries page (a reply that gave up, retried until delivered), what a person sees
+// measured in the page (console-layout.mjs: each form label with its field, a busy session's page, the
+// icon, folded filters, nothing sideways at 375 px on any page), and a grant's view (console-grant.mjs).
 // One small function per step, so a changed selector is one place to fix; a failing step names itself
 // and its selector.
-import { archiveAndRestore, exportTranscript, patchLabel, sendAs } from "./console-actions.mjs";
+import { archiveAndRestore, compact, exportTranscript, patchLabel, sendAs } from "./console-actions.mjs";
 import { grantSignIn } from "./console-grant.mjs";
 import { css, DESKTOP, shot } from "./console-kit.mjs";
 import {
@@ -218,6 +218,7 @@ const STEPS = [
   ["patch the label", patchLabel],
   ["send as another session", sendAs],
   ["export the transcript", exportTranscript],
+  ["compact the session", compact],
   ["session forms: each label with its field", formsLaidOut],
   ["favicon", faviconServed],
   ["session page at 375 px", narrowSession],

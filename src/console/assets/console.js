@@ -214,9 +214,18 @@ function toolError(/** @type {any} */ result) {
   return undefined;
 }
 
+/** One line about a compaction's answer (`POST /v1/sessions/{key}/compact`): how much, or why not. */
+function compactionLine(/** @type {any} */ result) {
+  const count = `compactions so far: ${result.compactionCount}`;
+  return result.compacted
+    ? `Compacted: ${result.summarizedMessages} older messages summarized, the newest ${result.keptMessages} kept (${count}).`
+    : `Not compacted: ${result.reason ?? "no reason given"} (${count}).`;
+}
+
 /** One line about an action's JSON answer. @param {any} result */
 function summary(result) {
   if (!result || typeof result !== "object") return "Done.";
+  if (typeof result.compacted === "boolean") return compactionLine(result);
   const parts = [result.status, result.reply ?? result.text].filter((part) => typeof part === "string");
   return parts.length > 0 ? parts.join(": ") : "Done.";
 }

@@ -3,7 +3,10 @@ import type { SessionRow } from "../../session/api";
 
 const v1Session = (sessionKey: string) => `/v1/sessions/${encodeURIComponent(sessionKey)}`;
 
-/** The operator's actions on a session: send as another session, patch, archive or restore, export. */
+/**
+ * The operator's actions on a session: send as another session, patch, compact, archive or restore,
+ * export. Each form is sent by the client to the REST route it names, with the signed-in token.
+ */
 export function SessionActions(props: { sessionKey: string; row: SessionRow; models: string[] }) {
   const { sessionKey, row, models } = props;
   const fileName = `${sessionKey.replace(/[^a-z0-9._-]+/gi, "_")}.jsonl`;
@@ -62,6 +65,12 @@ export function SessionActions(props: { sessionKey: string; row: SessionRow; mod
           </option>
         </select>
         <button type="submit">Save settings</button>
+      </form>
+      {/* No data-success: the flash says what the answer says (compacted how much, or why not). */}
+      <form id="compact" data-api={`${v1Session(sessionKey)}/compact`} data-after="reload">
+        <h3>Compact</h3>
+        <p class="muted">Summarize older turns now; the transcript keeps them.</p>
+        <button type="submit">Compact now</button>
       </form>
       <form
         id="archive"

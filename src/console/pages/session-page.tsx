@@ -34,6 +34,7 @@ function Facts({ row }: { row: SessionRow }) {
     ["Model", row.model],
     ["Tokens", <Tokens count={row.totalTokens} />],
     ["Cost", <Cost usd={row.estimatedCostUsd} />],
+    ["Compactions", row.compactionCount ?? 0],
     ["Last activity", <When at={row.updatedAt} />],
     ["Created", <When at={row.createdAt} />],
     ["Send policy", row.sendPolicy ?? "inherit"],
