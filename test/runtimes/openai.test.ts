@@ -83,6 +83,15 @@ describe("runOpenAi against an OpenAI-compatible server", () => {
     });
   });
 
+  it("reports the prompt tokens the server read from its cache as cacheRead, the rest as input", async () => {
+    const outcome = await runOpenAi(runInput(modelAgent("cached").agent, "cache me"));
+    expect(outcome).toMatchObject({
+      kind: "done",
+      usage: { input: 3, output: 7, total: 18, cacheRead: 8, lastCallTokens: 18 },
+      messages: [{ usage: { input: 3, output: 7, totalTokens: 18, cacheRead: 8 } }],
+    });
+  });
+
   it("runs the tool loop: call, result back to the model, final answer, usage summed", async () => {
     const { agent, recording } = modelAgent("tools");
     const input = runInput(agent, '{"word":"switchboard"}', {
