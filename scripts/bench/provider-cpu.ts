@@ -1,7 +1,7 @@
 // `node scripts/bench/provider-cpu.mjs`: the CPU one streamed model step costs through the AI SDK's
-// Anthropic provider (runtimes/anthropic.ts) against today's hand-written openai reader (runtimes/openai.ts),
-// both reading the same answer (80 text pieces plus usage) from an in-memory fetch, so only parsing and
-// the runtime's own work count. Prints the ratio (README "Model providers").
+// OpenAI Chat Completions model (runtimes/openai.ts) and its Anthropic provider (runtimes/anthropic.ts),
+// both on Switchboard's loop, reading the same answer (80 text pieces plus usage) from an in-memory fetch,
+// so only parsing and the runtime's own work count. Prints both and the ratio (README "Model providers").
 import { runAnthropic } from "../../src/runtimes/anthropic";
 import { runOpenAi } from "../../src/runtimes/openai";
 import type { RunInput } from "../../src/runtimes/types";
@@ -92,11 +92,16 @@ async function cpuOf(run: () => Promise<unknown>, rounds: number): Promise<numbe
 
 const openai = input({ type: "openai", baseUrl: "http://bench/v1", model: "bench" });
 const anthropic = input({ type: "anthropic", baseUrl: "http://bench", model: "claude-sonnet-4-5" });
-const check = await runAnthropic(anthropic);
-if (check.kind !== "done" || check.text !== PIECES.join(""))
-  throw new Error(`anthropic bench broken: ${JSON.stringify(check)}`);
+for (const [name, run] of [
+  ["openai", () => runOpenAi(openai)],
+  ["anthropic", () => runAnthropic(anthropic)],
+] as const) {
+  const check = await run();
+  if (check.kind !== "done" || check.text !== PIECES.join(""))
+    throw new Error(`${name} bench broken: ${JSON.stringify(check)}`);
+}
 const a = await cpuOf(() => runOpenAi(openai), 2000);
 const b = await cpuOf(() => runAnthropic(anthropic), 2000);
 console.log(
-  `one streamed step: openai (hand-written) ${a.toFixed(0)} µs CPU, anthropic (AI SDK) ${b.toFixed(0)} µs CPU; ratio ${(b / a).toFixed(2)}`,
+  `one streamed step: openai (AI SDK) ${a.toFixed(0)} µs CPU, anthropic (AI SDK) ${b.toFixed(0)} µs CPU; ratio ${(b / a).toFixed(2)}`,
 );

@@ -10,6 +10,17 @@ import { errorExcerpt, retryAfterMs } from "./http-errors";
 /** A model call that failed, as a run error; `retryAfterMs` is what the provider asked us to wait. */
 export type ModelFailure = { ok: false; error: string; retryable: boolean; retryAfterMs?: number };
 
+/** An answer a runtime's own wire code (under the provider package) refused: its message is the run error. */
+export class ModelAnswerError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = "ModelAnswerError";
+  }
+}
+
 /** Rate limits, server errors and Anthropic's 529 (overloaded) may pass; any other status fails the same again. */
 const retryableStatus = (status: number) => status === 429 || status >= 500;
 
@@ -44,6 +55,17 @@ export function describeModelError(
       error: `model API call aborted: ${String(signal.reason ?? "run ended")}`,
       retryable: false,
     };
+  if (cause instanceof ModelAnswerError)
+    return { ok: false, error: cause.message, retryable: cause.retryable };
+  // A body read that failed mid-answer: the provider may wrap it as an API error of the answer's 200.
+  if (watch?.brokeOff !== undefined && !(APICallError.isInstance(cause) && (cause.statusCode ?? 0) >= 400)) {
+    const broke = watch.brokeOff;
+    return {
+      ok: false,
+      error: `model API stream broke off: ${quote(broke instanceof Error ? broke.message : String(broke))}`,
+      retryable: true,
+    };
+  }
   if (APICallError.isInstance(cause)) {
     const status = cause.statusCode;
     const body = quote(cause.responseBody ?? cause.message);
@@ -81,8 +103,6 @@ export function describeModelError(
     };
   }
   const message = quote(cause instanceof Error ? cause.message : String(cause));
-  if (watch?.brokeOff !== undefined)
-    return { ok: false, error: `model API stream broke off: ${message}`, retryable: true };
   // An answer came and the provider package could not read it: quote what came, not the package's words.
   if (watch?.status !== undefined)
     return {

@@ -30,12 +30,21 @@ export interface ModelLoopSetup {
   /** Provider options on the system prompt and on the last tool (Anthropic's prompt-cache breakpoints). */
   cacheMark?: SharedV4ProviderOptions;
   secrets: readonly (string | undefined)[];
+  /**
+   * Whether the chat's own system notes (a yield's note, a watch notice) go to the model where they stand,
+   * as system messages; for Chat Completions, which takes them anywhere. Otherwise they are left out.
+   */
+  notesInPlace?: boolean;
   /** Where the provider's fetch (or binding) records what the wire showed of the current call. */
   watch: { current: AnswerWatch };
 }
 
 /** The run's prompt as the AI SDK's providers take it: the system prompt, attached text files, the chat. */
-function promptOf(input: RunInput, cacheMark: SharedV4ProviderOptions | undefined): LanguageModelV4Message[] {
+function promptOf(
+  input: RunInput,
+  cacheMark: SharedV4ProviderOptions | undefined,
+  notesInPlace: boolean,
+): LanguageModelV4Message[] {
   const prompt: LanguageModelV4Message[] = [];
   if (input.system)
     prompt.push({
@@ -53,6 +62,7 @@ function promptOf(input: RunInput, cacheMark: SharedV4ProviderOptions | undefine
     if (message.role === "user") prompt.push({ role: "user", content: [{ type: "text", text }] });
     else if (message.role === "assistant")
       prompt.push({ role: "assistant", content: [{ type: "text", text }] });
+    else if (message.role === "system" && notesInPlace) prompt.push({ role: "system", content: text });
   }
   return prompt;
 }
@@ -115,7 +125,7 @@ function stopReasonOf(finishReason: string, calledTools: boolean): StopReason {
  * before each step, answer text handed to `onDelta`. No SDK-side tool execution or multi-step.
  */
 export async function runModelLoop(input: RunInput, setup: ModelLoopSetup): Promise<RunOutcome> {
-  const prompt = promptOf(input, setup.cacheMark);
+  const prompt = promptOf(input, setup.cacheMark, setup.notesInPlace === true);
   const tools = toolsOf(input, setup.cacheMark);
   const appended: TranscriptMessage[] = [];
   let usage: RunUsage | undefined;

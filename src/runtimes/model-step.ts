@@ -51,8 +51,8 @@ export async function streamModelStep(
       if (part.type === "error") return describeModelError(part.error, options.abortSignal, secrets, watch);
       if (part.type === "text-delta") {
         step.text += part.delta;
-        // A failing watcher is not a broken model stream.
-        safely(() => onDelta(part.delta));
+        // A failing watcher is not a broken model stream; an empty piece (a role chunk's `""`) is no delta.
+        if (part.delta) safely(() => onDelta(part.delta));
       } else if (part.type === "reasoning-start" || part.type === "reasoning-delta") {
         const block = reasoning.get(part.id) ?? { text: "" };
         if (part.type === "reasoning-delta") block.text += part.delta;

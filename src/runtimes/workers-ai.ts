@@ -1,49 +1,16 @@
-import type { LanguageModelV4, LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import type { LanguageModelV4Usage } from "@ai-sdk/provider";
 import { createWorkersAI } from "workers-ai-provider";
 import { type AnswerWatch, newWatch, watchBody } from "./answer-watch";
 import { runModelLoop } from "./model-loop";
+import { UNKNOWN_USAGE, withFinishUsage } from "./model-usage";
 import type { RunInput, RunOutcome } from "./types";
 
 /**
  * workers-ai-provider starts every stream with zero usage and keeps it when the model reports none (its
  * placeholder's `raw` is `{ totalTokens: 0 }`, a reported one's `{ total }`): that is unknown, not zero.
  */
-function withUnknownUsage(model: LanguageModelV4): LanguageModelV4 {
-  return {
-    ...model,
-    provider: model.provider,
-    modelId: model.modelId,
-    supportedUrls: model.supportedUrls,
-    doGenerate: (options) => model.doGenerate(options),
-    doStream: async (options) => {
-      const result = await model.doStream(options);
-      const stream = result.stream.pipeThrough(
-        new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
-          transform(part, controller) {
-            const placeholder = part.type === "finish" && part.usage.raw && "totalTokens" in part.usage.raw;
-            controller.enqueue(
-              placeholder
-                ? {
-                    ...part,
-                    usage: {
-                      inputTokens: {
-                        total: undefined,
-                        noCache: undefined,
-                        cacheRead: undefined,
-                        cacheWrite: undefined,
-                      },
-                      outputTokens: { total: undefined, text: undefined, reasoning: undefined },
-                    },
-                  }
-                : part,
-            );
-          },
-        }),
-      );
-      return { ...result, stream };
-    },
-  };
-}
+const unknownWhenPlaceholder = (usage: LanguageModelV4Usage): LanguageModelV4Usage =>
+  usage.raw && "totalTokens" in usage.raw ? UNKNOWN_USAGE : usage;
 
 /** The binding, its streamed answers recorded in the watch `current()` returns (model-errors.ts quotes them). */
 function watchedBinding(ai: Ai, current: () => AnswerWatch): Ai {
@@ -82,7 +49,7 @@ export async function runWorkersAi(input: RunInput): Promise<RunOutcome> {
     ...(runtime.gateway ? { gateway: runtime.gateway } : {}),
   });
   return runModelLoop(input, {
-    model: withUnknownUsage(provider.chat(runtime.model)),
+    model: withFinishUsage(provider.chat(runtime.model), unknownWhenPlaceholder),
     callOptions: {
       ...(runtime.maxOutputTokens !== undefined ? { maxOutputTokens: runtime.maxOutputTokens } : {}),
       ...(runtime.temperature !== undefined ? { temperature: runtime.temperature } : {}),

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { runOpenAi } from "../../src/runtimes/openai";
-import { readCompletionStream } from "../../src/runtimes/openai-stream";
 import type { RunOutcome } from "../../src/runtimes/types";
 import { fakeServicesUrl, type ModelRequest, newRecording } from "../support";
 import { agentWith, LOOKUP_TOOL, runInput } from "./fixtures";
@@ -30,67 +29,6 @@ function comparable(outcome: RunOutcome): unknown {
     messages: outcome.messages.map((m) => ({ ...m, id: "id", timestamp: 0, runId: "run" })),
   };
 }
-
-/** A model stream of these `data` values, read with `readCompletionStream`; answers it and the deltas. */
-async function readEvents(data: unknown[]) {
-  const text = data.map((value) => `data: ${typeof value === "string" ? value : JSON.stringify(value)}\n\n`);
-  const body = new Response(text.join("")).body;
-  if (!body) throw new Error("no body");
-  const deltas: string[] = [];
-  const result = await readCompletionStream(body, new AbortController().signal, (delta) =>
-    deltas.push(delta),
-  );
-  return { result, deltas };
-}
-
-const delta = (value: object, finishReason: string | null = null) => ({
-  choices: [{ index: 0, delta: value, finish_reason: finishReason }],
-});
-
-describe("readCompletionStream", () => {
-  it("reads what compatible servers vary on: calls without index, names repeated, no [DONE] after a finish", async () => {
-    const { result, deltas } = await readEvents([
-      delta({ role: "assistant", content: null }),
-      delta({ content: "Looking" }),
-      delta({ tool_calls: [{ id: "a", function: { name: "lookup", arguments: '{"word":' } }] }),
-      delta({ tool_calls: [{ function: { name: "lookup", arguments: '"x"}' } }] }),
-      delta({
-        tool_calls: [{ index: 1, id: "b", type: "function", function: { name: "other", arguments: "{}" } }],
-      }),
-      delta({}, "tool_calls"),
-    ]);
-    expect(deltas).toEqual(["Looking"]);
-    expect(result).toEqual({
-      ok: true,
-      completion: {
-        content: "Looking",
-        calls: [
-          { id: "a", type: "function", function: { name: "lookup", arguments: '{"word":"x"}' } },
-          { id: "b", type: "function", function: { name: "other", arguments: "{}" } },
-        ],
-        finishReason: "tool_calls",
-        usage: undefined,
-      },
-    });
-  });
-
-  it("fails on an error chunk (retryable), a chunk that is not JSON, and a call that never got a name", async () => {
-    expect(
-      (await readEvents([delta({ content: "a" }), { error: { message: "overloaded\nnow" } }])).result,
-    ).toEqual({
-      ok: false,
-      error: "model API stream failed: overloaded now",
-      retryable: true,
-    });
-    const malformed = { ok: false, error: "model API answered a malformed completion", retryable: false };
-    expect((await readEvents(["{not json", "[DONE]"])).result).toEqual(malformed);
-    const nameless = delta(
-      { tool_calls: [{ index: 0, id: "a", function: { arguments: "{}" } }] },
-      "tool_calls",
-    );
-    expect((await readEvents([nameless, "[DONE]"])).result).toEqual(malformed);
-  });
-});
 
 describe("runOpenAi streams the model's answer", () => {
   it("asks for a stream with usage; deltas arrive in order, add up to the reply, and the outcome is the JSON answer's", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_TOOL_ROUNDS, runOpenAi } from "../../src/runtimes/openai";
+import { MAX_MODEL_STEPS as MAX_TOOL_ROUNDS } from "../../src/runtimes/model-loop";
+import { runOpenAi } from "../../src/runtimes/openai";
 import type { RunOutcome } from "../../src/runtimes/types";
 import { fakeServicesUrl, type ModelRequest, newRecording, showsSecret } from "../support";
 import { agentWith, LOOKUP_TOOL, runInput } from "./fixtures";
@@ -22,7 +23,7 @@ function expectFailed(outcome: RunOutcome): { error: string; retryable: boolean 
 }
 
 describe("runOpenAi against an OpenAI-compatible server", () => {
-  it("sends the model, system prompt and history, and answers the model's text; no usage reported, none recorded", async () => {
+  it("sends the model, system prompt, history and its system notes, and answers the model's text; no usage reported, none recorded", async () => {
     const { agent, recording } = modelAgent("echo");
     const input = runInput(agent, "hello model", {
       system: "You are in a test.",
@@ -30,6 +31,8 @@ describe("runOpenAi against an OpenAI-compatible server", () => {
         { id: "h1", role: "user", content: "earlier question", timestamp: 1 },
         { id: "h2", role: "assistant", content: [{ type: "text", text: "earlier answer" }], timestamp: 2 },
         { id: "h3", role: "toolResult", content: [{ type: "text", text: "hidden" }], timestamp: 3 },
+        // A system note of the chat (a watch notice, a yield's note) reaches the model where it stands.
+        { id: "h4", role: "system", content: "Session changed: reconcile.", timestamp: 4 },
       ],
     });
     const outcome = await runOpenAi(input);
@@ -62,6 +65,7 @@ describe("runOpenAi against an OpenAI-compatible server", () => {
         { role: "system", content: "You are in a test." },
         { role: "user", content: "earlier question" },
         { role: "assistant", content: "earlier answer" },
+        { role: "system", content: "Session changed: reconcile." },
         { role: "user", content: "hello model" },
       ],
       stream: true,
@@ -76,6 +80,15 @@ describe("runOpenAi against an OpenAI-compatible server", () => {
       text: "count me",
       usage: { input: 11, output: 7, total: 18, lastCallTokens: 18 },
       messages: [{ stopReason: "length", usage: { input: 11, output: 7, totalTokens: 18 } }],
+    });
+  });
+
+  it("reports the prompt tokens the server read from its cache as cacheRead, the rest as input", async () => {
+    const outcome = await runOpenAi(runInput(modelAgent("cached").agent, "cache me"));
+    expect(outcome).toMatchObject({
+      kind: "done",
+      usage: { input: 3, output: 7, total: 18, cacheRead: 8, lastCallTokens: 18 },
+      messages: [{ usage: { input: 3, output: 7, totalTokens: 18, cacheRead: 8 } }],
     });
   });
 

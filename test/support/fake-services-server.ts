@@ -7,6 +7,7 @@
  *     echo          answers the last user message
  *     usage         echo, with usage 11 + 7 = 18
  *     length        as usage, but cut short: finish_reason "length"
+ *     cached        echo, with usage 11 + 7 = 18 of which 8 prompt tokens read from the cache
  *     tools         no `tool` message yet: calls the tool <param> (default: the first tool offered) with the
  *                   last user message as arguments if it is a JSON object, else `{ text }`; afterwards
  *                   answers `tool said: <last tool message>`. Usage 10 + 5 = 15 per round.
@@ -222,6 +223,14 @@ function openAi(scenario: string, param: string | undefined, request: Json): Rep
       return completion({ content: lastUser }, [11, 7]);
     case "length":
       return completion({ content: lastUser }, [11, 7], "length");
+    case "cached": {
+      const reply = completion({ content: lastUser }, [11, 7]);
+      const body = objectOf(reply.body);
+      return {
+        ...reply,
+        body: { ...body, usage: { ...objectOf(body.usage), prompt_tokens_details: { cached_tokens: 8 } } },
+      };
+    }
     case "tools":
       return messages.some((message) => message.role === "tool")
         ? completion({ content: `tool said: ${lastOf("tool")}` }, [10, 5])

@@ -102,7 +102,7 @@ export type ToolResult = ToolResults[keyof ToolResults];
 /** The result type of a tool by name; `unknown` for a name that is not a tool. */
 export type ResultOf<Name extends string> = Name extends keyof ToolResults ? ToolResults[Name] : unknown;
 
-/** A message of an OpenAI Chat Completions request, as src/runtimes/openai.ts builds them. */
+/** A message of an OpenAI Chat Completions request, as the openai runtime sends them (src/runtimes/openai.ts). */
 export interface ModelMessage {
   role: string;
   /** Text; null on an assistant message that only calls tools. */
