@@ -8,6 +8,7 @@
 //   4. a streamed reply: chat.send with `stream: true`, the run's items printed as they arrive
 //   5. a watch: sessions_send with `watch: true`, then a person writes into the watched session, and the
 //      watcher's transcript gets the hidden notice `Session "…" changed (other actor). …`
+//   6. a Telegram-shaped chat against a loopback stand-in of the Bot API (scripts/demo-telegram.mjs)
 import { spawn } from "node:child_process";
 import { createHmac, hkdfSync } from "node:crypto";
 import { rmSync } from "node:fs";
@@ -15,6 +16,7 @@ import { createServer } from "node:http";
 import { createServer as createNetServer } from "node:net";
 import { d1Bindings } from "./d1-bindings.mjs";
 import { readDemoConfig } from "./demo-config.mjs";
+import { DEMO_TELEGRAM_TOKEN, startTelegramStandIn, telegramChat } from "./demo-telegram.mjs";
 
 const HOST = "127.0.0.1";
 // Its own local state, started fresh each time, so the demo neither sees nor touches `npm start`'s data.
@@ -85,10 +87,14 @@ function startReceiver(port) {
   return { server, next };
 }
 
-/** The demo configuration (config/demo.json), with the webchat channel pointed at our receiver. */
-function demoConfig(receiverUrl) {
+/**
+ * The demo configuration (config/demo.json), with the webchat channel pointed at our receiver and the
+ * telegram channel's Bot API at our stand-in.
+ */
+function demoConfig(receiverUrl, telegramUrl) {
   const config = readDemoConfig();
   config.channels.webchat.webhookUrl = receiverUrl;
+  config.channels.telegram.apiBaseUrl = telegramUrl;
   return JSON.stringify(config);
 }
 
@@ -194,12 +200,18 @@ async function watchNotice(base) {
 }
 
 async function main() {
-  const [workerPort, receiverPort] = [await freePort(), await freePort()];
+  const [workerPort, receiverPort, telegramPort] = [await freePort(), await freePort(), await freePort()];
   const base = `http://${HOST}:${workerPort}`;
   const receiver = startReceiver(receiverPort);
   log(`channel receiver listening on http://${HOST}:${receiverPort}`);
+  const telegram = startTelegramStandIn(telegramPort, HOST, log);
+  log(`Telegram Bot API stand-in listening on http://${HOST}:${telegramPort}`);
   const vars = {
-    SWITCHBOARD_CONFIG: demoConfig(`http://${HOST}:${receiverPort}/deliveries`),
+    SWITCHBOARD_CONFIG: demoConfig(
+      `http://${HOST}:${receiverPort}/deliveries`,
+      `http://${HOST}:${telegramPort}`,
+    ),
+    DEMO_TELEGRAM_TOKEN,
     SWITCHBOARD_ADMIN_TOKEN: ADMIN,
     SWITCHBOARD_AGENT_TOKENS: JSON.stringify(TOKENS),
     SWITCHBOARD_SIGNING_KEY: SIGNING_KEY,
@@ -244,6 +256,7 @@ async function main() {
   const stop = () => {
     worker.kill("SIGINT");
     receiver.server.close();
+    telegram.server.close();
   };
   try {
     for (let ready = false, tries = 0; !ready; tries++) {
@@ -328,6 +341,7 @@ async function main() {
     }
     await streamedReply(base);
     await watchNotice(base);
+    await telegramChat(base, telegram, SIGNING_KEY, log);
     log(`done in ${since(started)}`);
   } finally {
     stop();

@@ -16,11 +16,15 @@ import {
   uid,
   waitRun,
 } from "../support";
+import { postDiscord, postSlack, postTelegram, slackEvent, tgUpdate } from "../support/platforms/inbound";
+import { platformSecrets } from "./platform-leaks";
 
 /**
  * The leak matrix (issue 28): every session carries a canary, every credential calls every surface for
  * every session, and an answer holding a canary of a session its caller may not see is a leak. A
  * surface added later (platform channels, cron jobs, hooks, maintenance reports) joins `surfaces`.
+ * The platform channels' inbound route is here forged with the caller's token (it takes no bearer): 401,
+ * and no answer of any surface holds a bot token or signing secret (platform-leaks.test.ts: the rest).
  */
 
 interface Session {
@@ -110,7 +114,15 @@ const surfaces: Record<string, Surface> = {
     call("GET", `/console/fragments/sessions/${encodeURIComponent(s.key)}/transcript`, { token }),
   "console runs": (token, s) =>
     call("GET", `/console/fragments/sessions/${encodeURIComponent(s.key)}/runs`, { token }),
+  "POST telegram channel, forged": (token) => postTelegram("tg-bot", tgUpdate({}), { secret: token }),
+  "POST slack channel, forged": (token) =>
+    postSlack("slack-bot", slackEvent({ channel_type: "im", channel: "D0LEAK" }), { secret: token }),
+  "POST discord channel, forged": (token) =>
+    postDiscord("discord-bot", { id: "1", type: 2, token, data: { name: "ask" } }, { tamper: true }),
 };
+
+/** The surfaces a caller's bearer token cannot open: each answers 401 to every credential. */
+const refused = (surface: string) => surface.endsWith(", forged");
 
 describe("the leak matrix: no answer carries a canary its caller may not see", () => {
   it("over every credential, surface and session", { timeout: 120_000 }, async () => {
@@ -141,6 +153,7 @@ describe("the leak matrix: no answer carries a canary its caller may not see", (
       },
     ];
 
+    const secrets = await platformSecrets();
     const leaks: string[] = [];
     let answered = 0;
     for (const credential of credentials) {
@@ -149,7 +162,11 @@ describe("the leak matrix: no answer carries a canary its caller may not see", (
         for (const session of sessions) {
           const answer = await surface(credential.token, session);
           expect(answer.status, `${credential.name} ${surfaceName} ${session.name}`).toBeLessThan(500);
+          if (refused(surfaceName)) expect(answer.status, `${credential.name} ${surfaceName}`).toBe(401);
           if (answer.status < 300) answered++;
+          for (const secret of secrets)
+            if (answer.text.includes(secret))
+              leaks.push(`${credential.name} · ${surfaceName} of ${session.name} shows a platform secret`);
           for (const other of hidden)
             if (answer.text.includes(other.canary))
               leaks.push(

@@ -421,7 +421,8 @@ export function testConfig(
       "discord-bot": {
         platform: "discord",
         botTokenEnv: "TEST_DISCORD_BOT_TOKEN",
-        publicKey: "0".repeat(64),
+        // The key pair of this run (vitest.config.ts), so a signed interaction round-trips (round-trip.test.ts).
+        publicKey: discordPublicKey,
         applicationId: "112233445566778899",
         apiBaseUrl: `${fakeServicesUrl}/discord`,
       },
