@@ -1,7 +1,19 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { InboundChannelMessage } from "../../src/session/api";
-import { driveUntil, runAlarms, runStarted, session, storedRuns, stub, transcript, uid } from "../support";
+import {
+  driveUntil,
+  inbound,
+  modelRequests,
+  postInbound,
+  runAlarms,
+  runStarted,
+  session,
+  storedRuns,
+  stub,
+  transcript,
+  uid,
+} from "../support";
 
 // Busy sessions (SPEC §21): a channel's `busy` decides what a message does while its chat's session is busy.
 
@@ -119,5 +131,39 @@ describe("busy sessions", () => {
       ["assistant", [{ type: "text", text: "Got it: three" }]],
     ]);
     expect(runs[0]?.triggerMessageId).toBe(messages[2]?.id);
+  });
+
+  it("collect, through the channel's route: the run's model sees every collected message", async () => {
+    const marker = uid();
+    const answers = [];
+    for (const text of [`first ${marker}`, `second ${marker}`, `third ${marker}`]) {
+      const posted = await postInbound(
+        "webchat-collect",
+        inbound({ senderId: `busy${marker}`, chatId: `busy${marker}`, text, messageId: uid() }),
+      );
+      expect(posted.status).toBe(202);
+      answers.push(posted.json);
+    }
+    const [first] = answers;
+    if (first?.status !== "accepted") throw new Error(JSON.stringify(first));
+    expect(answers.map((answer) => answer.status === "accepted" && answer.runId)).toEqual([
+      first.runId,
+      first.runId,
+      first.runId,
+    ]);
+    const key = first.sessionKey;
+    await runInDurableObject(stub(key), (_instance, state) => {
+      state.storage.sql.exec("UPDATE run SET not_before = ?", Date.now());
+    });
+    await runAlarms([key]);
+    const runs = await endedRuns(key);
+    expect(runs.map((run) => [run.runId, run.status, run.reply])).toEqual([
+      [first.runId, "ok", `third ${marker}`],
+    ]);
+    const [request] = await modelRequests("platform-echo-rec", marker);
+    const said = JSON.stringify(request?.messages);
+    for (const text of [`first ${marker}`, `second ${marker}`, `third ${marker}`])
+      expect(said).toContain(text);
+    expect(await modelRequests("platform-echo-rec", marker)).toHaveLength(1);
   });
 });

@@ -4,7 +4,7 @@ import { keyOptionsOf } from "../../config/key-options";
 import type { SwitchboardConfig } from "../../config/schema";
 import { resolveSendPolicy, sendPolicySubject } from "../../policy/send-policy";
 import type { Provenance, TranscriptMessage } from "../../transcript/message";
-import type { InboundAnswer, InboundChannelMessage, ReplyTarget } from "../api";
+import type { InboundChannelMessage, ReplyTarget } from "../api";
 import { chatOf, liveRecord, type SessionRecord, updateRecord } from "../record/record";
 import { holdGroupContext, takeGroupContext } from "../store/group-context";
 import { addIndexSync } from "../store/outbox-store";
