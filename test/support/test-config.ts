@@ -403,6 +403,13 @@ export function testConfig(
       telegram: { webhookUrl: `${fakeServicesUrl}/channel/ok` },
       slack: { webhookUrl: `${fakeServicesUrl}/channel/flaky/2` },
       webchat: { webhookUrl: `${fakeServicesUrl}/channel/ok`, agentId: "main" },
+      // Busy sessions (test/channels/busy.test.ts): messages within the debounce answered by one run.
+      "webchat-collect": {
+        webhookUrl: `${fakeServicesUrl}/channel/ok`,
+        agentId: "platform-echo-rec",
+        busy: "collect",
+        debounceMs: 10_000,
+      },
       // No outbound webhook: its deliveries can only be dead-lettered (test/queue/outbound.test.ts).
       sms: {},
       ...platformChannels(fakeServicesUrl, discordPublicKey),

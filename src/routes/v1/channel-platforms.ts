@@ -90,6 +90,7 @@ export async function platformInbound(
       senderId: message.senderId,
       ...(message.senderName !== undefined ? { senderName: message.senderName } : {}),
       runId: await stableUuid("channel", channel, key.key, message.messageId),
+      busy: { mode: settings.busy, debounceMs: settings.debounceMs },
       ...(addressed ? {} : { context: { historyLimit: settings.groupHistoryLimit } }),
     }),
   );

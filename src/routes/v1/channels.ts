@@ -55,6 +55,7 @@ export const channelRoutes = new Hono<AppEnv>().post("/:channel/messages", async
       senderId: message.senderId,
       // Message ids are unique per chat on most channels (Telegram counts per chat): the session is in it.
       runId: await stableUuid("channel", channel, key.key, message.messageId),
+      busy: { mode: settings.busy, debounceMs: settings.debounceMs },
     }),
   );
   // Answered with the key as the session's row shows it.

@@ -119,6 +119,11 @@ export interface InboundChannelMessage {
   context?: { historyLimit: number };
   /** The sender as the platform names them, kept in the message's provenance (who said what in a group). */
   senderName?: string;
+  /**
+   * What the message does while the session is busy (SPEC §21, the channel's `busy`; `queue` when absent)
+   * and, for `collect`, how long after the latest message the one run for them all starts.
+   */
+  busy?: { mode: "queue" | "steer" | "interrupt" | "collect"; debounceMs: number };
 }
 
 /** What became of an inbound message: a `/send` command applied, a run queued, or blocked by the policy. */

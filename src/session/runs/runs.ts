@@ -104,6 +104,9 @@ export class Runs {
    */
   async #drainQueue(): Promise<void> {
     for (let row = nextRunnable(this.#sql); row && liveRecord(this.#sql); row = nextRunnable(this.#sql)) {
+      // A chat's collected messages (SPEC §21 busy `collect`) wait out their debounce: the alarm is set
+      // for it. (A sub-agent's slot retry is looked at again whenever the loop runs: its test is the slot.)
+      if (row.dedupeKey?.startsWith("channel:") && (row.notBefore ?? 0) > Date.now()) return;
       if (await this.#refusedByBudget(row)) continue;
       if (!(await this.#hasSubagentSlot())) {
         deferRunStart(this.#sql, row.runId, Date.now() + SLOT_RETRY_MS);
@@ -173,6 +176,20 @@ export class Runs {
       stopped++;
     }
     return stopped;
+  }
+
+  /**
+   * A channel message that interrupts (SPEC §21 busy `interrupt`): the active run and the channel runs
+   * queued before `runId` stop (killed, no reply posted), so `runId` answers all their messages at once.
+   */
+  interruptRuns(runId: string): void {
+    const queued = queuedRuns(this.#sql).filter((row) => row.dedupeKey?.startsWith("channel:"));
+    for (const row of [...runningRuns(this.#sql), ...queued]) {
+      if (row.runId === runId) continue;
+      const controller = this.#executing.get(row.runId);
+      if (controller) controller.abort("interrupt");
+      else this.end(row, abortedEnding("interrupt", row, []));
+    }
   }
 
   /**

@@ -67,9 +67,11 @@ export class Turns {
   /** An inbound channel message (SessionApi.acceptInbound): one transaction, then what it owes goes out. */
   async acceptInbound(message: InboundChannelMessage): Promise<Result<InboundAnswer>> {
     const config = sessionConfig(this.#env);
-    const answer = this.#storage.transactionSync(() =>
-      writeInboundMessage(this.#sql, config, message, Date.now()),
-    );
+    const { interrupt, ...answer } = this.#storage.transactionSync(() => {
+      const written = writeInboundMessage(this.#sql, config, message, Date.now());
+      if (written.interrupt) this.#runs.interruptRuns(written.interrupt);
+      return written;
+    });
     await this.#outbox.flush();
     return { ok: true, value: answer };
   }

@@ -4,19 +4,20 @@ import { keyOptionsOf } from "../../config/key-options";
 import type { SwitchboardConfig } from "../../config/schema";
 import { resolveSendPolicy, sendPolicySubject } from "../../policy/send-policy";
 import type { Provenance, TranscriptMessage } from "../../transcript/message";
-import type { InboundAnswer, InboundChannelMessage, ReplyTarget } from "../api";
+import type { InboundChannelMessage, ReplyTarget } from "../api";
 import { chatOf, liveRecord, type SessionRecord, updateRecord } from "../record/record";
 import { holdGroupContext, takeGroupContext } from "../store/group-context";
 import { addIndexSync } from "../store/outbox-store";
 import { findRun } from "../store/run-store";
 import { appendMessages, hasMessage, summaryChanges } from "../transcript/transcript";
+import { type InboundWrite, writeBusyTurn } from "./busy";
 import { addPost } from "./posts";
-import { writeCreation, writeImport, writeTurn } from "./writes";
+import { writeCreation, writeImport } from "./writes";
 
 /**
  * An inbound channel message, all of it in the caller's one transaction: the session created if there is
  * none, then an owner's `/send` command applied with its answer, or the message recorded and its turn
- * queued, or (the send policy denies the chat) only recorded. One decision, taken here on the record the
+ * queued as the channel's busy mode says (writes/busy.ts), or (the send policy denies the chat) only recorded. One decision, taken here on the record the
  * write sees: a cut can never leave the chat told one thing while the policy says another, and a
  * redelivery (which changes nothing) cannot undo a later command.
  */
@@ -25,7 +26,7 @@ export function writeInboundMessage(
   config: SwitchboardConfig,
   message: InboundChannelMessage,
   now: number,
-): InboundAnswer {
+): InboundWrite {
   const { channel, chatType } = message.init;
   if (!liveRecord(sql)) writeCreation(sql, message.init, now);
   let record = liveRecord(sql);
@@ -91,19 +92,7 @@ export function writeInboundMessage(
   }
   const first = findRun(sql, message.runId, messageId);
   if (first) return { status: "accepted", runId: first.runId, duplicate: true };
-  writeTurn(
-    sql,
-    record,
-    config,
-    {
-      runId: message.runId,
-      dedupeKey: messageId,
-      message: { id: messageId, text: message.text, provenance: inbound.provenance },
-      replyTo,
-    },
-    now,
-  );
-  return { status: "accepted", runId: message.runId, duplicate: false };
+  return writeBusyTurn(sql, record, config, message.busy, inbound, now);
 }
 
 /** An inbound channel message that starts no run (a `/send` command, or one the send policy blocks). */

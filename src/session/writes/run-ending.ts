@@ -32,9 +32,9 @@ const sumUsd = (total: number | undefined, cost: number) =>
 
 /**
  * Why a run was aborted: its timeout, a kill, a kill cascading from an ancestor, a steer restarting it,
- * or its own sessions_yield.
+ * its own sessions_yield, or a newer message of a chat whose channel interrupts (SPEC §21 busy).
  */
-export type AbortReason = "timeout" | "killed" | "cascade" | "steer" | "yield";
+export type AbortReason = "timeout" | "killed" | "cascade" | "steer" | "yield" | "interrupt";
 
 /**
  * How an aborted run ends. A steered run is replaced and a yielded one is waiting: neither reports. A
@@ -51,6 +51,9 @@ export function abortedEnding(reason: AbortReason, row: RunRow, messages: RunEnd
       return { status: "killed", error: "run killed", messages: [] };
     case "cascade":
       return { status: "killed", error: "run killed", announce: false, messages: [] };
+    // Killed: no reply is posted, and its partial work is dropped; the newer run answers its message.
+    case "interrupt":
+      return { status: "killed", error: "run interrupted by a newer message", messages: [] };
     default:
       return { status: "timeout", error: `run timed out after ${seconds(row.timeoutMs)}s`, messages: [] };
   }
