@@ -11,6 +11,7 @@ import { mcpRoutes } from "./routes/mcp";
 import { requireConfig, requireIdentity } from "./routes/middleware";
 import { openApiRoutes } from "./routes/openapi";
 import { invokeMethodNotAllowed, toolsInvokeRoutes } from "./routes/tools-invoke";
+import { channelSetupRoutes } from "./routes/v1/channel-setup";
 import { channelRoutes } from "./routes/v1/channels";
 import { deliveryRoutes } from "./routes/v1/deliveries";
 import { grantRoutes } from "./routes/v1/grants";
@@ -61,6 +62,8 @@ app.route("/v1/sessions", sessionHistoryRoutes);
 app.route("/v1/runs", runRoutes);
 app.route("/v1/grants", grantRoutes);
 app.route("/v1/deliveries", deliveryRoutes);
+// A channel's setup (SPEC §21): the operator's, behind the bearer check its `…/messages` comes before.
+app.route("/v1/channels", channelSetupRoutes);
 app.route("/mcp", mcpRoutes);
 
 app.notFound((c) =>
@@ -78,7 +81,8 @@ app.onError((error, c) => {
   const status = known?.status ?? 500;
   // A 401 names the scheme it wants (RFC 9110 §11.6.1, RFC 6750 §3), so a client knows to send a bearer
   // token. Not on a channel webhook: its credential is the body's signature, never a token.
-  if (status === 401 && !c.req.path.startsWith("/v1/channels/")) c.header("WWW-Authenticate", "Bearer");
+  if (status === 401 && !/^\/v1\/channels\/[^/]+\/messages$/.test(c.req.path))
+    c.header("WWW-Authenticate", "Bearer");
   if (c.req.path === "/tools/invoke") {
     const type = known ? invokeErrorType(known) : "internal";
     return c.json({ ok: false, error: { type, message } }, status);

@@ -1,3 +1,4 @@
+import { channelRouteDocs } from "./routes-channels";
 import { deliveryRouteDocs } from "./routes-deliveries";
 import { grantRouteDocs } from "./routes-grants";
 import { routeRunDocs } from "./routes-runs";
@@ -17,6 +18,7 @@ export const routeTable: readonly RouteDoc[] = [
   ...grantRouteDocs,
   ...streamRouteDocs,
   ...deliveryRouteDocs,
+  ...channelRouteDocs,
 ];
 
 /** `/v1/runs/:runId` → `/v1/runs/{runId}`. */

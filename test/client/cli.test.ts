@@ -404,6 +404,29 @@ describe("CLI commands (in workerd, against the Worker)", () => {
     expect(badStatus.stderr).toContain("status");
     expect((await cli(["deliveries", "resend", id])).code).toBe(2);
   });
+
+  it("channels connect prints Slack's manifest and Telegram's webhook; channels status shows both views (SPEC §21)", async () => {
+    const env = { SWITCHBOARD_TOKEN: ADMIN };
+    const slack = await cli(["channels", "connect", "slack-bot"], { env });
+    expect(slack.code).toBe(0);
+    expect(slack.stdout).toContain('"request_url": "http://switchboard.test/v1/channels/slack-bot/messages"');
+    expect(slack.stdout).toContain('"app_mentions:read"');
+    const telegram = await cli(["channels", "connect", "tg-bot", "--public-url", "https://bot.example.com"], {
+      env,
+    });
+    expect(telegram.stdout).toContain(
+      "Telegram webhook set to https://bot.example.com/v1/channels/tg-bot/messages",
+    );
+    const status = await cli(["channels", "status", "tg-bot"], { env });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(
+      /platform url: +https:\/\/bot\.example\.com\/v1\/channels\/tg-bot\/messages/,
+    );
+    expect(status.stdout).toContain("platform pending_update_count");
+    expect(status.stdout).toMatch(/ignored: +\d+/);
+    const agent = await cli(["channels", "status", "tg-bot"]);
+    expect(agent.code).not.toBe(0);
+  });
 });
 
 describe("switchboard secret (offline)", () => {

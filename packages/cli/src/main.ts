@@ -1,6 +1,7 @@
 import { DEFAULT_BASE_URL, SwitchboardClient, SwitchboardError } from "../../client/src/index";
 import { agentsWaitCommand } from "./agents-wait";
 import { type FlagSpec, parseArgv, stringFlag } from "./args";
+import { channelsCommand } from "./channels";
 import type { Command } from "./command";
 import { compactCommand } from "./compact";
 import { deliveriesCommand } from "./deliveries";
@@ -44,6 +45,7 @@ export const commands: Command[] = [
   grantCommand,
   revokeGrantCommand,
   deliveriesCommand,
+  channelsCommand,
   healthCommand,
   secretCommand,
   searchCommand,

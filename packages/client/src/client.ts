@@ -4,6 +4,8 @@ import type {
   AgentsListResult,
   AgentsWaitArgs,
   AgentsWaitResult,
+  ChannelConnectAnswer,
+  ChannelStatus,
   CompactionAnswer,
   CreatedGrant,
   CreateGrantBody,
@@ -247,6 +249,21 @@ export class SwitchboardClient {
       what: `revoke grant ${grantId}`,
     });
   }
+
+  /** A chat platform channel's setup (SPEC §21), the operator token only. */
+  readonly channels = {
+    /** `POST /v1/channels/{name}/connect`: Telegram's webhook, Discord's commands set; Slack's manifest. */
+    connect: (name: string, body: { publicUrl?: string } = {}): Promise<ChannelConnectAnswer> =>
+      this.#call({
+        method: "POST",
+        path: `/v1/channels/${enc(name)}/connect`,
+        body,
+        what: `connect ${name}`,
+      }),
+    /** `GET /v1/channels/{name}/status`: the platform's view (Telegram getWebhookInfo) beside ours. */
+    status: (name: string): Promise<ChannelStatus> =>
+      this.#call({ method: "GET", path: `/v1/channels/${enc(name)}/status`, what: `channel ${name}` }),
+  };
 
   // The delivery ledger (SPEC §16): the operator token sees every record, an agent token its agent's.
 

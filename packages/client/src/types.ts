@@ -336,3 +336,41 @@ export interface SessionsSearchResult {
   indexing?: true;
   warning?: string;
 }
+
+// A chat platform channel's setup (SPEC §21): the operator token only.
+
+/** `POST /v1/channels/{name}/connect`: what was set on the platform, or (Slack) what to paste. */
+export interface ChannelConnectAnswer {
+  channel: string;
+  platform: "telegram" | "slack" | "discord";
+  /** Telegram's webhook, Discord's commands, or nothing (Slack: paste the manifest). */
+  done: "setWebhook" | "commands" | "nothing";
+  /** The channel's `POST /v1/channels/{name}/messages` as the platform calls it. */
+  url?: string;
+  allowedUpdates?: string[];
+  commands?: string[];
+  manifest?: Record<string, unknown>;
+  paste?: string;
+}
+
+/** `GET /v1/channels/{name}/status`: the platform's view beside ours. */
+export interface ChannelStatus {
+  channel: string;
+  platform: "webhook" | "telegram" | "slack" | "discord";
+  /** Telegram's `getWebhookInfo` (url, pending_update_count, last_error_date, last_error_message), or `{ error }`. */
+  platformView?: Record<string, unknown>;
+  ours: {
+    lastInboundAt?: number;
+    lastInboundOutcome?: string;
+    lastIgnoredReason?: string;
+    ignoredCount: number;
+    lastDeliveryError?: {
+      deliveryId: string;
+      sessionKey: string;
+      target: string;
+      status: string;
+      lastError: string;
+      updatedAt: number;
+    };
+  };
+}

@@ -8,6 +8,11 @@
  *                    POST /users/@me/channels {recipient_id}           (answers the DM channel `dm-<id>`)
  *                    POST /webhooks/<app>/<token>, PATCH …/messages/@original   (key: the interaction token)
  *
+ * and the setup calls of `switchboard channels connect|status` (src/platforms/setup.ts):
+ *
+ *   <url>/telegram   POST /bot<token>/setWebhook, GET /bot<token>/getWebhookInfo   (key: `webhook-<bot id>`)
+ *   <url>/discord    PUT /applications/<app>/commands, Bot token                   (key: `commands-<app>`)
+ *
  * Every call is recorded under `platform:<key>` (read with `recorded`/`callsArrived`), and answered as the
  * platform would: success, or what `POST /platform-script/<key>` told it for the key's next calls, in
  * order — `{ answers: ["ok", "rate_limit:<s>", "blocked", "not_found", "server_error", "bad_request"],
@@ -28,6 +33,9 @@ export function setPlatformScript(key: string, body: Json): PlatformReply {
   scripts.set(key, { answers, rejectFormatting: body.rejectFormatting === true });
   return { status: 200, body: { ok: true } };
 }
+
+/** Each Telegram bot's webhook as `setWebhook` left it (by bot id), for `getWebhookInfo`. */
+const webhooks = new Map<string, Json>();
 
 /** The next scripted answer for `key` ("ok" once its script is spent). */
 const nextAnswer = (key: string) => scripts.get(key)?.answers.shift() ?? "ok";
@@ -92,6 +100,8 @@ export function platformReply(
 ): PlatformReply | undefined {
   const [service, ...rest] = segments;
   const path = rest.join("/");
+  const setup = setupReply(service, method, path, json, headers, record);
+  if (setup) return setup;
   if (service === "telegram" && method === "POST" && /^bot[^/]+\/sendMessage$/.test(path)) {
     const key = String(json.chat_id);
     record(key);
@@ -117,4 +127,48 @@ export function platformReply(
   if (channel && !`${headers.authorization}`.startsWith("Bot "))
     return { status: 401, body: { message: "401: Unauthorized", code: 0 } };
   return discord(nextAnswer(key), json);
+}
+
+/** `setWebhook`/`getWebhookInfo` (a pending update and a last error, as a live bot shows), Discord's PUT. */
+function setupReply(
+  service: string | undefined,
+  method: string,
+  path: string,
+  json: Json,
+  headers: Record<string, string | string[] | undefined>,
+  record: (key: string) => void,
+): PlatformReply | undefined {
+  const telegramCall = /^bot(\d+):[^/]+\/(setWebhook|getWebhookInfo)$/.exec(path);
+  if (service === "telegram" && telegramCall) {
+    const [, botId = "", name] = telegramCall;
+    const key = `webhook-${botId}`;
+    record(key);
+    if (nextAnswer(key) === "bad_request")
+      return { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: bad webhook" } };
+    if (name === "setWebhook") {
+      webhooks.set(botId, json);
+      return { status: 200, body: { ok: true, result: true, description: "Webhook was set" } };
+    }
+    const set = webhooks.get(botId);
+    const result = set
+      ? {
+          url: set.url,
+          has_custom_certificate: false,
+          pending_update_count: 2,
+          last_error_date: 1767225600,
+          last_error_message: "Wrong response from the webhook: 503 Service Unavailable",
+          allowed_updates: set.allowed_updates,
+        }
+      : { url: "", has_custom_certificate: false, pending_update_count: 0 };
+    return { status: 200, body: { ok: true, result } };
+  }
+  const app = /^applications\/([^/]+)\/commands$/.exec(path)?.[1];
+  if (service === "discord" && method === "PUT" && app) {
+    record(`commands-${app}`);
+    if (!`${headers.authorization}`.startsWith("Bot "))
+      return { status: 401, body: { message: "401: Unauthorized", code: 0 } };
+    // The body is a JSON array, which reaches here as `{}`: the test reads it from the recording.
+    return { status: 200, body: [] };
+  }
+  return undefined;
 }
