@@ -1,5 +1,7 @@
+import { applyMigrations, type SqlMigration } from "../storage/migrations";
+
 /** The agent object's SQLite migrations: append-only, applied ids kept in `_migrations` (as the session's). */
-const agentMigrations: ReadonlyArray<{ id: string; sql: string }> = [
+const agentMigrations: readonly SqlMigration[] = [
   {
     id: "0001_usage",
     sql: `
@@ -26,16 +28,5 @@ const agentMigrations: ReadonlyArray<{ id: string; sql: string }> = [
 
 /** Applies the migrations this object has not applied yet. */
 export function applyAgentMigrations(sql: SqlStorage): void {
-  sql.exec("CREATE TABLE IF NOT EXISTS _migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
-  const applied = new Set(
-    sql
-      .exec<{ id: string }>("SELECT id FROM _migrations")
-      .toArray()
-      .map((row) => row.id),
-  );
-  for (const migration of agentMigrations) {
-    if (applied.has(migration.id)) continue;
-    sql.exec(migration.sql);
-    sql.exec("INSERT INTO _migrations (id, applied_at) VALUES (?, ?)", migration.id, Date.now());
-  }
+  applyMigrations(sql, agentMigrations);
 }

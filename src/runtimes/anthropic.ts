@@ -1,7 +1,7 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { newWatch, watchedFetch } from "./answer-watch";
 import { runModelLoop } from "./model-loop";
-import { ANTHROPIC_DEFAULT_MAX_TOKENS, ANTHROPIC_THINKING_BUDGETS, secretHeaders } from "./model-settings";
+import { ANTHROPIC_DEFAULT_MAX_TOKENS, ANTHROPIC_THINKING_BUDGETS, modelCredentials } from "./model-settings";
 import type { RunInput, RunOutcome } from "./types";
 
 /** Anthropic's prompt-cache breakpoint, on the system prompt and the last tool definition. */
@@ -15,11 +15,9 @@ export async function runAnthropic(input: RunInput): Promise<RunOutcome> {
   const runtime = input.agent.runtime;
   if (runtime.type !== "anthropic")
     return { kind: "failed", error: "not an anthropic agent", retryable: false };
-  const apiKey = runtime.apiKeyEnv ? input.secret(runtime.apiKeyEnv) : undefined;
-  if (runtime.apiKeyEnv && !apiKey)
-    return { kind: "failed", error: `secret ${runtime.apiKeyEnv} is not set`, retryable: false };
-  const extra = secretHeaders(runtime, input.secret);
+  const extra = modelCredentials(runtime, input.secret);
   if (!extra.ok) return { kind: "failed", error: extra.error, retryable: false };
+  const { apiKey } = extra;
   const watch = { current: newWatch() };
   const provider = createAnthropic({
     fetch: watchedFetch(() => watch.current),

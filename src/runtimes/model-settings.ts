@@ -18,7 +18,7 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
  * A runtime's `headers` with their values read from secrets; a missing secret fails the run naming it
  * (never a value). The values join the secrets masked in any error the run reports.
  */
-export function secretHeaders(
+function secretHeaders(
   runtime: ModelRuntime,
   secret: (name: string) => string | undefined,
 ): { ok: true; headers: Record<string, string> } | { ok: false; error: string } {
@@ -30,4 +30,18 @@ export function secretHeaders(
     headers[name] = value;
   }
   return { ok: true, headers };
+}
+
+/**
+ * What an HTTP model runtime is handed from secrets: its API key (`apiKeyEnv`, none when it names none) and
+ * its `headers`; a named secret that is not set fails the run naming it, never its value.
+ */
+export function modelCredentials(
+  runtime: Extract<ModelRuntime, { type: "openai" | "anthropic" }>,
+  secret: (name: string) => string | undefined,
+): { ok: true; apiKey: string | undefined; headers: Record<string, string> } | { ok: false; error: string } {
+  const apiKey = runtime.apiKeyEnv ? secret(runtime.apiKeyEnv) : undefined;
+  if (runtime.apiKeyEnv && !apiKey) return { ok: false, error: `secret ${runtime.apiKeyEnv} is not set` };
+  const extra = secretHeaders(runtime, secret);
+  return extra.ok ? { ok: true, apiKey, headers: extra.headers } : extra;
 }

@@ -3,7 +3,7 @@ import { OpenAIChatLanguageModel } from "@ai-sdk/openai/internal";
 import type { LanguageModelV4Usage } from "@ai-sdk/provider";
 import { newWatch, watchedFetch } from "./answer-watch";
 import { runModelLoop } from "./model-loop";
-import { secretHeaders } from "./model-settings";
+import { modelCredentials } from "./model-settings";
 import { UNKNOWN_USAGE, withFinishUsage } from "./model-usage";
 import { jsonAsEventStream } from "./openai-json";
 import type { RunInput, RunOutcome } from "./types";
@@ -44,11 +44,9 @@ function reportedOnly(usage: LanguageModelV4Usage): LanguageModelV4Usage {
 export async function runOpenAi(input: RunInput): Promise<RunOutcome> {
   const runtime = input.agent.runtime;
   if (runtime.type !== "openai") return { kind: "failed", error: "not an openai agent", retryable: false };
-  const apiKey = runtime.apiKeyEnv ? input.secret(runtime.apiKeyEnv) : undefined;
-  if (runtime.apiKeyEnv && !apiKey)
-    return { kind: "failed", error: `secret ${runtime.apiKeyEnv} is not set`, retryable: false };
-  const extra = secretHeaders(runtime, input.secret);
+  const extra = modelCredentials(runtime, input.secret);
   if (!extra.ok) return { kind: "failed", error: extra.error, retryable: false };
+  const { apiKey } = extra;
   const watch = { current: newWatch() };
   const baseUrl = runtime.baseUrl.replace(/\/+$/, "");
   const model = new OpenAIChatLanguageModel(runtime.model, {

@@ -1,5 +1,7 @@
+import type { SqlMigration } from "../../storage/migrations";
+
 /** Session-object migrations from 0012 on (the second round onwards), after 0001–0011 in migrations.ts. */
-export const migrationsFrom0012: ReadonlyArray<{ id: string; sql: string }> = [
+export const migrationsFrom0012: readonly SqlMigration[] = [
   {
     id: "0012_event_log",
     sql: `

@@ -1,10 +1,11 @@
+import { applyMigrations, type SqlMigration } from "../../storage/migrations";
 import { migrationsFrom0012 } from "./migrations-0012";
 
 /**
  * The session object's schema, as an append-only list: a shipped entry is never edited; a change is a
  * new entry. Applied ids are recorded in `_migrations`.
  */
-export const sessionMigrations: ReadonlyArray<{ id: string; sql: string }> = [
+export const sessionMigrations: readonly SqlMigration[] = [
   {
     id: "0001_session_transcript_outbox",
     sql: `
@@ -244,21 +245,7 @@ export const sessionMigrations: ReadonlyArray<{ id: string; sql: string }> = [
   },
 ];
 
-/** Applies every migration this object has not applied yet; how many it applied. Synchronous: SQL in a DO is. */
+/** Applies every migration this object has not applied yet; how many it applied. */
 export function applySessionMigrations(sql: SqlStorage): number {
-  sql.exec("CREATE TABLE IF NOT EXISTS _migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
-  const applied = new Set(
-    sql
-      .exec<{ id: string }>("SELECT id FROM _migrations")
-      .toArray()
-      .map((row) => row.id),
-  );
-  let count = 0;
-  for (const migration of [...sessionMigrations, ...migrationsFrom0012]) {
-    if (applied.has(migration.id)) continue;
-    sql.exec(migration.sql);
-    sql.exec("INSERT INTO _migrations (id, applied_at) VALUES (?, ?)", migration.id, Date.now());
-    count++;
-  }
-  return count;
+  return applyMigrations(sql, [...sessionMigrations, ...migrationsFrom0012]);
 }
