@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { cronConfigSchema } from "../cron/config-schema";
+import { MAX_JOBS_PER_AGENT } from "../cron/job-schema";
 import { MAX_CHANNEL_NAME_CHARS, MAX_MODEL_CHARS } from "../limits";
 import { MAX_TOOL_ARGUMENTS_DEPTH } from "../transcript/message";
 import { nestsDeeperThan } from "../validation";
@@ -343,106 +345,139 @@ const channelSchema = z
       });
   });
 
-export const configSchema = z.strictObject({
-  session: z
-    .strictObject({
-      mainKey: z.string().trim().toLowerCase().min(1).default("main"),
-      scope: z.enum(["per-sender", "global"]).default("per-sender"),
-      agentToAgent: z.strictObject({ maxPingPongTurns }).prefault({}),
-      sendPolicy: z
-        .strictObject({
-          default: z.enum(["allow", "deny"]).optional(),
-          rules: z.array(sendPolicyRule).default([]),
-        })
-        .optional(),
-    })
-    .prefault({}),
-  tools: z
-    .strictObject({
-      profile: z.enum(toolProfiles).default("coding"),
-      alsoAllow: z.array(z.string()).default([]),
-      sessions: z.strictObject({ visibility }).prefault({}),
-      agentToAgent: z
-        .strictObject({ enabled: z.boolean().default(false), allow: z.array(z.string()).default([]) })
-        .prefault({}),
-      subagents: z
-        .strictObject({
-          tools: z
-            .strictObject({
-              allow: z.array(z.string()).optional(),
-              alsoAllow: z.array(z.string()).optional(),
-              deny: z.array(z.string()).optional(),
-            })
-            .prefault({}),
-        })
-        .prefault({}),
-      sessions_spawn: z
-        .strictObject({
-          attachments: z
-            .strictObject({
-              enabled: z.boolean().default(false),
-              maxFiles: z.number().int().min(1).default(50),
-              maxFileBytes: z
-                .number()
-                .int()
-                .min(1)
-                .default(1024 * 1024),
-              maxTotalBytes: z
-                .number()
-                .int()
-                .min(1)
-                .default(5 * 1024 * 1024),
-              retainOnSessionKeep: z.boolean().default(false),
-            })
-            .prefault({}),
-        })
-        .prefault({}),
-      swarm: swarmSettings.optional(),
-    })
-    .prefault({}),
-  agents: z
-    .strictObject({
-      defaults: z
-        .strictObject({
-          sandbox: z
-            .strictObject({ sessionToolsVisibility: z.enum(["spawned", "all"]).default("spawned") })
-            .prefault({}),
-          subagents: subagentSettings.prefault({}),
-        })
-        .prefault({}),
-      list: z
-        .array(agentSchema)
-        .min(1)
-        .prefault([{ id: "main" }])
-        .superRefine((agents, ctx) => {
-          const seen = new Set<string>();
-          for (const [index, agent] of agents.entries()) {
-            if (seen.has(agent.id))
-              ctx.addIssue({
-                code: "custom",
-                path: [index, "id"],
-                message: `duplicate agent id "${agent.id}"`,
-              });
-            seen.add(agent.id);
-          }
-        }),
-    })
-    .prefault({}),
-  channels: z
-    .record(z.string(), channelSchema)
-    .superRefine((channels, ctx) => {
-      // Checked here rather than as the record's key schema, whose failure would not say why.
-      for (const name of Object.keys(channels)) {
-        if (!CHANNEL_NAME_PATTERN.test(name))
-          ctx.addIssue({
-            code: "custom",
-            path: [name],
-            message: `channel name must match ${CHANNEL_NAME_PATTERN.source.slice(1, -1)}`,
-          });
-      }
-    })
-    .default({}),
-});
+export const configSchema = z
+  .strictObject({
+    session: z
+      .strictObject({
+        mainKey: z.string().trim().toLowerCase().min(1).default("main"),
+        scope: z.enum(["per-sender", "global"]).default("per-sender"),
+        agentToAgent: z.strictObject({ maxPingPongTurns }).prefault({}),
+        sendPolicy: z
+          .strictObject({
+            default: z.enum(["allow", "deny"]).optional(),
+            rules: z.array(sendPolicyRule).default([]),
+          })
+          .optional(),
+      })
+      .prefault({}),
+    tools: z
+      .strictObject({
+        profile: z.enum(toolProfiles).default("coding"),
+        alsoAllow: z.array(z.string()).default([]),
+        sessions: z.strictObject({ visibility }).prefault({}),
+        agentToAgent: z
+          .strictObject({ enabled: z.boolean().default(false), allow: z.array(z.string()).default([]) })
+          .prefault({}),
+        subagents: z
+          .strictObject({
+            tools: z
+              .strictObject({
+                allow: z.array(z.string()).optional(),
+                alsoAllow: z.array(z.string()).optional(),
+                deny: z.array(z.string()).optional(),
+              })
+              .prefault({}),
+          })
+          .prefault({}),
+        sessions_spawn: z
+          .strictObject({
+            attachments: z
+              .strictObject({
+                enabled: z.boolean().default(false),
+                maxFiles: z.number().int().min(1).default(50),
+                maxFileBytes: z
+                  .number()
+                  .int()
+                  .min(1)
+                  .default(1024 * 1024),
+                maxTotalBytes: z
+                  .number()
+                  .int()
+                  .min(1)
+                  .default(5 * 1024 * 1024),
+                retainOnSessionKeep: z.boolean().default(false),
+              })
+              .prefault({}),
+          })
+          .prefault({}),
+        swarm: swarmSettings.optional(),
+      })
+      .prefault({}),
+    agents: z
+      .strictObject({
+        defaults: z
+          .strictObject({
+            sandbox: z
+              .strictObject({ sessionToolsVisibility: z.enum(["spawned", "all"]).default("spawned") })
+              .prefault({}),
+            subagents: subagentSettings.prefault({}),
+          })
+          .prefault({}),
+        list: z
+          .array(agentSchema)
+          .min(1)
+          .prefault([{ id: "main" }])
+          .superRefine((agents, ctx) => {
+            const seen = new Set<string>();
+            for (const [index, agent] of agents.entries()) {
+              if (seen.has(agent.id))
+                ctx.addIssue({
+                  code: "custom",
+                  path: [index, "id"],
+                  message: `duplicate agent id "${agent.id}"`,
+                });
+              seen.add(agent.id);
+            }
+          }),
+      })
+      .prefault({}),
+    channels: z
+      .record(z.string(), channelSchema)
+      .superRefine((channels, ctx) => {
+        // Checked here rather than as the record's key schema, whose failure would not say why.
+        for (const name of Object.keys(channels)) {
+          if (!CHANNEL_NAME_PATTERN.test(name))
+            ctx.addIssue({
+              code: "custom",
+              path: [name],
+              message: `channel name must match ${CHANNEL_NAME_PATTERN.source.slice(1, -1)}`,
+            });
+        }
+      })
+      .default({}),
+    cron: cronConfigSchema.prefault({}),
+  })
+  .superRefine((config, ctx) => {
+    // Each configured job names a configured agent, once per id, at most 200 per agent (SPEC §22).
+    const agents = new Set(config.agents.list.map((agent) => agent.id));
+    const seen = new Map<string, number>();
+    for (const [index, job] of config.cron.jobs.entries()) {
+      const path = ["cron", "jobs", index];
+      if (!agents.has(job.agentId))
+        ctx.addIssue({
+          code: "custom",
+          path: [...path, "agentId"],
+          message: `unknown agent "${job.agentId}"`,
+        });
+      const perAgent = (seen.get(job.agentId) ?? 0) + 1;
+      seen.set(job.agentId, perAgent);
+      if (perAgent > MAX_JOBS_PER_AGENT)
+        ctx.addIssue({
+          code: "custom",
+          path: [...path, "agentId"],
+          message: `more than ${MAX_JOBS_PER_AGENT} jobs for agent "${job.agentId}"`,
+        });
+      if (
+        config.cron.jobs.findIndex((other) => other.jobId === job.jobId && other.agentId === job.agentId) !==
+        index
+      )
+        ctx.addIssue({
+          code: "custom",
+          path: [...path, "jobId"],
+          message: `duplicate job id "${job.jobId}"`,
+        });
+    }
+  });
 
 export type SwitchboardConfig = z.infer<typeof configSchema>;
 export type AgentConfig = SwitchboardConfig["agents"]["list"][number];
