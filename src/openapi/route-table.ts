@@ -1,4 +1,5 @@
 import { channelRouteDocs } from "./routes-channels";
+import { cronRouteDocs } from "./routes-cron";
 import { deliveryRouteDocs } from "./routes-deliveries";
 import { grantRouteDocs } from "./routes-grants";
 import { routeRunDocs } from "./routes-runs";
@@ -18,6 +19,7 @@ export const routeTable: readonly RouteDoc[] = [
   ...grantRouteDocs,
   ...streamRouteDocs,
   ...deliveryRouteDocs,
+  ...cronRouteDocs,
   ...channelRouteDocs,
 ];
 
