@@ -29,6 +29,7 @@ export const toolNames = [
   "sessions_search",
   "agents_wait",
   "structured_output",
+  "cron",
 ] as const;
 export type ToolName = (typeof toolNames)[number];
 

@@ -30,6 +30,7 @@ export function toolContext(
     sendTurnAndWait: (sessionKey, turn, timeoutMs) =>
       sendTurnAndWaitResilient(env.SESSION, sessionKey, turn, timeoutMs),
     agentSpend: (agentId, day) => agentApi(env, agentId).spend(day),
+    agent: (agentId) => agentApi(env, agentId),
     sendToQueue: async (message: QueueMessage) => {
       await deliveryQueue(env, message).send(message, { contentType: "json" });
     },

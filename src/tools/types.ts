@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { AgentApi } from "../agent-object/client";
 import type { DailySpend } from "../agent-object/spend";
 import type { SwitchboardConfig, ToolName } from "../config/schema";
 import type { IndexShards } from "../index-db/shards";
@@ -36,6 +37,8 @@ export interface ToolContext {
   ) => ReturnType<SessionApi["waitForRun"]>;
   /** An agent's spend on a UTC day (`YYYY-MM-DD`), from its agent object (SPEC §20 budgets). */
   agentSpend: (agentId: string, day: string) => Promise<DailySpend>;
+  /** An agent's object: its scheduler (SPEC §22, the cron tool). */
+  agent: (agentId: string) => AgentApi;
   /** Puts a message durably on the deliveries queue (resolves once the queue has it). */
   sendToQueue: (message: QueueMessage) => Promise<void>;
   /**
