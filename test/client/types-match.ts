@@ -4,6 +4,8 @@
 // compile. A change to a schema the client mirrors makes the same change in packages/client/src/.
 import type { z } from "zod";
 import type * as Client from "../../packages/client/src/index";
+import type { jobInputSchema, jobPatchSchema, jobSchema, runSchema } from "../../src/cron/job-schema";
+import type { cronQuerySchema } from "../../src/routes/v1/cron";
 import type { createGrantSchema } from "../../src/routes/v1/grants";
 import type { waitResult } from "../../src/routes/v1/run-view";
 import type {
@@ -62,6 +64,11 @@ export type ClientTypesMatchTheServer = [
   Holds<Same<Client.PatchSessionBody, z.input<typeof patchSessionSchema>>>,
   Holds<Same<Client.SendMessageBody, z.input<typeof chatSendSchema>>>,
   Holds<Same<Client.CreateGrantBody, z.input<typeof createGrantSchema>>>,
+  Holds<Same<Client.CronJobInput, z.input<typeof jobInputSchema>>>,
+  Holds<Same<Client.CronJobPatch, z.input<typeof jobPatchSchema>>>,
+  Holds<Same<Client.CronAgentQuery, z.input<typeof cronQuerySchema>>>,
+  Holds<Same<Client.CronJob, z.output<typeof jobSchema>>>,
+  Holds<Same<Client.CronRun, z.output<typeof runSchema>>>,
   // The import route takes any value and checks it against the message shape.
   Holds<Same<Client.ImportMessage, z.input<typeof transcriptMessageShape>>>,
   // What the answers are made of.

@@ -4,6 +4,7 @@ import { type FlagSpec, parseArgv, stringFlag } from "./args";
 import { channelsCommand } from "./channels";
 import type { Command } from "./command";
 import { compactCommand } from "./compact";
+import { cronCommand } from "./cron";
 import { deliveriesCommand } from "./deliveries";
 import { cliErrorMessage, exitCodeOf } from "./errors";
 import { grantCommand, revokeGrantCommand } from "./grants";
@@ -46,6 +47,7 @@ export const commands: Command[] = [
   revokeGrantCommand,
   deliveriesCommand,
   channelsCommand,
+  cronCommand,
   healthCommand,
   secretCommand,
   searchCommand,

@@ -1,3 +1,4 @@
+import type { CronAgentQuery, CronJob, CronJobInput, CronJobPatch, CronRun } from "./cron-types.ts";
 import { type ClientOptions, type RequestSpec, request } from "./http.ts";
 import { runEvents, sendStreamed, sessionEvents } from "./live.ts";
 import type {
@@ -54,6 +55,11 @@ import type {
 const DEFAULT_SEND_WAIT_SECONDS = 30;
 const DEFAULT_RUN_WAIT_MS = 30_000;
 const enc = encodeURIComponent;
+
+/** `/v1/cron/jobs/{jobId}<rest>?agentId=…`. */
+function cronPath(jobId: string, rest: string, query: CronAgentQuery): string {
+  return `/v1/cron/jobs/${enc(jobId)}${rest}${searchOf(query)}`;
+}
 
 /** `?name=value&…` of the query's set fields, or "" when none is set. */
 function searchOf(query: object): string {
@@ -263,6 +269,39 @@ export class SwitchboardClient {
     /** `GET /v1/channels/{name}/status`: the platform's view (Telegram getWebhookInfo) beside ours. */
     status: (name: string): Promise<ChannelStatus> =>
       this.#call({ method: "GET", path: `/v1/channels/${enc(name)}/status`, what: `channel ${name}` }),
+  };
+
+  /**
+   * Cron jobs (SPEC §22): the operator token names the agent (`agentId`), an agent token manages its own.
+   * Bodies and answers are the `cron` tool's.
+   */
+  readonly cron = {
+    /** `GET /v1/cron/jobs`: the agent's jobs. */
+    list: (query: CronAgentQuery = {}): Promise<{ jobs: CronJob[] }> =>
+      this.#call({ method: "GET", path: `/v1/cron/jobs${searchOf(query)}`, what: "cron jobs" }),
+    /** `POST /v1/cron/jobs`: the job as stored, with its `nextRunAt` (201). */
+    add: (job: CronJobInput): Promise<CronJob> =>
+      this.#call({ method: "POST", path: "/v1/cron/jobs", body: job, what: "add cron job" }),
+    /** `GET /v1/cron/jobs/{jobId}`. */
+    get: (jobId: string, query: CronAgentQuery = {}): Promise<CronJob> =>
+      this.#call({ method: "GET", path: cronPath(jobId, "", query), what: `cron job ${jobId}` }),
+    /** `PATCH /v1/cron/jobs/{jobId}`: a job of the configuration is changed only there (409). */
+    update: (jobId: string, patch: CronJobPatch, query: CronAgentQuery = {}): Promise<CronJob> =>
+      this.#call({
+        method: "PATCH",
+        path: cronPath(jobId, "", query),
+        body: patch,
+        what: `update cron job ${jobId}`,
+      }),
+    /** `DELETE /v1/cron/jobs/{jobId}`. */
+    remove: (jobId: string, query: CronAgentQuery = {}): Promise<{ status: "ok"; removed: true }> =>
+      this.#call({ method: "DELETE", path: cronPath(jobId, "", query), what: `remove cron job ${jobId}` }),
+    /** `POST /v1/cron/jobs/{jobId}/run`: fires the job now; its run's outcome is in `runs`. */
+    run: (jobId: string, query: CronAgentQuery = {}): Promise<{ ok: true; enqueued: true; runId: string }> =>
+      this.#call({ method: "POST", path: cronPath(jobId, "/run", query), what: `run cron job ${jobId}` }),
+    /** `GET /v1/cron/jobs/{jobId}/runs`: the last runs (50 kept), newest first. */
+    runs: (jobId: string, query: CronAgentQuery = {}): Promise<{ runs: CronRun[] }> =>
+      this.#call({ method: "GET", path: cronPath(jobId, "/runs", query), what: `runs of cron job ${jobId}` }),
   };
 
   // The delivery ledger (SPEC §16): the operator token sees every record, an agent token its agent's.
