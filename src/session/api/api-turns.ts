@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { type Provenance, provenanceSchema } from "../../transcript/message";
-import { replyTargetSchema } from "../record/record";
+import { deliveryContextSchema, replyTargetSchema } from "../record/record";
 import type { RunStatus } from "./api-runs";
 
 /** What happens after a run of an agent-to-agent exchange ends (src/messaging/reply-flow.ts). */
@@ -40,6 +40,11 @@ export const turnRequestSchema = z.object({
   replyTo: replyTargetSchema.optional(),
   /** Post the reply to the session's own announce target (a completion); never for a sub-agent. */
   replyToOwnChannel: z.boolean().optional(),
+  /**
+   * With `replyToOwnChannel`: a thread-bound child's completion (SPEC §21), whose update goes into the
+   * child's thread instead, the requester's own chat left as it is.
+   */
+  replyToThread: deliveryContextSchema.optional(),
   /**
    * A collector member's run waiting for a running slot of its group (SPEC §15): queued but not
    * runnable until its requester releases it (SessionApi.releaseRun).

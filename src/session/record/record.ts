@@ -40,6 +40,11 @@ export const spawnInfoSchema = z.object({
   cleanup: z.enum(["delete", "keep"]),
   archiveAfterMinutes: z.number(),
   /**
+   * A thread-bound child (`sessions_spawn { thread: true }`, SPEC §21): the platform thread it was
+   * opened in, where its requester's update on its completion goes too.
+   */
+  thread: deliveryContextSchema.optional(),
+  /**
    * A collector child (SPEC §15): its result is kept for the requester's agents_wait, never announced;
    * with `outputSchema`, the child gets `structured_output` and must record a result matching it.
    * `runId` is the member's (the spawn's first run): the task reports under it whatever run ends it.

@@ -67,7 +67,8 @@ export function runRequester(
     sessionKey: record.sessionKey,
     depth: record.spawnDepth,
     sandboxed: findAgent(config, record.agentId)?.sandbox ?? false,
-    isSubagent: parsed?.isSubagent ?? false,
+    // A thread-bound child's key is its thread's (SPEC §21), not `subagent:`: its spawn depth says it.
+    isSubagent: (parsed?.isSubagent ?? false) || record.spawnDepth > 0,
     runId: run.runId,
     hop,
     ...(record.spawn?.collect ? { collector: true as const } : {}),

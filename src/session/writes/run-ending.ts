@@ -190,8 +190,18 @@ export function recordRunEnding(
     record.spawn !== undefined &&
     (record.spawn.collect
       ? collectorReports(ending) && addCollectorResult(sql, record.spawn, run.runId, ending, now)
-      : ending.announce !== false && addCompletion(sql, record, record.spawn, run, ending, now));
+      : ending.announce !== false &&
+        !answersThread(record.spawn, run) &&
+        addCompletion(sql, record, record.spawn, run, ending, now));
   recordCompletionOwed(sql, run.runId, owed);
+}
+
+/**
+ * A thread-bound child's run that answers someone writing in its thread (SPEC §21): that is the thread's
+ * own conversation, answered there; only the work its requester gave it is announced back.
+ */
+function answersThread(spawn: SpawnInfo, run: RunRow): boolean {
+  return spawn.thread !== undefined && (run.triggerMessageId?.startsWith("channel:") ?? false);
 }
 
 /**
@@ -237,7 +247,12 @@ function addCompletion(
       payload: {
         // The requester first; if it is gone, its own requester, and so on up the lineage.
         targets: [spawn.requesterKey, ...(record.lineage ?? [])],
-        request: completionTurn(completion, crypto.randomUUID()),
+        // A thread-bound child's update goes into its thread (SPEC §21), unless its requester is itself a
+        // sub-agent, whose completions stay internal (writes.ts writeTurn).
+        request: {
+          ...completionTurn(completion, crypto.randomUUID()),
+          ...(spawn.thread ? { replyToThread: spawn.thread } : {}),
+        },
         // Deleting a `cleanup: "delete"` child waits for its completion to be in the requester's hands.
         ...(cleanup ? { afterwards: "remove_session" as const } : {}),
       },

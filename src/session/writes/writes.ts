@@ -164,8 +164,12 @@ export function writeTurn(
     runId: request.runId,
   };
   const appended = appendMessages(sql, [message], record.firstUserText !== undefined);
-  // A completion's reply goes to the session's own channel; a nested (sub-agent) requester's stays internal.
-  const ownChannel = request.replyToOwnChannel && !record.spawn ? announceTarget(record, config) : undefined;
+  // A completion's reply goes to the session's own channel (a thread-bound child's: into its thread); a
+  // nested (sub-agent) requester's stays internal.
+  const ownChannel =
+    request.replyToOwnChannel && !record.spawn
+      ? (request.replyToThread ?? announceTarget(record, config))
+      : undefined;
   const replyTo = request.replyTo ?? ownChannel;
   insertRun(
     sql,

@@ -3,8 +3,10 @@
  * server (fake-services-server.ts) under three prefixes — a channel's `apiBaseUrl`:
  *
  *   <url>/telegram   POST /bot<token>/sendMessage                      (key: chat_id)
+ *                    POST /bot<token>/createForumTopic                 (key: chat_id; `not_forum` refuses)
  *   <url>/slack      POST /chat.postMessage, Bearer token              (key: channel)
  *   <url>/discord    POST /channels/<id>/messages, Bot token           (key: the channel id)
+ *                    POST /channels/<id>/messages/<msg>/threads        (key: the channel id; the thread's id is the message's)
  *                    POST /users/@me/channels {recipient_id}           (answers the DM channel `dm-<id>`)
  *                    POST /webhooks/<app>/<token>, PATCH …/messages/@original   (key: the interaction token)
  *
@@ -58,6 +60,18 @@ function telegram(answer: string, key: string, json: Json): PlatformReply {
   return { status: 200, body: { ok: true, result: message } };
 }
 
+/** `createForumTopic`: a topic, or Telegram's refusal for a chat that is not a forum. */
+function forumTopic(answer: string, json: Json): PlatformReply {
+  const refused = (status: number, description: string) => ({
+    status,
+    body: { ok: false, error_code: status, description },
+  });
+  if (answer === "not_forum") return refused(400, "Bad Request: the chat is not a forum");
+  if (answer === "blocked") return refused(403, "Forbidden: bot is not a member of the supergroup chat");
+  const topic = { message_thread_id: nextMessageId++, name: json.name, icon_color: 7322096 };
+  return { status: 200, body: { ok: true, result: topic } };
+}
+
 function slack(answer: string, json: Json): PlatformReply {
   const [kind, param] = answer.split(":");
   if (kind === "rate_limit")
@@ -107,6 +121,11 @@ export function platformReply(
     record(key);
     return telegram(nextAnswer(key), key, json);
   }
+  if (service === "telegram" && method === "POST" && /^bot[^/]+\/createForumTopic$/.test(path)) {
+    const key = String(json.chat_id);
+    record(key);
+    return forumTopic(nextAnswer(key), json);
+  }
   if (service === "slack" && method === "POST" && path === "chat.postMessage") {
     const key = String(json.channel);
     record(key);
@@ -118,6 +137,17 @@ export function platformReply(
   if (method === "POST" && path === "users/@me/channels") {
     record(`dm-open:${json.recipient_id}`);
     return { status: 200, body: { id: `dm-${json.recipient_id}`, type: 1 } };
+  }
+  const threadStart = /^channels\/([^/]+)\/messages\/([^/]+)\/threads$/.exec(path);
+  if (method === "POST" && threadStart) {
+    const [, parent = "", message = ""] = threadStart;
+    record(parent);
+    if (!`${headers.authorization}`.startsWith("Bot "))
+      return { status: 401, body: { message: "401: Unauthorized", code: 0 } };
+    const refused = discord(nextAnswer(parent), json);
+    if (refused.status !== 200) return refused;
+    // A thread started from a message has that message's id (a public thread, type 11).
+    return { status: 201, body: { id: message, type: 11, parent_id: parent, name: json.name } };
   }
   const channel = /^channels\/([^/]+)\/messages$/.exec(path)?.[1];
   const hook = /^webhooks\/\d+\/([^/]+)(\/messages\/@original)?$/.exec(path);
