@@ -174,6 +174,30 @@ describe("sessions_spawn thread: true on a platform channel", () => {
   });
 });
 
+describe("sessions_spawn thread: true repeated", () => {
+  it("the same idempotencyKey finds its thread's child again, opening no second thread", async () => {
+    const dm = `D${uid().toUpperCase()}`;
+    const user = `U${uid().toUpperCase()}`;
+    const parent = await postSlack(
+      "slack-bot",
+      slackEvent({ channel: dm, channel_type: "im", user, text: "hi" }),
+    );
+    expect(parent.status, parent.text).toBe(202);
+    await waitRun(String(parent.json.runId));
+    await platformCallsArrived(dm, 1);
+    const parentKey = String(parent.json.sessionKey);
+    const idempotencyKey = `k-${uid()}`;
+    const first = await spawnInThread(parentKey, "once only", { idempotencyKey });
+    // Its reply and the update are out: its run is in the run index a repeat looks in.
+    await waitRun(first.runId);
+    await platformCallsArrived(dm, 4);
+    const again = await spawnInThread(parentKey, "once only", { idempotencyKey });
+    expect(again).toMatchObject({ childSessionKey: first.childSessionKey, runId: first.runId });
+    const intros = (await platformCallsArrived(dm, 4)).filter((call) => call.json.thread_ts === undefined);
+    expect(intros.map((call) => call.json.text)).toEqual(["Got it: hi", "Sub-agent task: once only"]);
+  });
+});
+
 describe("sessions_spawn thread: true refused, with nothing spawned", () => {
   const children = async (key: string) =>
     (await tool("subagents", key, { action: "list" })) as { active: unknown[]; recent: unknown[] };
