@@ -249,7 +249,8 @@ export interface SessionEvent {
     | "archived"
     | "restored"
     | "budget"
-    | "compacted";
+    | "compacted"
+    | "erased";
   /** Who caused it: a person on a channel, another session, or the session and the service themselves. */
   actor: { type: "human" | "agent" | "system"; id?: string };
   runId?: string;
