@@ -19,14 +19,16 @@ export async function deleteSearchRows(
     statements.push(
       db
         .prepare(
-          `DELETE FROM search_message WHERE session_key = ? AND message_id IN (${ids.map(() => "?").join(", ")})`,
+          // Counted by RETURNING: D1's `changes` counts the FTS trigger's writes too.
+          `DELETE FROM search_message WHERE session_key = ? AND message_id IN (${ids.map(() => "?").join(", ")})
+           RETURNING id`,
         )
         .bind(sessionKey, ...ids),
     );
   }
   if (statements.length === 0) return 0;
   const results = await db.batch(statements);
-  return results.reduce((sum, result) => sum + (result.meta.changes ?? 0), 0);
+  return results.reduce((sum, result) => sum + result.results.length, 0);
 }
 
 /**

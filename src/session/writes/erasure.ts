@@ -46,7 +46,10 @@ export function writeErasure(sql: SqlStorage, request: ErasureRequest, now: numb
   const answers = eraseRunMessages(sql, answering);
   eraseRunStreams(sql, answering, ERASED_TEXT);
   const replies = eraseRunReplies(sql, answering, ERASED_TEXT);
-  const messages = { ids: [...copies.ids, ...answers.ids], changed: copies.changed + answers.changed };
+  const messages = {
+    ids: [...new Set([...copies.ids, ...answers.ids])],
+    changed: copies.changed + answers.changed,
+  };
   const sent = forgetSentTurns(sql, request.sourceKeys);
   const notices = removeWatchers(sql, request.sourceKeys);
   const flows = eraseFlowTexts(sql, request.sourceKeys, ERASED_TEXT);
