@@ -66,7 +66,7 @@ async function subjectsOf(
   namespace: SessionNamespace,
   shards: IndexShards,
   sessionKey: string,
-): Promise<Map<string, ErasurePlan>> {
+): Promise<{ plans: Map<string, ErasurePlan>; complete: boolean }> {
   const plans = new Map<string, ErasurePlan>();
   const queue = [sessionKey, ...(await descendants(shards, sessionKey)).map((child) => child.sessionKey)];
   while (queue.length > 0 && plans.size < MAX_SUBJECTS) {
@@ -76,7 +76,7 @@ async function subjectsOf(
     plans.set(key, plan);
     queue.push(...plan.children);
   }
-  return plans;
+  return { plans, complete: queue.every((key) => plans.has(key)) };
 }
 
 /**
@@ -90,7 +90,7 @@ export async function eraseSession(
 ): Promise<Result<{ deleted: true; erased: ErasedCounts }>> {
   const shards = indexShards(env as IndexBindings);
   const counts = noCounts();
-  const plans = await subjectsOf(env.SESSION, shards, sessionKey);
+  const { plans, complete } = await subjectsOf(env.SESSION, shards, sessionKey);
   const subjects = [...plans.keys()];
   const inSubjects = new Set(subjects);
   const partners = new Set([...plans.values()].flatMap((plan) => plan.partners));
@@ -98,9 +98,19 @@ export async function eraseSession(
     if (inSubjects.has(partner)) continue;
     await eraseIn(env.SESSION, shards, partner, { subjectKey: sessionKey, sourceKeys: subjects }, counts);
   }
-  // Deepest first, the session itself last: until it is gone, its plan can be read again.
+  // Deepest first, the session itself last: until it is gone, its plan can be read again. A tree too
+  // large for one request loses its leaves only (what is left is still reached from the session).
   for (const child of subjects.slice(1).reverse()) {
+    if (!complete && (plans.get(child)?.children.length ?? 0) > 0) continue;
     if ((await sessionApi(env.SESSION, child).remove()).ok) counts.children++;
+  }
+  if (!complete) {
+    if (options.optimize !== false) await optimizeSearch(shards);
+    return {
+      ok: false,
+      code: "conflict",
+      message: `${sessionKey} has more than ${MAX_SUBJECTS} descendants: ${counts.children} erased; ask again to go on`,
+    };
   }
   const removed = await sessionApi(env.SESSION, sessionKey).remove();
   if (removed.ok) counts.sessions++;

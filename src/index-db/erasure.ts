@@ -79,18 +79,31 @@ export async function directSessionsOf(
   return found.flatMap(({ results }) => results.map((row) => row.session_key));
 }
 
-/** The sessions of a channel not one peer's own (groups, channels, a shared main), every shard. */
+/** Keys read per page of a channel's shared sessions. */
+const SHARED_PAGE = 500;
+
+/**
+ * The sessions of a channel not one peer's own (groups, channels, a shared main), every shard, read in
+ * pages of keys (keyset on the key): a group is erased in place, so a person in many groups is reached in
+ * one request.
+ */
 export async function sharedSessionsOf(shards: IndexShards, channel: string): Promise<string[]> {
-  const found = await Promise.all(
-    shards.map((db) =>
-      db
+  const keys: string[] = [];
+  for (const db of shards) {
+    let after = "";
+    for (;;) {
+      const { results } = await db
         .prepare(
-          `SELECT session_key FROM session_index WHERE (channel = ? OR last_channel = ?)
-             AND session_key NOT LIKE '%:direct:%' LIMIT ${MAX_ERASED_SESSIONS}`,
+          `SELECT session_key FROM session_index WHERE session_key > ? AND (channel = ? OR last_channel = ?)
+             AND session_key NOT LIKE '%:direct:%' ORDER BY session_key LIMIT ${SHARED_PAGE}`,
         )
-        .bind(channel, channel)
-        .all<{ session_key: string }>(),
-    ),
-  );
-  return found.flatMap(({ results }) => results.map((row) => row.session_key));
+        .bind(after, channel, channel)
+        .all<{ session_key: string }>();
+      keys.push(...results.map((row) => row.session_key));
+      const last = results.at(-1);
+      if (!last || results.length < SHARED_PAGE) break;
+      after = last.session_key;
+    }
+  }
+  return keys;
 }

@@ -112,7 +112,7 @@ export const sessionRouteDocs: RouteDoc[] = [
     operationId: "deleteSession",
     summary: "Delete a session",
     description:
-      "Removes the session from every store (SPEC §23). With `erase=true` (the operator only; an agent token is refused 403) it also erases the copies of its text in other sessions: the messages it sent them, its replies and announces, its requester's copies and the quotes others made of them, each replaced by `[erased]` with its search row deleted; its children, erased likewise; `sent` records and watch notices. Each session changed logs an `erased` event, without the text, and the search index is optimized. Asking again after a failure finishes the erasure.",
+      "Removes the session from every store (SPEC §23). With `erase=true` (the operator only; an agent token is refused 403) it also erases the copies of its text in other sessions: the messages it sent them, its replies and announces, its requester's copies and the quotes others made of them, each replaced by `[erased]` with its search row deleted; its children, erased likewise; `sent` records and watch notices. Each session changed logs an `erased` event, without the text, and the search index is optimized. Asking again after a failure finishes the erasure; a session of more than 1,000 descendants is erased in parts, each answered 409 until the last.",
     tag: "Sessions",
     auth: "bearer",
     pathParams: keyParam,
@@ -132,7 +132,7 @@ export const sessionRouteDocs: RouteDoc[] = [
         },
       },
     ],
-    errors: [400, 401, 403, 404, 500],
+    errors: [400, 401, 403, 404, 409, 500],
   },
   {
     method: "POST",
