@@ -5,7 +5,9 @@ import {
   AGENT_TOKENS,
   call,
   createSession,
+  createSpawned,
   getSession,
+  send,
   sendMessage,
   session,
   sessionPath,
@@ -125,6 +127,33 @@ describe("DELETE /v1/sessions/{key}?erase=true (SPEC §23)", () => {
     await settleAll([erased, partner, child]);
     expect(await scanObjects([erased, partner, child], canary)).toEqual({});
     expect(await scanShards(canary)).toEqual({});
+  });
+
+  it("empties the sent records of turns handed to it, in its parent's object", async () => {
+    const u = uid();
+    const parent = `agent:relay:er-p-${u}`;
+    const erased = `agent:relay:er-c-${u}`;
+    await createSession({ agentId: "relay", key: parent });
+    await createSpawned({ sessionKey: erased, agentId: "relay", spawnedBy: parent });
+    const sent = await send(parent, {
+      sessionKey: erased,
+      message: "hello",
+      idempotencyKey: `k-${u}`,
+      timeoutSeconds: 5,
+    });
+    expect(sent).toMatchObject({ status: "ok" });
+    await settleAll([parent, erased]);
+    const sentTurns = () =>
+      runInDurableObject(stub(parent), (_instance, state) =>
+        state.storage.sql.exec<{ turn: string | null }>("SELECT turn FROM sent").toArray(),
+      );
+    expect((await sentTurns())[0]?.turn).toEqual(expect.any(String));
+
+    const answer = await deleteErase(erased);
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.json.erased).toMatchObject({ sessions: 1, children: 0, sent: 1 });
+    // The key stays for its dedupe window; the text is gone.
+    expect(await sentTurns()).toEqual([{ turn: null }]);
   });
 
   it("erase is the operator's: an agent token asking it is refused 403 naming erase, nothing deleted", async () => {
