@@ -14,6 +14,7 @@ import { invokeMethodNotAllowed, toolsInvokeRoutes } from "./routes/tools-invoke
 import { channelSetupRoutes } from "./routes/v1/channel-setup";
 import { channelRoutes } from "./routes/v1/channels";
 import { deliveryRoutes } from "./routes/v1/deliveries";
+import { erasureRoutes } from "./routes/v1/erasure";
 import { grantRoutes } from "./routes/v1/grants";
 import { runRoutes } from "./routes/v1/runs";
 import { sessionHistoryRoutes } from "./routes/v1/session-history";
@@ -58,6 +59,7 @@ for (const path of ["/tools/*", "/v1/*", "/mcp"]) app.use(path, limitBody, requi
 app.route("/tools/invoke", toolsInvokeRoutes);
 app.route("/v1/tools", toolRoutes);
 app.route("/v1/sessions", sessionRoutes);
+app.route("/v1/erase", erasureRoutes);
 app.route("/v1/sessions", sessionHistoryRoutes);
 app.route("/v1/runs", runRoutes);
 app.route("/v1/grants", grantRoutes);

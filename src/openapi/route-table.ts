@@ -1,5 +1,6 @@
 import { channelRouteDocs } from "./routes-channels";
 import { deliveryRouteDocs } from "./routes-deliveries";
+import { erasureRouteDocs } from "./routes-erasure";
 import { grantRouteDocs } from "./routes-grants";
 import { routeRunDocs } from "./routes-runs";
 import { serviceRoutes } from "./routes-service";
@@ -14,6 +15,7 @@ import type { RouteDoc } from "./types";
 export const routeTable: readonly RouteDoc[] = [
   ...serviceRoutes,
   ...sessionRouteDocs,
+  ...erasureRouteDocs,
   ...routeRunDocs,
   ...grantRouteDocs,
   ...streamRouteDocs,

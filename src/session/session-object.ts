@@ -12,6 +12,9 @@ import {
   type CompactionAnswer,
   type CreateSessionInit,
   type DeferredResult,
+  type ErasureAnswer,
+  type ErasurePlan,
+  type ErasureRequest,
   type ExactPage,
   type HistoryRequest,
   type ImportReceipt,
@@ -64,6 +67,7 @@ import {
   readHistoryPage,
   readRecentMessages,
 } from "./transcript/transcript";
+import { readErasurePlan, writeErasure } from "./writes/erasure";
 import { guardedRecord, writePatch } from "./writes/lifecycle";
 import { writeSteering } from "./writes/steering";
 import {
@@ -365,6 +369,14 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
 
   async releaseRun(runId: string): Promise<Result<{ released: boolean }>> {
     return this.#turns.release(runId);
+  }
+
+  async erasurePlan(sessionKey: string): Promise<Result<ErasurePlan>> {
+    return { ok: true, value: readErasurePlan(this.#sql, sessionKey) };
+  }
+
+  async eraseCopies(request: ErasureRequest): Promise<Result<ErasureAnswer>> {
+    return { ok: true, value: await this.#write(() => writeErasure(this.#sql, request, Date.now())) };
   }
 
   async inspect(): Promise<Result<SessionInspection>> {

@@ -4,6 +4,7 @@
 // compile. A change to a schema the client mirrors makes the same change in packages/client/src/.
 import type { z } from "zod";
 import type * as Client from "../../packages/client/src/index";
+import type { erasedCountsSchema } from "../../src/routes/v1/erasure-schemas";
 import type { createGrantSchema } from "../../src/routes/v1/grants";
 import type { waitResult } from "../../src/routes/v1/run-view";
 import type {
@@ -69,6 +70,7 @@ export type ClientTypesMatchTheServer = [
   Holds<Same<Client.SessionRow, Session.SessionRow>>,
   Holds<Same<Client.ImportReceipt, Session.ImportReceipt>>,
   Holds<Same<Client.CompactionAnswer, Session.CompactionAnswer>>,
+  Holds<Same<Client.ErasedCounts, z.output<typeof erasedCountsSchema>>>,
   Holds<Same<Client.RunRecord, Session.RunRecord>>,
   Holds<Same<Client.RunProgress, Session.RunProgress>>,
   Holds<Same<Client.RunWaitResult, ReturnType<typeof waitResult>>>,

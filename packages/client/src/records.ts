@@ -116,6 +116,22 @@ export interface CompactionAnswer {
   compactionCount: number;
 }
 
+/** What an erasure removed, per store (SPEC §23): `DELETE /v1/sessions/{key}?erase=true`, `POST /v1/erase`. */
+export interface ErasedCounts {
+  /** Sessions deleted (not counting their children). */
+  sessions: number;
+  /** Messages in other sessions replaced by `[erased]`. */
+  messages: number;
+  /** Search index rows of those messages deleted. */
+  searchRows: number;
+  /** Descendant sessions erased and deleted. */
+  children: number;
+  /** `sent` records in other sessions whose text was dropped. */
+  sent: number;
+  /** Watchers of other sessions, and watch notices owed them, removed. */
+  notices: number;
+}
+
 /** A tool's refusal: a result, not an HTTP error. */
 export interface ToolFailure {
   status: "error" | "forbidden";
@@ -249,7 +265,8 @@ export interface SessionEvent {
     | "archived"
     | "restored"
     | "budget"
-    | "compacted";
+    | "compacted"
+    | "erased";
   /** Who caused it: a person on a channel, another session, or the session and the service themselves. */
   actor: { type: "human" | "agent" | "system"; id?: string };
   runId?: string;

@@ -81,9 +81,6 @@ export const chatAcceptedSchema = z.object({
   status: z.literal("accepted"),
 });
 
-/** `DELETE /v1/sessions/{key}`. */
-export const sessionDeletedSchema = z.object({ deleted: z.literal(true) });
-
 /** `POST /v1/sessions/{key}/transcript`: what the import did. */
 export const importReceiptSchema = z.object({
   imported: z.number().int().describe("messages appended"),

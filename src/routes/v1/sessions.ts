@@ -12,6 +12,7 @@ import { sessionApi } from "../../session/client";
 import { readJsonBody } from "../middleware";
 import { parseBody } from "../parse-body";
 import { unwrapResult } from "../store-result";
+import { asksErasure, eraseSessionRoute } from "./erasure";
 import { agentForRequest, assertGrantScope, canonicalKeyForRequest, restScope } from "./session-access";
 import {
   type chatAcceptedSchema,
@@ -87,7 +88,12 @@ export const sessionRoutes = new Hono<AppEnv>()
     const changes = { ...rest, ...(model !== undefined ? { modelOverride: model } : {}) };
     return c.json(unwrapResult(await session.patch(changes, { expectedSessionId })));
   })
-  .delete("/:key", async (c) => c.json(unwrapResult(await pathSession(c).remove())))
+  .delete("/:key", async (c) => {
+    const erase = asksErasure(c);
+    const sessionKey = pathKey(c);
+    if (erase) return eraseSessionRoute(c, sessionKey);
+    return c.json(unwrapResult(await sessionApi(c.env.SESSION, sessionKey).remove()));
+  })
   .post("/:key/compact", async (c) => {
     const session = pathSession(c);
     parseBody(compactSessionSchema, await readJsonBody(c.req.raw));

@@ -18,6 +18,7 @@ import {
 import type { SessionRow } from "../record/row";
 import type { AdmittedCollector, CollectorCaps, CollectorResult, CollectorSnapshot } from "./api-collectors";
 import type { DeliveryRecord, DeliveryReport, DeliveryReportAnswer } from "./api-deliveries";
+import type { ErasureAnswer, ErasurePlan, ErasureRequest } from "./api-erasure";
 import type { RunProgressPost, StateChanges } from "./api-events";
 import type { SessionInspection } from "./api-inspect";
 import type {
@@ -36,6 +37,7 @@ export { type IndexRow, LIST_STATE } from "../record/index-row";
 export { sessionRowSchema, toSessionRow } from "../record/row";
 export * from "./api-collectors";
 export * from "./api-deliveries";
+export * from "./api-erasure";
 export * from "./api-events";
 export * from "./api-inspect";
 export * from "./api-runs";
@@ -316,6 +318,17 @@ export interface SessionApi {
   releaseRun(runId: string): Promise<Result<{ released: boolean }>>;
   /** The session's recent runs, watchers and events with its stateVersion, for the operator console. */
   inspect(): Promise<Result<SessionInspection>>;
+  /**
+   * Erasure (SPEC §23), read before this session is deleted: who may hold copies of its text and its
+   * children. Answered even for a session with no live record (its storage may still hold them).
+   */
+  erasurePlan(sessionKey: string): Promise<Result<ErasurePlan>>;
+  /**
+   * Erasure of another session's (or a sender's) text held here, in one transaction: its messages
+   * replaced by `[erased]`, the exchanges' quotes of it, `sent` turns to it, its watchers and their
+   * notices; an `erased` event when anything changed. Repeating it changes nothing more.
+   */
+  eraseCopies(request: ErasureRequest): Promise<Result<ErasureAnswer>>;
 }
 
 /** A collector spawn for its requester to admit. */

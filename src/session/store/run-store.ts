@@ -342,3 +342,58 @@ export function toRunRecord(row: RunRow, sessionKey: string): RunRecord {
     retries: row.retries,
   };
 }
+
+/** The sessions of the agent-to-agent exchanges this session's runs were steps of. */
+export function flowPartners(sql: SqlStorage): string[] {
+  return sql
+    .exec<{ key: string }>(
+      `SELECT json_extract(flow, '$.requesterKey') AS key FROM run WHERE flow IS NOT NULL
+       UNION SELECT json_extract(flow, '$.targetKey') FROM run WHERE flow IS NOT NULL`,
+    )
+    .toArray()
+    .map((row) => row.key)
+    .filter((key): key is string => typeof key === "string");
+}
+
+/**
+ * Erasure: an exchange with an erased session keeps its shape, not its text (the original request and
+ * the replies it quotes, which a later announce step would repeat). Answers the runs changed.
+ */
+export function eraseFlowTexts(sql: SqlStorage, keys: readonly string[], erased: string): number {
+  return sql.exec(
+    // json_replace changes only the fields there: an absent optional reply stays absent.
+    `UPDATE run SET flow = json_replace(flow, '$.originalMessage', ?, '$.round1Reply', ?, '$.latestReply', ?)
+     WHERE flow IS NOT NULL AND json_extract(flow, '$.originalMessage') IS NOT ?
+       AND (json_extract(flow, '$.requesterKey') IN (SELECT value FROM json_each(?))
+         OR json_extract(flow, '$.targetKey') IN (SELECT value FROM json_each(?)))`,
+    erased,
+    erased,
+    erased,
+    erased,
+    JSON.stringify(keys),
+    JSON.stringify(keys),
+  ).rowsWritten;
+}
+
+/** The runs these messages started (erasure: what answered an erased message). */
+export function runsTriggeredBy(sql: SqlStorage, messageIds: readonly string[]): string[] {
+  if (messageIds.length === 0) return [];
+  return sql
+    .exec<{ run_id: string }>(
+      "SELECT run_id FROM run WHERE trigger_message_id IN (SELECT value FROM json_each(?))",
+      JSON.stringify(messageIds),
+    )
+    .toArray()
+    .map((row) => row.run_id);
+}
+
+/** Erasure: these runs' replies (an answer to an erased message, which may quote it) are erased. */
+export function eraseRunReplies(sql: SqlStorage, runIds: readonly string[], erased: string): number {
+  return sql.exec(
+    `UPDATE run SET reply = ? WHERE reply IS NOT NULL AND reply IS NOT ?
+       AND run_id IN (SELECT value FROM json_each(?))`,
+    erased,
+    erased,
+    JSON.stringify(runIds),
+  ).rowsWritten;
+}

@@ -128,3 +128,18 @@ export function clearWatchers(sql: SqlStorage): void {
   sql.exec("DELETE FROM watch_wake");
   sql.exec("DELETE FROM outbox WHERE kind = 'watch_notice'");
 }
+
+/** Erasure: these (erased) sessions stop watching this one; the notices owed them go. Answers rows removed. */
+export function removeWatchers(sql: SqlStorage, watcherKeys: readonly string[]): number {
+  const keys = JSON.stringify(watcherKeys);
+  const watchers = sql.exec(
+    "DELETE FROM watcher WHERE watcher_key IN (SELECT value FROM json_each(?))",
+    keys,
+  ).rowsWritten;
+  const notices = sql.exec(
+    `DELETE FROM outbox WHERE kind = 'watch_notice'
+       AND json_extract(payload, '$.watcherKey') IN (SELECT value FROM json_each(?))`,
+    keys,
+  ).rowsWritten;
+  return watchers + notices;
+}
