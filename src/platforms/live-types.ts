@@ -26,6 +26,8 @@ export interface LiveTarget {
   channel: string;
   to: string;
   threadId?: string | number;
+  /** The message the reply answers: the draft, which becomes the reply, quotes it (Telegram). */
+  replyToMessageId?: string;
   interaction?: { token: string; expiresAt: number };
 }
 

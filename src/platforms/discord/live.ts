@@ -32,7 +32,6 @@ export function discordLive(
     return {
       typingEveryMs: TYPING_EVERY_MS,
       typing: async () =>
-        !/^(direct|dm):/.test(target.to) &&
         (
           await discordCall(
             root,

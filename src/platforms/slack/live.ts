@@ -24,7 +24,8 @@ export function slackLive(token: string, apiBaseUrl: string | undefined, target:
     const sent = await call("chat.postMessage", { channel, ...thread, text });
     return sent.kind === "ok" && typeof sent.json.ts === "string" ? sent.json.ts : undefined;
   };
-  const assistantThread = /^(direct|dm):/.test(target.to) && target.threadId !== undefined;
+  // A direct chat's conversation id starts with D (an `im`; Slack's ids say their kind).
+  const assistantThread = /^D/.test(channel) && target.threadId !== undefined;
   return {
     typingEveryMs: 0,
     typing: async () =>

@@ -31,7 +31,15 @@ export function telegramLive(
     typing: async () => (await call("sendChatAction", { ...chat, action: "typing" })).kind === "ok",
     placeholder: async () => undefined,
     draft: async (text) => {
-      const sent = await call("sendMessage", { ...chat, text: draftText(text, TELEGRAM_LIMIT) });
+      const quote = target.replyToMessageId
+        ? {
+            reply_parameters: {
+              message_id: Number(target.replyToMessageId),
+              allow_sending_without_reply: true,
+            },
+          }
+        : {};
+      const sent = await call("sendMessage", { ...chat, ...quote, text: draftText(text, TELEGRAM_LIMIT) });
       const id = sent.kind === "ok" ? (sent.json.result as { message_id?: unknown })?.message_id : undefined;
       return id === undefined ? undefined : String(id);
     },

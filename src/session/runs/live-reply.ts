@@ -51,8 +51,8 @@ export class LiveReply {
       if (await this.#live.typing()) return;
       if (liveDraft(this.#sql, this.#runId)) return;
       const id = await this.#live.placeholder();
-      if (id && !this.#ended)
-        saveLiveDraft(this.#sql, this.#runId, { messageId: id, editedAt: now, shown: "" });
+      // Recorded even when the run ended meanwhile: its reply completes the placeholder, never beside it.
+      if (id) saveLiveDraft(this.#sql, this.#runId, { messageId: id, editedAt: now, shown: "" });
     });
   }
 
