@@ -16,7 +16,8 @@
  *
  * Every call is recorded under `platform:<key>` (read with `recorded`/`callsArrived`), and answered as the
  * platform would: success, or what `POST /platform-script/<key>` told it for the key's next calls, in
- * order — `{ answers: ["ok", "rate_limit:<s>", "blocked", "not_found", "server_error", "bad_request"],
+ * order — `{ answers: ["ok", "rate_limit:<s>", "blocked", "not_found", "server_error", "bad_request",
+ * "not_modified" (Telegram's answer to an edit that changes nothing)],
  * rejectFormatting?: true }` (`rejectFormatting`: Telegram refuses every `parse_mode` message with
  * "can't parse entities"). Runs in Node, with fake-services-server.ts; plain TypeScript, no Node API.
  */
@@ -54,6 +55,11 @@ function telegram(answer: string, key: string, method: string, json: Json): Plat
   if (kind === "blocked") return refused(403, "Forbidden: bot was blocked by the user");
   if (kind === "not_found") return refused(400, "Bad Request: chat not found");
   if (kind === "bad_request") return refused(400, "Bad Request: message text is empty");
+  if (kind === "not_modified")
+    return refused(
+      400,
+      "Bad Request: message is not modified: specified new message content and reply markup are exactly the same",
+    );
   if (kind === "server_error") return refused(502, "Bad Gateway");
   if (method === "sendChatAction" || method === "deleteMessage")
     return { status: 200, body: { ok: true, result: true } };
