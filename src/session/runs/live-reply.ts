@@ -34,6 +34,8 @@ export class LiveReply {
   readonly #runId: string;
   #text = "";
   #typedAt = Number.NEGATIVE_INFINITY;
+  /** The reply's text is showing: typing has done its work (Telegram clears it on the bot's message). */
+  #showing = false;
   #call: Promise<void> | undefined;
   #ended = false;
 
@@ -59,7 +61,7 @@ export class LiveReply {
   /** One of the run's events (a step, a tool call, a piece of text): typing is renewed when due. */
   progress(now: number): void {
     const every = this.#live.typingEveryMs;
-    if (every <= 0 || now - this.#typedAt < every) return;
+    if (every <= 0 || this.#showing || now - this.#typedAt < every) return;
     if (this.#attempt(() => this.#live.typing().then(() => undefined))) this.#typedAt = now;
   }
 
@@ -87,7 +89,9 @@ export class LiveReply {
           ? draft.messageId
           : undefined
         : await this.#live.draft(text);
-      if (id) saveLiveDraft(this.#sql, this.#runId, { messageId: id, editedAt: now, shown: text });
+      if (!id) return;
+      saveLiveDraft(this.#sql, this.#runId, { messageId: id, editedAt: now, shown: text });
+      this.#showing = true;
     });
   }
 

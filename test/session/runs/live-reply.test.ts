@@ -118,6 +118,29 @@ describe("a run's live reply: typing, the draft, edits at most once a second", (
     ]);
   });
 
+  it("edit: typing is not renewed once the reply's text shows", async () => {
+    const platform = new RecordingPlatform();
+    await withSql(async (sql) => {
+      const live = new LiveReply(platform, true, sql, "run-6");
+      live.start(0);
+      await callsDone();
+      await stream(live, platform, [
+        [4_500, "One "],
+        [9_000, "two "],
+      ]);
+      // A tool call's event, long after the last typing: the text shows, so no typing.
+      platform.now = 9_500;
+      live.progress(9_500);
+      await callsDone();
+      await live.settle();
+    });
+    expect(platform.calls.map((call) => [call.kind, call.at])).toEqual([
+      ["typing", 0],
+      ["draft", 4_500],
+      ["edit", 9_000],
+    ]);
+  });
+
   it("off: the reply's pieces post nothing while the run works", async () => {
     const platform = new RecordingPlatform();
     await withSql(async (sql) => {
