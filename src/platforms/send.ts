@@ -25,7 +25,7 @@ export function masked(text: string, secrets: readonly string[]): string {
 /** One JSON call to a platform; a network failure is a retry whose reason never carries a secret. */
 export async function callApi(
   url: string,
-  init: { method: string; headers: Record<string, string>; body?: unknown },
+  init: { method: string; headers: Record<string, string>; body?: unknown; signal?: AbortSignal },
   secrets: readonly string[],
 ): Promise<ApiAnswer | { kind: "retry"; reason: string }> {
   try {
@@ -33,6 +33,7 @@ export async function callApi(
       method: init.method,
       headers: { "Content-Type": "application/json; charset=utf-8", ...init.headers },
       ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+      ...(init.signal ? { signal: init.signal } : {}),
     });
     const text = await response.text();
     let json: unknown;

@@ -17,6 +17,7 @@
  *     slow-tool/<ms> no `tool` message yet: calls sessions_list after <ms> milliseconds; afterwards
  *                   echoes the last user message (a message steered in meanwhile comes after the tool)
  *     slow/<ms>     echo after <ms> milliseconds (timeouts, aborts)
+ *     drip/<ms>     echo, streamed with <ms> milliseconds before each piece of text (a reply written over seconds)
  *     stall/<ms>    echo, but the body stops after a few bytes for <ms> milliseconds (abort mid-body)
  *     malformed     200 with JSON that is not a completion
  *     rate-limited/<s>  HTTP 429 with `retry-after: <s>`
@@ -103,6 +104,8 @@ type Reply = {
   events?: Array<string | SseEvent>;
   headers?: Record<string, string>;
   cutAfter?: { events: number; hangup: boolean };
+  /** A streamed reply's pause between events (the model's pace, not the test's). */
+  eventGapMs?: number;
 };
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -255,6 +258,8 @@ function openAi(scenario: string, param: string | undefined, request: Json): Rep
         : completion({ content: lastUser });
     case "slow":
       return { ...completion({ content: lastUser }), delayMs: Number(param ?? 1000) };
+    case "drip":
+      return { ...completion({ content: lastUser }), eventGapMs: Number(param ?? 500) };
     case "stall":
       return { ...completion({ content: lastUser }), stallMs: Number(param ?? 1000) };
     case "malformed":
@@ -455,6 +460,10 @@ async function writeEvents(reply: Reply, request: IncomingMessage, response: Ser
     response.write(bytes.subarray(8));
   } else {
     for (const piece of pieces) {
+      // The pause comes before each piece of the reply's text (the rest of the stream is not held up).
+      if (reply.eventGapMs && /"content":"[^"]/.test(piece.toString()))
+        await delay(reply.eventGapMs, request);
+      if (response.destroyed) return;
       const middle = Math.floor(piece.length / 2);
       response.write(piece.subarray(0, middle));
       response.write(piece.subarray(middle));

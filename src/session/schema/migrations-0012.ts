@@ -330,4 +330,19 @@ export const migrationsFrom0012: readonly SqlMigration[] = [
       ALTER TABLE delivery ADD COLUMN parts_sent INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    id: "0027_live_draft",
+    sql: `
+      -- A reply shown as it is written (SPEC §21 Live, streaming "edit"): the platform message a run's
+      -- partial reply lives in, so its final reply edits that message instead of posting a second one,
+      -- and a run that ends without a reply retracts it. Kept across an eviction (a resumed run goes on
+      -- editing the same message); removed when the run's final post or retraction is owed.
+      CREATE TABLE live_draft (
+        run_id TEXT PRIMARY KEY,
+        message_id TEXT NOT NULL,
+        edited_at INTEGER NOT NULL,
+        shown TEXT NOT NULL
+      );
+    `,
+  },
 ];

@@ -9,6 +9,7 @@ import { redactSpawnAttachments } from "../../subagents/redact-attachments";
 import type { DeferredResult } from "../api";
 import { readRecord, type SessionRecord, type SpawnInfo, updateRecord } from "../record/record";
 import { addDelivery } from "../store/delivery-store";
+import { takeLiveDraft } from "../store/live-drafts";
 import { addToOutbox, completionKey } from "../store/outbox-store";
 import {
   markRunEnded,
@@ -21,7 +22,13 @@ import { clearToolCalls } from "../store/tool-calls";
 import { appendMessages, summaryChanges } from "../transcript/transcript";
 import { addCollectorResult, collectorReports } from "./collector-result";
 import { ARCHIVE_WHEN_IDLE } from "./lifecycle";
-import { addPostIfAllowed, addPostNotRequired, announceTarget, sessionChannel } from "./posts";
+import {
+  addDraftRetraction,
+  addPostIfAllowed,
+  addPostNotRequired,
+  announceTarget,
+  sessionChannel,
+} from "./posts";
 import { recordCompletionOwed } from "./run-progress";
 
 const seconds = (ms: number) => Math.round(ms / 1000);
@@ -75,7 +82,7 @@ export function resultEnding(
   };
 }
 
-/** Follow-ups of an ended run: the next step of its exchange, and a channel reply. */
+/** Follow-ups of an ended run: the next step of its exchange, a channel reply, a draft retracted. */
 function addFollowUps(
   sql: SqlStorage,
   config: SwitchboardConfig,
@@ -83,7 +90,29 @@ function addFollowUps(
   run: RunRow,
   ending: RunEnding,
 ): void {
-  if (ending.status !== "ok") return;
+  // What the chat was shown while the run worked (SPEC §21 Live): the reply completes it, else it goes.
+  const draft = takeLiveDraft(sql, run.runId);
+  const replied = ending.status === "ok" && addReplies(sql, config, record, run, ending, draft?.messageId);
+  if (draft && run.replyTo && !replied) {
+    const { replyToMessageId: _, interaction, ...target } = run.replyTo;
+    addDraftRetraction(sql, record, {
+      runId: run.runId,
+      target,
+      draftMessageId: draft.messageId,
+      ...(interaction ? { origin: { interaction } } : {}),
+    });
+  }
+}
+
+/** An ok run's follow-ups: the next step of its exchange, and its reply; true when a reply is owed. */
+function addReplies(
+  sql: SqlStorage,
+  config: SwitchboardConfig,
+  record: SessionRecord,
+  run: RunRow,
+  ending: RunEnding,
+  draftMessageId: string | undefined,
+): boolean {
   if (run.flow) {
     const step = nextFlowStep(run.flow, {
       sessionKey: record.sessionKey,
@@ -106,7 +135,7 @@ function addFollowUps(
         });
     }
   }
-  if (!run.replyTo) return;
+  if (!run.replyTo) return false;
   const reply = ending.reply?.trim() ?? "";
   // A run that reads a completion posts the update for it: the completion's follow-on announce.
   // The chat alone is the post's address; the platform message it answers travels as its origin (§21).
@@ -128,9 +157,15 @@ function addFollowUps(
       : {}),
   };
   // Intentional silence is an answer: recorded as not required, never retried (SPEC §16).
-  if (!reply || reply === NO_REPLY || reply === ANNOUNCE_SKIP)
+  if (!reply || reply === NO_REPLY || reply === ANNOUNCE_SKIP) {
     addPostNotRequired(sql, post, reply ? `the run answered ${reply}` : "the run gave no reply");
-  else addPostIfAllowed(sql, config, record, { ...post, text: reply });
+    return false;
+  }
+  return addPostIfAllowed(sql, config, record, {
+    ...post,
+    text: reply,
+    ...(draftMessageId ? { draftMessageId } : {}),
+  });
 }
 
 /**

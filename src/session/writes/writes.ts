@@ -8,6 +8,7 @@ import { clearCompaction } from "../store/compaction-store";
 import { clearDeliveries } from "../store/delivery-store";
 import { appendEvent, clearEvents, systemEvent } from "../store/event-log";
 import { clearGroupContext } from "../store/group-context";
+import { clearLiveDrafts } from "../store/live-drafts";
 import { addIndexSync, addToOutbox, clearOutbox } from "../store/outbox-store";
 import {
   clearRuns,
@@ -59,6 +60,7 @@ export function writeCreation(
   clearCollectors(sql);
   clearCompaction(sql);
   clearGroupContext(sql);
+  clearLiveDrafts(sql);
   const { attachments, channel, parentSessionKey, spawnDepth, deliveryContext, ...fields } = init;
   insertRecord(
     sql,

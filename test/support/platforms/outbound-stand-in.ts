@@ -2,13 +2,14 @@
  * The chat platforms' APIs as the outbound half of SPEC §21 calls them, served by the fake services'
  * server (fake-services-server.ts) under three prefixes — a channel's `apiBaseUrl`:
  *
- *   <url>/telegram   POST /bot<token>/sendMessage                      (key: chat_id)
+ *   <url>/telegram   POST /bot<token>/sendMessage, sendChatAction, editMessageText, deleteMessage  (key: chat_id)
  *                    POST /bot<token>/createForumTopic                 (key: chat_id; `not_forum` refuses)
- *   <url>/slack      POST /chat.postMessage, Bearer token              (key: channel)
- *   <url>/discord    POST /channels/<id>/messages, Bot token           (key: the channel id)
+ *   <url>/slack      POST /chat.postMessage, chat.update, chat.delete, Bearer token (key: channel),
+ *                    POST /assistant.threads.setStatus                  (key: channel_id)
+ *   <url>/discord    POST /channels/<id>/messages, POST /channels/<id>/typing, Bot token (key: the channel id)
  *                    POST /channels/<id>/messages/<msg>/threads        (key: the channel id; the thread's id is the message's)
  *                    POST /users/@me/channels {recipient_id}           (answers the DM channel `dm-<id>`)
- *                    POST /webhooks/<app>/<token>, PATCH …/messages/@original   (key: the interaction token)
+ *                    POST /webhooks/<app>/<token>, PATCH|DELETE …/messages/@original (key: the interaction token)
  *
  * and the setup calls of `switchboard channels connect|status` (src/platforms/setup.ts):
  *
@@ -17,7 +18,8 @@
  *
  * Every call is recorded under `platform:<key>` (read with `recorded`/`callsArrived`), and answered as the
  * platform would: success, or what `POST /platform-script/<key>` told it for the key's next calls, in
- * order — `{ answers: ["ok", "rate_limit:<s>", "blocked", "not_found", "server_error", "bad_request"],
+ * order — `{ answers: ["ok", "rate_limit:<s>", "blocked", "not_found", "server_error", "bad_request",
+ * "not_modified" (Telegram's answer to an edit that changes nothing)],
  * rejectFormatting?: true }` (`rejectFormatting`: Telegram refuses every `parse_mode` message with
  * "can't parse entities"). Runs in Node, with fake-services-server.ts; plain TypeScript, no Node API.
  */
@@ -42,7 +44,7 @@ const webhooks = new Map<string, Json>();
 /** The next scripted answer for `key` ("ok" once its script is spent). */
 const nextAnswer = (key: string) => scripts.get(key)?.answers.shift() ?? "ok";
 
-function telegram(answer: string, key: string, json: Json): PlatformReply {
+function telegram(answer: string, key: string, method: string, json: Json): PlatformReply {
   const refused = (status: number, description: string, parameters?: Json) => ({
     status,
     body: { ok: false, error_code: status, description, ...(parameters ? { parameters } : {}) },
@@ -55,8 +57,16 @@ function telegram(answer: string, key: string, json: Json): PlatformReply {
   if (kind === "blocked") return refused(403, "Forbidden: bot was blocked by the user");
   if (kind === "not_found") return refused(400, "Bad Request: chat not found");
   if (kind === "bad_request") return refused(400, "Bad Request: message text is empty");
+  if (kind === "not_modified")
+    return refused(
+      400,
+      "Bad Request: message is not modified: specified new message content and reply markup are exactly the same",
+    );
   if (kind === "server_error") return refused(502, "Bad Gateway");
-  const message = { message_id: nextMessageId++, chat: { id: json.chat_id }, text: json.text };
+  if (method === "sendChatAction" || method === "deleteMessage")
+    return { status: 200, body: { ok: true, result: true } };
+  const id = method === "editMessageText" ? Number(json.message_id) : nextMessageId++;
+  const message = { message_id: id, chat: { id: json.chat_id }, text: json.text };
   return { status: 200, body: { ok: true, result: message } };
 }
 
@@ -83,10 +93,14 @@ function slack(answer: string, json: Json): PlatformReply {
   }[kind ?? ""];
   if (error) return { status: 200, body: { ok: false, error } };
   if (kind === "server_error") return { status: 503, body: { ok: false, error: "service_unavailable" } };
-  return { status: 200, body: { ok: true, channel: json.channel, ts: `${Date.now() / 1000}` } };
+  const ts =
+    typeof json.ts === "string"
+      ? json.ts
+      : `${Math.floor(Date.now() / 1000)}.${String(nextMessageId++).padStart(6, "0")}`;
+  return { status: 200, body: { ok: true, channel: json.channel, ts } };
 }
 
-function discord(answer: string, json: Json): PlatformReply {
+function discord(answer: string, method: string, json: Json): PlatformReply {
   const [kind, param] = answer.split(":");
   const refused = (status: number, message: string, code: number, extra: Json = {}) => ({
     status,
@@ -98,6 +112,7 @@ function discord(answer: string, json: Json): PlatformReply {
   if (kind === "not_found") return refused(404, "Unknown Channel", 10003);
   if (kind === "bad_request") return refused(400, "Cannot send an empty message", 50006);
   if (kind === "server_error") return refused(500, "Internal Server Error", 0);
+  if (method === "DELETE") return { status: 204, body: undefined };
   return { status: 200, body: { id: String(nextMessageId++), content: json.content } };
 }
 
@@ -116,18 +131,21 @@ export function platformReply(
   const path = rest.join("/");
   const setup = setupReply(service, method, path, json, headers, record);
   if (setup) return setup;
-  if (service === "telegram" && method === "POST" && /^bot[^/]+\/sendMessage$/.test(path)) {
+  const telegramMethod = /^bot[^/]+\/(sendMessage|sendChatAction|editMessageText|deleteMessage)$/.exec(
+    path,
+  )?.[1];
+  if (service === "telegram" && method === "POST" && telegramMethod) {
     const key = String(json.chat_id);
     record(key);
-    return telegram(nextAnswer(key), key, json);
+    return telegram(nextAnswer(key), key, telegramMethod, json);
   }
   if (service === "telegram" && method === "POST" && /^bot[^/]+\/createForumTopic$/.test(path)) {
     const key = String(json.chat_id);
     record(key);
     return forumTopic(nextAnswer(key), json);
   }
-  if (service === "slack" && method === "POST" && path === "chat.postMessage") {
-    const key = String(json.channel);
+  if (service === "slack" && method === "POST" && SLACK_METHODS.has(path)) {
+    const key = String(json.channel ?? json.channel_id);
     record(key);
     if (!`${headers.authorization}`.startsWith("Bearer "))
       return { status: 200, body: { ok: false, error: "not_authed" } };
@@ -144,20 +162,28 @@ export function platformReply(
     record(parent);
     if (!`${headers.authorization}`.startsWith("Bot "))
       return { status: 401, body: { message: "401: Unauthorized", code: 0 } };
-    const refused = discord(nextAnswer(parent), json);
+    const refused = discord(nextAnswer(parent), method, json);
     if (refused.status !== 200) return refused;
     // A thread started from a message has that message's id (a public thread, type 11).
     return { status: 201, body: { id: message, type: 11, parent_id: parent, name: json.name } };
   }
-  const channel = /^channels\/([^/]+)\/messages$/.exec(path)?.[1];
+  const channel = /^channels\/([^/]+)\/(messages|typing)$/.exec(path)?.[1];
   const hook = /^webhooks\/\d+\/([^/]+)(\/messages\/@original)?$/.exec(path);
   const key = channel ?? hook?.[1];
   if (!key) return undefined;
   record(key);
   if (channel && !`${headers.authorization}`.startsWith("Bot "))
     return { status: 401, body: { message: "401: Unauthorized", code: 0 } };
-  return discord(nextAnswer(key), json);
+  return discord(nextAnswer(key), method, json);
 }
+
+/** The Web API methods of a reply (SPEC §21 Outbound and Live). */
+const SLACK_METHODS = new Set([
+  "chat.postMessage",
+  "chat.update",
+  "chat.delete",
+  "assistant.threads.setStatus",
+]);
 
 /** `setWebhook`/`getWebhookInfo` (a pending update and a last error, as a live bot shows), Discord's PUT. */
 function setupReply(
