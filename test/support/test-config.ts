@@ -1,3 +1,4 @@
+import { hooksConfig } from "./hooks-config";
 import { platformChannels } from "./platforms/channels-config";
 
 /**
@@ -45,6 +46,7 @@ export function testConfig(
   });
   const scripted = (rules: unknown[]) => ({ type: "scripted", rules });
   return {
+    ...hooksConfig(fakeServicesUrl),
     session: {
       mainKey: "main",
       scope: "per-sender",

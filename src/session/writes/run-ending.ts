@@ -23,6 +23,7 @@ import { addCollectorResult, collectorReports } from "./collector-result";
 import { ARCHIVE_WHEN_IDLE } from "./lifecycle";
 import { addPostIfAllowed, addPostNotRequired, announceTarget, sessionChannel } from "./posts";
 import { recordCompletionOwed } from "./run-progress";
+import { oweRunWebhook } from "./webhooks";
 
 const seconds = (ms: number) => Math.round(ms / 1000);
 
@@ -186,6 +187,7 @@ export function recordRunEnding(
       : {}),
   });
   addFollowUps(sql, config, record, run, ending);
+  if (run.webhook) oweRunWebhook(sql, record, { ...run, webhook: run.webhook }, ending, now);
   const owed =
     record.spawn !== undefined &&
     (record.spawn.collect
