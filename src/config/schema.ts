@@ -502,6 +502,16 @@ function checkHooks(config: z.output<typeof configFields>, ctx: z.RefinementCtx)
   const agents = new Set(config.agents.list.map((agent) => agent.id));
   for (const [name, hook] of Object.entries(config.hooks)) {
     const at = (...path: string[]) => ["hooks", name, ...path];
+    // A hook reaches its own agent's sessions only: a full key must be that agent's.
+    const target = hook.sessionTarget.startsWith("session:")
+      ? hook.sessionTarget.slice(8).trim().toLowerCase()
+      : "";
+    if (target.startsWith("agent:") && !target.startsWith(`agent:${hook.agentId}:`))
+      ctx.addIssue({
+        code: "custom",
+        path: at("sessionTarget"),
+        message: `must be a session of agent "${hook.agentId}"`,
+      });
     if (!agents.has(hook.agentId))
       ctx.addIssue({ code: "custom", path: at("agentId"), message: `unknown agent "${hook.agentId}"` });
     if (hook.delivery.mode === "announce" && !config.channels[hook.delivery.channel.toLowerCase()])

@@ -26,6 +26,12 @@ export function hooksConfig(fakeServicesUrl: string): Record<string, unknown> {
         secretEnv: "TEST_HOOK_SECRET",
         delivery: { mode: "webhook", url: receiver("flaky/2", "hook-flaky") },
       },
+      // A recorded model agent, to read the system prompt and message the model is sent.
+      probe: {
+        agentId: "platform-echo-rec",
+        secretEnv: "TEST_HOOK_SECRET",
+        message: "Summarize the payload.",
+      },
       // No delivery; the research agent's own main session.
       quiet: { agentId: "research", secretEnv: "TEST_HOOK_OTHER_SECRET", sessionTarget: "main" },
     },
