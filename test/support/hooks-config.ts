@@ -20,11 +20,11 @@ export function hooksConfig(fakeServicesUrl: string): Record<string, unknown> {
         message: "A build failed; look at it.",
         delivery: { mode: "webhook", url: receiver("ok", "hook-build") },
       },
-      // The same, to a receiver that fails twice per delivery first (retries through the ledger's alarm).
-      flaky: {
+      // Its answer posted to a chat of the webchat channel (a `webhook` channel: the fake services record it).
+      announce: {
         agentId: "main",
         secretEnv: "TEST_HOOK_SECRET",
-        delivery: { mode: "webhook", url: receiver("flaky/2", "hook-flaky") },
+        delivery: { mode: "announce", channel: "webchat", to: "hook-room" },
       },
       // A recorded model agent, to read the system prompt and message the model is sent.
       probe: {

@@ -5,7 +5,7 @@ import { signatureHeader, verifySignatureHeader } from "../../src/channels/signa
 import { parseConfig } from "../../src/config/load";
 import { ADMIN, AGENT_TOKENS, SIGNING_KEY } from "../support/auth";
 import { driveUntil } from "../support/drive";
-import { modelCalls, recorded } from "../support/fake-services";
+import { deliveries, modelCalls, recorded } from "../support/fake-services";
 import { HOOK_SECRETS } from "../support/hooks-config";
 import { call, sessionPath } from "../support/http";
 import { uid } from "../support/ids";
@@ -204,6 +204,20 @@ describe("hooks: POST /v1/hooks/{name} (SPEC §22)", () => {
     expect(later.status).toBe(202);
     expect(later.json.runId).not.toBe(first.json.runId);
     await waitRun(later.json.runId);
+  });
+
+  it("announces the answer to the configured chat", async () => {
+    const marker = uid();
+    const posted = await postHook("announce", { marker });
+    expect(posted.status, posted.text).toBe(202);
+    const run = await waitRun(posted.json.runId);
+    const post = await driveUntil(
+      [posted.json.sessionKey],
+      async () => (await deliveries(posted.json.sessionKey))[0],
+      "the announce",
+    );
+    expect(post.json).toMatchObject({ channel: "webchat", to: "hook-room", runId: run.runId });
+    expect(post.json.text).toContain(marker);
   });
 
   it("runs in the configured session whatever the body names", async () => {

@@ -7,7 +7,7 @@ import { fakeServicesUrl, type RecordedRequest, recorded } from "../support/fake
 import { call, sessionPath } from "../support/http";
 import { uid } from "../support/ids";
 import { ended, getRun, waitRun } from "../support/runs";
-import { createSession, storedRuns } from "../support/sessions";
+import { createSession, session, storedRuns } from "../support/sessions";
 import { callTool } from "../support/tools";
 
 /** A run webhook's body (SPEC §22). */
@@ -156,6 +156,31 @@ describe("run webhooks on chat.send (SPEC §22)", () => {
     expect(sent.status, sent.text).toBe(400);
     expect(sent.text).toContain("webhook: must not carry a user name or password");
     expect(await storedRuns(key)).toEqual([]);
+  });
+});
+
+describe("a cron job's webhook delivery, as the scheduler owes it (SPEC §22)", () => {
+  it("POSTs { jobId, runId, status, text, startedAt, endedAt } for a turn carrying webhook.jobId", async () => {
+    const key = `agent:main:webhook-cron-${uid()}`;
+    await createSession({ key });
+    const id = `cron-webhook-${uid()}`;
+    const runId = crypto.randomUUID();
+    const queued = await session(key).enqueueTurn({
+      runId,
+      message: { text: "nightly report", provenance: { kind: "system", sourceTool: "cron" } },
+      webhook: { url: receiver("ok", id), jobId: "job-nightly" },
+    });
+    expect(queued.ok).toBe(true);
+    const run = ended(await getRun((await waitRun(runId)).runId));
+    const post = await driveUntil([key], async () => (await receivedSigned(id))[0], "the webhook");
+    expect(post.json).toEqual({
+      jobId: "job-nightly",
+      runId,
+      status: "ok",
+      text: "Got it: nightly report",
+      startedAt: run.startedAt,
+      endedAt: run.endedAt,
+    });
   });
 });
 

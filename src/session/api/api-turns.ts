@@ -27,10 +27,15 @@ export const replyFlowSchema = z.object({
 export type ReplyFlow = z.infer<typeof replyFlowSchema>;
 
 /**
- * Where a run's outcome is POSTed, signed, when it ends (SPEC §22): a run webhook, or a hook's delivery
- * (`hook` names it, and the body is the hook's shape). The URL was checked against allowedOrigins.
+ * Where a run's outcome is POSTed, signed, when it ends (SPEC §22): a run webhook, a hook's delivery
+ * (`hook` names it: the hook's body shape) or a cron job's (`jobId`: the job's body shape). The URL was
+ * checked against allowedOrigins (src/webhooks/allowed-origin.ts).
  */
-export const runWebhookSchema = z.object({ url: z.string(), hook: z.string().optional() });
+export const runWebhookSchema = z.object({
+  url: z.string(),
+  hook: z.string().optional(),
+  jobId: z.string().optional(),
+});
 export type RunWebhook = z.infer<typeof runWebhookSchema>;
 
 /** A turn for a session: the inbound message, and what to do after its run. */

@@ -46,7 +46,8 @@ export function oweWebhook(sql: SqlStorage, webhook: OwedWebhook, now = Date.now
 
 /**
  * The ended run's outcome to its webhook: a run webhook's `{ runId, sessionKey, status, reply, usage,
- * startedAt, endedAt }`, or a hook's `{ hook, runId, sessionKey, status, text, startedAt, endedAt }`.
+ * startedAt, endedAt }`, a hook's `{ hook, runId, sessionKey, status, text, startedAt, endedAt }`, or a
+ * cron job's `{ jobId, runId, status, text, startedAt, endedAt }`.
  */
 export function oweRunWebhook(
   sql: SqlStorage,
@@ -57,9 +58,13 @@ export function oweRunWebhook(
 ): void {
   const common = { runId: run.runId, sessionKey: record.sessionKey, status: ending.status };
   const times = { startedAt: run.startedAt ?? null, endedAt };
+  const { hook, jobId } = run.webhook;
+  const text = ending.reply ?? null;
   const body =
-    run.webhook.hook !== undefined
-      ? { hook: run.webhook.hook, ...common, text: ending.reply ?? null, ...times }
-      : { ...common, reply: ending.reply ?? null, usage: ending.usage ?? null, ...times };
+    jobId !== undefined
+      ? { jobId, runId: run.runId, status: ending.status, text, ...times }
+      : hook !== undefined
+        ? { hook, ...common, text, ...times }
+        : { ...common, reply: text, usage: ending.usage ?? null, ...times };
   oweWebhook(sql, { url: run.webhook.url, body, key: `run:${run.runId}`, runId: run.runId }, endedAt);
 }
