@@ -16,6 +16,7 @@ import { channelRoutes } from "./routes/v1/channels";
 import { deliveryRoutes } from "./routes/v1/deliveries";
 import { erasureRoutes } from "./routes/v1/erasure";
 import { grantRoutes } from "./routes/v1/grants";
+import { hookRoutes } from "./routes/v1/hooks";
 import { runRoutes } from "./routes/v1/runs";
 import { sessionHistoryRoutes } from "./routes/v1/session-history";
 import { sessionRoutes } from "./routes/v1/sessions";
@@ -49,6 +50,9 @@ const limitBody = bodyLimit({
 // (SPEC §8), so their routes come before the bearer check below.
 app.use("/v1/channels/*", limitBody);
 app.route("/v1/channels", channelRoutes);
+// A hook proves its own secret (a signature or a bearer token that is the hook's, SPEC §22), not a
+// Switchboard token; its route limits the body to 256 KiB itself.
+app.route("/v1/hooks", hookRoutes);
 
 // Any other method on /tools/invoke is 405, before the token is checked, as OpenClaw's gateway answers.
 app.on(["GET", "PUT", "PATCH", "DELETE"], "/tools/invoke", invokeMethodNotAllowed);

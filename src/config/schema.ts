@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MAX_CHANNEL_NAME_CHARS, MAX_MODEL_CHARS } from "../limits";
 import { MAX_TOOL_ARGUMENTS_DEPTH } from "../transcript/message";
 import { nestsDeeperThan } from "../validation";
+import { allowedWebhook, configuredOrigin } from "../webhooks/origin";
 
 const agentIdPattern = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const agentId = z
@@ -343,7 +344,46 @@ const channelSchema = z
       });
   });
 
-export const configSchema = z.strictObject({
+/** SPEC §22: the origins (scheme, host, port) outbound webhooks may be sent to, normalized; default none. */
+const webhooksSettings = z.strictObject({
+  allowedOrigins: z
+    .array(
+      z.string().transform((entry, ctx) => {
+        const origin = configuredOrigin(entry);
+        if (origin.ok) return origin.origin;
+        ctx.addIssue({ code: "custom", message: `"${entry.slice(0, 100)}" ${origin.error}` });
+        return z.NEVER;
+      }),
+    )
+    .default([]),
+});
+
+/** A hook name: the `{name}` of `POST /v1/hooks/{name}`. */
+const HOOK_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/** SPEC §22 hooks: `hooks.<name>`, a signed (or bearer) POST that starts a run of `agentId`. */
+const hookSchema = z.strictObject({
+  agentId,
+  /** The hook's own secret: it signs (§8) or is the bearer token of its POSTs. */
+  secretEnv: secretName,
+  /** `isolated` (default: a fresh `agent:<id>:hook:<uuid>` per POST), `main`, or `session:<key>`. */
+  sessionTarget: z
+    .string()
+    .regex(/^(?:isolated|main|session:.+)$/, 'must be "isolated", "main" or "session:<key>"')
+    .default("isolated"),
+  /** What the agent is told above the fenced body. */
+  message: z.string().max(4000).optional(),
+  delivery: z
+    .discriminatedUnion("mode", [
+      z.strictObject({ mode: z.literal("none") }),
+      z.strictObject({ mode: z.literal("announce"), channel: z.string().min(1), to: z.string().min(1) }),
+      z.strictObject({ mode: z.literal("webhook"), url: z.url() }),
+    ])
+    .default({ mode: "none" }),
+});
+export type HookConfig = z.infer<typeof hookSchema>;
+
+const configFields = z.strictObject({
   session: z
     .strictObject({
       mainKey: z.string().trim().toLowerCase().min(1).default("main"),
@@ -428,6 +468,19 @@ export const configSchema = z.strictObject({
         }),
     })
     .prefault({}),
+  webhooks: webhooksSettings.prefault({}),
+  hooks: z
+    .record(z.string(), hookSchema)
+    .superRefine((hooks, ctx) => {
+      for (const name of Object.keys(hooks))
+        if (!HOOK_NAME_PATTERN.test(name))
+          ctx.addIssue({
+            code: "custom",
+            path: [name],
+            message: "hook name must match [a-z0-9][a-z0-9_-]{0,63}",
+          });
+    })
+    .default({}),
   channels: z
     .record(z.string(), channelSchema)
     .superRefine((channels, ctx) => {
@@ -443,6 +496,34 @@ export const configSchema = z.strictObject({
     })
     .default({}),
 });
+
+/** A hook names what the rest of the document must have: its agent, its channel, an allowed origin. */
+function checkHooks(config: z.output<typeof configFields>, ctx: z.RefinementCtx): void {
+  const agents = new Set(config.agents.list.map((agent) => agent.id));
+  for (const [name, hook] of Object.entries(config.hooks)) {
+    const at = (...path: string[]) => ["hooks", name, ...path];
+    // A hook reaches its own agent's sessions only: a full key must be that agent's.
+    const target = hook.sessionTarget.startsWith("session:")
+      ? hook.sessionTarget.slice(8).trim().toLowerCase()
+      : "";
+    if (target.startsWith("agent:") && !target.startsWith(`agent:${hook.agentId}:`))
+      ctx.addIssue({
+        code: "custom",
+        path: at("sessionTarget"),
+        message: `must be a session of agent "${hook.agentId}"`,
+      });
+    if (!agents.has(hook.agentId))
+      ctx.addIssue({ code: "custom", path: at("agentId"), message: `unknown agent "${hook.agentId}"` });
+    if (hook.delivery.mode === "announce" && !config.channels[hook.delivery.channel.toLowerCase()])
+      ctx.addIssue({ code: "custom", path: at("delivery", "channel"), message: "not a configured channel" });
+    if (hook.delivery.mode === "webhook") {
+      const allowed = allowedWebhook(hook.delivery.url, config);
+      if (!allowed.ok) ctx.addIssue({ code: "custom", path: at("delivery", "url"), message: allowed.error });
+    }
+  }
+}
+
+export const configSchema = configFields.superRefine(checkHooks);
 
 export type SwitchboardConfig = z.infer<typeof configSchema>;
 export type AgentConfig = SwitchboardConfig["agents"]["list"][number];

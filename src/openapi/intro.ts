@@ -50,6 +50,11 @@ export const apiTags = [
     description: "Inbound messages from chat integrations, signed with the channel's secret.",
   },
   {
+    name: "Hooks",
+    description:
+      "Another system starts a run of an agent: JSON proved with the hook's own secret (SPEC §22).",
+  },
+  {
     name: "MCP",
     description: "The same tools over the Model Context Protocol (Streamable HTTP, stateless).",
   },

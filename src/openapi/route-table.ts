@@ -2,6 +2,7 @@ import { channelRouteDocs } from "./routes-channels";
 import { deliveryRouteDocs } from "./routes-deliveries";
 import { erasureRouteDocs } from "./routes-erasure";
 import { grantRouteDocs } from "./routes-grants";
+import { hookRouteDocs } from "./routes-hooks";
 import { routeRunDocs } from "./routes-runs";
 import { serviceRoutes } from "./routes-service";
 import { sessionRouteDocs } from "./routes-sessions";
@@ -21,6 +22,7 @@ export const routeTable: readonly RouteDoc[] = [
   ...streamRouteDocs,
   ...deliveryRouteDocs,
   ...channelRouteDocs,
+  ...hookRouteDocs,
 ];
 
 /** `/v1/runs/:runId` → `/v1/runs/{runId}`. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { subagentSettings } from "../config/agents";
+import { ToolInputError } from "../errors";
 import { ancestorsOf } from "../index-db/lookup";
 import { findRunSession } from "../index-db/runs";
 import { runIdIn } from "../index-db/shards";
@@ -8,12 +9,19 @@ import type { CreateSessionInit, TurnRequest } from "../session/api";
 import { attachmentSchema, prepareAttachments } from "../subagents/attachments";
 import { subagentTaskMessage } from "../subagents/task-message";
 import { messageTextSchema } from "../transcript/message";
+import { allowedWebhook, type WebhookSettings } from "../webhooks/allowed-origin";
 import { flooredNumber, idempotencyKeyParam, jsonObjectParam, labelParam } from "./args";
 import { readTranscript } from "./read-transcript";
 import { checkSpawn } from "./spawn-checks";
 import { COLLECT_NOTE, checkCollect, collectorOrigin, collectorTarget } from "./spawn-collect";
 import { openSpawnThread } from "./spawn-thread";
 import { defineTool, type ToolContext } from "./types";
+
+/** A refused webhook URL as the tool's input error (a 400 on /tools/invoke and REST), naming `webhook`. */
+function assertWebhookParam(url: string, config: WebhookSettings): void {
+  const allowed = allowedWebhook(url, config);
+  if (!allowed.ok) throw new ToolInputError(`webhook: ${allowed.error}`);
+}
 
 /** Params that belong to sessions_send: a sub-agent's result comes back to its requester, never to a channel. */
 const DELIVERY_PARAMS = [
@@ -107,6 +115,13 @@ export const sessionsSpawn = defineTool({
         .max(200)
         .optional()
         .describe("collect only: the collector group (default: this run's)"),
+      webhook: z
+        .string()
+        .max(2048)
+        .optional()
+        .describe(
+          "POST the child's run outcome here, signed, when it ends (an origin in webhooks.allowedOrigins)",
+        ),
     })
     .superRefine((params, ctx) => {
       for (const name of DELIVERY_PARAMS) {
@@ -123,6 +138,8 @@ export const sessionsSpawn = defineTool({
     }),
   async handler(ctx, params) {
     const { requester, config } = ctx;
+    // Refused before anything is looked up or written (SPEC §22): a 400 naming `webhook`.
+    if (params.webhook !== undefined) assertWebhookParam(params.webhook, config);
     // A run's own tool call has a key of its own: resumed after an eviction, it finds its spawn again.
     const idempotencyKey = params.idempotencyKey ?? ctx.callKey;
     const origin = await collectorOrigin(ctx, params);
@@ -264,6 +281,7 @@ export const sessionsSpawn = defineTool({
       ...(timeoutSeconds > 0 ? { timeoutMs: timeoutSeconds * 1000 } : {}),
       // Its reply goes into its thread; a sub-agent's otherwise only reports back.
       ...(thread ? { replyTo: thread.thread } : {}),
+      ...(params.webhook !== undefined ? { webhook: { url: params.webhook } } : {}),
     };
     const fork = params.context === "fork" ? await readTranscript(ctx, requester.sessionKey) : [];
     let held = false;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { signatureHeader } from "../../src/channels/signature";
 import {
   ADMIN,
   AGENT_TOKENS,
@@ -119,6 +120,19 @@ const surfaces: Record<string, Surface> = {
     postSlack("slack-bot", slackEvent({ channel_type: "im", channel: "D0LEAK" }), { secret: token }),
   "POST discord channel, forged": (token) =>
     postDiscord("discord-bot", { id: "1", type: 2, token, data: { name: "ask" } }, { tamper: true }),
+  // A hook takes its own secret only (SPEC §22): no Switchboard token calls it, whatever the body names.
+  "POST hook with the caller's bearer, forged": (token, s) =>
+    call("POST", "/v1/hooks/quiet", { token, body: { sessionKey: s.key, agentId: "main", text: s.canary } }),
+  "POST hook signed with the caller's token, forged": async (token, s) => {
+    const body = JSON.stringify({ sessionKey: s.key });
+    return call("POST", "/v1/hooks/build", {
+      body,
+      headers: {
+        "Content-Type": "application/json",
+        "X-Switchboard-Signature": await signatureHeader(token, body),
+      },
+    });
+  },
 };
 
 /** The surfaces a caller's bearer token cannot open: each answers 401 to every credential. */

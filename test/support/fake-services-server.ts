@@ -44,6 +44,11 @@
  *     Checks the signature like /webhook, then records the delivery under `channel:<body.sessionKey>`.
  *     ok            200
  *     flaky/<n>     500 for the first <n> posts of each idempotencyKey, then 200
+ *   POST /receiver/<scenario>[/<param>]/rec-<id>                         an outbound webhook's receiver (SPEC §22)
+ *     Records every POST (the test checks its X-Switchboard-Signature with the key derived for webhooks).
+ *     ok            200
+ *     flaky/<n>     500 for the first <n> posts of each Idempotency-Key header, then 200
+ *     status-<n>    HTTP <n>
  *   POST /anthropic/<scenario>[/<param>][/rec-<id>]/v1/messages           Anthropic's Messages API
  *     Scenarios in fake-anthropic.ts (echo, no-usage, tools, rate-limited, overloaded, overloaded-stream, …).
  *   GET|POST /identity/<platform>/rec-<id>/…                               a chat platform's identity call
@@ -328,6 +333,22 @@ function channelDelivery(scenario: string, param: string | undefined, request: J
     : { status: 200, body: { ok: true } };
 }
 
+/** An outbound webhook's receiver: `ok`, or `flaky/<n>` per Idempotency-Key (as the channel's `flaky`). */
+function receiverReply(
+  scenario: string,
+  param: string | undefined,
+  idempotencyKey: string,
+): Reply | undefined {
+  if (scenario === "ok") return { status: 200, body: { ok: true } };
+  if (scenario !== "flaky") return undefined;
+  const key = `receiver:${idempotencyKey}`;
+  const attempt = (deliveryAttempts.get(key) ?? 0) + 1;
+  deliveryAttempts.set(key, attempt);
+  return attempt <= Number(param ?? 1)
+    ? { status: 500, body: { error: "flaky" } }
+    : { status: 200, body: { ok: true } };
+}
+
 function record(id: string, request: IncomingMessage, url: URL, body: string): void {
   const headers = Object.fromEntries(
     Object.entries(request.headers).map(([name, value]) => [name, `${value}`]),
@@ -392,6 +413,10 @@ async function route(request: IncomingMessage, url: URL, body: string): Promise<
       return { status: 401, body: { error: { message: "bad X-Switchboard-Signature" } } };
     record(`channel:${json.sessionKey}`, request, url, body);
     return status ? failure("channel") : (channelDelivery(scenario, param, json) ?? unknown);
+  }
+  if (service === "receiver") {
+    if (status) return failure("receiver");
+    return receiverReply(scenario, param, `${request.headers["idempotency-key"] ?? ""}`) ?? unknown;
   }
   if (service === "identity") {
     const authorization = request.headers.authorization;

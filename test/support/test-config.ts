@@ -1,3 +1,4 @@
+import { hooksConfig } from "./hooks-config";
 import { platformChannels } from "./platforms/channels-config";
 
 /**
@@ -65,6 +66,7 @@ export function testConfig(
     apiBaseUrl: `${fakeServicesUrl}/discord`,
   };
   return {
+    ...hooksConfig(fakeServicesUrl),
     session: {
       mainKey: "main",
       scope: "per-sender",

@@ -190,7 +190,7 @@ export interface RunWaitResult {
 }
 
 /** What a delivery hands over (SPEC §16): a sub-agent completion, a channel post, a watch notice. */
-export type DeliveryKind = "completion" | "announce" | "reply" | "notice";
+export type DeliveryKind = "completion" | "announce" | "reply" | "notice" | "webhook";
 
 /** Where a delivery stands (SPEC §16). `in_progress`: handed to the Queue, its consumer reports back. */
 export type DeliveryStatus =

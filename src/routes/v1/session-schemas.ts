@@ -73,6 +73,8 @@ export const chatSendSchema = z.strictObject({
   idempotencyKey: z.string().trim().min(1).max(MAX_IDEMPOTENCY_KEY_CHARS).optional(),
   /** Answer with the run's event stream instead of 202 (SPEC §14). */
   stream: z.boolean().optional(),
+  /** POST the run's outcome here, signed, when it ends (SPEC §22); its origin must be in webhooks.allowedOrigins. */
+  webhook: z.string().max(2048).optional(),
 });
 
 /** chat.send's 202: the run it queued (the route answers this type). */

@@ -9,6 +9,7 @@ import { indexShards, runIdIn } from "../../index-db/shards";
 import { displayKey } from "../../keys";
 import { grantRow } from "../../policy/grant-view";
 import { sessionApi } from "../../session/client";
+import { assertAllowedWebhook } from "../../webhooks/allowed-origin";
 import { readJsonBody } from "../middleware";
 import { parseBody } from "../parse-body";
 import { unwrapResult } from "../store-result";
@@ -110,11 +111,13 @@ export const sessionRoutes = new Hono<AppEnv>()
     const body = parseBody(chatSendSchema, await readJsonBody(c.req.raw));
     // Watching the reply stream is the `events` scope's, not `send`'s: checked before anything is written.
     if (body.stream) assertGrantScope(c.get("identity"), sessionKey, "events");
+    if (body.webhook !== undefined) assertAllowedWebhook(body.webhook, c.get("config"), "webhook");
     const queued = await session.enqueueTurn({
       // Routed to the session's index shard, so `/v1/runs/{runId}…` reads that shard alone.
       runId: runIdIn(indexShards(c.env).length, sessionKey),
       ...(body.idempotencyKey ? { dedupeKey: `chat:${body.idempotencyKey}` } : {}),
       message: { text: body.text, provenance: { kind: "external_user" } },
+      ...(body.webhook !== undefined ? { webhook: { url: body.webhook } } : {}),
     });
     const { runId } = unwrapResult(queued);
     // A chat bot's typing view in one request: the run's stream, from its start to its end (SPEC §14).

@@ -4,6 +4,7 @@ import { revokeSessionGrants } from "../../index-db/grants";
 import { indexShards, keyShard } from "../../index-db/shards";
 import { deleteSessionIndex } from "../../index-db/write";
 import { deliveryQueue } from "../../queue/queues";
+import { postSignedWebhook } from "../../webhooks/signing";
 import type { Alarm } from "../alarm";
 import { ledgerError } from "../api/api-deliveries";
 import { retryDelayMs } from "../api/delivery-schedule";
@@ -241,6 +242,13 @@ export class Outbox {
         const message = { ...entry.payload, ...(deliveryId ? { deliveryId } : {}) };
         await deliveryQueue(env, message).send(message, { contentType: "json" });
         return "handed_off";
+      }
+      case "webhook": {
+        const attempt = await postSignedWebhook(env, sessionConfig(env), entry.payload);
+        if (attempt.outcome === "retry") throw new Error(attempt.error);
+        if (attempt.outcome === "delivered") return "delivered";
+        markFailed(this.#sql, byOutboxKey(entry.key), attempt.error);
+        return "settled";
       }
       case "steer_notice":
         await postSteerNotice(env, sessionConfig(env), entry.payload);

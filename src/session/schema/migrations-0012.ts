@@ -345,4 +345,12 @@ export const migrationsFrom0012: readonly SqlMigration[] = [
       );
     `,
   },
+  {
+    id: "0030_run_webhook",
+    sql: `
+      -- SPEC §22: where a run's outcome is POSTed when it ends (JSON { url, hook? }): a run webhook given to
+      -- chat.send or sessions_spawn, or a hook's \`webhook\` delivery. NULL: the run owes no webhook.
+      ALTER TABLE run ADD COLUMN webhook TEXT;
+    `,
+  },
 ];

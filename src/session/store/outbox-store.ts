@@ -72,6 +72,11 @@ const payloadSchemas = {
     tokens: z.number().nonnegative(),
     costUsd: z.number().nonnegative(),
   }),
+  /**
+   * A signed outbound webhook (SPEC §22): a run's outcome, a cron job's or a hook's delivery. The body is
+   * kept as the exact text to sign, so every attempt posts the same bytes under the same key.
+   */
+  webhook: z.object({ url: z.string(), body: z.string(), idempotencyKey: z.string() }),
   /** A sub-agent session, just created, noted by the session that spawned it (its `child` table). */
   child_created: z.object({ parentKey: z.string(), childKey: z.string(), runId: z.string().optional() }),
 } as const;

@@ -8,7 +8,9 @@ import {
   type ReplyFlow,
   type RunRecord,
   type RunStatus,
+  type RunWebhook,
   replyFlowSchema,
+  runWebhookSchema,
   type TurnRequest,
 } from "../api";
 import { type ReplyTarget, replyTargetSchema } from "../record/record";
@@ -26,6 +28,8 @@ export interface RunRow {
   context?: string;
   flow?: ReplyFlow;
   replyTo?: ReplyTarget;
+  /** Where its outcome is POSTed when it ends (migration 0030). */
+  webhook?: RunWebhook;
   timeoutMs: number;
   createdAt: number;
   startedAt?: number;
@@ -93,12 +97,14 @@ function readRows(sql: SqlStorage, where: string, ...params: unknown[]): RunRow[
     .exec(`SELECT * FROM run WHERE ${where}`, ...params)
     .toArray()
     .map((row) => {
-      const { flow, replyTo, retries, ...columns } = fromColumns<Record<string, unknown>>(row);
+      const { flow, replyTo, retries, webhook, ...columns } = fromColumns<Record<string, unknown>>(row);
       const runId = String(columns.runId);
       const parsedFlow = parseColumn(replyFlowSchema, flow, `run ${runId} flow`);
       const parsedReplyTo = parseColumn(replyTargetSchema, replyTo, `run ${runId} reply_to`);
+      const parsedWebhook = parseColumn(runWebhookSchema, webhook, `run ${runId} webhook`);
       return {
-        ...(columns as Omit<RunRow, "flow" | "replyTo" | "retries">),
+        ...(columns as Omit<RunRow, "flow" | "replyTo" | "retries" | "webhook">),
+        ...(parsedWebhook ? { webhook: parsedWebhook } : {}),
         ...(parsedFlow ? { flow: parsedFlow } : {}),
         ...(parsedReplyTo ? { replyTo: parsedReplyTo } : {}),
         retries: parseColumn(retriesSchema, retries, `run ${runId} retries`) ?? [],
@@ -180,7 +186,7 @@ export function hasRunWithDedupeKey(sql: SqlStorage, dedupeKey: string): boolean
 /** Inserts a queued run, created at the same instant as its inbound message. */
 export function insertRun(
   sql: SqlStorage,
-  request: Pick<TurnRequest, "runId" | "dedupeKey" | "context" | "flow" | "replyTo" | "held">,
+  request: Pick<TurnRequest, "runId" | "dedupeKey" | "context" | "flow" | "replyTo" | "held" | "webhook">,
   triggerMessageId: string,
   timeoutMs: number,
   createdAt: number,
@@ -188,7 +194,7 @@ export function insertRun(
   appendEvent(sql, systemEvent("run_queued", "run queued", { runId: request.runId }), createdAt);
   sql.exec(
     `INSERT INTO run (run_id, dedupe_key, status, trigger_message_id, context, flow, reply_to, timeout_ms, created_at,
-       held) VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)`,
+       held, webhook) VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?)`,
     request.runId,
     request.dedupeKey ?? null,
     triggerMessageId,
@@ -198,6 +204,7 @@ export function insertRun(
     timeoutMs,
     createdAt,
     request.held ? 1 : null,
+    request.webhook ? JSON.stringify(request.webhook) : null,
   );
 }
 

@@ -30,6 +30,7 @@ import {
   sessionChannel,
 } from "./posts";
 import { recordCompletionOwed } from "./run-progress";
+import { oweRunWebhook } from "./webhooks";
 
 const seconds = (ms: number) => Math.round(ms / 1000);
 
@@ -221,6 +222,7 @@ export function recordRunEnding(
       : {}),
   });
   addFollowUps(sql, config, record, run, ending);
+  if (run.webhook) oweRunWebhook(sql, record, { ...run, webhook: run.webhook }, ending, now);
   const owed =
     record.spawn !== undefined &&
     (record.spawn.collect
