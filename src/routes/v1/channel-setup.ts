@@ -6,7 +6,8 @@ import { lastChannelDeliveryError } from "../../index-db/channel-deliveries";
 import { readInboundState } from "../../index-db/channel-state";
 import { indexShards } from "../../index-db/shards";
 import type { ChannelSettings } from "../../platforms/platform";
-import { connectChannel, platformView } from "../../platforms/setup";
+import { connectChannel } from "../../platforms/setup";
+import { platformView } from "../../platforms/status";
 import { readJsonBody } from "../middleware";
 import { parseBody } from "../parse-body";
 
