@@ -1,3 +1,7 @@
+import { type ChannelDeliveryError, lastChannelDeliveryError } from "../index-db/channel-deliveries";
+import { readInboundState } from "../index-db/channel-state";
+import { indexShards } from "../index-db/shards";
+import type { ChannelSettings } from "./platform";
 import { callApi } from "./send";
 import { DISCORD_COMMANDS, type PlatformChannel, refused, rootOf, token } from "./setup";
 
@@ -10,6 +14,48 @@ import { DISCORD_COMMANDS, type PlatformChannel, refused, rootOf, token } from "
  * status page shows our half whatever the platform says.
  */
 export type PlatformView = Record<string, unknown>;
+
+/** `GET /v1/channels/{name}/status`'s answer, which the console's channel page shows too. */
+export interface ChannelStatus {
+  channel: string;
+  platform: ChannelSettings["platform"];
+  platformView?: PlatformView;
+  ours: {
+    lastInboundAt?: number;
+    lastInboundOutcome?: string;
+    lastIgnoredReason?: string;
+    ignoredCount: number;
+    lastDeliveryError?: ChannelDeliveryError;
+  };
+}
+
+/** The channel's state: ours (D1 `channel_state`, the deliveries index) beside the platform's own view. */
+export async function channelStatus(
+  env: Env,
+  channel: string,
+  settings: ChannelSettings,
+): Promise<ChannelStatus> {
+  const shards = indexShards(env);
+  const [inbound, lastDeliveryError, view] = await Promise.all([
+    readInboundState(shards[0], channel),
+    lastChannelDeliveryError(shards, channel),
+    settings.platform === "webhook"
+      ? undefined
+      : platformView(env, channel, { ...settings, platform: settings.platform }),
+  ]);
+  return {
+    channel,
+    platform: settings.platform,
+    ...(view ? { platformView: view } : {}),
+    ours: {
+      ...(inbound?.lastInboundAt !== undefined ? { lastInboundAt: inbound.lastInboundAt } : {}),
+      ...(inbound?.lastOutcome !== undefined ? { lastInboundOutcome: inbound.lastOutcome } : {}),
+      ...(inbound?.lastIgnoredReason !== undefined ? { lastIgnoredReason: inbound.lastIgnoredReason } : {}),
+      ignoredCount: inbound?.ignoredCount ?? 0,
+      ...(lastDeliveryError ? { lastDeliveryError } : {}),
+    },
+  };
+}
 
 /** The fields of `from` that are set, under their own names. */
 function pick(from: Record<string, unknown>, keys: readonly string[]): PlatformView {
