@@ -134,9 +134,11 @@ export function ChannelView(props: { line: ChannelLine; status: ChannelStatus })
           ["Groups", settings.groupActivation],
           ["Group history", settings.groupHistoryLimit],
           ["Allowed senders", settings.allowFrom.length === 0 ? "everyone" : settings.allowFrom.length],
-          ["Inbound URL", <code>{`/v1/channels/${line.name}/messages`}</code>],
         ]}
       />
+      <p>
+        The platform posts to <code>{`/v1/channels/${line.name}/messages`}</code> on this service.
+      </p>
       <section class="region" id="ours" aria-labelledby="ours-title">
         <h2 id="ours-title">Ours</h2>
         <Facts
@@ -168,7 +170,14 @@ export function ChannelView(props: { line: ChannelLine; status: ChannelStatus })
         ) : view.length === 0 ? (
           <Empty>The platform said nothing.</Empty>
         ) : (
-          <Facts facts={view.map(([key, value]) => [key, viewValue(key, value)])} />
+          <dl class="kv">
+            {view.map(([key, value]) => (
+              <>
+                <dt>{key}</dt>
+                <dd>{viewValue(key, value)}</dd>
+              </>
+            ))}
+          </dl>
         )}
       </section>
     </div>

@@ -59,7 +59,7 @@ describe("console: channels", () => {
     expect(page.status, page.text).toBe(200);
     expect(page.html).toContain("<h1>Channel slack-bot</h1>");
     const view = page.html.slice(page.html.indexOf('<section class="region" id="platform-view"'));
-    expect(view).toContain("<dt>team</dt><dd>Switchboard Test</dd>");
+    expect(view).toContain('<dl class="kv"><dt>team</dt><dd>Switchboard Test</dd>');
     expect(view).toContain("<dt>user</dt><dd>switchboard</dd>");
     expect(page.html).toContain("<code>/v1/channels/slack-bot/messages</code>");
     expect(page.html).not.toContain(env.TEST_SLACK_BOT_TOKEN);
