@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SUPERSEDED_NOTES } from "../../src/session/writes/superseded";
-import { drive, runAlarms, runStarted, stub, uid, waitRun } from "../support";
+import { drive, driveUntil, runAlarms, runStarted, storedRuns, stub, uid, waitRun } from "../support";
 import {
   postDiscord,
   postSlack,
@@ -147,29 +147,8 @@ describe("busy sessions on the chat platforms", () => {
   it("Discord collect: the reply completes the newest interaction; the older ones are answered too", async () => {
     const channel = `${Date.now()}${tgId()}`;
     const tokens = [`collect-a-${uid()}`, `collect-b-${uid()}`];
-    const answers = [];
-    for (const [index, token] of tokens.entries()) {
-      const interaction = {
-        id: `${Date.now()}${tgId()}`,
-        application_id: "112233445566778899",
-        type: 2,
-        token,
-        version: 1,
-        guild_id: "700",
-        channel_id: channel,
-        channel: { id: channel, type: 0 },
-        member: { user: { id: "555", username: "ada" } },
-        data: {
-          id: "cmd-1",
-          name: "ask",
-          type: 1,
-          options: [{ name: "text", type: 3, value: `part ${index + 1}` }],
-        },
-      };
-      const deferred = await postDiscord("discord-collect", interaction);
-      expect(deferred.json).toEqual({ type: 5 });
-      answers.push(token);
-    }
+    for (const [index, token] of tokens.entries())
+      await ask("discord-collect", channel, token, `part ${index + 1}`);
     // A guild channel's messages share its session.
     const sessionKey = `agent:main:discord-collect:channel:${channel}`;
     await debouncePassed(sessionKey);
@@ -180,5 +159,64 @@ describe("busy sessions on the chat platforms", () => {
     expect(older?.path).toBe(`/discord/webhooks/112233445566778899/${tokens[0]}/messages/@original`);
     // Its deferred "thinking…" completed with where the answer is, never left to fail.
     expect(older?.json).toEqual({ content: SUPERSEDED_NOTES.later, allowed_mentions: expect.anything() });
+  });
+});
+
+/** A signed `/ask text` interaction in a guild channel, answered deferred (type 5) as Discord wants. */
+async function ask(channelName: string, channel: string, token: string, text: string) {
+  const interaction = {
+    id: `${Date.now()}${tgId()}`,
+    application_id: "112233445566778899",
+    type: 2,
+    token,
+    version: 1,
+    guild_id: "700",
+    channel_id: channel,
+    channel: { id: channel, type: 0 },
+    member: { user: { id: "555", username: "ada" } },
+    data: { id: "cmd-1", name: "ask", type: 1, options: [{ name: "text", type: 3, value: text }] },
+  };
+  const deferred = await postDiscord(channelName, interaction);
+  expect(deferred.json).toEqual({ type: 5 });
+}
+
+describe("busy sessions on Discord: every interaction gets an answer", () => {
+  /** The run the session has in flight, once it has started. */
+  const inFlight = (key: string) =>
+    driveUntil(
+      [],
+      async () => (await storedRuns(key)).find((run) => run.status === "running"),
+      `a run of ${key} to start`,
+    );
+  const atOriginal = (token: string) => `/discord/webhooks/112233445566778899/${token}/messages/@original`;
+
+  it("steer: the steered interaction is told the answer is above; the run's reply completes the first", async () => {
+    const channel = `${Date.now()}${tgId()}`;
+    const [first, second] = [`steer-a-${uid()}`, `steer-b-${uid()}`];
+    const sessionKey = `agent:steerable:discord-steer:channel:${channel}`;
+    await ask("discord-steer", channel, first, "wait for steering");
+    const run = await inFlight(sessionKey);
+    await ask("discord-steer", channel, second, "change of plan");
+    const [note] = await platformCallsArrived(second, 1);
+    expect(note?.path).toBe(atOriginal(second));
+    expect(note?.json).toMatchObject({ content: SUPERSEDED_NOTES.earlier });
+    expect(await waitRun(run.runId)).toMatchObject({ reply: "steered: change of plan" });
+    const [reply] = await platformCallsArrived(first, 1);
+    expect(reply?.json).toMatchObject({ content: "steered: change of plan" });
+  });
+
+  it("interrupt: the killed run's interaction is told the answer is below; the new run's reply completes the newest", async () => {
+    const channel = `${Date.now()}${tgId()}`;
+    const [first, second] = [`interrupt-a-${uid()}`, `interrupt-b-${uid()}`];
+    const sessionKey = `agent:steerable:discord-interrupt:channel:${channel}`;
+    await ask("discord-interrupt", channel, first, "wait for steering");
+    await inFlight(sessionKey);
+    await ask("discord-interrupt", channel, second, "never mind");
+    const [reply] = await platformCallsArrived(second, 1);
+    expect(reply?.path).toBe(atOriginal(second));
+    expect(reply?.json).toMatchObject({ content: "steerable got: never mind" });
+    const [note] = await platformCallsArrived(first, 1);
+    expect(note?.json).toMatchObject({ content: SUPERSEDED_NOTES.later });
+    await noMoreCalls([sessionKey], first, 1);
   });
 });

@@ -449,6 +449,16 @@ function busyChannels(fakeServicesUrl: string, discordPublicKey: string): Record
     busy,
     debounceMs: 2000,
   });
+  const discord = (busy: string, agentId: string) => ({
+    platform: "discord",
+    botTokenEnv: "TEST_DISCORD_BOT_TOKEN",
+    publicKey: discordPublicKey,
+    applicationId: "112233445566778899",
+    apiBaseUrl: `${fakeServicesUrl}/discord`,
+    agentId,
+    busy,
+    debounceMs: 2000,
+  });
   return {
     "tg-steer": telegram("steer", "steerable"),
     "tg-interrupt": telegram("interrupt", "steerable"),
@@ -461,15 +471,8 @@ function busyChannels(fakeServicesUrl: string, discordPublicKey: string): Record
       agentId: "steerable",
       busy: "interrupt",
     },
-    "discord-collect": {
-      platform: "discord",
-      botTokenEnv: "TEST_DISCORD_BOT_TOKEN",
-      publicKey: discordPublicKey,
-      applicationId: "112233445566778899",
-      apiBaseUrl: `${fakeServicesUrl}/discord`,
-      agentId: "main",
-      busy: "collect",
-      debounceMs: 2000,
-    },
+    "discord-collect": discord("collect", "main"),
+    "discord-steer": discord("steer", "steerable"),
+    "discord-interrupt": discord("interrupt", "steerable"),
   };
 }
