@@ -427,6 +427,12 @@ describe("CLI commands (in workerd, against the Worker)", () => {
     expect(status.stdout).toMatch(/ignored: +\d+/);
     const agent = await cli(["channels", "status", "tg-bot"]);
     expect(agent.code).not.toBe(0);
+    const slackStatus = await cli(["channels", "status", "slack-bot"], { env });
+    expect(slackStatus.stdout).toMatch(/platform team: +Switchboard Test/);
+    expect(slackStatus.stdout).toMatch(/platform user: +switchboard/);
+    const discordStatus = await cli(["channels", "status", "discord-bot"], { env });
+    expect(discordStatus.stdout).toMatch(/platform name: +Switchboard Test/);
+    expect(discordStatus.stdout).toMatch(/platform ask_registered: +(true|false)/);
   });
 });
 

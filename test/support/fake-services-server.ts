@@ -380,6 +380,7 @@ async function route(request: IncomingMessage, url: URL, body: string): Promise<
     objectOf(parseJson(body)),
     request.headers,
     (key) => record(`platform:${key}`, request, url, body),
+    [parseJson(body)].find(Array.isArray),
   );
   if (platform) return platform;
   const recordId = segments.find((segment) => segment.startsWith("rec-"))?.slice(4);

@@ -448,6 +448,46 @@ export function testConfig(
       "tg-live-interrupt": { ...liveTelegram, agentId: "live-drip", busy: "interrupt" },
       "slack-live": { ...liveSlack, agentId: "live-drip" },
       "discord-live": { ...liveDiscord, agentId: "live-drip" },
+      // Busy modes on platform channels (test/platforms/busy.test.ts), against the outbound stand-in.
+      ...busyChannels(fakeServicesUrl, discordPublicKey),
     },
+  };
+}
+
+/** One platform channel per busy mode (SPEC §21 Busy sessions); `steerable` waits for steering. */
+function busyChannels(fakeServicesUrl: string, discordPublicKey: string): Record<string, unknown> {
+  const telegram = (busy: string, agentId: string) => ({
+    platform: "telegram",
+    botTokenEnv: "TEST_TELEGRAM_BOT_TOKEN",
+    apiBaseUrl: `${fakeServicesUrl}/telegram`,
+    agentId,
+    busy,
+    debounceMs: 2000,
+  });
+  const discord = (busy: string, agentId: string) => ({
+    platform: "discord",
+    botTokenEnv: "TEST_DISCORD_BOT_TOKEN",
+    publicKey: discordPublicKey,
+    applicationId: "112233445566778899",
+    apiBaseUrl: `${fakeServicesUrl}/discord`,
+    agentId,
+    busy,
+    debounceMs: 2000,
+  });
+  return {
+    "tg-steer": telegram("steer", "steerable"),
+    "tg-interrupt": telegram("interrupt", "steerable"),
+    "tg-collect": telegram("collect", "main"),
+    "slack-interrupt": {
+      platform: "slack",
+      botTokenEnv: "TEST_SLACK_BOT_TOKEN",
+      signingSecretEnv: "TEST_SLACK_SIGNING_SECRET",
+      apiBaseUrl: `${fakeServicesUrl}/slack`,
+      agentId: "steerable",
+      busy: "interrupt",
+    },
+    "discord-collect": discord("collect", "main"),
+    "discord-steer": discord("steer", "steerable"),
+    "discord-interrupt": discord("interrupt", "steerable"),
   };
 }

@@ -3,9 +3,10 @@ import type { Provenance } from "../../transcript/message";
 import type { InboundAnswer, InboundChannelMessage, ReplyTarget } from "../api";
 import { chatOf, type SessionRecord, updateRecord } from "../record/record";
 import { addIndexSync } from "../store/outbox-store";
-import { deferRunStart, queuedRuns, type RunRow } from "../store/run-store";
+import { deferRunStart, queuedRuns, type RunRow, runningRuns } from "../store/run-store";
 import { appendMessages, readMessage, summaryChanges } from "../transcript/transcript";
 import { writeSteering } from "./steering";
+import { answerSuperseded } from "./superseded";
 import { writeTurn } from "./writes";
 
 // Busy sessions (SPEC §21, the channel's `busy`): what an inbound message that would start a turn does
@@ -51,7 +52,10 @@ export function writeBusyTurn(
   if (mode === "steer") {
     const steer = { id: turn.messageId, text: turn.text, provenance: turn.provenance };
     const active = writeSteering(sql, record, config, steer, now);
-    if (active) return { status: "accepted", runId: active, duplicate: false };
+    if (active) {
+      answerSuperseded(sql, record, config, { replyTo: turn.replyTo, runId: active, note: "earlier" }, now);
+      return { status: "accepted", runId: active, duplicate: false };
+    }
   }
   if (mode === "collect") {
     const collecting = queuedRuns(sql).at(-1);
@@ -62,6 +66,8 @@ export function writeBusyTurn(
       collecting.startedAt === undefined &&
       collecting.notBefore
     ) {
+      const superseded = { replyTo: collecting.replyTo, runId: collecting.runId, note: "later" } as const;
+      answerSuperseded(sql, record, config, superseded, now);
       joinCollectingRun(sql, record, collecting.runId, turn, startAt, now);
       return { status: "accepted", runId: collecting.runId, duplicate: false };
     }
@@ -69,6 +75,12 @@ export function writeBusyTurn(
     deferRunStart(sql, turn.runId, startAt);
     return { status: "accepted", runId: turn.runId, duplicate: false };
   }
+  if (mode === "interrupt")
+    // The runs the caller stops (runs.ts interruptRuns): what they would have answered, this run does.
+    for (const row of [...runningRuns(sql), ...queuedRuns(sql).filter(isChannelRun)].filter(
+      (row) => row.runId !== turn.runId,
+    ))
+      answerSuperseded(sql, record, config, { replyTo: row.replyTo, runId: turn.runId, note: "later" }, now);
   writeChannelTurn(sql, record, config, turn, now);
   return {
     status: "accepted",

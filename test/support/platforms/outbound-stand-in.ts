@@ -14,12 +14,15 @@
  * and the setup calls of `switchboard channels connect|status` (src/platforms/setup.ts):
  *
  *   <url>/telegram   POST /bot<token>/setWebhook, GET /bot<token>/getWebhookInfo   (key: `webhook-<bot id>`)
- *   <url>/discord    PUT /applications/<app>/commands, Bot token                   (key: `commands-<app>`)
+ *   <url>/slack      POST /auth.test, Bearer token                                   (key: `auth-test`)
+ *   <url>/discord    PUT|GET /applications/<app>/commands, Bot token               (key: `commands-<app>`)
+ *                    GET /applications/@me, Bot token                              (key: `app-me`)
  *
  * Every call is recorded under `platform:<key>` (read with `recorded`/`callsArrived`), and answered as the
  * platform would: success, or what `POST /platform-script/<key>` told it for the key's next calls, in
  * order — `{ answers: ["ok", "rate_limit:<s>", "blocked", "not_found", "server_error", "bad_request",
- * "not_modified" (Telegram's answer to an edit that changes nothing)],
+ * "not_modified" (Telegram's answer to an edit that changes nothing)], plus `none` for Discord's GET of
+ * commands: none registered),
  * rejectFormatting?: true }` (`rejectFormatting`: Telegram refuses every `parse_mode` message with
  * "can't parse entities"). Runs in Node, with fake-services-server.ts; plain TypeScript, no Node API.
  */
@@ -40,6 +43,8 @@ export function setPlatformScript(key: string, body: Json): PlatformReply {
 
 /** Each Telegram bot's webhook as `setWebhook` left it (by bot id), for `getWebhookInfo`. */
 const webhooks = new Map<string, Json>();
+/** Each Discord application's commands as the last PUT left them, for the GET. */
+const commands = new Map<string, unknown[]>();
 
 /** The next scripted answer for `key` ("ok" once its script is spent). */
 const nextAnswer = (key: string) => scripts.get(key)?.answers.shift() ?? "ok";
@@ -118,7 +123,8 @@ function discord(answer: string, method: string, json: Json): PlatformReply {
 
 /**
  * The stand-in's answer to a request under `/telegram`, `/slack` or `/discord`, after recording it under
- * its key; undefined for anything else. `record(key)` records the request.
+ * its key; undefined for anything else. `record(key)` records the request; `list` is a body that is a
+ * JSON array (Discord's commands), which `json` shows as `{}`.
  */
 export function platformReply(
   method: string,
@@ -126,10 +132,11 @@ export function platformReply(
   json: Json,
   headers: Record<string, string | string[] | undefined>,
   record: (key: string) => void,
+  list?: unknown[],
 ): PlatformReply | undefined {
   const [service, ...rest] = segments;
   const path = rest.join("/");
-  const setup = setupReply(service, method, path, json, headers, record);
+  const setup = setupReply(service, method, path, json, headers, record, list);
   if (setup) return setup;
   const telegramMethod = /^bot[^/]+\/(sendMessage|sendChatAction|editMessageText|deleteMessage)$/.exec(
     path,
@@ -185,7 +192,10 @@ const SLACK_METHODS = new Set([
   "assistant.threads.setStatus",
 ]);
 
-/** `setWebhook`/`getWebhookInfo` (a pending update and a last error, as a live bot shows), Discord's PUT. */
+/**
+ * `setWebhook`/`getWebhookInfo` (a pending update and a last error, as a live bot shows), Slack's
+ * `auth.test`, Discord's `applications/@me` and its commands (a GET answers what the last PUT set).
+ */
 function setupReply(
   service: string | undefined,
   method: string,
@@ -193,6 +203,7 @@ function setupReply(
   json: Json,
   headers: Record<string, string | string[] | undefined>,
   record: (key: string) => void,
+  list: unknown[] | undefined,
 ): PlatformReply | undefined {
   const telegramCall = /^bot(\d+):[^/]+\/(setWebhook|getWebhookInfo)$/.exec(path);
   if (service === "telegram" && telegramCall) {
@@ -218,13 +229,44 @@ function setupReply(
       : { url: "", has_custom_certificate: false, pending_update_count: 0 };
     return { status: 200, body: { ok: true, result } };
   }
-  const app = /^applications\/([^/]+)\/commands$/.exec(path)?.[1];
-  if (service === "discord" && method === "PUT" && app) {
-    record(`commands-${app}`);
-    if (!`${headers.authorization}`.startsWith("Bot "))
-      return { status: 401, body: { message: "401: Unauthorized", code: 0 } };
-    // The body is a JSON array, which reaches here as `{}`: the test reads it from the recording.
-    return { status: 200, body: [] };
+  if (service === "slack" && path === "auth.test") {
+    record("auth-test");
+    if (nextAnswer("auth-test") === "bad_request" || !`${headers.authorization}`.startsWith("Bearer "))
+      return { status: 200, body: { ok: false, error: "invalid_auth" } };
+    return { status: 200, body: { ok: true, ...SLACK_AUTH } };
   }
-  return undefined;
+  if (service !== "discord") return undefined;
+  const unauthorized = { status: 401, body: { message: "401: Unauthorized", code: 0 } };
+  if (method === "GET" && path === "applications/@me") {
+    record("app-me");
+    if (!`${headers.authorization}`.startsWith("Bot ") || nextAnswer("app-me") === "bad_request")
+      return unauthorized;
+    return { status: 200, body: DISCORD_APP };
+  }
+  const app = /^applications\/([^/]+)\/commands$/.exec(path)?.[1];
+  if (!app || (method !== "PUT" && method !== "GET")) return undefined;
+  record(`commands-${app}`);
+  if (!`${headers.authorization}`.startsWith("Bot ")) return unauthorized;
+  if (method === "PUT") commands.set(app, list ?? []);
+  if (method === "PUT") return { status: 200, body: list ?? [] };
+  // A scripted `none`: the application as it is before any `connect` (the PUT alone never reads a script).
+  return { status: 200, body: nextAnswer(`commands-${app}`) === "none" ? [] : (commands.get(app) ?? []) };
 }
+
+/** Whom the tests' Slack token belongs to, as `auth.test` says (the stand-in's `/slack` root). */
+export const SLACK_AUTH = {
+  url: "https://switchboard-test.slack.com/",
+  team: "Switchboard Test",
+  team_id: "T0SWITCH",
+  user: "switchboard",
+  user_id: "U0SWITCH",
+  bot_id: "B0SWITCH",
+};
+
+/** The tests' Discord application, as `GET /applications/@me` shows it. */
+export const DISCORD_APP = {
+  id: "112233445566778899",
+  name: "Switchboard Test",
+  interactions_endpoint_url: "https://switchboard.test/v1/channels/discord-bot/messages",
+  bot: { id: "112233445566778899", username: "switchboard-test" },
+};
