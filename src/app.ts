@@ -13,6 +13,7 @@ import { openApiRoutes } from "./routes/openapi";
 import { invokeMethodNotAllowed, toolsInvokeRoutes } from "./routes/tools-invoke";
 import { channelSetupRoutes } from "./routes/v1/channel-setup";
 import { channelRoutes } from "./routes/v1/channels";
+import { cronRoutes } from "./routes/v1/cron";
 import { deliveryRoutes } from "./routes/v1/deliveries";
 import { erasureRoutes } from "./routes/v1/erasure";
 import { grantRoutes } from "./routes/v1/grants";
@@ -68,6 +69,7 @@ app.route("/v1/sessions", sessionHistoryRoutes);
 app.route("/v1/runs", runRoutes);
 app.route("/v1/grants", grantRoutes);
 app.route("/v1/deliveries", deliveryRoutes);
+app.route("/v1/cron", cronRoutes);
 // A channel's setup (SPEC §21): the operator's, behind the bearer check its `…/messages` comes before.
 app.route("/v1/channels", channelSetupRoutes);
 app.route("/mcp", mcpRoutes);

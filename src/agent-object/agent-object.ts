@@ -1,5 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
+import type { CronJob, CronRun, JobDefinition } from "../cron/job-schema";
+import type { CronRunReport } from "../cron/run-report";
 import { applyAgentMigrations } from "./agent-schema";
+import { type CronResult, CronScheduler } from "./scheduler";
 import { type DailySpend, type UsageReport, utcDayBefore } from "./spend";
 
 /** A run's usage is kept this many days for deduplication (its session's outbox gives up long before). */
@@ -10,12 +13,65 @@ const DAY_SPEND_DAYS = 35;
 /**
  * One object per agent (`AGENT.getByName(agentId)`): what is counted for the agent as a whole, exactly,
  * in one place. Today its daily spend (SPEC §20 budgets), from each ended run's usage, reported once per
- * run by the run's session; §22's schedules will live here too.
+ * run by the run's session; and its schedules (SPEC §22, src/agent-object/scheduler.ts), whose next due
+ * work the object's one alarm is set for.
  */
 export class AgentObject extends DurableObject<Env> {
+  readonly #cron: CronScheduler;
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => applyAgentMigrations(ctx.storage.sql));
+    this.#cron = new CronScheduler(ctx.storage, () => this.env);
+  }
+
+  override async alarm(): Promise<void> {
+    await this.#cron.alarm();
+  }
+
+  /** Takes the agent's configured jobs (on a configuration change; the Worker wakes each agent with some). */
+  async cronSync(agentId: string): Promise<void> {
+    await this.#cron.sync(agentId);
+  }
+
+  /** The agent's jobs. */
+  async cronList(agentId: string): Promise<CronJob[]> {
+    return this.#cron.list(agentId);
+  }
+
+  /** One job. */
+  async cronGet(agentId: string, jobId: string): Promise<CronResult<CronJob>> {
+    return this.#cron.get(agentId, jobId);
+  }
+
+  /** Adds a job checked against the configuration. */
+  async cronAdd(job: JobDefinition): Promise<CronResult<CronJob>> {
+    return this.#cron.add(job);
+  }
+
+  /** Replaces a job's definition (a patch applied and checked by the caller). */
+  async cronReplace(job: JobDefinition): Promise<CronResult<CronJob>> {
+    return this.#cron.replace(job);
+  }
+
+  /** Removes a job. */
+  async cronRemove(agentId: string, jobId: string): Promise<CronResult<{ removed: true }>> {
+    return this.#cron.remove(agentId, jobId);
+  }
+
+  /** Fires a job now. */
+  async cronRun(agentId: string, jobId: string): Promise<CronResult<{ runId: string }>> {
+    return this.#cron.runNow(agentId, jobId);
+  }
+
+  /** A job's last runs. */
+  async cronRuns(agentId: string, jobId: string): Promise<CronResult<CronRun[]>> {
+    return this.#cron.runs(agentId, jobId);
+  }
+
+  /** A cron run's end, from its target session's outbox (taken once per runId). */
+  async cronRunEnded(report: CronRunReport): Promise<void> {
+    await this.#cron.runEnded(report);
   }
 
   get #sql(): SqlStorage {

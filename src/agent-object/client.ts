@@ -1,9 +1,23 @@
+import type { CronJob, CronRun, JobDefinition } from "../cron/job-schema";
+import type { CronRunReport } from "../cron/run-report";
+import type { CronResult } from "./scheduler";
 import type { DailySpend, UsageReport } from "./spend";
+
+export type { CronResult };
 
 /** The agent object's public face (src/agent-object/agent-object.ts). */
 export interface AgentApi {
   spend(day: string): Promise<DailySpend>;
   recordUsage(report: UsageReport): Promise<DailySpend>;
+  cronSync(agentId: string): Promise<void>;
+  cronList(agentId: string): Promise<CronJob[]>;
+  cronGet(agentId: string, jobId: string): Promise<CronResult<CronJob>>;
+  cronAdd(job: JobDefinition): Promise<CronResult<CronJob>>;
+  cronReplace(job: JobDefinition): Promise<CronResult<CronJob>>;
+  cronRemove(agentId: string, jobId: string): Promise<CronResult<{ removed: true }>>;
+  cronRun(agentId: string, jobId: string): Promise<CronResult<{ runId: string }>>;
+  cronRuns(agentId: string, jobId: string): Promise<CronResult<CronRun[]>>;
+  cronRunEnded(report: CronRunReport): Promise<void>;
 }
 
 /** The agent object of an agent id. */

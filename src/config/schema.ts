@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { cronConfigSchema } from "../cron/config-schema";
+import { MAX_JOBS_PER_AGENT } from "../cron/job-schema";
 import { MAX_CHANNEL_NAME_CHARS, MAX_MODEL_CHARS } from "../limits";
 import { MAX_TOOL_ARGUMENTS_DEPTH } from "../transcript/message";
 import { nestsDeeperThan } from "../validation";
@@ -28,6 +30,7 @@ export const toolNames = [
   "sessions_search",
   "agents_wait",
   "structured_output",
+  "cron",
 ] as const;
 export type ToolName = (typeof toolNames)[number];
 
@@ -495,6 +498,7 @@ const configFields = z.strictObject({
       }
     })
     .default({}),
+  cron: cronConfigSchema.prefault({}),
 });
 
 /** A hook names what the rest of the document must have: its agent, its channel, an allowed origin. */
@@ -523,7 +527,42 @@ function checkHooks(config: z.output<typeof configFields>, ctx: z.RefinementCtx)
   }
 }
 
-export const configSchema = configFields.superRefine(checkHooks);
+/** Each configured job names a configured agent, once per id, at most 200 per agent (SPEC §22). */
+function checkCronJobs(config: z.output<typeof configFields>, ctx: z.RefinementCtx): void {
+  const agents = new Set(config.agents.list.map((agent) => agent.id));
+  const seen = new Map<string, number>();
+  for (const [index, job] of config.cron.jobs.entries()) {
+    const path = ["cron", "jobs", index];
+    if (!agents.has(job.agentId))
+      ctx.addIssue({
+        code: "custom",
+        path: [...path, "agentId"],
+        message: `unknown agent "${job.agentId}"`,
+      });
+    const perAgent = (seen.get(job.agentId) ?? 0) + 1;
+    seen.set(job.agentId, perAgent);
+    if (perAgent > MAX_JOBS_PER_AGENT)
+      ctx.addIssue({
+        code: "custom",
+        path: [...path, "agentId"],
+        message: `more than ${MAX_JOBS_PER_AGENT} jobs for agent "${job.agentId}"`,
+      });
+    if (
+      config.cron.jobs.findIndex((other) => other.jobId === job.jobId && other.agentId === job.agentId) !==
+      index
+    )
+      ctx.addIssue({
+        code: "custom",
+        path: [...path, "jobId"],
+        message: `duplicate job id "${job.jobId}"`,
+      });
+  }
+}
+
+export const configSchema = configFields.superRefine((config, ctx) => {
+  checkHooks(config, ctx);
+  checkCronJobs(config, ctx);
+});
 
 export type SwitchboardConfig = z.infer<typeof configSchema>;
 export type AgentConfig = SwitchboardConfig["agents"]["list"][number];

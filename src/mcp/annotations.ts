@@ -28,6 +28,8 @@ const toolAnnotations: Record<ToolName, Hints> = {
   subagents: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
   // delete removes a session; a patch or delete repeated changes nothing more.
   sessions: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+  // remove deletes a job; run starts one now.
+  cron: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
 };
 
 /** A listed tool's annotations (every registered tool has them). */

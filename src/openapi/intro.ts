@@ -46,6 +46,11 @@ export const apiTags = [
       "The delivery ledger: every handoff that must reach someone, where it stands, and retry or dismiss (SPEC §16).",
   },
   {
+    name: "Cron",
+    description:
+      "Scheduled jobs of an agent (SPEC §22): at, every or cron with an IANA zone; each slot runs exactly once, with its runs' history. The same as the `cron` tool.",
+  },
+  {
     name: "Channels",
     description: "Inbound messages from chat integrations, signed with the channel's secret.",
   },

@@ -1,4 +1,5 @@
 import { channelRouteDocs } from "./routes-channels";
+import { cronRouteDocs } from "./routes-cron";
 import { deliveryRouteDocs } from "./routes-deliveries";
 import { erasureRouteDocs } from "./routes-erasure";
 import { grantRouteDocs } from "./routes-grants";
@@ -21,6 +22,7 @@ export const routeTable: readonly RouteDoc[] = [
   ...grantRouteDocs,
   ...streamRouteDocs,
   ...deliveryRouteDocs,
+  ...cronRouteDocs,
   ...channelRouteDocs,
   ...hookRouteDocs,
 ];

@@ -17,6 +17,7 @@ export const profileTools: Record<ToolProfile, readonly ToolName[]> = {
     "sessions",
     "sessions_search",
     "agents_wait",
+    "cron",
   ],
   messaging: [
     "sessions_list",
@@ -38,7 +39,7 @@ export function profileToolSet(profile: ToolProfile, alsoAllow: readonly string[
 }
 
 /** Tools sub-agents never get, and those leaves additionally lose (SPEC §5.4). */
-const SUBAGENT_DENIED: readonly ToolName[] = ["sessions_send", "session_status", "agents_list"];
+const SUBAGENT_DENIED: readonly ToolName[] = ["sessions_send", "session_status", "agents_list", "cron"];
 const LEAF_DENIED: readonly ToolName[] = [
   "sessions_spawn",
   "subagents",
@@ -93,5 +94,7 @@ export function allowedTools(config: SwitchboardConfig, requester: Requester): S
   );
   if (requester.structuredOutput && requester.runId) tools.add("structured_output");
   if (requester.collector) tools.delete("sessions_yield");
+  // Never offered to sub-agents (SPEC §22, as in OpenClaw), whatever tools.subagents.tools allows.
+  if (requester.depth > 0) tools.delete("cron");
   return tools;
 }

@@ -32,6 +32,7 @@ export function toolContext(
       sendTurnAndWaitResilient(env.SESSION, sessionKey, turn, timeoutMs),
     agentSpend: (agentId, day) => agentApi(env, agentId).spend(day),
     openThread: (request) => openPlatformThread(env, config, request),
+    agent: (agentId) => agentApi(env, agentId),
     sendToQueue: async (message: QueueMessage) => {
       await deliveryQueue(env, message).send(message, { contentType: "json" });
     },

@@ -1,6 +1,7 @@
 import type { ToolName } from "../config/schema";
 import { agentsList } from "./agents-list";
 import { agentsWait } from "./agents-wait";
+import { cron } from "./cron";
 import { sessionStatus } from "./session-status";
 import { sessions } from "./sessions";
 import { sessionsHistory } from "./sessions-history";
@@ -27,4 +28,5 @@ export const toolRegistry: Partial<Record<ToolName, AnyTool>> = {
   structured_output: structuredOutput,
   sessions_search: sessionsSearch,
   agents_wait: agentsWait,
+  cron,
 };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ToolName } from "../config/schema";
+import { jobSchema, runSchema } from "../cron/job-schema";
 import { sessionRowSchema } from "../session/api";
 import {
   agentsWaitResultSchema,
@@ -134,6 +135,37 @@ export const sessionsSearchResultSchema = z.object({
   warning: z.string().optional(),
 });
 
+/** cron (SPEC §22): a job, the jobs, a removal, a run started, or the runs. */
+export const cronResultSchema = z
+  .union([
+    z.object({ status: z.literal("ok"), job: jobSchema }),
+    z.object({ jobs: z.array(jobSchema) }),
+    z.object({ status: z.literal("ok"), removed: z.literal(true) }),
+    z.object({ ok: z.literal(true), enqueued: z.literal(true), runId: z.string() }),
+    z.object({ runs: z.array(runSchema) }),
+  ])
+  .meta({
+    examples: [
+      {
+        status: "ok",
+        job: {
+          jobId: "remind-standup",
+          name: "remind-standup",
+          agentId: "main",
+          enabled: true,
+          schedule: { kind: "at", at: "2026-12-01T09:00:00", tz: "Europe/Berlin" },
+          sessionTarget: "isolated",
+          payload: { kind: "agentTurn", message: "Remind me of the standup." },
+          delivery: { mode: "announce" },
+          deleteAfterRun: true,
+          source: "api",
+          createdAt: 1767225600000,
+          nextRunAt: 1764576000000,
+        },
+      },
+    ],
+  });
+
 /** Each tool's answer, failures included where it has them: the 200 of its `/v1/tools/{name}`. */
 export const toolResultSchemas: Record<ToolName, z.ZodType> = {
   sessions_list: sessionsListResultSchema,
@@ -148,4 +180,5 @@ export const toolResultSchemas: Record<ToolName, z.ZodType> = {
   structured_output: orFailure(structuredOutputResultSchema),
   sessions_search: orFailure(sessionsSearchResultSchema),
   agents_wait: agentsWaitResultSchema,
+  cron: orFailure(cronResultSchema),
 };

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { AgentApi } from "../agent-object/client";
 import type { DailySpend } from "../agent-object/spend";
 import type { SwitchboardConfig, ToolName } from "../config/schema";
 import type { IndexShards } from "../index-db/shards";
@@ -43,6 +44,8 @@ export interface ToolContext {
    * platform's API, with the channel's bot token, which never leaves it.
    */
   openThread: (request: ThreadRequest) => Promise<ThreadOpened>;
+  /** An agent's object: its scheduler (SPEC §22, the cron tool). */
+  agent: (agentId: string) => AgentApi;
   /** Puts a message durably on the deliveries queue (resolves once the queue has it). */
   sendToQueue: (message: QueueMessage) => Promise<void>;
   /**

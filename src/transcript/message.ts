@@ -65,6 +65,8 @@ export const provenanceSchema = z.looseObject({
   sourceTool: z.string().optional(),
   /** How many sessions_send hops led here (ours): cuts A→B→C→A loops. */
   hop: z.number().int().nonnegative().optional(),
+  /** The scheduled job that started this turn (SPEC §22, `sourceTool: "cron"`), and where its answer goes. */
+  job: z.object({ id: z.string(), name: z.string(), deliverTo: z.string().optional() }).optional(),
 });
 export type Provenance = z.infer<typeof provenanceSchema>;
 

@@ -34,6 +34,9 @@ interface Session {
   canary: string;
   /** The run that answered its canary message. */
   runId: string;
+  /** Its agent, and a job of that agent named with its canary (SPEC §22). */
+  agentId: string;
+  jobId: string;
 }
 
 interface Credential {
@@ -57,6 +60,7 @@ async function canarySession(
   key: string,
   agentId: string,
   spawnedBy?: string,
+  withJob = true,
 ): Promise<Session> {
   const canary = canaryOf(name);
   if (spawnedBy)
@@ -65,7 +69,22 @@ async function canarySession(
   await importMessages(key, [msg(`m-${name}`, "user", `note ${canary}`, Date.now())]);
   const runId = await sendMessage(key, `reply about ${canary}`);
   await waitRun(runId);
-  return { name, key, canary, runId };
+  const jobId = `leak-${name}-${uid()}`;
+  // A job outlives a session: the deleted generation's canary is in none (nobody may see it).
+  if (!withJob) return { name, key, canary, runId, agentId, jobId };
+  const job = await call("POST", "/v1/cron/jobs", {
+    token: ADMIN,
+    body: {
+      agentId,
+      jobId,
+      name: `job ${canary}`,
+      enabled: false,
+      schedule: { kind: "every", everyMs: 3_600_000 },
+      payload: { kind: "agentTurn", message: `about ${canary}` },
+    },
+  });
+  expect(job.status, job.text).toBe(201);
+  return { name, key, canary, runId, agentId, jobId };
 }
 
 /** Reads a session's stream from its start up to the operator's stateVersion (or its refusal). */
@@ -105,6 +124,11 @@ const surfaces: Record<string, Surface> = {
   "GET deliveries": (token) => call("GET", "/v1/deliveries", { token }),
   "GET run": (token, s) => call("GET", `/v1/runs/${s.runId}`, { token }),
   "GET run events": (token, s) => call("GET", `/v1/runs/${s.runId}/events?after=0`, { token }),
+  "GET cron jobs": (token, s) => call("GET", `/v1/cron/jobs?agentId=${s.agentId}`, { token }),
+  "GET cron job": (token, s) => call("GET", `/v1/cron/jobs/${s.jobId}?agentId=${s.agentId}`, { token }),
+  "GET cron runs": (token, s) => call("GET", `/v1/cron/jobs/${s.jobId}/runs?agentId=${s.agentId}`, { token }),
+  "PATCH cron job": (token, s) =>
+    call("PATCH", `/v1/cron/jobs/${s.jobId}?agentId=${s.agentId}`, { token, body: { enabled: false } }),
   sessions_list: tool("sessions_list", () => ({ limit: 200 })),
   sessions_search: tool("sessions_search", (s) => ({ query: s.canary })),
   sessions_history: tool("sessions_history", (s) => ({ sessionKey: s.key })),
@@ -146,7 +170,7 @@ describe("the leak matrix: no answer carries a canary its caller may not see", (
     const c = await canarySession("c", `agent:main:subagent:${crypto.randomUUID()}`, "main", a.key);
     // A deleted generation, then a new one under its key: the old one's canary is nobody's any more.
     const oldKey = `agent:main:api:leak-d-${tag}`;
-    const old = await canarySession("dold", oldKey, "main");
+    const old = await canarySession("dold", oldKey, "main", undefined, false);
     const oldGrant = (await grantFor(oldKey, ["read", "events"])).token;
     expect((await call("DELETE", sessionPath(oldKey), { token: ADMIN })).status).toBe(200);
     const d = await canarySession("d", oldKey, "main");

@@ -8,7 +8,7 @@ import { ADMIN, AGENT_TOKENS, runToken, uid } from "../support";
 import { connectMcp, type JsonRpcResult, listedNames, rawMcp, registeredAmong } from "../support/mcp";
 
 /** SPEC §5.4: what every sub-agent loses, and what a leaf (depth ≥ maxSpawnDepth) loses besides. */
-const SUBAGENT_DENIED = ["sessions_send", "session_status", "agents_list"];
+const SUBAGENT_DENIED = ["sessions_send", "session_status", "agents_list", "cron"];
 const LEAF_DENIED = [
   "sessions_spawn",
   "subagents",

@@ -63,6 +63,10 @@ function trappedContext(requesterKey: string): { ctx: ToolContext; touched: stri
       touched.push("openThread");
       throw new Error("openThread used");
     },
+    agent: (agentId) => {
+      touched.push(`agent(${agentId})`);
+      throw new Error("agent used");
+    },
     sendToQueue: async () => {
       touched.push("enqueue");
     },

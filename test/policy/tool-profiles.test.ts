@@ -9,6 +9,7 @@ const sorted = (tools: Iterable<string>) => [...tools].sort();
 const SESSION_TOOLS = [
   "agents_list",
   "agents_wait",
+  "cron",
   "session_status",
   "sessions",
   "sessions_history",

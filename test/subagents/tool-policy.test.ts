@@ -24,6 +24,7 @@ const CODING = [
   "sessions",
   "sessions_search",
   "agents_wait",
+  "cron",
 ];
 
 /** `POST /tools/invoke` with a run token; `Body` is the answer expected (`Invoked<tool>` or `InvokeError`). */

@@ -74,6 +74,8 @@ export interface Provenance {
   sourceTool?: string;
   /** How many sessions_send hops led here: cuts A→B→C→A loops. */
   hop?: number;
+  /** The scheduled job that started this turn (SPEC §22, `sourceTool: "cron"`), and where its answer goes. */
+  job?: { id: string; name: string; deliverTo?: string };
 }
 
 /** A transcript message, OpenClaw's shape; fields beyond these are kept as they are. */

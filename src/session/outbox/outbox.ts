@@ -271,6 +271,9 @@ export class Outbox {
         await agentApi(env, agentId).recordUsage(report);
         return "delivered";
       }
+      case "cron_run_end":
+        await agentApi(env, entry.payload.agentId).cronRunEnded(entry.payload);
+        return "delivered";
       case "watch_notice": {
         const { watcherKey } = entry.payload;
         const taken = await sessionApi(env.SESSION, watcherKey).watchNotice(entry.payload);

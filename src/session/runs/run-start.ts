@@ -52,6 +52,9 @@ export function runStartOf(
       ...(collect ? { collect: collect.outputSchema ? { outputSchema: collect.outputSchema } : {} } : {}),
     };
   }
+  const job = trigger.provenance?.job;
+  if (provenance === "system" && trigger.provenance?.sourceTool === "cron" && job)
+    return { kind: "schedule", name: job.name, ...(job.deliverTo ? { deliverTo: job.deliverTo } : {}) };
   if (run.context)
     return provenance === "subagent_completion"
       ? { kind: "completion", context: run.context }

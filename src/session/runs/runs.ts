@@ -24,6 +24,7 @@ import {
 } from "../store/run-store";
 import { structuredEnding } from "../store/structured-output";
 import { addUsageReport, recordBudgetRefusal } from "../writes/budget";
+import { addCronRunReport } from "../writes/cron-report";
 import { type AbortReason, abortedEnding, recordRunEnding, resultEnding } from "../writes/run-ending";
 import { waitingRun } from "../writes/run-progress";
 import { clearSteering, queueSteeringFollowUp } from "../writes/steering";
@@ -353,6 +354,8 @@ export class Runs {
       recordRunEnding(this.#sql, sessionConfig(this.#env), row, reported);
       const agent = this.#agent();
       if (agent) addUsageReport(this.#sql, agent.id, agent.budget, row.runId, reported, Date.now());
+      const record = liveRecord(this.#sql);
+      if (record) addCronRunReport(this.#sql, record, row, reported, Date.now());
       // A message steered in after the runtime's last look is answered by a turn of its own (runQueued
       // picks it up next); a killed or failed run's steering just stays in the transcript.
       if (reported.status === "ok") queueSteeringFollowUp(this.#sql, row, Date.now());

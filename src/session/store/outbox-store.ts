@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cronRunReportSchema } from "../../cron/run-report";
 import { outboundMessageSchema } from "../../queue/messages";
 import { transcriptMessageShape } from "../../transcript/message";
 import { collectorResultDeliverySchema, turnDeliverySchema } from "../api";
@@ -77,6 +78,8 @@ const payloadSchemas = {
    * kept as the exact text to sign, so every attempt posts the same bytes under the same key.
    */
   webhook: z.object({ url: z.string(), body: z.string(), idempotencyKey: z.string() }),
+  /** A cron run's end for its agent's scheduler (SPEC §22): taken once per runId, however often delivered. */
+  cron_run_end: cronRunReportSchema,
   /** A sub-agent session, just created, noted by the session that spawned it (its `child` table). */
   child_created: z.object({ parentKey: z.string(), childKey: z.string(), runId: z.string().optional() }),
 } as const;

@@ -1,4 +1,5 @@
 import type { AgentConfig, SwitchboardConfig } from "../../config/schema";
+import { isCronSlotKey } from "../../cron/run-report";
 import { redactSecrets } from "../../history/redact";
 import { ANNOUNCE_SKIP, NO_REPLY } from "../../messaging/inter-session";
 import { nextFlowStep } from "../../messaging/reply-flow";
@@ -145,7 +146,11 @@ function addReplies(
     runId: run.runId,
     purpose: "reply",
     target,
-    kind: run.dedupeKey?.startsWith("completion:") ? ("announce" as const) : ("reply" as const),
+    // A cron run's reply is its job's announce (SPEC §22), as a completion's follow-on is.
+    kind:
+      run.dedupeKey?.startsWith("completion:") || isCronSlotKey(run.dedupeKey)
+        ? ("announce" as const)
+        : ("reply" as const),
     ...(replyToMessageId || interaction
       ? {
           origin: {
