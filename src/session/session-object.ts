@@ -47,6 +47,7 @@ import { liveRecord, type SessionRecord } from "./record/record";
 import { type SessionRow, sessionRowOf } from "./record/row";
 import { RunWaiters } from "./run-waiters";
 import { compactNow } from "./runs/compact-now";
+import { retainSession } from "./runs/retention-pass";
 import { Runs } from "./runs/runs";
 import { recordSend } from "./runs/sends";
 import { Turns } from "./runs/turns";
@@ -405,6 +406,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
       this.ctx.storage.transactionSync(() => {
         failIfOrphaned(this.#sql, record, Date.now());
         archiveIfDue(this.#sql, record, Date.now());
+        retainSession(this.#sql, sessionConfig(this.env), record, Date.now());
       });
     await delivering;
     await this.#outbox.deliver();

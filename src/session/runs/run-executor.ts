@@ -30,6 +30,7 @@ import { readMessage } from "../transcript/transcript";
 import { markSteeringTaken, steeringAfter } from "../writes/steering";
 import { chainLabel, runtimeChain } from "./model-chain";
 import { promptHistory } from "./prompt-history";
+import { retainSession } from "./retention-pass";
 import { runSessionInfo, runStartOf } from "./run-start";
 
 /** Transient failures (429, 5xx, network) are retried this many times, with doubling backoff. */
@@ -207,6 +208,7 @@ function answered(outcome: RunOutcome & { kind: "done" }, agent: AgentConfig): R
 export async function executeRun(context: ExecutionContext): Promise<RunOutcome> {
   const { env, sql, config, record, run } = context;
   pruneRunStreams(sql, Date.now());
+  retainSession(sql, config, record, Date.now());
   const configured = findAgent(config, record.agentId);
   if (!configured)
     return { kind: "failed", error: `agent "${record.agentId}" is not configured`, retryable: false };
