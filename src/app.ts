@@ -15,6 +15,7 @@ import { channelSetupRoutes } from "./routes/v1/channel-setup";
 import { channelRoutes } from "./routes/v1/channels";
 import { deliveryRoutes } from "./routes/v1/deliveries";
 import { grantRoutes } from "./routes/v1/grants";
+import { maintenanceRoutes } from "./routes/v1/maintenance";
 import { runRoutes } from "./routes/v1/runs";
 import { sessionHistoryRoutes } from "./routes/v1/session-history";
 import { sessionRoutes } from "./routes/v1/sessions";
@@ -62,6 +63,7 @@ app.route("/v1/sessions", sessionHistoryRoutes);
 app.route("/v1/runs", runRoutes);
 app.route("/v1/grants", grantRoutes);
 app.route("/v1/deliveries", deliveryRoutes);
+app.route("/v1/maintenance", maintenanceRoutes);
 // A channel's setup (SPEC §21): the operator's, behind the bearer check its `…/messages` comes before.
 app.route("/v1/channels", channelSetupRoutes);
 app.route("/mcp", mcpRoutes);

@@ -50,6 +50,11 @@ export const apiTags = [
     description: "Inbound messages from chat integrations, signed with the channel's secret.",
   },
   {
+    name: "Maintenance",
+    description:
+      "Storage per agent and shard, and the retention policy applied in bounded batches (SPEC §23).",
+  },
+  {
     name: "MCP",
     description: "The same tools over the Model Context Protocol (Streamable HTTP, stateless).",
   },

@@ -1,6 +1,7 @@
 import { channelRouteDocs } from "./routes-channels";
 import { deliveryRouteDocs } from "./routes-deliveries";
 import { grantRouteDocs } from "./routes-grants";
+import { maintenanceRouteDocs } from "./routes-maintenance";
 import { routeRunDocs } from "./routes-runs";
 import { serviceRoutes } from "./routes-service";
 import { sessionRouteDocs } from "./routes-sessions";
@@ -19,6 +20,7 @@ export const routeTable: readonly RouteDoc[] = [
   ...streamRouteDocs,
   ...deliveryRouteDocs,
   ...channelRouteDocs,
+  ...maintenanceRouteDocs,
 ];
 
 /** `/v1/runs/:runId` → `/v1/runs/{runId}`. */

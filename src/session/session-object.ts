@@ -19,6 +19,8 @@ import {
   type InboundChannelMessage,
   notFound,
   type Result,
+  type RetireAnswer,
+  type RetireRequest,
   type RunProgress,
   type RunRecord,
   type SendRecordRequest,
@@ -65,7 +67,7 @@ import {
   readHistoryPage,
   readRecentMessages,
 } from "./transcript/transcript";
-import { guardedRecord, writePatch } from "./writes/lifecycle";
+import { guardedRecord, retireRefusal, writePatch } from "./writes/lifecycle";
 import { writeSteering } from "./writes/steering";
 import {
   archiveIfDue,
@@ -192,6 +194,18 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     this.#live.closeStreams();
     await this.#outbox.flush();
     return { ok: true, value: { deleted: true } };
+  }
+
+  async retire(request: RetireRequest): Promise<Result<RetireAnswer>> {
+    const record = guardedRecord(this.#sql, { expectedSessionId: request.expectedSessionId });
+    if (!record.ok) return record;
+    const refused = retireRefusal(this.#sql, record.value, request);
+    if (refused) return { ok: true, value: { retired: false, reason: refused } };
+    if (request.action === "archive")
+      await this.#write(() => writePatch(this.#sql, { archived: true }, Date.now()));
+    else if (!(await this.remove({ expectedSessionId: request.expectedSessionId })).ok)
+      return { ok: false, code: "conflict", message: "the session changed before it was deleted" };
+    return { ok: true, value: { retired: true } };
   }
 
   async compact(): Promise<Result<CompactionAnswer>> {
