@@ -33,6 +33,8 @@ const FRESH_STATE = [
   // These abort every object in their runtime (abortAllDurableObjects): only their own, here.
   "test/session/runs/interruption.test.ts",
   "test/session/runs/tool-replay.test.ts",
+  // Enforcing retention deletes every idle session of an agent: only its own, here.
+  "test/maintenance/**/*.test.ts",
 ];
 
 /**

@@ -18,6 +18,7 @@ import { deliveryRoutes } from "./routes/v1/deliveries";
 import { erasureRoutes } from "./routes/v1/erasure";
 import { grantRoutes } from "./routes/v1/grants";
 import { hookRoutes } from "./routes/v1/hooks";
+import { maintenanceRoutes } from "./routes/v1/maintenance";
 import { runRoutes } from "./routes/v1/runs";
 import { sessionHistoryRoutes } from "./routes/v1/session-history";
 import { sessionRoutes } from "./routes/v1/sessions";
@@ -70,6 +71,7 @@ app.route("/v1/runs", runRoutes);
 app.route("/v1/grants", grantRoutes);
 app.route("/v1/deliveries", deliveryRoutes);
 app.route("/v1/cron", cronRoutes);
+app.route("/v1/maintenance", maintenanceRoutes);
 // A channel's setup (SPEC §21): the operator's, behind the bearer check its `…/messages` comes before.
 app.route("/v1/channels", channelSetupRoutes);
 app.route("/mcp", mcpRoutes);

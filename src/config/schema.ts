@@ -5,6 +5,7 @@ import { MAX_CHANNEL_NAME_CHARS, MAX_MODEL_CHARS } from "../limits";
 import { MAX_TOOL_ARGUMENTS_DEPTH } from "../transcript/message";
 import { nestsDeeperThan } from "../validation";
 import { allowedWebhook, configuredOrigin } from "../webhooks/origin";
+import { maintenanceSchema } from "./maintenance";
 
 const agentIdPattern = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const agentId = z
@@ -263,6 +264,8 @@ const agentFields = z.strictObject({
   swarm: swarmSettings.optional(),
   /** The model's context window in tokens: `contextTokens` of the agent's sessions (default in config/agents.ts). */
   contextWindow: z.number().int().positive().optional(),
+  /** SPEC §23: this agent's retention, over `session.maintenance` (config/maintenance.ts). */
+  maintenance: maintenanceSchema.optional(),
 });
 
 /** An agent whose `thinking` its runtime or a fallback cannot honour is a configuration error (SPEC §20). */
@@ -398,6 +401,8 @@ const configFields = z.strictObject({
           rules: z.array(sendPolicyRule).default([]),
         })
         .optional(),
+      /** SPEC §23 retention defaults (config/maintenance.ts); the maintenance pass applies them. */
+      maintenance: maintenanceSchema.optional(),
     })
     .prefault({}),
   tools: z

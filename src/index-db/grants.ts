@@ -102,3 +102,18 @@ export async function revokeSessionGrants(
     .bind(now, session.sessionKey, session.sessionId)
     .run();
 }
+
+/** How many grants `GET /v1/grants` lists at most, newest first (expired ones leave after 7 days). */
+export const MAX_LISTED_GRANTS = 500;
+
+/** Grants newest first, every agent's or one agent's; never a secret's hash. */
+export async function listGrants(db: D1Database, agentId?: string): Promise<GrantRecord[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT grant_id, session_key, session_id, agent_id, scopes, created_at, expires_at, revoked_at FROM grants
+       WHERE ?1 IS NULL OR agent_id = ?1 ORDER BY created_at DESC, grant_id LIMIT ?2`,
+    )
+    .bind(agentId ?? null, MAX_LISTED_GRANTS)
+    .all<Omit<GrantRow, "secret_hash">>();
+  return results.map((row) => grantOf({ ...row, secret_hash: "" }));
+}

@@ -4,6 +4,7 @@ import { deliveryRouteDocs } from "./routes-deliveries";
 import { erasureRouteDocs } from "./routes-erasure";
 import { grantRouteDocs } from "./routes-grants";
 import { hookRouteDocs } from "./routes-hooks";
+import { maintenanceRouteDocs } from "./routes-maintenance";
 import { routeRunDocs } from "./routes-runs";
 import { serviceRoutes } from "./routes-service";
 import { sessionRouteDocs } from "./routes-sessions";
@@ -25,6 +26,7 @@ export const routeTable: readonly RouteDoc[] = [
   ...cronRouteDocs,
   ...channelRouteDocs,
   ...hookRouteDocs,
+  ...maintenanceRouteDocs,
 ];
 
 /** `/v1/runs/:runId` → `/v1/runs/{runId}`. */

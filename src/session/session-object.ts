@@ -22,6 +22,8 @@ import {
   type InboundChannelMessage,
   notFound,
   type Result,
+  type RetireAnswer,
+  type RetireRequest,
   type RunProgress,
   type RunRecord,
   type SendRecordRequest,
@@ -50,6 +52,7 @@ import { liveRecord, type SessionRecord } from "./record/record";
 import { type SessionRow, sessionRowOf } from "./record/row";
 import { RunWaiters } from "./run-waiters";
 import { compactNow } from "./runs/compact-now";
+import { retainSession } from "./runs/retention-pass";
 import { Runs } from "./runs/runs";
 import { recordSend } from "./runs/sends";
 import { Turns } from "./runs/turns";
@@ -68,7 +71,7 @@ import {
   readRecentMessages,
 } from "./transcript/transcript";
 import { readErasurePlan, writeErasure } from "./writes/erasure";
-import { guardedRecord, writePatch } from "./writes/lifecycle";
+import { guardedRecord, retireRefusal, writePatch } from "./writes/lifecycle";
 import { writeSteering } from "./writes/steering";
 import {
   archiveIfDue,
@@ -195,6 +198,18 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     this.#live.closeStreams();
     await this.#outbox.flush();
     return { ok: true, value: { deleted: true } };
+  }
+
+  async retire(request: RetireRequest): Promise<Result<RetireAnswer>> {
+    const record = guardedRecord(this.#sql, { expectedSessionId: request.expectedSessionId });
+    if (!record.ok) return record;
+    const refused = retireRefusal(this.#sql, record.value, request);
+    if (refused) return { ok: true, value: { retired: false, reason: refused } };
+    if (request.action === "archive")
+      await this.#write(() => writePatch(this.#sql, { archived: true }, Date.now()));
+    else if (!(await this.remove({ expectedSessionId: request.expectedSessionId })).ok)
+      return { ok: false, code: "conflict", message: "the session changed before it was deleted" };
+    return { ok: true, value: { retired: true } };
   }
 
   async compact(): Promise<Result<CompactionAnswer>> {
@@ -417,6 +432,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
       this.ctx.storage.transactionSync(() => {
         failIfOrphaned(this.#sql, record, Date.now());
         archiveIfDue(this.#sql, record, Date.now());
+        retainSession(this.#sql, sessionConfig(this.env), record, Date.now());
       });
     await delivering;
     await this.#outbox.deliver();

@@ -89,6 +89,17 @@ export interface SessionGuard {
   expectedSessionId?: string;
 }
 
+export interface RetireRequest {
+  action: "archive" | "delete";
+  idleBefore: number;
+  /** The sessionId the pass read in the index: a newer session under the key is left alone. */
+  expectedSessionId: string;
+}
+
+export type RetireAnswer =
+  | { retired: true }
+  | { retired: false; reason: "active" | "run_in_flight" | "archived" };
+
 export interface ImportReceipt {
   imported: number;
   skipped: number;
@@ -193,6 +204,12 @@ export interface SessionApi {
   patch(changes: SessionPatch, guard?: SessionGuard): Promise<Result<SessionRow>>;
   /** Deletes the session: hidden at once, storage wiped once its index row is gone. */
   remove(guard?: SessionGuard): Promise<Result<{ deleted: true }>>;
+  /**
+   * The maintenance pass's archive or delete of an idle session (SPEC §23): done only if the session
+   * is still idle since before `idleBefore` (ms) and has no run queued or in flight, checked here, in
+   * the same call; else `{ retired: false, reason }` and nothing changes.
+   */
+  retire(request: RetireRequest): Promise<Result<RetireAnswer>>;
   /**
    * Compacts the session now (SPEC §20): even one that fits, keeping the newest turns verbatim; the
    * transcript keeps every message. A model that fails leaves the session as it was.

@@ -31,6 +31,7 @@ import { markSteeringTaken, steeringAfter } from "../writes/steering";
 import type { LiveReply } from "./live-reply";
 import { chainLabel, runtimeChain } from "./model-chain";
 import { promptHistory } from "./prompt-history";
+import { retainSession } from "./retention-pass";
 import { runSessionInfo, runStartOf } from "./run-start";
 
 /** Transient failures (429, 5xx, network) are retried this many times, with doubling backoff. */
@@ -212,6 +213,7 @@ function answered(outcome: RunOutcome & { kind: "done" }, agent: AgentConfig): R
 export async function executeRun(context: ExecutionContext): Promise<RunOutcome> {
   const { env, sql, config, record, run } = context;
   pruneRunStreams(sql, Date.now());
+  retainSession(sql, config, record, Date.now());
   const configured = findAgent(config, record.agentId);
   if (!configured)
     return { kind: "failed", error: `agent "${record.agentId}" is not configured`, retryable: false };

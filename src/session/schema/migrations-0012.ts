@@ -353,4 +353,13 @@ export const migrationsFrom0012: readonly SqlMigration[] = [
       ALTER TABLE run ADD COLUMN webhook TEXT;
     `,
   },
+  {
+    id: "0032_retention",
+    sql: `
+      -- SPEC §23 every table bounded: the pruning of ended runs (runRetention) and of sent records (their
+      -- dedupe window) walks these, oldest first, a bounded batch at a time (store/retention.ts).
+      CREATE INDEX run_ended ON run (ended_at) WHERE ended_at IS NOT NULL;
+      CREATE INDEX sent_created ON sent (created_at);
+    `,
+  },
 ];

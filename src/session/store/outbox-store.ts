@@ -48,6 +48,8 @@ const payloadSchemas = {
   }),
   /** A delivery record's row in D1 \`delivery_index\` (SPEC §16), or its removal once it is gone. */
   delivery_index: z.object({ deliveryId: z.string(), change: z.string().optional() }),
+  /** Messages trimmed from the transcript (SPEC §23 `maxMessages`): their rows leave the D1 search index. */
+  search_forget: z.object({ messageIds: z.array(z.string()).max(100) }),
   /** The transcript's messages up to this seq in the D1 search index (SPEC §18), written in chunks. */
   search_index: z.object({ throughSeq: z.number().int().nonnegative() }),
   /**
