@@ -34,3 +34,15 @@ export async function deleteSessionIndex(db: D1Database, sessionKey: string, ver
     .bind(sessionKey, version)
     .run();
 }
+
+/** Removes a deleted session's run index rows (those written before its deletion: the key may live again). */
+export async function deleteSessionRuns(
+  db: D1Database,
+  sessionKey: string,
+  deletedAt: number,
+): Promise<void> {
+  await db
+    .prepare("DELETE FROM run_index WHERE session_key = ? AND created_at <= ?")
+    .bind(sessionKey, deletedAt)
+    .run();
+}

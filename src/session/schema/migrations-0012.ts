@@ -330,4 +330,13 @@ export const migrationsFrom0012: readonly SqlMigration[] = [
       ALTER TABLE delivery ADD COLUMN parts_sent INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    id: "0031_spawned_by_id",
+    sql: `
+      -- SPEC §23 "Generations": a child belongs to the session that spawned it, not to its key. The
+      -- parent's sessionId, which the parent answers when the child's creation is told to it; the index
+      -- row carries it (spawned_by_id), so a key created again lists none of the old session's children.
+      ALTER TABLE session ADD COLUMN spawned_by_id TEXT;
+    `,
+  },
 ];

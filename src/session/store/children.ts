@@ -39,3 +39,8 @@ export function spawnRunOf(sql: SqlStorage, childKey: string): string | undefine
 export function mayHaveChildren(sql: SqlStorage): boolean {
   return sql.exec("SELECT 1 FROM child LIMIT 1").toArray().length > 0;
 }
+
+/** Forgets every child: a key created again after its deletion inherits none (SPEC §23 "Generations"). */
+export function clearChildren(sql: SqlStorage): void {
+  sql.exec("DELETE FROM child");
+}
