@@ -71,6 +71,10 @@ describe("a key created again after its deletion", () => {
     const own = await tool("sessions_spawn", parent, { task: "new task", agentId: "research" });
     const ownKey = (own as unknown as { childSessionKey: string }).childSessionKey;
     expect((await row(parent)).childSessions).toEqual([ownKey]);
+    const card = JSON.stringify(await tool("session_status", parent)).match(
+      /Sub-agents: (\d+) active, (\d+) recent/,
+    );
+    expect(Number(card?.[1]) + Number(card?.[2])).toBe(1);
   });
 
   it("takes no watch notice owed to the deleted session of its key", async () => {
