@@ -94,4 +94,34 @@ describe("a key created again after its deletion", () => {
     );
     expect(watchers).toEqual([]);
   });
+
+  it("takes no collector result of the deleted session's members, nor knows them", async () => {
+    const requester = `agent:main:api:gen-collect-${uid()}`;
+    await createSession({ key: requester });
+    const runId = crypto.randomUUID();
+    const member = {
+      runId,
+      groupId: "g",
+      childKey: `agent:research:subagent:${crypto.randomUUID()}`,
+      caps: { maxConcurrent: 1, maxChildrenPerGroup: 5, maxTotalPerGroup: 5 },
+    };
+    expect(await session(requester).admitCollector(member)).toMatchObject({
+      ok: true,
+      value: { state: "running" },
+    });
+    await remove(requester);
+    await createSession({ key: requester });
+
+    // The member's task ends now and reports to its requester's key: the new session is not its requester.
+    const result = { runId, status: "done" as const, result: "the old session's answer" };
+    expect(await session(requester).collectorResult(result)).toEqual({ ok: true, value: { taken: false } });
+    expect(await session(requester).waitCollectors([runId], 0)).toMatchObject({
+      ok: true,
+      value: { completed: [], pending: [], unknown: [runId] },
+    });
+    const rows = await runInDurableObject(stub(requester), (_instance, state) =>
+      state.storage.sql.exec("SELECT run_id FROM collector").toArray(),
+    );
+    expect(rows).toEqual([]);
+  });
 });
