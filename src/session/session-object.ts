@@ -477,8 +477,14 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   }
 
   async completeDeferredRun(runId: string, result: DeferredResult): Promise<Result<RunRecord>> {
-    this.#use();
-    return this.#turns.completeDeferred(runId, result);
+    if (this.#bare) return notFound();
+    try {
+      return await this.#turns.completeDeferred(runId, result);
+    } catch (error) {
+      // The run's end deleted the session (a `cleanup: "delete"` child) and its storage went with it.
+      if (this.#bare) return notFound();
+      throw error;
+    }
   }
 
   /** Due work, top to bottom: outbox, runs in flight, queued runs, archiving; then the next alarm. */
