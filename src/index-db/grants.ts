@@ -85,21 +85,17 @@ export async function revokeGrant(db: D1Database, grantId: string, now: number):
 }
 
 /**
- * Revokes the grants made for one session (its deletion: SPEC §23) at `now`, and any left unbound from
- * before grants kept their session; a later session under the same key keeps its own. Revoked ones keep
- * their first time.
+ * Deletes the grants made for one session (its deletion: SPEC §23 "Deletion deletes"), and any left
+ * unbound from before grants kept their session; a later session under the same key keeps its own. A
+ * deleted grant's token answers 401 as a revoked one's does: nothing is left to find it by.
  */
-export async function revokeSessionGrants(
+export async function deleteSessionGrants(
   db: D1Database,
   session: { sessionKey: string; sessionId: string },
-  now: number,
 ): Promise<void> {
   await db
-    .prepare(
-      `UPDATE grants SET revoked_at = COALESCE(revoked_at, ?)
-       WHERE session_key = ? AND (session_id = ? OR session_id IS NULL)`,
-    )
-    .bind(now, session.sessionKey, session.sessionId)
+    .prepare("DELETE FROM grants WHERE session_key = ? AND (session_id = ? OR session_id IS NULL)")
+    .bind(session.sessionKey, session.sessionId)
     .run();
 }
 

@@ -4,7 +4,7 @@ import type { AppEnv } from "../../app-env";
 import { configuredModels } from "../../config/agents";
 import { keyOptionsOf } from "../../config/key-options";
 import { badRequest } from "../../errors";
-import { visibleChildKeys } from "../../index-db/children";
+import { childKeysOf, visibleChildRows } from "../../index-db/children";
 import { indexShards, runIdIn } from "../../index-db/shards";
 import { displayKey } from "../../keys";
 import { grantRow } from "../../policy/grant-view";
@@ -62,11 +62,13 @@ export const sessionRoutes = new Hono<AppEnv>()
   })
   .get("/:key", async (c) => {
     const sessionKey = pathKey(c);
-    const [described, children] = await Promise.all([
+    const [described, childRows] = await Promise.all([
       sessionApi(c.env.SESSION, sessionKey).describe(),
-      visibleChildKeys(indexShards(c.env), [sessionKey], restScope(c.get("identity"))),
+      visibleChildRows(indexShards(c.env), [sessionKey], restScope(c.get("identity"))),
     ]);
     const row = unwrapResult(described);
+    // Only this session's children, not those of an earlier session of its key (SPEC §23).
+    const children = childKeysOf(childRows, new Map([[sessionKey, row.sessionId]]));
     // A grant sees its one session: no parent, no children, no other session's key (SPEC §18).
     if (c.get("identity").kind === "grant") return c.json(grantRow(row, sessionKey));
     const childKeys = children.get(sessionKey);

@@ -199,7 +199,8 @@ export interface SessionApi {
    * A session this one spawned was created (told by the child's outbox; idempotent), with the run it
    * was spawned with: one `child` row and its `child_spawned` event, in one write; `recorded` when news.
    */
-  childCreated(childKey: string, runId?: string): Promise<Result<{ recorded: boolean }>>;
+  /** Notes a child; answers this session's id (when it exists), which the child is bound to (SPEC §23). */
+  childCreated(childKey: string, runId?: string): Promise<Result<{ recorded: boolean; sessionId?: string }>>;
   /** Changes operator-settable fields; null clears one. A guard's other sessionId is a conflict. */
   patch(changes: SessionPatch, guard?: SessionGuard): Promise<Result<SessionRow>>;
   /** Deletes the session: hidden at once, storage wiped once its index row is gone. */

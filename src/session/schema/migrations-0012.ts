@@ -346,7 +346,7 @@ export const migrationsFrom0012: readonly SqlMigration[] = [
     `,
   },
   {
-    id: "0030_run_webhook",
+    id: "0028_run_webhook",
     sql: `
       -- SPEC §22: where a run's outcome is POSTed when it ends (JSON { url, hook? }): a run webhook given to
       -- chat.send or sessions_spawn, or a hook's \`webhook\` delivery. NULL: the run owes no webhook.
@@ -354,12 +354,21 @@ export const migrationsFrom0012: readonly SqlMigration[] = [
     `,
   },
   {
-    id: "0032_retention",
+    id: "0029_retention",
     sql: `
       -- SPEC §23 every table bounded: the pruning of ended runs (runRetention) and of sent records (their
       -- dedupe window) walks these, oldest first, a bounded batch at a time (store/retention.ts).
       CREATE INDEX run_ended ON run (ended_at) WHERE ended_at IS NOT NULL;
       CREATE INDEX sent_created ON sent (created_at);
+    `,
+  },
+  {
+    id: "0030_spawned_by_id",
+    sql: `
+      -- SPEC §23 "Generations": a child belongs to the session that spawned it, not to its key. The
+      -- parent's sessionId, which the parent answers when the child's creation is told to it; the index
+      -- row carries it (spawned_by_id), so a key created again lists none of the old session's children.
+      ALTER TABLE session ADD COLUMN spawned_by_id TEXT;
     `,
   },
 ];

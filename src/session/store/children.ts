@@ -47,3 +47,8 @@ export function childKeys(sql: SqlStorage): string[] {
     .toArray()
     .map((row) => row.session_key);
 }
+
+/** Forgets every child: a key created again after its deletion inherits none (SPEC §23 "Generations"). */
+export function clearChildren(sql: SqlStorage): void {
+  sql.exec("DELETE FROM child");
+}

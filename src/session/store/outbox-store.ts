@@ -45,6 +45,8 @@ const payloadSchemas = {
     watcherKey: z.string(),
     targetKey: z.string(),
     n: z.number().int().nonnegative(),
+    /** When the watcher registered (absent in notices owed before it was kept). */
+    since: z.number().optional(),
   }),
   /** A delivery record's row in D1 \`delivery_index\` (SPEC §16), or its removal once it is gone. */
   delivery_index: z.object({ deliveryId: z.string(), change: z.string().optional() }),

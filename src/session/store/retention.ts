@@ -2,7 +2,7 @@ import { DELIVERY_DEADLINE_MS } from "../api/delivery-schedule";
 
 // SPEC §23 "every table bounded": the object's own pruning of what grows with use and is not pruned by
 // its table's owner already (events, run streams, deliveries and collector results are). Each call
-// removes at most PRUNE_BATCH rows per table, oldest first through an index (0032), so a pass never
+// removes at most PRUNE_BATCH rows per table, oldest first through an index (0029), so a pass never
 // becomes a long transaction; it runs at every run's start and on the alarm, which keeps pace with
 // growth (one run adds one row) and catches up on a backlog over a few passes.
 

@@ -28,7 +28,7 @@ export interface RunRow {
   context?: string;
   flow?: ReplyFlow;
   replyTo?: ReplyTarget;
-  /** Where its outcome is POSTed when it ends (migration 0030). */
+  /** Where its outcome is POSTed when it ends (migration 0028). */
   webhook?: RunWebhook;
   timeoutMs: number;
   createdAt: number;

@@ -80,3 +80,14 @@ export function retireRefusal(
   if (request.action === "archive" && record.archivedAt !== undefined) return "archived";
   return undefined;
 }
+
+/**
+ * Binds a child to the session of its parent that spawned it (SPEC §23 "Generations"), once: its index
+ * row then carries `spawned_by_id`, and the parent's key created again lists it no more.
+ */
+export function bindToParent(sql: SqlStorage, parentSessionId: string): void {
+  const record = liveRecord(sql);
+  if (!record?.spawnedBy || record.spawnedById !== undefined) return;
+  updateRecord(sql, { spawnedById: parentSessionId });
+  addIndexSync(sql);
+}

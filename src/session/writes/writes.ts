@@ -2,7 +2,7 @@ import type { SwitchboardConfig } from "../../config/schema";
 import type { TranscriptMessage } from "../../transcript/message";
 import type { CreateSessionInit, ImportReceipt, TurnRequest } from "../api";
 import { chatOf, insertRecord, readRecord, type SessionRecord, updateRecord } from "../record/record";
-import { noteChild } from "../store/children";
+import { clearChildren, noteChild } from "../store/children";
 import { cancelQueuedCollectors, clearCollectors, killOwedChildren } from "../store/collector-store";
 import { clearCompaction } from "../store/compaction-store";
 import { clearDeliveries } from "../store/delivery-store";
@@ -42,6 +42,9 @@ export function writeCreation(
   /** A spawned child's first run: its parent notes the child with it. */
   spawnRunId?: string,
 ): void {
+  // A key created again inherits no children (SPEC §23); a requester never written keeps those noted
+  // (a plain spawn needs no requester record), and so does one seeded from D1 (deleted_at 0: wiped).
+  if ((readRecord(sql)?.deletedAt ?? 0) > 0) clearChildren(sql);
   clearTranscript(sql);
   // What the old members' children are still owed survives, as kills (index_delete waits for those).
   clearOutbox(sql, "collector_release");
