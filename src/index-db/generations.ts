@@ -1,4 +1,4 @@
-// A deleted session's last stateVersion, kept without its key's text (migrations/0015_generations.sql).
+// A deleted session's last stateVersion, kept without its key's text (migrations/0013_generations.sql).
 
 /** How long a deleted key's floor is kept: the event log's own retention (SPEC §13). */
 export const FLOOR_KEEP_MS = 30 * 24 * 60 * 60 * 1000;

@@ -8,7 +8,7 @@ export interface HookStart {
 }
 
 /**
- * Claims an Idempotency-Key of a hook for `candidate` (migrations/0014): the candidate when it is the
+ * Claims an Idempotency-Key of a hook for `candidate` (migrations/0012): the candidate when it is the
  * first POST with this key in 24 hours (`claimed`), else what the first one started. Two POSTs racing
  * with one key both read the one row that won. Older rows of the hook are dropped on the way.
  */

@@ -1,5 +1,5 @@
 // SPEC §23 maintenance: the D1 side of the storage report and of retention, one function per query.
-// Every delete is a bounded batch (`LIMIT`), oldest first through an index of 0016, so a pass never
+// Every delete is a bounded batch (`LIMIT`), oldest first through an index of migrations/0014, so a pass never
 // holds a long write; what a batch leaves is taken by the next one.
 
 /** Per session kind, the `updated_at` before which a session is idle enough to archive / delete (null: never). */
