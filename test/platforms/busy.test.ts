@@ -10,13 +10,16 @@ import {
   tgId,
   tgUpdate,
 } from "../support/platforms/inbound";
-import { platformCalls, platformCallsArrived, textsOf } from "../support/platforms/outbound";
+import { ledgerRowOnce, platformCalls, platformCallsArrived } from "../support/platforms/outbound";
 
 /**
  * Busy sessions on the chat platforms (SPEC §21), end to end: signed updates through the channel's route,
  * runs in the session's object, replies at the platform's stand-in. The channels (test-config.ts
  * busyChannels): tg-bot (queue, the default), tg-steer, tg-interrupt, tg-collect (2 s), slack-interrupt,
- * discord-collect (2 s); `steerable` holds a run open until it is steered ("wait for steering").
+ * discord-collect (2 s); `steerable` holds a run open until it is steered ("wait for steering"). Live is
+ * on (SPEC §21 Live): tg-bot posts its final reply only; the others stream by editing a draft (the
+ * default), so a chat also sees typing, Slack's "…" placeholder, drafts, edits and retractions. The tests
+ * read what the chat ends up showing (its messages, by method), not the count of every call.
  */
 type Posted = { status: string; runId: string; sessionKey: string };
 
@@ -50,6 +53,35 @@ async function debouncePassed(key: string) {
   await runAlarms([key]);
 }
 
+type Call = { path: string; json: Record<string, unknown> };
+const methodOf = (call: Call) => call.path.split("/").pop() ?? "";
+/** A call that posts a new message; one that rewrites one; one that deletes one (Telegram, Slack). */
+const POSTS = ["sendMessage", "chat.postMessage"];
+const EDITS = ["editMessageText", "chat.update"];
+const DELETES = ["deleteMessage", "chat.delete"];
+const textOf = (call: Call | undefined) => call?.json.text;
+
+/**
+ * What `key`'s chat shows once `channel`'s reply in session `sessionKey` is delivered and nothing is left
+ * due: the messages posted, how many were deleted, and the text last written (a post or an edit).
+ */
+async function chatShows(sessionKey: string, channel: string, key: string) {
+  await ledgerRowOnce(
+    sessionKey,
+    channel,
+    (row) => row.status === "delivered",
+    `${channel}'s reply delivered`,
+  );
+  await drive([sessionKey]);
+  const calls = await platformCalls(key);
+  const posts = calls.filter((call) => POSTS.includes(methodOf(call)));
+  return {
+    posts,
+    deleted: calls.filter((call) => DELETES.includes(methodOf(call))).length,
+    last: textOf(calls.filter((call) => [...POSTS, ...EDITS].includes(methodOf(call))).at(-1)),
+  };
+}
+
 /** No more calls for `key` than `count` once every session in `keys` has nothing left due. */
 async function noMoreCalls(keys: string[], key: string, count: number) {
   await drive(keys);
@@ -62,8 +94,16 @@ describe("busy sessions on the chat platforms", () => {
     const one = await tell("tg-bot", user, "one");
     const two = await tell("tg-bot", user, "two");
     expect(two.runId).not.toBe(one.runId);
-    const calls = await platformCallsArrived(String(user), 2);
-    expect(textsOf(calls)).toEqual(["Got it: one", "Got it: two"]);
+    // Typing comes and goes between them; the messages are the `sendMessage`s.
+    const calls = await driveUntil(
+      [one.sessionKey],
+      async () => {
+        const posts = (await platformCalls(String(user))).filter((call) => methodOf(call) === "sendMessage");
+        return posts.length >= 2 ? posts : undefined;
+      },
+      "both replies",
+    );
+    expect(calls.map(textOf)).toEqual(["Got it: one", "Got it: two"]);
     expect(calls.map((call) => (call.json.reply_parameters as { message_id: number }).message_id)).toEqual([
       one.messageId,
       two.messageId,
@@ -77,9 +117,11 @@ describe("busy sessions on the chat platforms", () => {
     const second = await tell("tg-steer", user, "change of plan");
     expect(second.runId).toBe(first.runId);
     expect(await waitRun(first.runId)).toMatchObject({ status: "ok", reply: "steered: change of plan" });
-    const [call] = await platformCallsArrived(String(user), 1);
-    expect(call?.json).toMatchObject({ text: "steered: change of plan" });
-    await noMoreCalls([first.sessionKey], String(user), 1);
+    // One message (its draft, edited into the reply), quoting the first.
+    const shows = await chatShows(first.sessionKey, "tg-steer", String(user));
+    expect(shows.posts).toHaveLength(1);
+    expect(shows.posts[0]?.json).toMatchObject({ reply_parameters: { message_id: first.messageId } });
+    expect(shows).toMatchObject({ deleted: 0, last: "steered: change of plan" });
   });
 
   it("Telegram interrupt: the run in flight dies unposted; one new run answers, quoting the newest", async () => {
@@ -93,12 +135,11 @@ describe("busy sessions on the chat platforms", () => {
       runStatus: "killed",
       error: "run interrupted by a newer message",
     });
-    const [call] = await platformCallsArrived(String(user), 1);
-    expect(call?.json).toMatchObject({
-      text: "steerable got: never mind",
-      reply_parameters: { message_id: second.messageId },
-    });
-    await noMoreCalls([first.sessionKey], String(user), 1);
+    // The killed run showed typing only; the one message is the new run's, quoting the newest.
+    const shows = await chatShows(first.sessionKey, "tg-interrupt", String(user));
+    expect(shows.posts).toHaveLength(1);
+    expect(shows.posts[0]?.json).toMatchObject({ reply_parameters: { message_id: second.messageId } });
+    expect(shows).toMatchObject({ deleted: 0, last: "steerable got: never mind" });
   });
 
   it("Telegram collect: messages within the debounce wait for it (the object's alarm), then one reply answers the newest", async () => {
@@ -116,15 +157,13 @@ describe("busy sessions on the chat platforms", () => {
     expect((await collecting(key)).notBefore).toEqual(waiting.notBefore);
     expect(await platformCalls(String(user))).toHaveLength(0);
     await debouncePassed(key);
-    const [call] = await platformCallsArrived(String(user), 1);
-    expect(call?.json).toMatchObject({
-      text: "Got it: three",
-      reply_parameters: { message_id: sent[2]?.messageId },
-    });
-    await noMoreCalls([key], String(user), 1);
+    const shows = await chatShows(key, "tg-collect", String(user));
+    expect(shows.posts).toHaveLength(1);
+    expect(shows.posts[0]?.json).toMatchObject({ reply_parameters: { message_id: sent[2]?.messageId } });
+    expect(shows).toMatchObject({ deleted: 0, last: "Got it: three" });
   });
 
-  it("Slack interrupt: the killed run posts nothing; the new run's reply goes to the conversation", async () => {
+  it("Slack interrupt: the killed run's placeholder is deleted; the new run's reply goes to the conversation", async () => {
     const dm = `D${uid().toUpperCase()}`;
     const user = `U${uid().toUpperCase()}`;
     const post = async (text: string) => {
@@ -137,11 +176,17 @@ describe("busy sessions on the chat platforms", () => {
     };
     const first = await post("wait for steering");
     await runStarted(first.runId);
+    // Outside an assistant thread the working run shows a "…" placeholder: its draft.
+    const [placeholder] = await platformCallsArrived(dm, 1);
+    expect(placeholder && methodOf(placeholder)).toBe("chat.postMessage");
     const second = await post("never mind");
     expect(await waitRun(second.runId)).toMatchObject({ status: "ok", reply: "steerable got: never mind" });
-    const [call] = await platformCallsArrived(dm, 1);
-    expect(call?.json).toMatchObject({ channel: dm, text: "steerable got: never mind" });
-    await noMoreCalls([first.sessionKey], dm, 1);
+    const shows = await chatShows(first.sessionKey, "slack-interrupt", dm);
+    // Two posted (each run's placeholder), the killed run's deleted: one message, the new run's reply.
+    expect(shows.posts).toHaveLength(2);
+    expect(shows).toMatchObject({ deleted: 1, last: "steerable got: never mind" });
+    const deleted = (await platformCalls(dm)).find((call) => methodOf(call) === "chat.delete");
+    expect(deleted?.json).toMatchObject({ channel: dm });
   });
 
   it("Discord collect: the reply completes the newest interaction; the older ones are answered too", async () => {

@@ -32,6 +32,7 @@ export class LiveReply {
   readonly #edit: boolean;
   readonly #sql: SqlStorage;
   readonly #runId: string;
+  readonly #aborted: AbortSignal | undefined;
   #text = "";
   #typedAt = Number.NEGATIVE_INFINITY;
   /** The reply's text is showing: typing has done its work (Telegram clears it on the bot's message). */
@@ -39,11 +40,13 @@ export class LiveReply {
   #call: Promise<void> | undefined;
   #ended = false;
 
-  constructor(live: PlatformLive, edit: boolean, sql: SqlStorage, runId: string) {
+  /** `aborted`: the run's abort signal; a run killed (interrupted, timed out) shows nothing more. */
+  constructor(live: PlatformLive, edit: boolean, sql: SqlStorage, runId: string, aborted?: AbortSignal) {
     this.#live = live;
     this.#edit = edit;
     this.#sql = sql;
     this.#runId = runId;
+    this.#aborted = aborted;
   }
 
   /** The run starts (or resumes): typing, else the placeholder (unless a draft is there already). */
@@ -95,9 +98,13 @@ export class LiveReply {
     });
   }
 
-  /** Starts `call` unless one is out or the run is over; true when it was started. */
+  /**
+   * Starts `call` unless one is out or the run is over; true when it was started. An aborted run is
+   * over: what its runtime still writes while it stops is never shown (SPEC §21 busy `interrupt`: the
+   * killed run's partial reply is never posted; a draft it showed before is retracted at its end).
+   */
   #attempt(call: () => Promise<void>): boolean {
-    if (this.#call || this.#ended) return false;
+    if (this.#call || this.#ended || this.#aborted?.aborted) return false;
     this.#call = call()
       .catch((cause) => console.warn(`run ${this.#runId}: a live platform call failed`, cause))
       .finally(() => {
@@ -113,9 +120,11 @@ export function liveReplyFor(
   config: SwitchboardConfig,
   sql: SqlStorage,
   run: RunRow,
+  aborted?: AbortSignal,
 ): LiveReply | undefined {
   if (!run.replyTo) return undefined;
   const live = platformLive(env, config, run.replyTo);
   if (!live) return undefined;
-  return new LiveReply(live, streamingOf(config, run.replyTo.channel) === "edit", sql, run.runId);
+  const edit = streamingOf(config, run.replyTo.channel) === "edit";
+  return new LiveReply(live, edit, sql, run.runId, aborted);
 }

@@ -256,7 +256,7 @@ export class Runs {
       listedRunning = this.#outbox.flush();
     }, RUNNING_LISTED_AFTER_MS);
     const config = sessionConfig(this.#env);
-    const live = liveReplyFor(this.#env, config, this.#sql, row);
+    const live = liveReplyFor(this.#env, config, this.#sql, row, controller.signal);
     try {
       // The alarm stays set while the run is in flight, so a fresh instance takes it up if this one dies.
       await this.#alarm.rearm();

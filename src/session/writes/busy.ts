@@ -3,7 +3,7 @@ import type { Provenance } from "../../transcript/message";
 import type { InboundAnswer, InboundChannelMessage, ReplyTarget } from "../api";
 import { chatOf, type SessionRecord, updateRecord } from "../record/record";
 import { addIndexSync } from "../store/outbox-store";
-import { deferRunStart, queuedRuns, type RunRow, runningRuns } from "../store/run-store";
+import { deferRunStart, queuedRuns, type RunRow } from "../store/run-store";
 import { appendMessages, readMessage, summaryChanges } from "../transcript/transcript";
 import { writeSteering } from "./steering";
 import { answerSuperseded } from "./superseded";
@@ -31,7 +31,8 @@ const isChannelRun = (run: RunRow) => run.dedupeKey?.startsWith("channel:") === 
  * Writes an inbound message's turn as its channel's busy mode says. `queue` (or none): a run of its own,
  * answered in turn. `steer`: into the active run, or queued when none runs. `interrupt`: queued, and the
  * caller stops every other channel run (their partial replies are never posted), so this one run answers
- * all of them: their messages are its history. `collect`: one run for every message that comes within
+ * all of them: their messages are its history (each stopped run's ending owes its Discord interaction
+ * the note, writes/run-ending.ts). `collect`: one run for every message that comes within
  * `debounceMs` of the one before, started that long after the latest (the run's `not_before`, which the
  * alarm keeps), its trigger the latest message and the others its history.
  */
@@ -75,12 +76,6 @@ export function writeBusyTurn(
     deferRunStart(sql, turn.runId, startAt);
     return { status: "accepted", runId: turn.runId, duplicate: false };
   }
-  if (mode === "interrupt")
-    // The runs the caller stops (runs.ts interruptRuns): what they would have answered, this run does.
-    for (const row of [...runningRuns(sql), ...queuedRuns(sql).filter(isChannelRun)].filter(
-      (row) => row.runId !== turn.runId,
-    ))
-      answerSuperseded(sql, record, config, { replyTo: row.replyTo, runId: turn.runId, note: "later" }, now);
   writeChannelTurn(sql, record, config, turn, now);
   return {
     status: "accepted",

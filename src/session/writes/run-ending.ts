@@ -31,6 +31,7 @@ import {
   sessionChannel,
 } from "./posts";
 import { recordCompletionOwed } from "./run-progress";
+import { answerSuperseded } from "./superseded";
 import { oweRunWebhook } from "./webhooks";
 
 const seconds = (ms: number) => Math.round(ms / 1000);
@@ -38,6 +39,9 @@ const seconds = (ms: number) => Math.round(ms / 1000);
 /** A session's cost plus a run's, in micro-dollars as each is (runtimes/pricing.ts): no float noise adds up. */
 const sumUsd = (total: number | undefined, cost: number) =>
   Math.round(((total ?? 0) + cost) * 1_000_000) / 1_000_000;
+
+/** The error of a run a newer message interrupted (SPEC §21 busy `interrupt`). */
+export const INTERRUPTED = "run interrupted by a newer message";
 
 /**
  * Why a run was aborted: its timeout, a kill, a kill cascading from an ancestor, a steer restarting it,
@@ -62,7 +66,7 @@ export function abortedEnding(reason: AbortReason, row: RunRow, messages: RunEnd
       return { status: "killed", error: "run killed", announce: false, messages: [] };
     // Killed: no reply is posted, and its partial work is dropped; the newer run answers its message.
     case "interrupt":
-      return { status: "killed", error: "run interrupted by a newer message", messages: [] };
+      return { status: "killed", error: INTERRUPTED, messages: [] };
     default:
       return { status: "timeout", error: `run timed out after ${seconds(row.timeoutMs)}s`, messages: [] };
   }
@@ -84,17 +88,27 @@ export function resultEnding(
   };
 }
 
-/** Follow-ups of an ended run: the next step of its exchange, a channel reply, a draft retracted. */
+/**
+ * Follow-ups of an ended run: the next step of its exchange, a channel reply, a draft retracted. A run a
+ * newer message interrupted owes its Discord interaction the note saying where the answer is (SPEC §21
+ * busy): owed here, once the run's live calls are over, the note replaces its draft (`@original`, the
+ * "thinking…" or the partial reply) so nothing of the killed run stays posted and nothing overwrites it.
+ */
 function addFollowUps(
   sql: SqlStorage,
   config: SwitchboardConfig,
   record: SessionRecord,
   run: RunRow,
   ending: RunEnding,
+  now: number,
 ): void {
   // What the chat was shown while the run worked (SPEC §21 Live): the reply completes it, else it goes.
   const draft = takeLiveDraft(sql, run.runId);
-  const replied = ending.status === "ok" && addReplies(sql, config, record, run, ending, draft?.messageId);
+  const replied =
+    ending.status === "ok"
+      ? addReplies(sql, config, record, run, ending, draft?.messageId)
+      : ending.error === INTERRUPTED &&
+        answerSuperseded(sql, record, config, { replyTo: run.replyTo, runId: run.runId, note: "later" }, now);
   if (draft && run.replyTo && !replied) {
     const { replyToMessageId: _, interaction, ...target } = run.replyTo;
     addDraftRetraction(sql, record, {
@@ -226,7 +240,7 @@ export function recordRunEnding(
       ? { archiveAt: now + record.spawn.archiveAfterMinutes * 60_000 }
       : {}),
   });
-  addFollowUps(sql, config, record, run, ending);
+  addFollowUps(sql, config, record, run, ending, now);
   if (run.webhook) oweRunWebhook(sql, record, { ...run, webhook: run.webhook }, ending, now);
   const owed =
     record.spawn !== undefined &&

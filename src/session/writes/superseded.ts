@@ -8,6 +8,7 @@ import { addPostIfAllowed } from "./posts";
  * interaction, though, waits for its own answer (its deferred "thinking…" stays until its `@original` is
  * completed, and fails when the 15 minutes pass), so each one whose reply went elsewhere is completed
  * with a note saying where the answer is. One post per interaction (its id in the idempotency key).
+ * True when the note is owed.
  */
 export const SUPERSEDED_NOTES = {
   /** collect and interrupt: the newest message's interaction takes the reply. */
@@ -22,12 +23,12 @@ export function answerSuperseded(
   config: SwitchboardConfig,
   superseded: { replyTo?: ReplyTarget | undefined; runId: string; note: keyof typeof SUPERSEDED_NOTES },
   now: number,
-): void {
+): boolean {
   const interaction = superseded.replyTo?.interaction;
   // An expired token could only post a new channel message: noise, not an answer.
-  if (!superseded.replyTo || !interaction || interaction.expiresAt <= now) return;
+  if (!superseded.replyTo || !interaction || interaction.expiresAt <= now) return false;
   const { replyToMessageId: _message, interaction: _interaction, ...target } = superseded.replyTo;
-  addPostIfAllowed(sql, config, record, {
+  return addPostIfAllowed(sql, config, record, {
     runId: superseded.runId,
     purpose: `superseded:${interaction.id}`,
     text: SUPERSEDED_NOTES[superseded.note],
