@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { HOOK_SECRETS } from "./test/support/hooks-config";
 import { PLATFORM_SECRETS } from "./test/support/platforms/channels-config";
 import { testConfig } from "./test/support/test-config";
 
@@ -32,6 +33,8 @@ const FRESH_STATE = [
   // These abort every object in their runtime (abortAllDurableObjects): only their own, here.
   "test/session/runs/interruption.test.ts",
   "test/session/runs/tool-replay.test.ts",
+  // Enforcing retention deletes every idle session of an agent: only its own, here.
+  "test/maintenance/**/*.test.ts",
 ];
 
 /**
@@ -93,6 +96,7 @@ export default defineConfig(async () => {
             SWITCHBOARD_CONFIG: JSON.stringify(testConfig(fakeServicesUrl, discordPublicKey)),
             // The chat platforms' credentials (test/support/platforms/channels-config.ts).
             ...PLATFORM_SECRETS,
+            ...HOOK_SECRETS,
             TEST_DISCORD_PRIVATE_KEY: JSON.stringify(discordKeys.privateKey.export({ format: "jwk" })),
             LOCAL_DEFAULT_CONFIG: localDefaultConfig,
           },

@@ -9,7 +9,11 @@ import { createServer } from "node:http";
 /** The bot token the demo gives its `telegram` channel (config/demo.json botTokenEnv). */
 export const DEMO_TELEGRAM_TOKEN = "7000000001:demo-telegram-bot-token";
 
-/** The Bot API stand-in: `POST /bot<token>/sendMessage` recorded; the demo waits on `next`. */
+/**
+ * The Bot API stand-in: `POST /bot<token>/sendMessage` recorded (the demo waits on `next`), and the live
+ * calls of a run (SPEC §21 Live: `sendChatAction`, `editMessageText`, `deleteMessage`) answered and printed.
+ */
+const METHODS = new Set(["sendMessage", "sendChatAction", "editMessageText", "deleteMessage"]);
 export function startTelegramStandIn(port, host, log) {
   const received = [];
   const waiting = [];
@@ -19,16 +23,18 @@ export function startTelegramStandIn(port, host, log) {
     request.on("data", (chunk) => (body += chunk));
     request.on("end", () => {
       const method = /^\/bot([^/]+)\/(\w+)$/.exec(request.url ?? "");
-      if (!method || method[1] !== DEMO_TELEGRAM_TOKEN || method[2] !== "sendMessage") {
+      if (!method || method[1] !== DEMO_TELEGRAM_TOKEN || !METHODS.has(method[2])) {
         response.writeHead(404, { "Content-Type": "application/json" });
         return response.end(JSON.stringify({ ok: false, error_code: 404, description: "Not Found" }));
       }
       const json = JSON.parse(body);
-      log(`   telegram stand-in: sendMessage ${JSON.stringify(json)}`);
-      const message = { message_id: messageId++, chat: { id: json.chat_id }, date: 0, text: json.text };
+      log(`   telegram stand-in: ${method[2]} ${JSON.stringify(json)}`);
+      const id = method[2] === "editMessageText" ? json.message_id : messageId++;
+      const message = { message_id: id, chat: { id: json.chat_id }, date: 0, text: json.text };
+      const result = method[2] === "sendMessage" || method[2] === "editMessageText" ? message : true;
       response.writeHead(200, { "Content-Type": "application/json" });
-      response.end(JSON.stringify({ ok: true, result: message }));
-      received.push(json);
+      response.end(JSON.stringify({ ok: true, result }));
+      if (method[2] === "sendMessage") received.push(json);
       for (const waiter of [...waiting]) waiter();
     });
   });

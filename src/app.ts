@@ -15,7 +15,10 @@ import { channelSetupRoutes } from "./routes/v1/channel-setup";
 import { channelRoutes } from "./routes/v1/channels";
 import { cronRoutes } from "./routes/v1/cron";
 import { deliveryRoutes } from "./routes/v1/deliveries";
+import { erasureRoutes } from "./routes/v1/erasure";
 import { grantRoutes } from "./routes/v1/grants";
+import { hookRoutes } from "./routes/v1/hooks";
+import { maintenanceRoutes } from "./routes/v1/maintenance";
 import { runRoutes } from "./routes/v1/runs";
 import { sessionHistoryRoutes } from "./routes/v1/session-history";
 import { sessionRoutes } from "./routes/v1/sessions";
@@ -49,6 +52,9 @@ const limitBody = bodyLimit({
 // (SPEC §8), so their routes come before the bearer check below.
 app.use("/v1/channels/*", limitBody);
 app.route("/v1/channels", channelRoutes);
+// A hook proves its own secret (a signature or a bearer token that is the hook's, SPEC §22), not a
+// Switchboard token; its route limits the body to 256 KiB itself.
+app.route("/v1/hooks", hookRoutes);
 
 // Any other method on /tools/invoke is 405, before the token is checked, as OpenClaw's gateway answers.
 app.on(["GET", "PUT", "PATCH", "DELETE"], "/tools/invoke", invokeMethodNotAllowed);
@@ -59,11 +65,13 @@ for (const path of ["/tools/*", "/v1/*", "/mcp"]) app.use(path, limitBody, requi
 app.route("/tools/invoke", toolsInvokeRoutes);
 app.route("/v1/tools", toolRoutes);
 app.route("/v1/sessions", sessionRoutes);
+app.route("/v1/erase", erasureRoutes);
 app.route("/v1/sessions", sessionHistoryRoutes);
 app.route("/v1/runs", runRoutes);
 app.route("/v1/grants", grantRoutes);
 app.route("/v1/deliveries", deliveryRoutes);
 app.route("/v1/cron", cronRoutes);
+app.route("/v1/maintenance", maintenanceRoutes);
 // A channel's setup (SPEC §21): the operator's, behind the bearer check its `…/messages` comes before.
 app.route("/v1/channels", channelSetupRoutes);
 app.route("/mcp", mcpRoutes);

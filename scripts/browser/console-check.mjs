@@ -176,6 +176,28 @@ async function deliveriesPage({ page, base, seeded }) {
   await shot(page, "deliveries");
 }
 
+/**
+ * The channels page lists each channel (the bridge's failed post counted), and a channel's page shows
+ * the platform's own view (the world's getWebhookInfo) beside ours.
+ */
+async function channelsPage({ page, base }) {
+  await page.goto(`${base}/console/channels`);
+  await visible(page.locator("h1", { hasText: "Channels" }), 'h1 "Channels"');
+  const bridge = "tr[data-channel=bridge]";
+  await textMatches(
+    page.locator(`${bridge} td[data-label="Failed posts"]`),
+    `${bridge} failed posts`,
+    /^[1-9]/,
+  );
+  await settled(page, "the channels page");
+  await shot(page, "channels");
+  await page.locator("tr[data-channel=telegram] a").click();
+  const view = "#platform-view";
+  await textMatches(page.locator(view), view, /pending_update_count/);
+  await settled(page, "the channel page");
+  await shot(page, "channel");
+}
+
 /** The receiver takes posts now; "Retry" on the stuck row ends delivered (seen by reloading). */
 async function retryDelivery({ page, seeded, world }) {
   world.acceptDeliveries();
@@ -225,6 +247,7 @@ const STEPS = [
   ["busy session: send box in sight, older runs and events folded", busySession],
   ["archive and restore", archiveAndRestore],
   ["deliveries page", deliveriesPage],
+  ["channels page", channelsPage],
   ["every page at 375 px", everyPageNarrow],
   ["retry the stuck delivery", retryDelivery],
   ["filters folded by default", filtersFolded],

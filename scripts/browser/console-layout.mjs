@@ -179,6 +179,8 @@ export async function everyPageNarrow({ browser, base, seeded }) {
       ["the exact view", `/console/sessions/${encodeURIComponent(seeded.writerKey)}?view=exact`],
       ["the channel session's page", `/console/sessions/${encodeURIComponent(seeded.channelKey)}`],
       ["the deliveries page", "/console/deliveries"],
+      ["the channels page", "/console/channels"],
+      ["a channel's page", "/console/channels/telegram"],
     ];
     for (const [what, path] of pages) {
       await page.goto(`${base}${path}`);
@@ -196,6 +198,10 @@ export async function everyPageNarrow({ browser, base, seeded }) {
     await settled(page, "the sessions list");
     await visible(page.locator("table.sessions tr[data-key] .status"), "table.sessions .status");
     await shot(page, "sessions-375");
+    await page.goto(`${base}/console/channels`);
+    await settled(page, "the channels page");
+    await visible(page.locator("table.channels tr[data-channel=telegram] th a"), "table.channels telegram");
+    await shot(page, "channels-375");
     guard.assertClean("the console at 375 px");
   } finally {
     await guard.context.close();

@@ -96,6 +96,18 @@ export async function startOutsideWorld() {
       seen.agentRuns.push(json);
       return answer(202, { accepted: true });
     }
+    // Telegram's own view of the demo bot's webhook, for the console's channel page.
+    if (/^\/telegram\/bot[^/]+\/getWebhookInfo$/.test(request.url ?? ""))
+      return answer(200, {
+        ok: true,
+        result: {
+          url: "https://switchboard.example.com/v1/channels/telegram/messages",
+          pending_update_count: 0,
+          last_error_date: Math.floor(Date.now() / 1000) - 3600,
+          last_error_message: "Wrong response from the webhook: 503 Service Unavailable",
+          allowed_updates: ["message", "edited_message", "channel_post", "edited_channel_post"],
+        },
+      });
     if (request.url === "/channel") {
       if (!signedBy(WORLD_SECRETS.BROWSER_CHECK_CHANNEL_SECRET, signature, body))
         return answer(401, { error: "bad signature" });

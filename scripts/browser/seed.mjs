@@ -2,6 +2,7 @@
 // the configuration (the demo agents plus a streaming model agent, a slow webhook sub-agent and a
 // channel whose webhook refuses at first) and the sessions, runs and delivery the console shows.
 import { readDemoConfig } from "../demo-config.mjs";
+import { DEMO_TELEGRAM_TOKEN } from "../demo-telegram.mjs";
 import { sleep } from "./harness.mjs";
 import { sign, WORLD_SECRETS } from "./outside-world.mjs";
 
@@ -37,6 +38,8 @@ export function checkConfig(worldUrl) {
       runtime: { type: "webhook", url: `${worldUrl}/agent`, secretEnv: "BROWSER_CHECK_AGENT_SECRET" },
     },
   );
+  // The demo's Telegram channel, its API the world's (the console's channel page asks getWebhookInfo).
+  Object.assign(config.channels.telegram, { apiBaseUrl: `${worldUrl}/telegram`, busy: "collect" });
   config.channels.bridge = {
     webhookUrl: `${worldUrl}/channel`,
     secretEnv: "BROWSER_CHECK_CHANNEL_SECRET",
@@ -46,7 +49,7 @@ export function checkConfig(worldUrl) {
 }
 
 /** The `--var`s the configuration's secrets need. */
-export const checkVars = WORLD_SECRETS;
+export const checkVars = { ...WORLD_SECRETS, DEMO_TELEGRAM_TOKEN };
 
 /** One API call as the operator; answers the JSON body, or throws naming the call and its answer. */
 export async function api(base, method, path, body, headers = {}) {

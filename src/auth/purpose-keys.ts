@@ -1,5 +1,5 @@
 /**
- * One key per purpose (run tokens, grants, each channel, each webhook agent), each derived from the
+ * One key per purpose (run tokens, grants, each channel, each webhook agent, outbound webhooks), each derived from the
  * root signing key with HKDF-SHA256 and a label. A secret handed to a third party (a channel bridge, a
  * webhook agent) is therefore never a key that can mint run tokens, and one leaked channel secret says
  * nothing about another. Rotating SWITCHBOARD_SIGNING_KEY rotates every derived key at once; during a
@@ -9,13 +9,16 @@ export type KeyPurpose =
   | { use: "run-token" }
   | { use: "grant" }
   | { use: "channel"; channel: string }
-  | { use: "webhook-agent"; agentId: string };
+  | { use: "webhook-agent"; agentId: string }
+  /** Every outbound webhook (SPEC §22: run webhooks, cron and hook deliveries in `webhook` mode). */
+  | { use: "webhooks" };
 
 /** The HKDF `info` label of a purpose; versioned so a change of scheme never reuses a key. */
 export function purposeLabel(purpose: KeyPurpose): string {
   switch (purpose.use) {
     case "run-token":
     case "grant":
+    case "webhooks":
       return `switchboard/${purpose.use}/v1`;
     case "channel":
       return `switchboard/channel/${purpose.channel}/v1`;

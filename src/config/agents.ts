@@ -1,3 +1,5 @@
+import type { SessionKind } from "../keys/types";
+import { type MaintenancePolicy, resolveMaintenance } from "./maintenance";
 import type { AgentConfig, SwitchboardConfig, ToolProfile } from "./schema";
 
 /** Built-in sub-agent defaults (SPEC §2), overridden by `agents.defaults.subagents`, then per agent. */
@@ -124,4 +126,13 @@ export function unknownModelError(config: SwitchboardConfig, model: string): str
   const models = configuredModels(config);
   if (models.has(model)) return undefined;
   return `Unknown model "${model}". Configured models: ${[...models].join(", ")}.`;
+}
+
+/** SPEC §23: the retention of one agent's sessions of one kind (config/maintenance.ts). */
+export function maintenancePolicy(
+  config: SwitchboardConfig,
+  agentId: string,
+  kind: SessionKind,
+): MaintenancePolicy {
+  return resolveMaintenance(config.session.maintenance, findAgent(config, agentId)?.maintenance, kind);
 }

@@ -4,6 +4,8 @@ import { MAX_JOBS_PER_AGENT } from "../cron/job-schema";
 import { MAX_CHANNEL_NAME_CHARS, MAX_MODEL_CHARS } from "../limits";
 import { MAX_TOOL_ARGUMENTS_DEPTH } from "../transcript/message";
 import { nestsDeeperThan } from "../validation";
+import { allowedWebhook, configuredOrigin } from "../webhooks/origin";
+import { maintenanceSchema } from "./maintenance";
 
 const agentIdPattern = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const agentId = z
@@ -262,6 +264,8 @@ const agentFields = z.strictObject({
   swarm: swarmSettings.optional(),
   /** The model's context window in tokens: `contextTokens` of the agent's sessions (default in config/agents.ts). */
   contextWindow: z.number().int().positive().optional(),
+  /** SPEC §23: this agent's retention, over `session.maintenance` (config/maintenance.ts). */
+  maintenance: maintenanceSchema.optional(),
 });
 
 /** An agent whose `thinking` its runtime or a fallback cannot honour is a configuration error (SPEC §20). */
@@ -346,139 +350,224 @@ const channelSchema = z
       });
   });
 
-export const configSchema = z
-  .strictObject({
-    session: z
-      .strictObject({
-        mainKey: z.string().trim().toLowerCase().min(1).default("main"),
-        scope: z.enum(["per-sender", "global"]).default("per-sender"),
-        agentToAgent: z.strictObject({ maxPingPongTurns }).prefault({}),
-        sendPolicy: z
-          .strictObject({
-            default: z.enum(["allow", "deny"]).optional(),
-            rules: z.array(sendPolicyRule).default([]),
-          })
-          .optional(),
-      })
-      .prefault({}),
-    tools: z
-      .strictObject({
-        profile: z.enum(toolProfiles).default("coding"),
-        alsoAllow: z.array(z.string()).default([]),
-        sessions: z.strictObject({ visibility }).prefault({}),
-        agentToAgent: z
-          .strictObject({ enabled: z.boolean().default(false), allow: z.array(z.string()).default([]) })
-          .prefault({}),
-        subagents: z
-          .strictObject({
-            tools: z
-              .strictObject({
-                allow: z.array(z.string()).optional(),
-                alsoAllow: z.array(z.string()).optional(),
-                deny: z.array(z.string()).optional(),
-              })
-              .prefault({}),
-          })
-          .prefault({}),
-        sessions_spawn: z
-          .strictObject({
-            attachments: z
-              .strictObject({
-                enabled: z.boolean().default(false),
-                maxFiles: z.number().int().min(1).default(50),
-                maxFileBytes: z
-                  .number()
-                  .int()
-                  .min(1)
-                  .default(1024 * 1024),
-                maxTotalBytes: z
-                  .number()
-                  .int()
-                  .min(1)
-                  .default(5 * 1024 * 1024),
-                retainOnSessionKeep: z.boolean().default(false),
-              })
-              .prefault({}),
-          })
-          .prefault({}),
-        swarm: swarmSettings.optional(),
-      })
-      .prefault({}),
-    agents: z
-      .strictObject({
-        defaults: z
-          .strictObject({
-            sandbox: z
-              .strictObject({ sessionToolsVisibility: z.enum(["spawned", "all"]).default("spawned") })
-              .prefault({}),
-            subagents: subagentSettings.prefault({}),
-          })
-          .prefault({}),
-        list: z
-          .array(agentSchema)
-          .min(1)
-          .prefault([{ id: "main" }])
-          .superRefine((agents, ctx) => {
-            const seen = new Set<string>();
-            for (const [index, agent] of agents.entries()) {
-              if (seen.has(agent.id))
-                ctx.addIssue({
-                  code: "custom",
-                  path: [index, "id"],
-                  message: `duplicate agent id "${agent.id}"`,
-                });
-              seen.add(agent.id);
-            }
-          }),
-      })
-      .prefault({}),
-    channels: z
-      .record(z.string(), channelSchema)
-      .superRefine((channels, ctx) => {
-        // Checked here rather than as the record's key schema, whose failure would not say why.
-        for (const name of Object.keys(channels)) {
-          if (!CHANNEL_NAME_PATTERN.test(name))
-            ctx.addIssue({
-              code: "custom",
-              path: [name],
-              message: `channel name must match ${CHANNEL_NAME_PATTERN.source.slice(1, -1)}`,
-            });
-        }
-      })
-      .default({}),
-    cron: cronConfigSchema.prefault({}),
-  })
-  .superRefine((config, ctx) => {
-    // Each configured job names a configured agent, once per id, at most 200 per agent (SPEC §22).
-    const agents = new Set(config.agents.list.map((agent) => agent.id));
-    const seen = new Map<string, number>();
-    for (const [index, job] of config.cron.jobs.entries()) {
-      const path = ["cron", "jobs", index];
-      if (!agents.has(job.agentId))
-        ctx.addIssue({
-          code: "custom",
-          path: [...path, "agentId"],
-          message: `unknown agent "${job.agentId}"`,
-        });
-      const perAgent = (seen.get(job.agentId) ?? 0) + 1;
-      seen.set(job.agentId, perAgent);
-      if (perAgent > MAX_JOBS_PER_AGENT)
-        ctx.addIssue({
-          code: "custom",
-          path: [...path, "agentId"],
-          message: `more than ${MAX_JOBS_PER_AGENT} jobs for agent "${job.agentId}"`,
-        });
-      if (
-        config.cron.jobs.findIndex((other) => other.jobId === job.jobId && other.agentId === job.agentId) !==
-        index
-      )
-        ctx.addIssue({
-          code: "custom",
-          path: [...path, "jobId"],
-          message: `duplicate job id "${job.jobId}"`,
-        });
+/** SPEC §22: the origins (scheme, host, port) outbound webhooks may be sent to, normalized; default none. */
+const webhooksSettings = z.strictObject({
+  allowedOrigins: z
+    .array(
+      z.string().transform((entry, ctx) => {
+        const origin = configuredOrigin(entry);
+        if (origin.ok) return origin.origin;
+        ctx.addIssue({ code: "custom", message: `"${entry.slice(0, 100)}" ${origin.error}` });
+        return z.NEVER;
+      }),
+    )
+    .default([]),
+});
+
+/** A hook name: the `{name}` of `POST /v1/hooks/{name}`. */
+const HOOK_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/** SPEC §22 hooks: `hooks.<name>`, a signed (or bearer) POST that starts a run of `agentId`. */
+const hookSchema = z.strictObject({
+  agentId,
+  /** The hook's own secret: it signs (§8) or is the bearer token of its POSTs. */
+  secretEnv: secretName,
+  /** `isolated` (default: a fresh `agent:<id>:hook:<uuid>` per POST), `main`, or `session:<key>`. */
+  sessionTarget: z
+    .string()
+    .regex(/^(?:isolated|main|session:.+)$/, 'must be "isolated", "main" or "session:<key>"')
+    .default("isolated"),
+  /** What the agent is told above the fenced body. */
+  message: z.string().max(4000).optional(),
+  delivery: z
+    .discriminatedUnion("mode", [
+      z.strictObject({ mode: z.literal("none") }),
+      z.strictObject({ mode: z.literal("announce"), channel: z.string().min(1), to: z.string().min(1) }),
+      z.strictObject({ mode: z.literal("webhook"), url: z.url() }),
+    ])
+    .default({ mode: "none" }),
+});
+export type HookConfig = z.infer<typeof hookSchema>;
+
+const configFields = z.strictObject({
+  session: z
+    .strictObject({
+      mainKey: z.string().trim().toLowerCase().min(1).default("main"),
+      scope: z.enum(["per-sender", "global"]).default("per-sender"),
+      agentToAgent: z.strictObject({ maxPingPongTurns }).prefault({}),
+      sendPolicy: z
+        .strictObject({
+          default: z.enum(["allow", "deny"]).optional(),
+          rules: z.array(sendPolicyRule).default([]),
+        })
+        .optional(),
+      /** SPEC §23 retention defaults (config/maintenance.ts); the maintenance pass applies them. */
+      maintenance: maintenanceSchema.optional(),
+    })
+    .prefault({}),
+  tools: z
+    .strictObject({
+      profile: z.enum(toolProfiles).default("coding"),
+      alsoAllow: z.array(z.string()).default([]),
+      sessions: z.strictObject({ visibility }).prefault({}),
+      agentToAgent: z
+        .strictObject({ enabled: z.boolean().default(false), allow: z.array(z.string()).default([]) })
+        .prefault({}),
+      subagents: z
+        .strictObject({
+          tools: z
+            .strictObject({
+              allow: z.array(z.string()).optional(),
+              alsoAllow: z.array(z.string()).optional(),
+              deny: z.array(z.string()).optional(),
+            })
+            .prefault({}),
+        })
+        .prefault({}),
+      sessions_spawn: z
+        .strictObject({
+          attachments: z
+            .strictObject({
+              enabled: z.boolean().default(false),
+              maxFiles: z.number().int().min(1).default(50),
+              maxFileBytes: z
+                .number()
+                .int()
+                .min(1)
+                .default(1024 * 1024),
+              maxTotalBytes: z
+                .number()
+                .int()
+                .min(1)
+                .default(5 * 1024 * 1024),
+              retainOnSessionKeep: z.boolean().default(false),
+            })
+            .prefault({}),
+        })
+        .prefault({}),
+      swarm: swarmSettings.optional(),
+    })
+    .prefault({}),
+  agents: z
+    .strictObject({
+      defaults: z
+        .strictObject({
+          sandbox: z
+            .strictObject({ sessionToolsVisibility: z.enum(["spawned", "all"]).default("spawned") })
+            .prefault({}),
+          subagents: subagentSettings.prefault({}),
+        })
+        .prefault({}),
+      list: z
+        .array(agentSchema)
+        .min(1)
+        .prefault([{ id: "main" }])
+        .superRefine((agents, ctx) => {
+          const seen = new Set<string>();
+          for (const [index, agent] of agents.entries()) {
+            if (seen.has(agent.id))
+              ctx.addIssue({
+                code: "custom",
+                path: [index, "id"],
+                message: `duplicate agent id "${agent.id}"`,
+              });
+            seen.add(agent.id);
+          }
+        }),
+    })
+    .prefault({}),
+  webhooks: webhooksSettings.prefault({}),
+  hooks: z
+    .record(z.string(), hookSchema)
+    .superRefine((hooks, ctx) => {
+      for (const name of Object.keys(hooks))
+        if (!HOOK_NAME_PATTERN.test(name))
+          ctx.addIssue({
+            code: "custom",
+            path: [name],
+            message: "hook name must match [a-z0-9][a-z0-9_-]{0,63}",
+          });
+    })
+    .default({}),
+  channels: z
+    .record(z.string(), channelSchema)
+    .superRefine((channels, ctx) => {
+      // Checked here rather than as the record's key schema, whose failure would not say why.
+      for (const name of Object.keys(channels)) {
+        if (!CHANNEL_NAME_PATTERN.test(name))
+          ctx.addIssue({
+            code: "custom",
+            path: [name],
+            message: `channel name must match ${CHANNEL_NAME_PATTERN.source.slice(1, -1)}`,
+          });
+      }
+    })
+    .default({}),
+  cron: cronConfigSchema.prefault({}),
+});
+
+/** A hook names what the rest of the document must have: its agent, its channel, an allowed origin. */
+function checkHooks(config: z.output<typeof configFields>, ctx: z.RefinementCtx): void {
+  const agents = new Set(config.agents.list.map((agent) => agent.id));
+  for (const [name, hook] of Object.entries(config.hooks)) {
+    const at = (...path: string[]) => ["hooks", name, ...path];
+    // A hook reaches its own agent's sessions only: a full key must be that agent's.
+    const target = hook.sessionTarget.startsWith("session:")
+      ? hook.sessionTarget.slice(8).trim().toLowerCase()
+      : "";
+    if (target.startsWith("agent:") && !target.startsWith(`agent:${hook.agentId}:`))
+      ctx.addIssue({
+        code: "custom",
+        path: at("sessionTarget"),
+        message: `must be a session of agent "${hook.agentId}"`,
+      });
+    if (!agents.has(hook.agentId))
+      ctx.addIssue({ code: "custom", path: at("agentId"), message: `unknown agent "${hook.agentId}"` });
+    if (hook.delivery.mode === "announce" && !config.channels[hook.delivery.channel.toLowerCase()])
+      ctx.addIssue({ code: "custom", path: at("delivery", "channel"), message: "not a configured channel" });
+    if (hook.delivery.mode === "webhook") {
+      const allowed = allowedWebhook(hook.delivery.url, config);
+      if (!allowed.ok) ctx.addIssue({ code: "custom", path: at("delivery", "url"), message: allowed.error });
     }
-  });
+  }
+}
+
+/** Each configured job names a configured agent, once per id, at most 200 per agent (SPEC §22). */
+function checkCronJobs(config: z.output<typeof configFields>, ctx: z.RefinementCtx): void {
+  const agents = new Set(config.agents.list.map((agent) => agent.id));
+  const seen = new Map<string, number>();
+  for (const [index, job] of config.cron.jobs.entries()) {
+    const path = ["cron", "jobs", index];
+    if (!agents.has(job.agentId))
+      ctx.addIssue({
+        code: "custom",
+        path: [...path, "agentId"],
+        message: `unknown agent "${job.agentId}"`,
+      });
+    const perAgent = (seen.get(job.agentId) ?? 0) + 1;
+    seen.set(job.agentId, perAgent);
+    if (perAgent > MAX_JOBS_PER_AGENT)
+      ctx.addIssue({
+        code: "custom",
+        path: [...path, "agentId"],
+        message: `more than ${MAX_JOBS_PER_AGENT} jobs for agent "${job.agentId}"`,
+      });
+    if (
+      config.cron.jobs.findIndex((other) => other.jobId === job.jobId && other.agentId === job.agentId) !==
+      index
+    )
+      ctx.addIssue({
+        code: "custom",
+        path: [...path, "jobId"],
+        message: `duplicate job id "${job.jobId}"`,
+      });
+  }
+}
+
+export const configSchema = configFields.superRefine((config, ctx) => {
+  checkHooks(config, ctx);
+  checkCronJobs(config, ctx);
+});
 
 export type SwitchboardConfig = z.infer<typeof configSchema>;
 export type AgentConfig = SwitchboardConfig["agents"]["list"][number];

@@ -3,6 +3,7 @@ import type { AppEnv } from "../app-env";
 import { keyOptionsOf } from "../config/key-options";
 import { displayKey } from "../keys";
 import { consoleViewer } from "./access";
+import { channelRoutes } from "./channel-routes";
 import { listRoutes } from "./list-routes";
 import { sessionRegionRoutes } from "./session-regions";
 import { sessionRoutes } from "./session-routes";
@@ -21,5 +22,6 @@ export const fragmentRoutes = new Hono<AppEnv>()
     });
   })
   .route("/", listRoutes)
+  .route("/channels", channelRoutes)
   .route("/sessions", sessionRoutes)
   .route("/sessions", sessionRegionRoutes);

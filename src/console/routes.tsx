@@ -47,6 +47,11 @@ export const consoleRoutes = new Hono<AppEnv>()
     shellFor((c) => `Session ${c.req.param("key")}`),
   )
   .get("/deliveries", shellFor("Deliveries"))
+  .get("/channels", shellFor("Channels"))
+  .get(
+    "/channels/:name",
+    shellFor((c) => `Channel ${c.req.param("name")}`),
+  )
   .all("*", (c) => {
     throw new AppError("not_found", `no console page ${c.req.path}`);
   });

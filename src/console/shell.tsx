@@ -41,6 +41,9 @@ export function Shell({ fragment, title, assets }: ShellProps) {
             <a href="/console/deliveries" data-operator>
               Deliveries
             </a>
+            <a href="/console/channels" data-operator>
+              Channels
+            </a>
             <span id="who" class="who" />
             <button type="button" id="sign-out">
               Sign out

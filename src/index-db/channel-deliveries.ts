@@ -49,3 +49,20 @@ export async function lastChannelDeliveryError(
       }
     : undefined;
 }
+
+/**
+ * How many posts to `channel` wait on the operator (`failed` or `suspended`), on every shard, by the same
+ * target range: the console's channel list shows it beside the last error.
+ */
+export async function channelStuckCount(shards: IndexShards, channel: string): Promise<number> {
+  const counts = await everyShard(shards, async (db) =>
+    db
+      .prepare(
+        `SELECT COUNT(*) AS n FROM delivery_index
+         WHERE target >= ?1 AND target < ?2 AND kind IN ('announce', 'reply') AND status IN ('failed', 'suspended')`,
+      )
+      .bind(`${channel}:`, `${channel};`)
+      .first<{ n: number }>(),
+  );
+  return counts.reduce((sum, row) => sum + (row?.n ?? 0), 0);
+}

@@ -95,3 +95,42 @@ export async function readInboundState(
     ignoredCount: row.ignored_count,
   };
 }
+
+/** A channel's row as the console's channel list shows it: its inbound state and the bot it cached. */
+export interface ChannelStateRow {
+  channel: string;
+  botId?: string;
+  botUsername?: string;
+  lastInboundAt?: number;
+  lastOutcome?: string;
+  ignoredCount: number;
+}
+
+/** Every channel's row (one per configured channel at most: the table is keyed by channel name). */
+export async function readChannelStates(db: D1Database): Promise<Map<string, ChannelStateRow>> {
+  const { results } = await db
+    .prepare(
+      "SELECT channel, bot_id, bot_username, last_inbound_at, last_inbound_outcome, ignored_count FROM channel_state",
+    )
+    .all<{
+      channel: string;
+      bot_id: string | null;
+      bot_username: string | null;
+      last_inbound_at: number | null;
+      last_inbound_outcome: string | null;
+      ignored_count: number;
+    }>();
+  return new Map(
+    results.map((row) => [
+      row.channel,
+      {
+        channel: row.channel,
+        ...(row.bot_id !== null ? { botId: row.bot_id } : {}),
+        ...(row.bot_username !== null ? { botUsername: row.bot_username } : {}),
+        ...(row.last_inbound_at !== null ? { lastInboundAt: row.last_inbound_at } : {}),
+        ...(row.last_inbound_outcome !== null ? { lastOutcome: row.last_inbound_outcome } : {}),
+        ignoredCount: row.ignored_count,
+      },
+    ]),
+  );
+}

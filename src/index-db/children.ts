@@ -1,6 +1,6 @@
 import type { VisibleScope } from "../policy/visibility";
 import { type Clause, visibleCondition } from "./list";
-import { everyShard, type IndexShards, newestFirst, RECENCY_COLUMNS, scopeShards } from "./shards";
+import { everyShard, type IndexShards, keyShard, newestFirst, RECENCY_COLUMNS, scopeShards } from "./shards";
 import { MAX_TREE_DEPTH, newestAcrossShards, walkDownLevels } from "./walk";
 
 /** A sub-agent session as `subagents` sees it, from the index. */
@@ -31,9 +31,11 @@ const MAX_CHILDREN = 200;
 export async function listChildren(
   shards: IndexShards,
   sessionKey: string,
-  options: { collectors?: boolean } = {},
+  options: { collectors?: boolean; parentSessionId?: string } = {},
 ): Promise<ChildRow[]> {
   const only = options.collectors === false ? "AND collector = 0" : "";
+  // Only the children of the parent's live session (SPEC §23): its id as its index row has it, unless told.
+  const parentId = options.parentSessionId ?? (await indexedSessionId(shards, sessionKey));
   const results = await newestAcrossShards(
     shards,
     async (db) =>
@@ -42,9 +44,10 @@ export async function listChildren(
           .prepare(
             `SELECT session_key, label, spawn_task, last_run_id, status, model, total_tokens, runtime_ms, started_at,
                ended_at, created_at, collector, ${RECENCY_COLUMNS}
-             FROM session_index WHERE spawned_by = ? AND list_state IN (0, 1) ${only} ORDER BY recency DESC LIMIT ?`,
+             FROM session_index WHERE spawned_by = ? AND (spawned_by_id IS NULL OR spawned_by_id = ?)
+               AND list_state IN (0, 1) ${only} ORDER BY recency DESC LIMIT ?`,
           )
-          .bind(sessionKey, MAX_CHILDREN)
+          .bind(sessionKey, parentId ?? null, MAX_CHILDREN)
           .all<Record<string, string | number | null> & { updated_at: number; recency_tiebreak: number }>()
       ).results,
     MAX_CHILDREN,
@@ -73,9 +76,20 @@ export async function listChildren(
   });
 }
 
+/** A session's id as its index row has it (its key's shard, by primary key); undefined when not indexed. */
+async function indexedSessionId(shards: IndexShards, sessionKey: string): Promise<string | undefined> {
+  const row = await keyShard(shards, sessionKey)
+    .prepare("SELECT session_id FROM session_index WHERE session_key = ?")
+    .bind(sessionKey)
+    .first<{ session_id: string }>();
+  return row?.session_id;
+}
+
 /** A row of `childKeysStatement`: one visible child of a parent, newest first within its parent. */
 export interface ChildKeyRow {
   spawned_by: string;
+  /** The parent's session that spawned it (SPEC §23); null for a child from before it was kept. */
+  spawned_by_id: string | null;
   session_key: string;
   updated_at: number;
   recency_tiebreak: number;
@@ -91,8 +105,8 @@ export function childKeysStatement(parents: Clause, scope: VisibleScope): Clause
   const visible = visibleCondition(scope);
   if (!visible) return undefined;
   return {
-    sql: `SELECT spawned_by, session_key, updated_at, recency_tiebreak FROM (
-           SELECT spawned_by, session_key, ${RECENCY_COLUMNS},
+    sql: `SELECT spawned_by, spawned_by_id, session_key, updated_at, recency_tiebreak FROM (
+           SELECT spawned_by, spawned_by_id, session_key, ${RECENCY_COLUMNS},
              ROW_NUMBER() OVER (PARTITION BY spawned_by ORDER BY recency DESC) AS n
            FROM session_index INDEXED BY session_index_spawned_by
            WHERE spawned_by IN (${parents.sql}) AND list_state IN (0, 1)
@@ -102,10 +116,19 @@ export function childKeysStatement(parents: Clause, scope: VisibleScope): Clause
   };
 }
 
-/** `childKeysStatement`'s rows as parent → child keys, newest first, at most MAX_CHILDREN each. */
-export function childKeysOf(rows: readonly ChildKeyRow[]): Map<string, string[]> {
+/**
+ * `childKeysStatement`'s rows as parent → child keys, newest first, at most MAX_CHILDREN each. With the
+ * parents' session ids, a child bound to another session of its parent's key (a deleted one's) is left
+ * out (SPEC §23 "Generations").
+ */
+export function childKeysOf(
+  rows: readonly ChildKeyRow[],
+  parentIds?: ReadonlyMap<string, string>,
+): Map<string, string[]> {
   const children = new Map<string, string[]>();
   for (const row of rows) {
+    if (parentIds && row.spawned_by_id !== null && parentIds.get(row.spawned_by) !== row.spawned_by_id)
+      continue;
     const keys = children.get(row.spawned_by) ?? [];
     if (keys.length < MAX_CHILDREN) keys.push(row.session_key);
     children.set(row.spawned_by, keys);
@@ -123,10 +146,20 @@ export async function visibleChildKeys(
   shards: IndexShards,
   sessionKeys: readonly string[],
   scope: VisibleScope,
+  parentIds?: ReadonlyMap<string, string>,
 ): Promise<Map<string, string[]>> {
+  return childKeysOf(await visibleChildRows(shards, sessionKeys, scope), parentIds);
+}
+
+/** `visibleChildKeys`'s rows, newest first, for a caller that learns the parents' session ids meanwhile. */
+export async function visibleChildRows(
+  shards: IndexShards,
+  sessionKeys: readonly string[],
+  scope: VisibleScope,
+): Promise<ChildKeyRow[]> {
   const parents = { sql: "SELECT value FROM json_each(?)", params: [JSON.stringify(sessionKeys)] };
   const statement = childKeysStatement(parents, scope);
-  if (sessionKeys.length === 0 || !statement) return new Map();
+  if (sessionKeys.length === 0 || !statement) return [];
   const parts = await everyShard(scopeShards(shards, scope), async (db) => {
     const { results } = await db
       .prepare(statement.sql)
@@ -134,7 +167,7 @@ export async function visibleChildKeys(
       .all<ChildKeyRow>();
     return results;
   });
-  return childKeysOf(parts.length === 1 ? (parts[0] ?? []) : parts.flat().sort(newestFirst));
+  return parts.length === 1 ? (parts[0] ?? []) : parts.flat().sort(newestFirst);
 }
 
 // D1 binds at most 100 parameters per statement.

@@ -85,20 +85,31 @@ export async function revokeGrant(db: D1Database, grantId: string, now: number):
 }
 
 /**
- * Revokes the grants made for one session (its deletion: SPEC §23) at `now`, and any left unbound from
- * before grants kept their session; a later session under the same key keeps its own. Revoked ones keep
- * their first time.
+ * Deletes the grants made for one session (its deletion: SPEC §23 "Deletion deletes"), and any left
+ * unbound from before grants kept their session; a later session under the same key keeps its own. A
+ * deleted grant's token answers 401 as a revoked one's does: nothing is left to find it by.
  */
-export async function revokeSessionGrants(
+export async function deleteSessionGrants(
   db: D1Database,
   session: { sessionKey: string; sessionId: string },
-  now: number,
 ): Promise<void> {
   await db
-    .prepare(
-      `UPDATE grants SET revoked_at = COALESCE(revoked_at, ?)
-       WHERE session_key = ? AND (session_id = ? OR session_id IS NULL)`,
-    )
-    .bind(now, session.sessionKey, session.sessionId)
+    .prepare("DELETE FROM grants WHERE session_key = ? AND (session_id = ? OR session_id IS NULL)")
+    .bind(session.sessionKey, session.sessionId)
     .run();
+}
+
+/** How many grants `GET /v1/grants` lists at most, newest first (expired ones leave after 7 days). */
+export const MAX_LISTED_GRANTS = 500;
+
+/** Grants newest first, every agent's or one agent's; never a secret's hash. */
+export async function listGrants(db: D1Database, agentId?: string): Promise<GrantRecord[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT grant_id, session_key, session_id, agent_id, scopes, created_at, expires_at, revoked_at FROM grants
+       WHERE ?1 IS NULL OR agent_id = ?1 ORDER BY created_at DESC, grant_id LIMIT ?2`,
+    )
+    .bind(agentId ?? null, MAX_LISTED_GRANTS)
+    .all<Omit<GrantRow, "secret_hash">>();
+  return results.map((row) => grantOf({ ...row, secret_hash: "" }));
 }

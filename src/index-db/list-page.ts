@@ -70,12 +70,16 @@ export async function listSessionsWithChildren(
     const page = pageOf(pageResult as D1Result<IndexRow>, query.limit);
     const listed = new Set(page.rows.map((row) => String(row.session_key)));
     const rows = (childResult as D1Result<ChildKeyRow>).results.filter((row) => listed.has(row.spawned_by));
-    return { page, children: childKeysOf(rows) };
+    return { page, children: childKeysOf(rows, parentIdsOf(page)) };
   }
   const page = await listSessions(shards, query);
   const keys = page.rows.map((columns) => String(columns.session_key));
-  return { page, children: await visibleChildKeys(shards, keys, query.scope) };
+  return { page, children: await visibleChildKeys(shards, keys, query.scope, parentIdsOf(page)) };
 }
+
+/** The page's sessions' ids by key: their children are theirs, not an earlier session's of a key (SPEC §23). */
+const parentIdsOf = (page: ListPage): Map<string, string> =>
+  new Map(page.rows.map((row) => [String(row.session_key), String(row.session_id)]));
 
 /**
  * The cursor as shard `shard` applies it. The merged order is (recency, shard) descending, so after the

@@ -81,18 +81,22 @@ export async function findSessionById(
 
 /**
  * How many sessions this session spawned, by run status ("idle" for none yet). Children may be of
- * other agents (allowAgents), so every shard is counted.
+ * other agents (allowAgents), so every shard is counted. With the session's id, only its own children
+ * (SPEC §23: not those of an earlier session of its key, deleted since).
  */
 export async function countChildrenByStatus(
   shards: IndexShards,
   sessionKey: string,
+  sessionId?: string,
 ): Promise<Record<string, number>> {
+  const own = sessionId === undefined ? "" : "AND (spawned_by_id IS NULL OR spawned_by_id = ?)";
   const parts = await everyShard(shards, async (db) => {
     const { results } = await db
       .prepare(
-        "SELECT COALESCE(status, 'idle') AS status, COUNT(*) AS n FROM session_index WHERE spawned_by = ? GROUP BY 1",
+        `SELECT COALESCE(status, 'idle') AS status, COUNT(*) AS n FROM session_index WHERE spawned_by = ? ${own}
+         GROUP BY 1`,
       )
-      .bind(sessionKey)
+      .bind(...(sessionId === undefined ? [sessionKey] : [sessionKey, sessionId]))
       .all<{ status: string; n: number }>();
     return results;
   });

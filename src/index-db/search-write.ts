@@ -41,6 +41,21 @@ export function searchLeftoversDelete(
     .bind(sessionKey, sessionId);
 }
 
+/** Removes the search rows of messages trimmed from a session's transcript (SPEC §23 `maxMessages`). */
+export function searchRowsForget(
+  db: D1Database,
+  sessionKey: string,
+  sessionId: string,
+  messageIds: readonly string[],
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `DELETE FROM search_message WHERE session_key = ? AND session_id = ?
+         AND message_id IN (SELECT value FROM json_each(?))`,
+    )
+    .bind(sessionKey, sessionId, JSON.stringify(messageIds));
+}
+
 /**
  * Whether the session's index row of this generation is there: a chunk's inserts write nothing without
  * it, so the chunk counts as written only if it was (its session row's write may still be retrying).

@@ -34,3 +34,19 @@ export async function deleteSessionIndex(db: D1Database, sessionKey: string, ver
     .bind(sessionKey, version)
     .run();
 }
+
+/**
+ * Removes a deleted session's run index rows (those written before its deletion: the key may live again).
+ * A collector child's rows stay: they are its spawner's, which finds its results through them after the
+ * child is gone (agents_wait, for as long as the spawner keeps the results).
+ */
+export async function deleteSessionRuns(
+  db: D1Database,
+  sessionKey: string,
+  deletedAt: number,
+): Promise<void> {
+  await db
+    .prepare("DELETE FROM run_index WHERE session_key = ? AND created_at <= ? AND spawner_key IS NULL")
+    .bind(sessionKey, deletedAt)
+    .run();
+}

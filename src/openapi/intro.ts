@@ -55,6 +55,16 @@ export const apiTags = [
     description: "Inbound messages from chat integrations, signed with the channel's secret.",
   },
   {
+    name: "Hooks",
+    description:
+      "Another system starts a run of an agent: JSON proved with the hook's own secret (SPEC §22).",
+  },
+  {
+    name: "Maintenance",
+    description:
+      "Storage per agent and shard, and the retention policy applied in bounded batches (SPEC §23).",
+  },
+  {
     name: "MCP",
     description: "The same tools over the Model Context Protocol (Streamable HTTP, stateless).",
   },

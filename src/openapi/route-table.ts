@@ -1,7 +1,10 @@
 import { channelRouteDocs } from "./routes-channels";
 import { cronRouteDocs } from "./routes-cron";
 import { deliveryRouteDocs } from "./routes-deliveries";
+import { erasureRouteDocs } from "./routes-erasure";
 import { grantRouteDocs } from "./routes-grants";
+import { hookRouteDocs } from "./routes-hooks";
+import { maintenanceRouteDocs } from "./routes-maintenance";
 import { routeRunDocs } from "./routes-runs";
 import { serviceRoutes } from "./routes-service";
 import { sessionRouteDocs } from "./routes-sessions";
@@ -15,12 +18,15 @@ import type { RouteDoc } from "./types";
 export const routeTable: readonly RouteDoc[] = [
   ...serviceRoutes,
   ...sessionRouteDocs,
+  ...erasureRouteDocs,
   ...routeRunDocs,
   ...grantRouteDocs,
   ...streamRouteDocs,
   ...deliveryRouteDocs,
   ...cronRouteDocs,
   ...channelRouteDocs,
+  ...hookRouteDocs,
+  ...maintenanceRouteDocs,
 ];
 
 /** `/v1/runs/:runId` → `/v1/runs/{runId}`. */

@@ -25,7 +25,7 @@ const statusSchema = z.object({
     .record(z.string(), z.unknown())
     .optional()
     .describe(
-      "Telegram's `getWebhookInfo` (`url`, `pending_update_count`, `last_error_date`, `last_error_message`, `allowed_updates`), or `{ error }` when it could not be read",
+      "The platform's own view, in its field names: Telegram's `getWebhookInfo` (`url`, `pending_update_count`, `last_error_date`, `last_error_message`, `allowed_updates`); Slack's `auth.test` (`team`, `team_id`, `user`, `user_id`, `bot_id`, `url`); Discord's `GET /applications/@me` (`id`, `name`, `interactions_endpoint_url`, `bot_username`) with the application's `commands` (names) and `ask_registered` (or `commands_error`). `{ error }` when it could not be read; absent for a webhook channel",
     ),
   ours: z.object({
     lastInboundAt: z.number().int().optional().describe("ms since the epoch"),

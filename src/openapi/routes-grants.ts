@@ -13,6 +13,16 @@ const createdGrantSchema = z.object({
   scopes: z.array(z.enum(GRANT_SCOPES)),
 });
 
+const listedGrantSchema = z.object({
+  grantId: z.string(),
+  sessionKey: z.string(),
+  sessionId: z.string().optional().describe("the session it was made for (absent: a grant from before 0009)"),
+  scopes: z.array(z.enum(GRANT_SCOPES)),
+  createdAt: z.number().int(),
+  expiresAt: z.number().int(),
+  revokedAt: z.number().int().optional(),
+});
+
 const historyExample = {
   sessionKey: "agent:main:webchat:direct:visitor-7",
   messages: [
@@ -56,6 +66,37 @@ export const grantRouteDocs: RouteDoc[] = [
       },
     ],
     errors: [400, 401, 403, 404, 500],
+  },
+  {
+    method: "GET",
+    path: "/v1/grants",
+    operationId: "listGrants",
+    summary: "List grants",
+    description:
+      "Grants newest first (at most 500), revoked and expired ones included until a week after they expired (then the maintenance pass deletes them). The operator token lists every grant, an agent token its own agent's; a grant or run token is refused (403). Never a token or its hash.",
+    tag: "Grants",
+    auth: "bearer",
+    responses: [
+      {
+        status: 200,
+        description: "The grants.",
+        schema: z.object({ grants: z.array(listedGrantSchema) }),
+        name: "GrantList",
+        example: {
+          grants: [
+            {
+              grantId: "3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60",
+              sessionKey: "agent:main:webchat:direct:visitor-7",
+              sessionId: "6d0e7a52-1f3b-4c8e-a9d2-5b7c8e9f0a1b",
+              scopes: ["read", "send"],
+              createdAt: 1767225600000,
+              expiresAt: 1767229200000,
+            },
+          ],
+        },
+      },
+    ],
+    errors: [401, 403, 500],
   },
   {
     method: "POST",

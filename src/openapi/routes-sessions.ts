@@ -1,3 +1,4 @@
+import { deleteSessionQuerySchema, sessionDeletedSchema } from "../routes/v1/erasure-schemas";
 import {
   chatAcceptedSchema,
   chatSendSchema,
@@ -7,7 +8,6 @@ import {
   importReceiptSchema,
   importTranscriptSchema,
   patchSessionSchema,
-  sessionDeletedSchema,
 } from "../routes/v1/session-schemas";
 import { sessionRowSchema } from "../session/api";
 import { streamedSendResponse } from "./routes-streams";
@@ -111,13 +111,28 @@ export const sessionRouteDocs: RouteDoc[] = [
     path: "/v1/sessions/:key",
     operationId: "deleteSession",
     summary: "Delete a session",
+    description:
+      "Removes the session from every store (SPEC §23). With `erase=true` (the operator only; an agent token is refused 403) it also erases the copies of its text in other sessions: the messages it sent them, its replies and announces, its requester's copies and the quotes others made of them, each replaced by `[erased]` with its search row deleted; its children, erased likewise; `sent` records and watch notices. Each session changed logs an `erased` event, without the text, and the search index is optimized. Asking again after a failure finishes the erasure; a session of more than 1,000 descendants is erased in parts, each answered 409 until the last.",
     tag: "Sessions",
     auth: "bearer",
     pathParams: keyParam,
+    query: {
+      erase: "`true`: erase the copies of the session's text in other sessions too (operator only).",
+    },
+    querySchema: deleteSessionQuerySchema,
     responses: [
-      { status: 200, description: "Deleted.", schema: sessionDeletedSchema, example: { deleted: true } },
+      {
+        status: 200,
+        description: "Deleted; with `erase=true`, what was erased per store.",
+        schema: sessionDeletedSchema,
+        name: "SessionDeleted",
+        example: {
+          deleted: true,
+          erased: { sessions: 1, messages: 4, searchRows: 4, children: 1, sent: 0, notices: 1 },
+        },
+      },
     ],
-    errors: [400, 401, 403, 404, 500],
+    errors: [400, 401, 403, 404, 409, 500],
   },
   {
     method: "POST",

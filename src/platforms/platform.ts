@@ -30,3 +30,6 @@ export interface PlatformInbound {
   /** How a message that starts nothing (allowFrom) is answered when the platform wants an answer. */
   refusal?: () => Response;
 }
+
+/** A thread opened on a platform (its id: a Telegram topic, a Slack `ts`, a Discord thread channel), or why not. */
+export type ThreadOpened = { ok: true; threadId: string } | { ok: false; error: string };

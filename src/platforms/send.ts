@@ -12,8 +12,16 @@ export type CallOutcome =
   | { kind: "retry"; reason: string; retryAt?: number }
   | { kind: "permanent"; reason: string };
 
-/** A platform's answer, read once: its status, headers and JSON body (`{}` when it has none). */
-export type ApiAnswer = { status: number; headers: Headers; json: Record<string, unknown> };
+/**
+ * A platform's answer, read once: its status, headers and JSON body (`{}` when it has none or it is an
+ * array, which `list` then holds: Discord answers a list of commands so).
+ */
+export type ApiAnswer = {
+  status: number;
+  headers: Headers;
+  json: Record<string, unknown>;
+  list?: unknown[];
+};
 
 /** `text` with every secret in it replaced: a token rides in Telegram's URL, which an error may quote. */
 export function masked(text: string, secrets: readonly string[]): string {
@@ -25,7 +33,7 @@ export function masked(text: string, secrets: readonly string[]): string {
 /** One JSON call to a platform; a network failure is a retry whose reason never carries a secret. */
 export async function callApi(
   url: string,
-  init: { method: string; headers: Record<string, string>; body?: unknown },
+  init: { method: string; headers: Record<string, string>; body?: unknown; signal?: AbortSignal },
   secrets: readonly string[],
 ): Promise<ApiAnswer | { kind: "retry"; reason: string }> {
   try {
@@ -33,6 +41,7 @@ export async function callApi(
       method: init.method,
       headers: { "Content-Type": "application/json; charset=utf-8", ...init.headers },
       ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+      ...(init.signal ? { signal: init.signal } : {}),
     });
     const text = await response.text();
     let json: unknown;
@@ -42,7 +51,12 @@ export async function callApi(
       json = { description: text.slice(0, 200) };
     }
     const body = typeof json === "object" && json !== null && !Array.isArray(json) ? json : {};
-    return { status: response.status, headers: response.headers, json: body as Record<string, unknown> };
+    return {
+      status: response.status,
+      headers: response.headers,
+      json: body as Record<string, unknown>,
+      ...(Array.isArray(json) ? { list: json } : {}),
+    };
   } catch (cause) {
     const why = cause instanceof Error ? cause.message : String(cause);
     return { kind: "retry", reason: masked(`platform API unreachable: ${why}`, secrets) };

@@ -45,14 +45,14 @@ export const SLACK_SCOPES = [
   "users:read",
 ];
 
-type PlatformChannel = ChannelSettings & { platform: "telegram" | "slack" | "discord" };
+export type PlatformChannel = ChannelSettings & { platform: "telegram" | "slack" | "discord" };
 
 export type ConnectAnswer =
   | { platform: "telegram"; done: "setWebhook"; url: string; allowedUpdates: string[] }
   | { platform: "discord"; done: "commands"; commands: string[] }
   | { platform: "slack"; done: "nothing"; url: string; manifest: Record<string, unknown>; paste: string };
 
-function token(env: Env, channel: string, settings: PlatformChannel): string {
+export function token(env: Env, channel: string, settings: PlatformChannel): string {
   const name = settings.botTokenEnv;
   const value = name ? readSecret(env, name) : undefined;
   if (!value)
@@ -60,11 +60,16 @@ function token(env: Env, channel: string, settings: PlatformChannel): string {
   return value;
 }
 
-const rootOf = (settings: PlatformChannel) =>
+export const rootOf = (settings: PlatformChannel) =>
   (settings.apiBaseUrl ?? API_ROOTS[settings.platform]).replace(/\/+$/, "");
 
 /** A platform call that failed: 503 with the platform's own words, the token masked. */
-function refused(what: string, status: number, json: Record<string, unknown>, secrets: string[]): AppError {
+export function refused(
+  what: string,
+  status: number,
+  json: Record<string, unknown>,
+  secrets: string[],
+): AppError {
   const words = [json.description, json.message, json.error].find((value) => typeof value === "string");
   return new AppError("unavailable", masked(`${what}: ${words ?? `HTTP ${status}`}`, secrets));
 }
@@ -123,31 +128,4 @@ function slackManifest(channel: string, url: string): ConnectAnswer {
     "Slack has no API to set a bot's event URL: create the app from this manifest, install it to the workspace, " +
     "then set its Bot User OAuth Token and Signing Secret as the secrets botTokenEnv and signingSecretEnv name.";
   return { platform: "slack", done: "nothing", url, manifest, paste };
-}
-
-/** The platform's view of the channel, where it has one to give (Telegram `getWebhookInfo`). */
-export async function platformView(
-  env: Env,
-  channel: string,
-  settings: PlatformChannel,
-): Promise<Record<string, unknown> | undefined> {
-  if (settings.platform !== "telegram") return undefined;
-  const bot = token(env, channel, settings);
-  const answer = await callApi(
-    `${rootOf(settings)}/bot${bot}/getWebhookInfo`,
-    { method: "GET", headers: {} },
-    [bot],
-  );
-  if ("kind" in answer) return { error: answer.reason };
-  const info = answer.json.result as Record<string, unknown> | undefined;
-  if (answer.status !== 200 || answer.json.ok !== true || !info)
-    return { error: refused("Telegram getWebhookInfo", answer.status, answer.json, [bot]).message };
-  const pick = (key: string) => (info[key] !== undefined ? { [key]: info[key] } : {});
-  return {
-    ...pick("url"),
-    ...pick("pending_update_count"),
-    ...pick("last_error_date"),
-    ...pick("last_error_message"),
-    ...pick("allowed_updates"),
-  };
 }

@@ -37,6 +37,13 @@ export const outboundMessageSchema = z.object({
    * (15 minutes, `expiresAt` ms since the epoch); afterwards the bot token posts to the channel.
    */
   interaction: z.object({ token: z.string().min(1), expiresAt: z.number() }).optional(),
+  /**
+   * The platform message the run's reply was written into as it came (SPEC §21 Live, streaming "edit";
+   * Slack's placeholder): the first part edits it instead of posting, so the edit is the delivery.
+   */
+  draft: z.object({ messageId: z.string().min(1) }).optional(),
+  /** The run ended without a reply (interrupted, failed, silent): its draft is deleted, nothing posted. */
+  retract: z.literal(true).optional(),
   /** The producing session's delivery record (SPEC §16), which each attempt is reported to. */
   deliveryId: z.string().min(1).optional(),
 });

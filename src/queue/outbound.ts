@@ -68,7 +68,7 @@ async function deliverWebhook(
   const [secret = ""] = secrets.secrets;
   // The channel's contract (SPEC §8) is the post: the ledger's bookkeeping stays with us.
   // An interaction token is a platform channel's credential: a webhook is never posted one.
-  const { type: _, deliveryId: __, interaction: ___, ...payload } = message;
+  const { type: _, deliveryId: __, interaction: ___, draft: _d, retract: _r, ...payload } = message;
   const body = JSON.stringify(payload);
   let response: Response;
   try {

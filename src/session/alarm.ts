@@ -18,6 +18,8 @@ export class Alarm {
   #armedAt: number | null | undefined;
   /** True while runs execute here: the alarm is their backstop (BACKSTOP_MS), not their start. */
   #backstop = false;
+  /** The storage was wiped (a deleted session): no schema, nothing due, until it is created again. */
+  #wiped = false;
 
   constructor(storage: DurableObjectStorage) {
     this.#storage = storage;
@@ -26,6 +28,12 @@ export class Alarm {
   /** The alarm fired, or storage was wiped: what is set is no longer known. */
   forget(): void {
     this.#armedAt = undefined;
+  }
+
+  /** The storage was wiped, its alarm with it (true), or its schema created again (false). */
+  storageWiped(wiped: boolean): void {
+    this.#wiped = wiped;
+    this.#armedAt = wiped ? null : undefined;
   }
 
   /** Runs execute here from now (true) until they are done (false): see BACKSTOP_MS. */
@@ -37,6 +45,7 @@ export class Alarm {
 
   /** Sets the alarm for the earliest due work, or clears it when there is none. */
   async rearm(): Promise<void> {
+    if (this.#wiped) return;
     const sql = this.#storage.sql;
     const now = Date.now();
     const due = nextAlarmAt(sql, now);

@@ -1,5 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
+import { readStateFloor } from "../index-db/generations";
+import { indexShards, keyShard } from "../index-db/shards";
 import { checkSessionVisible, type VisibilityAction } from "../policy/visibility";
+import { hasSchema } from "../storage/migrations";
 import type { StructuredAnswer } from "../subagents/structured-result";
 import type { TranscriptMessage } from "../transcript/message";
 import { Alarm } from "./alarm";
@@ -12,6 +15,9 @@ import {
   type CompactionAnswer,
   type CreateSessionInit,
   type DeferredResult,
+  type ErasureAnswer,
+  type ErasurePlan,
+  type ErasureRequest,
   type ExactPage,
   type HistoryRequest,
   type ImportReceipt,
@@ -19,6 +25,8 @@ import {
   type InboundChannelMessage,
   notFound,
   type Result,
+  type RetireAnswer,
+  type RetireRequest,
   type RunProgress,
   type RunRecord,
   type SendRecordRequest,
@@ -43,10 +51,11 @@ import { inspectSession } from "./live/inspect";
 import { Live } from "./live/live";
 import { type WatchNotice, wakeIfDue } from "./live/watch-notice";
 import { Outbox } from "./outbox/outbox";
-import { liveRecord, type SessionRecord } from "./record/record";
+import { liveRecord, readRecord, type SessionRecord, seedTombstone } from "./record/record";
 import { type SessionRow, sessionRowOf } from "./record/row";
 import { RunWaiters } from "./run-waiters";
 import { compactNow } from "./runs/compact-now";
+import { retainSession } from "./runs/retention-pass";
 import { Runs } from "./runs/runs";
 import { recordSend } from "./runs/sends";
 import { Turns } from "./runs/turns";
@@ -64,7 +73,8 @@ import {
   readHistoryPage,
   readRecentMessages,
 } from "./transcript/transcript";
-import { guardedRecord, writePatch } from "./writes/lifecycle";
+import { readErasurePlan, writeErasure } from "./writes/erasure";
+import { guardedRecord, retireRefusal, writePatch } from "./writes/lifecycle";
 import { writeSteering } from "./writes/steering";
 import {
   archiveIfDue,
@@ -91,6 +101,12 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   readonly #live: Live;
   readonly #deliveries: Deliveries;
   readonly #collectors: Collectors;
+  /**
+   * No schema in storage: an object never used, or wiped after its session's deletion (SPEC §23). Reads
+   * of a session answer as for one that does not exist, writing nothing; the first write creates the
+   * schema (`#use`), so probing a missing or deleted key leaves no bytes behind.
+   */
+  #bare = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -103,6 +119,9 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
       (runId) => this.#collectors.ended([runId]),
       // A pass that removed the session (a cleanup child after its completion) stops its runs.
       () => this.#runs.abortAll("killed"),
+      () => {
+        this.#bare = true;
+      },
     );
     this.#runs = new Runs(ctx.storage, env, this.#outbox, this.#alarm, this.#waiters);
     this.#turns = new Turns(ctx.storage, env, this.#runs, this.#outbox, this.#waiters);
@@ -114,9 +133,37 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
       (runId) => this.#runs.stopping(runId),
     );
     void ctx.blockConcurrencyWhile(async () => {
+      this.#bare = !hasSchema(this.#sql);
+      this.#alarm.storageWiped(this.#bare);
       // A migration may owe work (a transcript older than the search index): the alarm takes it up.
-      if (applySessionMigrations(this.#sql) > 0) await this.#alarm.rearm();
+      if (!this.#bare && applySessionMigrations(this.#sql) > 0) await this.#alarm.rearm();
     });
+  }
+
+  /**
+   * Before a session is created in an object holding no record (new, or wiped after a deletion): the
+   * key's last stateVersion, which a deletion keeps in D1, seeds it, so its event log goes on counting
+   * from there (SPEC §23 "Generations"). One D1 read, only for an object that has never held this key's
+   * record since its storage was last wiped.
+   */
+  async #continueGeneration(sessionKey: string): Promise<void> {
+    this.#use();
+    if (readRecord(this.#sql) !== undefined) return;
+    const floor = await readStateFloor(keyShard(indexShards(this.env), sessionKey), sessionKey).catch(
+      // D1 out of reach: creation does not wait on it (index writes are retried; this cannot be), so the
+      // log starts from the time in ms instead, above any count of events a deleted session could have had.
+      () => Date.now(),
+    );
+    if (floor !== undefined && floor > 0)
+      this.ctx.storage.transactionSync(() => seedTombstone(this.#sql, sessionKey, floor));
+  }
+
+  /** The schema, created from the squashed script the first time this object is used (or after a wipe). */
+  #use(): void {
+    if (!this.#bare) return;
+    applySessionMigrations(this.#sql);
+    this.#bare = false;
+    this.#alarm.storageWiped(false);
   }
 
   /** Writes in one transaction, then delivers what the write owes others. */
@@ -127,6 +174,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   }
 
   async create(init: CreateSessionInit): Promise<Result<SessionRow>> {
+    await this.#continueGeneration(init.sessionKey);
     if (liveRecord(this.#sql))
       return { ok: false, code: "conflict", message: `session ${init.sessionKey} already exists` };
     await this.#write(() => writeCreation(this.#sql, init, Date.now()));
@@ -138,14 +186,17 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     turn: TurnRequest,
     fork: TranscriptMessage[] = [],
   ): Promise<Result<AcceptedTurn>> {
+    await this.#continueGeneration(init.sessionKey);
     return this.#turns.createWithTurn(init, turn, fork);
   }
 
   async ensure(init: CreateSessionInit): Promise<Result<SessionRow>> {
+    this.#use();
     return liveRecord(this.#sql) ? this.describe() : this.create(init);
   }
 
   async describe(viewer?: Viewer): Promise<Result<SessionRow>> {
+    if (this.#bare) return notFound();
     const record = liveRecord(this.#sql);
     if (!record) return notFound();
     return (
@@ -170,13 +221,19 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     };
   }
 
-  async childCreated(childKey: string, runId?: string): Promise<Result<{ recorded: boolean }>> {
+  async childCreated(
+    childKey: string,
+    runId?: string,
+  ): Promise<Result<{ recorded: boolean; sessionId?: string }>> {
+    this.#use();
     const child = { childSessionKey: childKey, ...(runId ? { runId } : {}) };
     const recorded = await this.#write(() => writeChild(this.#sql, child, Date.now()));
-    return { ok: true, value: { recorded } };
+    const sessionId = liveRecord(this.#sql)?.sessionId;
+    return { ok: true, value: { recorded, ...(sessionId ? { sessionId } : {}) } };
   }
 
   async patch(changes: SessionPatch, guard?: SessionGuard): Promise<Result<SessionRow>> {
+    if (this.#bare) return notFound();
     const record = guardedRecord(this.#sql, guard);
     if (!record.ok) return record;
     await this.#write(() => writePatch(this.#sql, changes, Date.now()));
@@ -184,6 +241,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   }
 
   async remove(guard?: SessionGuard): Promise<Result<{ deleted: true }>> {
+    if (this.#bare) return notFound();
     const record = guardedRecord(this.#sql, guard);
     if (!record.ok) return record;
     this.ctx.storage.transactionSync(() => writeDeletion(this.#sql, Date.now()));
@@ -193,7 +251,20 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     return { ok: true, value: { deleted: true } };
   }
 
+  async retire(request: RetireRequest): Promise<Result<RetireAnswer>> {
+    const record = guardedRecord(this.#sql, { expectedSessionId: request.expectedSessionId });
+    if (!record.ok) return record;
+    const refused = retireRefusal(this.#sql, record.value, request);
+    if (refused) return { ok: true, value: { retired: false, reason: refused } };
+    if (request.action === "archive")
+      await this.#write(() => writePatch(this.#sql, { archived: true }, Date.now()));
+    else if (!(await this.remove({ expectedSessionId: request.expectedSessionId })).ok)
+      return { ok: false, code: "conflict", message: "the session changed before it was deleted" };
+    return { ok: true, value: { retired: true } };
+  }
+
   async compact(): Promise<Result<CompactionAnswer>> {
+    if (this.#bare) return notFound();
     const answer = await compactNow(this.env, this.ctx.storage, sessionConfig(this.env));
     // The compacted event owes the index the session's new stateVersion.
     await this.#outbox.flush();
@@ -201,12 +272,14 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   }
 
   async importMessages(messages: TranscriptMessage[]): Promise<Result<ImportReceipt>> {
+    if (this.#bare) return notFound();
     const record = liveRecord(this.#sql);
     if (!record) return notFound();
     return { ok: true, value: await this.#write(() => writeImport(this.#sql, record, messages)) };
   }
 
   async history(request: HistoryRequest, viewer?: Viewer): Promise<Result<SessionHistory>> {
+    if (this.#bare) return notFound();
     const record = liveRecord(this.#sql);
     if (!record) return notFound();
     return (
@@ -218,55 +291,67 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   }
 
   async recentMessages(count: number): Promise<TranscriptMessage[]> {
+    if (this.#bare) return [];
     return liveRecord(this.#sql) ? readRecentMessages(this.#sql, count) : [];
   }
 
   async exportChunk(afterSeq: number, limit: number): Promise<Result<{ lines: string[]; lastSeq: number }>> {
+    if (this.#bare) return notFound();
     if (!liveRecord(this.#sql)) return notFound();
     return { ok: true, value: readExportChunk(this.#sql, afterSeq, limit) };
   }
 
   async exactPage(beforeSeq: number | undefined, limit: number): Promise<Result<ExactPage>> {
+    if (this.#bare) return notFound();
     if (!liveRecord(this.#sql)) return notFound();
     return { ok: true, value: readExactPage(this.#sql, beforeSeq, limit) };
   }
 
   async messageOffset(messageId: string, includeTools: boolean): Promise<Result<{ newer: number }>> {
+    if (this.#bare) return notFound();
     const newer = liveRecord(this.#sql) ? countNewer(this.#sql, messageId, includeTools) : undefined;
     return newer === undefined ? notFound() : { ok: true, value: { newer } };
   }
 
   async acceptInbound(message: InboundChannelMessage): Promise<Result<InboundAnswer>> {
+    await this.#continueGeneration(message.init.sessionKey);
     return this.#turns.acceptInbound(message);
   }
 
   async enqueueTurn(request: TurnRequest): Promise<Result<AcceptedTurn>> {
+    this.#use();
     return this.#turns.enqueue(request);
   }
 
   async enqueueTurnAndWait(request: TurnRequest, timeoutMs: number): Promise<Result<RunRecord>> {
+    this.#use();
     return this.#turns.enqueueAndWait(request, timeoutMs);
   }
 
   async recordSend(send: SendRecordRequest): Promise<Result<SentRecord & { duplicate: boolean }>> {
+    this.#use();
     return recordSend(this.ctx.storage, this.#alarm, send);
   }
 
   async sendQueued(runId: string): Promise<Result<{ settled: boolean }>> {
+    this.#use();
     const settled = this.ctx.storage.transactionSync(() => settleQueuedSend(this.#sql, runId));
     return { ok: true, value: { settled } };
   }
 
   async sentTurn(runId: string): Promise<Result<TurnRequest>> {
+    if (this.#bare) return notFound();
     return readSentTurn(this.#sql, runId);
   }
 
   async attachment(name: string): Promise<Result<{ bytes: ArrayBuffer; mimeType?: string }>> {
+    if (this.#bare) return notFound();
     return liveRecord(this.#sql) ? readAttachment(this.#sql, name) : notFound();
   }
 
   /** A run killed with its ancestor (`cascade`) ends without a completion; otherwise it reports. */
   async kill(options: { cascade?: boolean } = {}): Promise<Result<{ stopped: number }>> {
+    if (this.#bare) return notFound();
     if (!liveRecord(this.#sql)) return notFound();
     // Its collectors still queued never start: they are work of the runs stopped here. One synchronous
     // step, so no run can admit a member between the cancel and the stop; a parked agents_wait then
@@ -285,11 +370,13 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     runId: string,
     text: string,
   ): Promise<Result<{ runId: string; rateLimited: boolean }>> {
+    this.#use();
     return this.#turns.restart(requesterKey, runId, text);
   }
 
   /** Steering into the active run: the run goes on and takes the message at its next step. */
   async steerActiveRun(message: SteerMessage): Promise<Result<{ runId: string }>> {
+    if (this.#bare) return notFound();
     const record = liveRecord(this.#sql);
     if (!record) return notFound();
     const config = sessionConfig(this.env);
@@ -301,6 +388,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
 
   /** The yield's message stays as hidden context; the next inbound event starts a fresh turn. */
   async yieldRun(runId: string, message: string): Promise<Result<{ yielded: boolean }>> {
+    if (this.#bare) return notFound();
     const record = liveRecord(this.#sql);
     if (!record) return notFound();
     const run = findRun(this.#sql, runId);
@@ -312,87 +400,124 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   }
 
   async changes(since: number, watcherKey?: string): Promise<Result<StateChanges>> {
+    if (this.#bare) return notFound();
     return this.#live.changes(since, watcherKey);
   }
 
   async watch(watcherKey: string): Promise<Result<{ watched: boolean }>> {
+    this.#use();
     return this.#live.watch(watcherKey);
   }
 
   async watchNotice(notice: WatchNotice): Promise<Result<{ taken: "appended" | "duplicate" | "archived" }>> {
+    this.#use();
     return this.#live.watchNotice(notice);
   }
 
   async postRunProgress(runId: string, progress: RunProgressPost): Promise<Result<{ accepted: true }>> {
+    this.#use();
     return this.#live.postRunProgress(runId, progress);
   }
 
   async delivery(deliveryId: string): Promise<Result<DeliveryRecord>> {
+    if (this.#bare) return notFound();
     return this.#deliveries.read(deliveryId);
   }
 
   async reportDelivery(deliveryId: string, report: DeliveryReport): Promise<Result<DeliveryReportAnswer>> {
+    this.#use();
     return this.#deliveries.report(deliveryId, report);
   }
 
   async retryDelivery(deliveryId: string): Promise<Result<DeliveryRecord>> {
+    this.#use();
     return this.#deliveries.retry(deliveryId);
   }
 
   async dismissDelivery(deliveryId: string): Promise<Result<DeliveryRecord>> {
+    this.#use();
     return this.#deliveries.dismiss(deliveryId);
   }
 
   async recordStructuredOutput(runId: string, result: unknown): Promise<Result<StructuredAnswer>> {
+    this.#use();
     return this.ctx.storage.transactionSync(() => writeStructuredOutput(this.#sql, runId, result));
   }
 
   async admitCollector(admission: CollectorAdmission): Promise<Result<AdmittedCollector>> {
+    if (admission.requester) await this.#continueGeneration(admission.requester.sessionKey);
+    else this.#use();
     return this.#collectors.admit(admission);
   }
 
   async collectorResult(result: CollectorResult): Promise<Result<{ taken: boolean }>> {
+    this.#use();
     return this.#collectors.take(result);
   }
 
   async waitCollectors(runIds: string[], timeoutMs: number): Promise<Result<CollectorSnapshot>> {
+    this.#use();
     return this.#collectors.wait(runIds, timeoutMs);
   }
 
   async cancelCollectors(runIds?: string[]): Promise<Result<{ cancelled: string[] }>> {
+    this.#use();
     return this.#collectors.cancel(runIds);
   }
 
   async releaseRun(runId: string): Promise<Result<{ released: boolean }>> {
+    this.#use();
     return this.#turns.release(runId);
   }
 
+  async erasurePlan(sessionKey: string): Promise<Result<ErasurePlan>> {
+    return { ok: true, value: readErasurePlan(this.#sql, sessionKey) };
+  }
+
+  async eraseCopies(request: ErasureRequest): Promise<Result<ErasureAnswer>> {
+    return { ok: true, value: await this.#write(() => writeErasure(this.#sql, request, Date.now())) };
+  }
+
   async inspect(): Promise<Result<SessionInspection>> {
+    if (this.#bare) return notFound();
     return inspectSession(this.#sql);
   }
 
   override async fetch(request: Request): Promise<Response> {
+    this.#use();
     return this.#live.open(request);
   }
 
   async getRun(runId: string): Promise<Result<RunRecord>> {
+    if (this.#bare) return notFound();
     return this.#turns.getRun(runId);
   }
 
   async waitForRun(runId: string, timeoutMs: number): Promise<Result<RunRecord>> {
+    if (this.#bare) return notFound();
     return this.#turns.waitForRun(runId, timeoutMs);
   }
 
   async waitForProgress(runId: string, timeoutMs: number): Promise<Result<RunProgress>> {
+    if (this.#bare) return notFound();
     return this.#turns.waitForProgress(runId, timeoutMs);
   }
 
   async completeDeferredRun(runId: string, result: DeferredResult): Promise<Result<RunRecord>> {
-    return this.#turns.completeDeferred(runId, result);
+    if (this.#bare) return notFound();
+    try {
+      return await this.#turns.completeDeferred(runId, result);
+    } catch (error) {
+      // The run's end deleted the session (a `cleanup: "delete"` child) and its storage went with it.
+      if (this.#bare) return notFound();
+      throw error;
+    }
   }
 
   /** Due work, top to bottom: outbox, runs in flight, queued runs, archiving; then the next alarm. */
   override async alarm(): Promise<void> {
+    // A wiped object owes nothing (its alarm went with its storage; one already firing finds this).
+    if (this.#bare) return;
     this.#alarm.forget();
     // What the outbox holds goes out alongside the first run, so a run never waits on D1 to start.
     const delivering = this.#outbox.deliver();
@@ -405,8 +530,11 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
       this.ctx.storage.transactionSync(() => {
         failIfOrphaned(this.#sql, record, Date.now());
         archiveIfDue(this.#sql, record, Date.now());
+        retainSession(this.#sql, sessionConfig(this.env), record, Date.now());
       });
     await delivering;
+    // That pass may have wiped the storage (the session's deletion, delivered): nothing is left to do.
+    if (this.#bare) return;
     await this.#outbox.deliver();
     await this.#alarm.rearm();
   }

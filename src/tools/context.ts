@@ -1,16 +1,17 @@
 import { agentApi } from "../agent-object/client";
 import { keyOptionsOf } from "../config/key-options";
 import type { SwitchboardConfig } from "../config/schema";
-import { type IndexBindings, indexShards } from "../index-db/shards";
+import { indexShards } from "../index-db/shards";
+import { openPlatformThread } from "../platforms/threads";
 import type { Requester } from "../policy/requester";
 import type { QueueMessage } from "../queue/messages";
-import { deliveryQueue, type QueueBindings } from "../queue/queues";
+import { deliveryQueue } from "../queue/queues";
 import { sendTurnAndWaitResilient, sessionApi, waitForRunResilient } from "../session/client";
 import type { ToolContext } from "./types";
 
 /** The storage interfaces a tool call gets, bound to this Worker's (or object's) bindings. */
 export function toolContext(
-  env: Pick<Env, "SESSION" | "AGENT"> & IndexBindings & QueueBindings,
+  env: Env,
   config: SwitchboardConfig,
   requester: Requester,
   callKey?: string,
@@ -30,6 +31,7 @@ export function toolContext(
     sendTurnAndWait: (sessionKey, turn, timeoutMs) =>
       sendTurnAndWaitResilient(env.SESSION, sessionKey, turn, timeoutMs),
     agentSpend: (agentId, day) => agentApi(env, agentId).spend(day),
+    openThread: (request) => openPlatformThread(env, config, request),
     agent: (agentId) => agentApi(env, agentId),
     sendToQueue: async (message: QueueMessage) => {
       await deliveryQueue(env, message).send(message, { contentType: "json" });

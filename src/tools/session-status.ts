@@ -81,7 +81,7 @@ async function describedWithChildren(
   const status = await stub.describeForStatus(viewer);
   if (!status.ok) return { described: status, children: {} };
   const { row, mayHaveChildren, modelOverride } = status.value;
-  const children = mayHaveChildren ? await countChildrenByStatus(ctx.shards, sessionKey) : {};
+  const children = mayHaveChildren ? await countChildrenByStatus(ctx.shards, sessionKey, row.sessionId) : {};
   return { described: { ok: true, value: row }, children, ...(modelOverride ? { modelOverride } : {}) };
 }
 

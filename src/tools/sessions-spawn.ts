@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { subagentSettings } from "../config/agents";
+import { ToolInputError } from "../errors";
 import { ancestorsOf } from "../index-db/lookup";
 import { findRunSession } from "../index-db/runs";
 import { runIdIn } from "../index-db/shards";
@@ -8,11 +9,19 @@ import type { CreateSessionInit, TurnRequest } from "../session/api";
 import { attachmentSchema, prepareAttachments } from "../subagents/attachments";
 import { subagentTaskMessage } from "../subagents/task-message";
 import { messageTextSchema } from "../transcript/message";
+import { allowedWebhook, type WebhookSettings } from "../webhooks/allowed-origin";
 import { flooredNumber, idempotencyKeyParam, jsonObjectParam, labelParam } from "./args";
 import { readTranscript } from "./read-transcript";
 import { checkSpawn } from "./spawn-checks";
 import { COLLECT_NOTE, checkCollect, collectorOrigin, collectorTarget } from "./spawn-collect";
-import { defineTool } from "./types";
+import { openSpawnThread } from "./spawn-thread";
+import { defineTool, type ToolContext } from "./types";
+
+/** A refused webhook URL as the tool's input error (a 400 on /tools/invoke and REST), naming `webhook`. */
+function assertWebhookParam(url: string, config: WebhookSettings): void {
+  const allowed = allowedWebhook(url, config);
+  if (!allowed.ok) throw new ToolInputError(`webhook: ${allowed.error}`);
+}
 
 /** Params that belong to sessions_send: a sub-agent's result comes back to its requester, never to a channel. */
 const DELIVERY_PARAMS = [
@@ -40,6 +49,21 @@ function spawnIdsAtRandom(targetId: string, shardCount: number) {
   return { childUuid, childKey, runId: runIdIn(shardCount, childKey) };
 }
 
+/** A thread child's first runId: stable for an idempotencyKey, so a repeat finds its child by it. */
+const threadRunId = (requesterKey: string, idempotencyKey: string) =>
+  stableUuid("sessions_spawn:thread-run", requesterKey, idempotencyKey);
+
+/** A thread child's ids: its key is its thread's; its runId stable for an idempotencyKey, else routed. */
+async function threadIds(ctx: ToolContext, childKey: string, idempotencyKey: string | undefined) {
+  return {
+    childUuid: await stableUuid("sessions_spawn:thread", childKey),
+    childKey,
+    runId: idempotencyKey
+      ? await threadRunId(ctx.requester.sessionKey, idempotencyKey)
+      : runIdIn(ctx.shards.length, childKey),
+  };
+}
+
 const NOTE =
   "The sub-agent runs in the background. Its result is pushed to this session automatically when it finishes: do not poll for it.";
 
@@ -58,7 +82,12 @@ export const sessionsSpawn = defineTool({
         .optional()
         .describe("abort the run after N seconds (0 = no timeout)"),
       timeoutSeconds: flooredNumber().optional().describe("legacy alias of runTimeoutSeconds"),
-      thread: z.boolean().optional(),
+      thread: z
+        .boolean()
+        .optional()
+        .describe(
+          "open a thread for it in your chat (a Telegram forum topic, a Slack or Discord thread): its replies go there, and what people write there goes to it",
+        ),
       mode: z.enum(["run", "session"]).optional(),
       cleanup: z
         .enum(["delete", "keep"])
@@ -86,6 +115,13 @@ export const sessionsSpawn = defineTool({
         .max(200)
         .optional()
         .describe("collect only: the collector group (default: this run's)"),
+      webhook: z
+        .string()
+        .max(2048)
+        .optional()
+        .describe(
+          "POST the child's run outcome here, signed, when it ends (an origin in webhooks.allowedOrigins)",
+        ),
     })
     .superRefine((params, ctx) => {
       for (const name of DELIVERY_PARAMS) {
@@ -102,16 +138,28 @@ export const sessionsSpawn = defineTool({
     }),
   async handler(ctx, params) {
     const { requester, config } = ctx;
+    // Refused before anything is looked up or written (SPEC §22): a 400 naming `webhook`.
+    if (params.webhook !== undefined) assertWebhookParam(params.webhook, config);
     // A run's own tool call has a key of its own: resumed after an eviction, it finds its spawn again.
     const idempotencyKey = params.idempotencyKey ?? ctx.callKey;
     const origin = await collectorOrigin(ctx, params);
     if (origin) return origin;
     let repeat = false;
+    // A thread's child is named by its thread, known only once it is open: a repeat finds it by its run.
+    let threadChild: string | undefined;
     // A repeat of an accepted spawn (its run is in the run index, which outlives a deleted child) is
     // answered as the first time and creates nothing, even once the child is gone.
     const request = { ...params, agentId: collectorTarget(ctx, params) };
     const plan = await checkSpawn(ctx, request, async (targetId) => {
       if (!idempotencyKey) return false;
+      if (params.thread) {
+        threadChild = await findRunSession(
+          ctx.shards,
+          await threadRunId(requester.sessionKey, idempotencyKey),
+        );
+        repeat = threadChild !== undefined;
+        return repeat;
+      }
       const ids = await spawnIds(requester.sessionKey, idempotencyKey, targetId);
       repeat = (await findRunSession(ctx.shards, ids.runId)) === ids.childKey;
       return repeat;
@@ -125,9 +173,18 @@ export const sessionsSpawn = defineTool({
     if (!collect.ok) return { status: collect.status, error: collect.error };
     const collector = collect.plan;
 
-    const { childUuid, childKey, runId } = idempotencyKey
-      ? await spawnIds(requester.sessionKey, idempotencyKey, plan.target.id)
-      : spawnIdsAtRandom(plan.target.id, ctx.shards.length);
+    // With thread: true, the thread is opened now, after every check and before the child exists.
+    const opened =
+      params.thread && !repeat
+        ? await openSpawnThread(ctx, plan.target.id, params.label ?? params.task)
+        : undefined;
+    if (opened && !opened.ok) return { status: opened.status, error: opened.error };
+    const thread = opened?.ok ? opened : undefined;
+    const { childUuid, childKey, runId } = params.thread
+      ? await threadIds(ctx, threadChild ?? thread?.childKey ?? "", idempotencyKey)
+      : idempotencyKey
+        ? await spawnIds(requester.sessionKey, idempotencyKey, plan.target.id)
+        : spawnIdsAtRandom(plan.target.id, ctx.shards.length);
     const settings = subagentSettings(config, requester.agentId);
     // The child's role and tools follow its own agent's maxSpawnDepth (src/policy/tool-profiles.ts).
     const targetSettings = subagentSettings(config, plan.target.id);
@@ -190,6 +247,10 @@ export const sessionsSpawn = defineTool({
       ...(plan.model ? { modelOverride: plan.model } : {}),
       ...(plan.thinking ? { thinkingLevel: plan.thinking } : {}),
       attachments: files.files,
+      // A thread's child is of its chat, and its thread is where it answers (SPEC §21).
+      ...(thread
+        ? { channel: thread.thread.channel, chatType: thread.chatType, deliveryContext: thread.thread }
+        : {}),
       spawn: {
         requesterKey: requester.sessionKey,
         task: params.task,
@@ -198,6 +259,7 @@ export const sessionsSpawn = defineTool({
         // A persistent (session-mode) child is kept for follow-ups (SPEC §5.4).
         cleanup: mode === "session" ? "keep" : (params.cleanup ?? "keep"),
         archiveAfterMinutes: targetSettings.archiveAfterMinutes,
+        ...(thread ? { thread: thread.thread } : {}),
         ...(collector
           ? {
               collect: {
@@ -217,6 +279,9 @@ export const sessionsSpawn = defineTool({
         provenance: { kind: "subagent_task", sourceSessionKey: requester.sessionKey },
       },
       ...(timeoutSeconds > 0 ? { timeoutMs: timeoutSeconds * 1000 } : {}),
+      // Its reply goes into its thread; a sub-agent's otherwise only reports back.
+      ...(thread ? { replyTo: thread.thread } : {}),
+      ...(params.webhook !== undefined ? { webhook: { url: params.webhook } } : {}),
     };
     const fork = params.context === "fork" ? await readTranscript(ctx, requester.sessionKey) : [];
     let held = false;

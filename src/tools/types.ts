@@ -4,6 +4,8 @@ import type { DailySpend } from "../agent-object/spend";
 import type { SwitchboardConfig, ToolName } from "../config/schema";
 import type { IndexShards } from "../index-db/shards";
 import type { KeyOptions } from "../keys";
+import type { ThreadOpened } from "../platforms/platform";
+import type { ThreadRequest } from "../platforms/threads";
 import type { Requester } from "../policy/requester";
 import type { QueueMessage } from "../queue/messages";
 import type { SendRecordRequest, SessionApi, TurnRequest } from "../session/api";
@@ -37,6 +39,11 @@ export interface ToolContext {
   ) => ReturnType<SessionApi["waitForRun"]>;
   /** An agent's spend on a UTC day (`YYYY-MM-DD`), from its agent object (SPEC §20 budgets). */
   agentSpend: (agentId: string, day: string) => Promise<DailySpend>;
+  /**
+   * Opens a thread on a chat platform for a sub-agent (`sessions_spawn { thread: true }`, SPEC §21): the
+   * platform's API, with the channel's bot token, which never leaves it.
+   */
+  openThread: (request: ThreadRequest) => Promise<ThreadOpened>;
   /** An agent's object: its scheduler (SPEC §22, the cron tool). */
   agent: (agentId: string) => AgentApi;
   /** Puts a message durably on the deliveries queue (resolves once the queue has it). */

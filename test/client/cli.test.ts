@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CliIo } from "../../packages/cli/src/io";
 import { runCli } from "../../packages/cli/src/main";
+import { deriveKey } from "../../src/auth/purpose-keys";
 import {
   ADMIN,
   AGENT_TOKENS,
@@ -426,6 +427,12 @@ describe("CLI commands (in workerd, against the Worker)", () => {
     expect(status.stdout).toMatch(/ignored: +\d+/);
     const agent = await cli(["channels", "status", "tg-bot"]);
     expect(agent.code).not.toBe(0);
+    const slackStatus = await cli(["channels", "status", "slack-bot"], { env });
+    expect(slackStatus.stdout).toMatch(/platform team: +Switchboard Test/);
+    expect(slackStatus.stdout).toMatch(/platform user: +switchboard/);
+    const discordStatus = await cli(["channels", "status", "discord-bot"], { env });
+    expect(discordStatus.stdout).toMatch(/platform name: +Switchboard Test/);
+    expect(discordStatus.stdout).toMatch(/platform ask_registered: +(true|false)/);
   });
 });
 
@@ -447,6 +454,14 @@ describe("switchboard secret (offline)", () => {
     const printed = await cli(["secret", "webhook", "hook-sync-rec", "--json"], { env });
     expect(printed.code).toBe(0);
     expect(JSON.parse(printed.stdout)).toEqual({ secret: await webhookAgentSecret("hook-sync-rec") });
+  });
+
+  it("prints the key outbound webhooks are signed with, for their receivers", async () => {
+    const env = { SWITCHBOARD_TOKEN: "", SWITCHBOARD_SIGNING_KEY: SIGNING_KEY };
+    const printed = await cli(["secret", "webhooks"], { env });
+    expect(printed.code).toBe(0);
+    expect(printed.stdout.trim()).toBe(await deriveKey(SIGNING_KEY, { use: "webhooks" }));
+    expect(printed.stdout.trim()).not.toBe(await webhookAgentSecret("hook-sync-rec"));
   });
 
   it("says what to set when the signing key is missing, and names unknown kinds", async () => {

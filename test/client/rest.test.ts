@@ -53,6 +53,23 @@ describe("client REST methods", () => {
     await expect(client.getSession(key)).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  it("erases a session and a sender (SPEC §23)", async () => {
+    const { client, requests } = testClient({ token: ADMIN });
+    const key = `agent:main:client-erase-${uid()}`;
+    await client.createSession({ agentId: "main", key });
+    const none = { messages: 0, searchRows: 0, children: 0, sent: 0, notices: 0 };
+    expect(await client.deleteSession(key, { erase: true })).toEqual({
+      deleted: true,
+      erased: { sessions: 1, ...none },
+    });
+    // `erased` in the answer: the query reached the route.
+    expect(lastRoute(requests)).toBe(`DELETE /v1/sessions/${key}`);
+    expect(await client.eraseSender({ channel: "webchat", senderId: `nobody-${uid()}` })).toEqual({
+      erased: { sessions: 0, ...none },
+    });
+    expect(lastRoute(requests)).toBe("POST /v1/erase");
+  });
+
   it("imports a transcript and exports it byte for byte", async () => {
     const { client, requests } = testClient({ token: ADMIN });
     const key = `agent:main:client-${uid()}`;

@@ -6,6 +6,7 @@ import type { z } from "zod";
 import type * as Client from "../../packages/client/src/index";
 import type { jobInputSchema, jobPatchSchema, jobSchema, runSchema } from "../../src/cron/job-schema";
 import type { cronQuerySchema } from "../../src/routes/v1/cron";
+import type { erasedCountsSchema } from "../../src/routes/v1/erasure-schemas";
 import type { createGrantSchema } from "../../src/routes/v1/grants";
 import type { waitResult } from "../../src/routes/v1/run-view";
 import type {
@@ -76,6 +77,7 @@ export type ClientTypesMatchTheServer = [
   Holds<Same<Client.SessionRow, Session.SessionRow>>,
   Holds<Same<Client.ImportReceipt, Session.ImportReceipt>>,
   Holds<Same<Client.CompactionAnswer, Session.CompactionAnswer>>,
+  Holds<Same<Client.ErasedCounts, z.output<typeof erasedCountsSchema>>>,
   Holds<Same<Client.RunRecord, Session.RunRecord>>,
   Holds<Same<Client.RunProgress, Session.RunProgress>>,
   Holds<Same<Client.RunWaitResult, ReturnType<typeof waitResult>>>,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { signatureHeader } from "../../src/channels/signature";
 import {
   ADMIN,
   AGENT_TOKENS,
@@ -128,6 +129,9 @@ const surfaces: Record<string, Surface> = {
   "GET cron runs": (token, s) => call("GET", `/v1/cron/jobs/${s.jobId}/runs?agentId=${s.agentId}`, { token }),
   "PATCH cron job": (token, s) =>
     call("PATCH", `/v1/cron/jobs/${s.jobId}?agentId=${s.agentId}`, { token, body: { enabled: false } }),
+  "GET grants": (token) => call("GET", "/v1/grants", { token }),
+  "POST maintenance dry-run": (token) =>
+    call("POST", "/v1/maintenance", { token, body: { mode: "dry-run" } }),
   sessions_list: tool("sessions_list", () => ({ limit: 200 })),
   sessions_search: tool("sessions_search", (s) => ({ query: s.canary })),
   sessions_history: tool("sessions_history", (s) => ({ sessionKey: s.key })),
@@ -143,6 +147,19 @@ const surfaces: Record<string, Surface> = {
     postSlack("slack-bot", slackEvent({ channel_type: "im", channel: "D0LEAK" }), { secret: token }),
   "POST discord channel, forged": (token) =>
     postDiscord("discord-bot", { id: "1", type: 2, token, data: { name: "ask" } }, { tamper: true }),
+  // A hook takes its own secret only (SPEC §22): no Switchboard token calls it, whatever the body names.
+  "POST hook with the caller's bearer, forged": (token, s) =>
+    call("POST", "/v1/hooks/quiet", { token, body: { sessionKey: s.key, agentId: "main", text: s.canary } }),
+  "POST hook signed with the caller's token, forged": async (token, s) => {
+    const body = JSON.stringify({ sessionKey: s.key });
+    return call("POST", "/v1/hooks/build", {
+      body,
+      headers: {
+        "Content-Type": "application/json",
+        "X-Switchboard-Signature": await signatureHeader(token, body),
+      },
+    });
+  },
 };
 
 /** The surfaces a caller's bearer token cannot open: each answers 401 to every credential. */
@@ -177,7 +194,11 @@ describe("the leak matrix: no answer carries a canary its caller may not see", (
       },
     ];
 
-    const secrets = await platformSecrets();
+    // A grant's token is shown once, when it is made: no answer of any surface may carry one again.
+    const grantTokens = credentials
+      .filter((credential) => credential.name.startsWith("grant"))
+      .map((c) => c.token);
+    const secrets = [...(await platformSecrets()), ...grantTokens];
     const leaks: string[] = [];
     let answered = 0;
     for (const credential of credentials) {
@@ -190,7 +211,9 @@ describe("the leak matrix: no answer carries a canary its caller may not see", (
           if (answer.status < 300) answered++;
           for (const secret of secrets)
             if (answer.text.includes(secret))
-              leaks.push(`${credential.name} · ${surfaceName} of ${session.name} shows a platform secret`);
+              leaks.push(
+                `${credential.name} · ${surfaceName} of ${session.name} shows a platform secret or grant token`,
+              );
           for (const other of hidden)
             if (answer.text.includes(other.canary))
               leaks.push(

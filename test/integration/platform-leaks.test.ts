@@ -61,13 +61,14 @@ describe("the leak matrix: chat platform channels", () => {
   it("a reply the platform refuses fails without its bot token in lastError or the deliveries list", async () => {
     const secrets = await platformSecrets();
     const user = tgId();
-    await platformScript(String(user), ["blocked"]);
+    // The chat's first call is the run's typing (SPEC §21 Live); its reply is the second.
+    await platformScript(String(user), ["ok", "blocked"]);
     const posted = await postTelegram(
       "tg-bot",
       tgUpdate({ chat: { id: user, type: "private" }, from: { id: user, is_bot: false }, text: "hi" }),
     );
     expect(posted.status, posted.text).toBe(202);
-    await platformCallsArrived(String(user), 1);
+    await platformCallsArrived(String(user), 2);
     const key = String(posted.json.sessionKey);
     const row = await ledgerRowOnce(key, "tg-bot", (r) => r.status === "failed", "the refused reply failed");
     expect(row.last_error).toContain("Forbidden: bot was blocked by the user");

@@ -59,6 +59,10 @@ function trappedContext(requesterKey: string): { ctx: ToolContext; touched: stri
       touched.push(`agentSpend(${agentId})`);
       throw new Error("agentSpend used");
     },
+    openThread: async () => {
+      touched.push("openThread");
+      throw new Error("openThread used");
+    },
     agent: (agentId) => {
       touched.push(`agent(${agentId})`);
       throw new Error("agent used");

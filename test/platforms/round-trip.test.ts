@@ -29,7 +29,9 @@ describe("chat platforms end to end: signed update → run → reply at the plat
     const posted = await postTelegram("tg-bot", update);
     expect(posted.status, posted.text).toBe(202);
     expect(await waitRun(String(posted.json.runId))).toMatchObject({ reply: "Got it: hello bot" });
-    const [call] = await platformCallsArrived(String(user), 1);
+    // Typing while the run worked (SPEC §21 Live), then the reply (tg-bot: `streaming: "off"`).
+    const [typing, call] = await platformCallsArrived(String(user), 2);
+    expect(typing?.path).toMatch(/^\/telegram\/bot[^/]+\/sendChatAction$/);
     expect(call?.path).toMatch(/^\/telegram\/bot[^/]+\/sendMessage$/);
     expect(call?.json).toMatchObject({
       chat_id: String(user),
@@ -51,12 +53,14 @@ describe("chat platforms end to end: signed update → run → reply at the plat
     const posted = await postSlack("slack-bot", envelope);
     expect(posted.status, posted.text).toBe(202);
     expect(await waitRun(String(posted.json.runId))).toMatchObject({ reply: "Got it: hi there" });
-    const [call] = await platformCallsArrived(dm, 1);
+    // The assistant status while the run worked (SPEC §21 Live), then the reply.
+    const [status, call] = await platformCallsArrived(dm, 2);
+    expect(status?.path).toBe("/slack/assistant.threads.setStatus");
     expect(call?.path).toBe("/slack/chat.postMessage");
     expect(call?.json).toMatchObject({ channel: dm, thread_ts: threadTs, text: "Got it: hi there" });
   });
 
-  it("Slack: an im message outside a thread is answered in the conversation", async () => {
+  it("Slack: an im message outside a thread is answered in the conversation, completing its placeholder", async () => {
     const dm = `D${uid().toUpperCase()}`;
     const envelope = slackEvent({
       channel: dm,
@@ -66,9 +70,13 @@ describe("chat platforms end to end: signed update → run → reply at the plat
     });
     const posted = await postSlack("slack-bot", envelope);
     expect(posted.status, posted.text).toBe(202);
-    const [call] = await platformCallsArrived(dm, 1);
+    // No assistant thread: a placeholder while the run worked (SPEC §21 Live), which the reply completes.
+    const [placeholder, call] = await platformCallsArrived(dm, 2);
+    expect(placeholder?.path).toBe("/slack/chat.postMessage");
+    expect(placeholder?.json).toMatchObject({ channel: dm, text: "…" });
+    expect(placeholder?.json.thread_ts).toBeUndefined();
+    expect(call?.path, JSON.stringify([placeholder, call])).toBe("/slack/chat.update");
     expect(call?.json).toMatchObject({ channel: dm, text: "Got it: plain" });
-    expect(call?.json.thread_ts).toBeUndefined();
   });
 
   it("Discord: /ask text: is deferred, and its reply completes the interaction's @original", async () => {

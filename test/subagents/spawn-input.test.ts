@@ -98,16 +98,12 @@ describe("sessions_spawn accepted", () => {
     expect((await storedRuns(child)).map((run) => run.runId)).toEqual([result.runId]);
   });
 
-  it("thread: true gives mode session; mode session forces cleanup keep", async () => {
+  it("thread: true outside a chat platform is an error naming thread, and spawns nothing", async () => {
+    // On a platform chat it opens a thread and gives mode session (test/platforms/threads.test.ts).
     const r = await requester("main", "ok-thread");
     const threaded = await spawn(r, { task: "t", thread: true, cleanup: "delete" });
-    expect(threaded).toMatchObject({ status: "accepted", mode: "session" });
-    const explicit = await spawn(r, { task: "t", thread: true, mode: "run" });
-    expect(explicit).toMatchObject({ status: "accepted", mode: "run" });
-    await settleAll([r, threaded.childSessionKey, explicit.childSessionKey]);
-    // The session-mode child is kept after its completion, despite cleanup: "delete".
-    const children = (await indexedChildren(r)).map((row) => row.session_key);
-    expect(children).toContain(threaded.childSessionKey);
+    expect(threaded).toMatchObject({ status: "error", error: expect.stringMatching(/^thread: /) });
+    expect(await indexedChildren(r)).toEqual([]);
   });
 
   it("snake_case params and the legacy timeoutSeconds alias are read", async () => {

@@ -17,6 +17,7 @@
  *     slow-tool/<ms> no `tool` message yet: calls sessions_list after <ms> milliseconds; afterwards
  *                   echoes the last user message (a message steered in meanwhile comes after the tool)
  *     slow/<ms>     echo after <ms> milliseconds (timeouts, aborts)
+ *     drip/<ms>     echo, streamed with <ms> milliseconds before each piece of text (a reply written over seconds)
  *     stall/<ms>    echo, but the body stops after a few bytes for <ms> milliseconds (abort mid-body)
  *     malformed     200 with JSON that is not a completion
  *     rate-limited/<s>  HTTP 429 with `retry-after: <s>`
@@ -43,6 +44,11 @@
  *     Checks the signature like /webhook, then records the delivery under `channel:<body.sessionKey>`.
  *     ok            200
  *     flaky/<n>     500 for the first <n> posts of each idempotencyKey, then 200
+ *   POST /receiver/<scenario>[/<param>]/rec-<id>                         an outbound webhook's receiver (SPEC §22)
+ *     Records every POST (the test checks its X-Switchboard-Signature with the key derived for webhooks).
+ *     ok            200
+ *     flaky/<n>     500 for the first <n> posts of each Idempotency-Key header, then 200
+ *     status-<n>    HTTP <n>
  *   POST /anthropic/<scenario>[/<param>][/rec-<id>]/v1/messages           Anthropic's Messages API
  *     Scenarios in fake-anthropic.ts (echo, no-usage, tools, rate-limited, overloaded, overloaded-stream, …).
  *   GET|POST /identity/<platform>/rec-<id>/…                               a chat platform's identity call
@@ -103,6 +109,8 @@ type Reply = {
   events?: Array<string | SseEvent>;
   headers?: Record<string, string>;
   cutAfter?: { events: number; hangup: boolean };
+  /** A streamed reply's pause between events (the model's pace, not the test's). */
+  eventGapMs?: number;
 };
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -255,6 +263,8 @@ function openAi(scenario: string, param: string | undefined, request: Json): Rep
         : completion({ content: lastUser });
     case "slow":
       return { ...completion({ content: lastUser }), delayMs: Number(param ?? 1000) };
+    case "drip":
+      return { ...completion({ content: lastUser }), eventGapMs: Number(param ?? 500) };
     case "stall":
       return { ...completion({ content: lastUser }), stallMs: Number(param ?? 1000) };
     case "malformed":
@@ -323,6 +333,22 @@ function channelDelivery(scenario: string, param: string | undefined, request: J
     : { status: 200, body: { ok: true } };
 }
 
+/** An outbound webhook's receiver: `ok`, or `flaky/<n>` per Idempotency-Key (as the channel's `flaky`). */
+function receiverReply(
+  scenario: string,
+  param: string | undefined,
+  idempotencyKey: string,
+): Reply | undefined {
+  if (scenario === "ok") return { status: 200, body: { ok: true } };
+  if (scenario !== "flaky") return undefined;
+  const key = `receiver:${idempotencyKey}`;
+  const attempt = (deliveryAttempts.get(key) ?? 0) + 1;
+  deliveryAttempts.set(key, attempt);
+  return attempt <= Number(param ?? 1)
+    ? { status: 500, body: { error: "flaky" } }
+    : { status: 200, body: { ok: true } };
+}
+
 function record(id: string, request: IncomingMessage, url: URL, body: string): void {
   const headers = Object.fromEntries(
     Object.entries(request.headers).map(([name, value]) => [name, `${value}`]),
@@ -354,6 +380,7 @@ async function route(request: IncomingMessage, url: URL, body: string): Promise<
     objectOf(parseJson(body)),
     request.headers,
     (key) => record(`platform:${key}`, request, url, body),
+    [parseJson(body)].find(Array.isArray),
   );
   if (platform) return platform;
   const recordId = segments.find((segment) => segment.startsWith("rec-"))?.slice(4);
@@ -387,6 +414,10 @@ async function route(request: IncomingMessage, url: URL, body: string): Promise<
       return { status: 401, body: { error: { message: "bad X-Switchboard-Signature" } } };
     record(`channel:${json.sessionKey}`, request, url, body);
     return status ? failure("channel") : (channelDelivery(scenario, param, json) ?? unknown);
+  }
+  if (service === "receiver") {
+    if (status) return failure("receiver");
+    return receiverReply(scenario, param, `${request.headers["idempotency-key"] ?? ""}`) ?? unknown;
   }
   if (service === "identity") {
     const authorization = request.headers.authorization;
@@ -455,6 +486,10 @@ async function writeEvents(reply: Reply, request: IncomingMessage, response: Ser
     response.write(bytes.subarray(8));
   } else {
     for (const piece of pieces) {
+      // The pause comes before each piece of the reply's text (the rest of the stream is not held up).
+      if (reply.eventGapMs && /"content":"[^"]/.test(piece.toString()))
+        await delay(reply.eventGapMs, request);
+      if (response.destroyed) return;
       const middle = Math.floor(piece.length / 2);
       response.write(piece.subarray(0, middle));
       response.write(piece.subarray(middle));

@@ -1,3 +1,4 @@
+import { hooksConfig } from "./hooks-config";
 import { platformChannels } from "./platforms/channels-config";
 
 /**
@@ -44,7 +45,28 @@ export function testConfig(
     model: "fake-model",
   });
   const scripted = (rules: unknown[]) => ({ type: "scripted", rules });
+  // Chat platforms (SPEC §21) against their stand-ins (test/support/platforms/outbound-stand-in.ts).
+  const liveTelegram = {
+    platform: "telegram",
+    botTokenEnv: "TEST_TELEGRAM_BOT_TOKEN",
+    apiBaseUrl: `${fakeServicesUrl}/telegram`,
+  };
+  const liveSlack = {
+    platform: "slack",
+    botTokenEnv: "TEST_SLACK_BOT_TOKEN",
+    signingSecretEnv: "TEST_SLACK_SIGNING_SECRET",
+    apiBaseUrl: `${fakeServicesUrl}/slack`,
+  };
+  const liveDiscord = {
+    platform: "discord",
+    botTokenEnv: "TEST_DISCORD_BOT_TOKEN",
+    // The key pair of this run (vitest.config.ts), so a signed interaction round-trips (round-trip.test.ts).
+    publicKey: discordPublicKey,
+    applicationId: "112233445566778899",
+    apiBaseUrl: `${fakeServicesUrl}/discord`,
+  };
   return {
+    ...hooksConfig(fakeServicesUrl),
     session: {
       mainKey: "main",
       scope: "per-sender",
@@ -149,6 +171,8 @@ export function testConfig(
           ]),
         },
         { id: "model-echo", model: "fake-model", runtime: model("echo") },
+        // Its reply streams in pieces 600 ms apart (SPEC §21 Live: drafts edited at most once a second).
+        { id: "live-drip", model: "fake-model", runtime: model("drip/600") },
         { id: "model-tools", model: "fake-model", runtime: model("tools/sessions_list") },
         { id: "model-500", model: "fake-model", runtime: model("status-500") },
         { id: "model-429", model: "fake-model", runtime: model("status-429") },
@@ -413,26 +437,57 @@ export function testConfig(
       // No outbound webhook: its deliveries can only be dead-lettered (test/queue/outbound.test.ts).
       sms: {},
       ...platformChannels(fakeServicesUrl, discordPublicKey),
-      // Chat platforms (SPEC §21) against their stand-ins (test/support/platforms/outbound-stand-in.ts).
-      "tg-bot": {
-        platform: "telegram",
-        botTokenEnv: "TEST_TELEGRAM_BOT_TOKEN",
-        apiBaseUrl: `${fakeServicesUrl}/telegram`,
-      },
-      "slack-bot": {
-        platform: "slack",
-        botTokenEnv: "TEST_SLACK_BOT_TOKEN",
-        signingSecretEnv: "TEST_SLACK_SIGNING_SECRET",
-        apiBaseUrl: `${fakeServicesUrl}/slack`,
-      },
-      "discord-bot": {
-        platform: "discord",
-        botTokenEnv: "TEST_DISCORD_BOT_TOKEN",
-        // The key pair of this run (vitest.config.ts), so a signed interaction round-trips (round-trip.test.ts).
-        publicKey: discordPublicKey,
-        applicationId: "112233445566778899",
-        apiBaseUrl: `${fakeServicesUrl}/discord`,
-      },
+      // The final reply alone (`streaming: "off"`): round-trip.test.ts reads the reply's own call.
+      "tg-bot": { ...liveTelegram, streaming: "off" },
+      "slack-bot": { ...liveSlack, streaming: "off" },
+      "discord-bot": { ...liveDiscord, streaming: "off" },
+      // Live replies (SPEC §21 Live; test/platforms/live.test.ts): a model that writes its reply over
+      // seconds, shown as it comes (the default, `edit`) or only at the end.
+      "tg-live": { ...liveTelegram, agentId: "live-drip" },
+      "tg-live-off": { ...liveTelegram, agentId: "live-drip", streaming: "off" },
+      "tg-live-interrupt": { ...liveTelegram, agentId: "live-drip", busy: "interrupt" },
+      "slack-live": { ...liveSlack, agentId: "live-drip" },
+      "discord-live": { ...liveDiscord, agentId: "live-drip" },
+      // Busy modes on platform channels (test/platforms/busy.test.ts), against the outbound stand-in.
+      ...busyChannels(fakeServicesUrl, discordPublicKey),
     },
+  };
+}
+
+/** One platform channel per busy mode (SPEC §21 Busy sessions); `steerable` waits for steering. */
+function busyChannels(fakeServicesUrl: string, discordPublicKey: string): Record<string, unknown> {
+  const telegram = (busy: string, agentId: string) => ({
+    platform: "telegram",
+    botTokenEnv: "TEST_TELEGRAM_BOT_TOKEN",
+    apiBaseUrl: `${fakeServicesUrl}/telegram`,
+    agentId,
+    busy,
+    debounceMs: 2000,
+  });
+  const discord = (busy: string, agentId: string) => ({
+    platform: "discord",
+    botTokenEnv: "TEST_DISCORD_BOT_TOKEN",
+    publicKey: discordPublicKey,
+    applicationId: "112233445566778899",
+    apiBaseUrl: `${fakeServicesUrl}/discord`,
+    agentId,
+    busy,
+    debounceMs: 2000,
+  });
+  return {
+    "tg-steer": telegram("steer", "steerable"),
+    "tg-interrupt": telegram("interrupt", "steerable"),
+    "tg-collect": telegram("collect", "main"),
+    "slack-interrupt": {
+      platform: "slack",
+      botTokenEnv: "TEST_SLACK_BOT_TOKEN",
+      signingSecretEnv: "TEST_SLACK_SIGNING_SECRET",
+      apiBaseUrl: `${fakeServicesUrl}/slack`,
+      agentId: "steerable",
+      busy: "interrupt",
+    },
+    "discord-collect": discord("collect", "main"),
+    "discord-steer": discord("steer", "steerable"),
+    "discord-interrupt": discord("interrupt", "steerable"),
   };
 }

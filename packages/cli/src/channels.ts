@@ -18,7 +18,11 @@ function statusText(status: ChannelStatus): string {
   for (const [key, value] of Object.entries(status.platformView ?? {}))
     lines.push([
       `platform ${key}`,
-      key === "last_error_date" && typeof value === "number" ? clockTime(value * 1000) : String(value),
+      key === "last_error_date" && typeof value === "number"
+        ? clockTime(value * 1000)
+        : Array.isArray(value)
+          ? value.join(", ") || "none"
+          : String(value),
     ]);
   const ours = status.ours;
   lines.push(
@@ -46,8 +50,8 @@ export const channelsCommand: Command = {
   summary: "Connect a chat platform channel, or show its state",
   details: `connect: Telegram setWebhook (URL, secret token, update types); Discord registers /ask and the
 message command; Slack prints the app manifest to paste. The URL is the service's (--url) unless
---public-url gives the public one (https). status: the platform's view (Telegram getWebhookInfo)
-beside ours (last inbound, ignored count, last delivery error). Operator token only.
+--public-url gives the public one (https). status: the platform's view (Telegram getWebhookInfo,
+Slack auth.test, Discord's application and whether /ask is registered) beside ours (last inbound, ignored count, last delivery error). Operator token only.
 Example: switchboard channels connect tg`,
   flags: { "public-url": "string" },
   run: async (ctx: CommandContext) => {

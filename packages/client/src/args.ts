@@ -97,6 +97,8 @@ export interface SessionsSpawnArgs {
   outputSchema?: Record<string, unknown> | string;
   /** Collect only: the collector group (default: the requester run's). */
   groupId?: string;
+  /** POST the child's run outcome here, signed, when it ends; its origin must be in webhooks.allowedOrigins. */
+  webhook?: string;
 }
 
 /** `sessions_yield` (SPEC §5.5). */
@@ -190,6 +192,8 @@ export interface SendMessageBody {
   text: string;
   idempotencyKey?: string;
   stream?: boolean;
+  /** POST the run's outcome here, signed, when it ends; its origin must be in webhooks.allowedOrigins. */
+  webhook?: string;
 }
 
 /** `POST /v1/grants` (SPEC §18): one session, some of read/send/events, 60 s to 7 days. */

@@ -14,6 +14,7 @@ import type {
   DeliveriesPage,
   DeliveriesQuery,
   DeliveryRecord,
+  ErasedCounts,
   HealthResult,
   HistoryQuery,
   ImportMessage,
@@ -201,9 +202,21 @@ export class SwitchboardClient {
     return this.#call({ method: "PATCH", path: `/v1/sessions/${enc(key)}`, body, what: `patch ${key}` });
   }
 
-  /** `DELETE /v1/sessions/{key}`. */
-  deleteSession(key: string): Promise<{ deleted: true }> {
-    return this.#call({ method: "DELETE", path: `/v1/sessions/${enc(key)}`, what: `delete ${key}` });
+  /**
+   * `DELETE /v1/sessions/{key}`: the session from every store. With `erase` (the operator only) also the
+   * copies of its text in other sessions, its children and notices (SPEC §23), counted per store.
+   */
+  deleteSession(
+    key: string,
+    options: { erase?: boolean } = {},
+  ): Promise<{ deleted: true; erased?: ErasedCounts }> {
+    const query = options.erase ? "?erase=true" : "";
+    return this.#call({ method: "DELETE", path: `/v1/sessions/${enc(key)}${query}`, what: `delete ${key}` });
+  }
+
+  /** `POST /v1/erase`: every direct session of a sender on a channel erased, and their group messages. */
+  eraseSender(body: { channel: string; senderId: string }): Promise<{ erased: ErasedCounts }> {
+    return this.#call({ method: "POST", path: "/v1/erase", body, what: `erase ${body.channel} sender` });
   }
 
   /**

@@ -118,6 +118,22 @@ export interface CompactionAnswer {
   compactionCount: number;
 }
 
+/** What an erasure removed, per store (SPEC §23): `DELETE /v1/sessions/{key}?erase=true`, `POST /v1/erase`. */
+export interface ErasedCounts {
+  /** Sessions deleted (not counting their children). */
+  sessions: number;
+  /** Messages in other sessions replaced by `[erased]`. */
+  messages: number;
+  /** Search index rows of those messages deleted. */
+  searchRows: number;
+  /** Descendant sessions erased and deleted. */
+  children: number;
+  /** `sent` records in other sessions whose text was dropped. */
+  sent: number;
+  /** Watchers of other sessions, and watch notices owed them, removed. */
+  notices: number;
+}
+
 /** A tool's refusal: a result, not an HTTP error. */
 export interface ToolFailure {
   status: "error" | "forbidden";
@@ -176,7 +192,7 @@ export interface RunWaitResult {
 }
 
 /** What a delivery hands over (SPEC §16): a sub-agent completion, a channel post, a watch notice. */
-export type DeliveryKind = "completion" | "announce" | "reply" | "notice";
+export type DeliveryKind = "completion" | "announce" | "reply" | "notice" | "webhook";
 
 /** Where a delivery stands (SPEC §16). `in_progress`: handed to the Queue, its consumer reports back. */
 export type DeliveryStatus =
@@ -251,7 +267,8 @@ export interface SessionEvent {
     | "archived"
     | "restored"
     | "budget"
-    | "compacted";
+    | "compacted"
+    | "erased";
   /** Who caused it: a person on a channel, another session, or the session and the service themselves. */
   actor: { type: "human" | "agent" | "system"; id?: string };
   runId?: string;

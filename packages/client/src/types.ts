@@ -357,7 +357,11 @@ export interface ChannelConnectAnswer {
 export interface ChannelStatus {
   channel: string;
   platform: "webhook" | "telegram" | "slack" | "discord";
-  /** Telegram's `getWebhookInfo` (url, pending_update_count, last_error_date, last_error_message), or `{ error }`. */
+  /**
+   * The platform's own view in its field names, or `{ error }`: Telegram `getWebhookInfo` (url,
+   * pending_update_count, last_error_date, last_error_message), Slack `auth.test` (team, user, …),
+   * Discord `applications/@me` (id, name, interactions_endpoint_url, bot_username, commands, ask_registered).
+   */
   platformView?: Record<string, unknown>;
   ours: {
     lastInboundAt?: number;

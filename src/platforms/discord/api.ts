@@ -9,14 +9,23 @@ export const DISCORD_API = "https://discord.com/api/v10";
  */
 export async function discordCall(
   root: string,
-  method: "POST" | "PATCH",
+  method: "POST" | "PATCH" | "DELETE",
   path: string,
   body: Record<string, unknown>,
-  auth: { botToken?: string; secrets: readonly string[] },
+  auth: { botToken?: string; secrets: readonly string[]; signal?: AbortSignal },
 ): Promise<CallOutcome> {
   const url = `${root.replace(/\/+$/, "")}${path}`;
   const headers: Record<string, string> = auth.botToken ? { Authorization: `Bot ${auth.botToken}` } : {};
-  const answer = await callApi(url, { method, headers, body }, auth.secrets);
+  const answer = await callApi(
+    url,
+    {
+      method,
+      headers,
+      ...(method !== "DELETE" ? { body } : {}),
+      ...(auth.signal ? { signal: auth.signal } : {}),
+    },
+    auth.secrets,
+  );
   if ("kind" in answer) return answer;
   const { status, json } = answer;
   if (status >= 200 && status < 300) return { kind: "ok", json };

@@ -51,6 +51,11 @@ export async function sendDiscord(
   if (interaction) {
     const hook = `/webhooks/${config.applicationId}/${interaction.token}`;
     const secrets = [interaction.token, config.token];
+    if (message.retract) {
+      // The run ended without a reply: its "thinking…" or partial reply goes (SPEC §21 Live).
+      const deleted = await discordCall(root, "DELETE", `${hook}/messages/@original`, {}, { secrets });
+      return deleted.kind === "retry" ? deleted : { kind: "delivered" };
+    }
     return sendParts(parts, sent, (part, index) =>
       index === 0
         ? discordCall(
@@ -63,6 +68,8 @@ export async function sendDiscord(
         : discordCall(root, "POST", hook, { content: discordMarkdown(part), ...NO_PINGS }, { secrets }),
     );
   }
+  // Without a live interaction nothing was drafted: nothing to retract.
+  if (message.retract) return { kind: "delivered" };
   const channel = await channelOf(root, message, config.token);
   if (!("id" in channel)) return { ...channel, ...(sent > 0 ? { partsSent: sent } : {}) };
   return sendParts(parts, sent, (part, index) =>

@@ -18,11 +18,14 @@ export async function slackCall(
   token: string,
   method: string,
   body: Record<string, unknown>,
+  signal?: AbortSignal,
 ): Promise<CallOutcome> {
   const url = `${root.replace(/\/+$/, "")}/${method}`;
-  const answer = await callApi(url, { method: "POST", headers: { Authorization: `Bearer ${token}` }, body }, [
-    token,
-  ]);
+  const answer = await callApi(
+    url,
+    { method: "POST", headers: { Authorization: `Bearer ${token}` }, body, ...(signal ? { signal } : {}) },
+    [token],
+  );
   if ("kind" in answer) return answer;
   const { status, headers, json } = answer;
   if (status === 200 && json.ok === true) return { kind: "ok", json };

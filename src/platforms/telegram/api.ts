@@ -12,9 +12,12 @@ export async function telegramCall(
   token: string,
   method: string,
   body: Record<string, unknown>,
+  signal?: AbortSignal,
 ): Promise<CallOutcome> {
   const url = `${root.replace(/\/+$/, "")}/bot${token}/${method}`;
-  const answer = await callApi(url, { method: "POST", headers: {}, body }, [token]);
+  const answer = await callApi(url, { method: "POST", headers: {}, body, ...(signal ? { signal } : {}) }, [
+    token,
+  ]);
   if ("kind" in answer) return answer;
   const { status, json } = answer;
   if (status === 200 && json.ok === true) return { kind: "ok", json };

@@ -2,11 +2,9 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../app-env";
 import { AppError } from "../../errors";
-import { lastChannelDeliveryError } from "../../index-db/channel-deliveries";
-import { readInboundState } from "../../index-db/channel-state";
-import { indexShards } from "../../index-db/shards";
 import type { ChannelSettings } from "../../platforms/platform";
-import { connectChannel, platformView } from "../../platforms/setup";
+import { connectChannel } from "../../platforms/setup";
+import { channelStatus } from "../../platforms/status";
 import { readJsonBody } from "../middleware";
 import { parseBody } from "../parse-body";
 
@@ -49,25 +47,5 @@ export const channelSetupRoutes = new Hono<AppEnv>()
   })
   .get("/:channel/status", async (c) => {
     const { channel, settings } = operatorChannel(c);
-    const shards = indexShards(c.env);
-    const [inbound, lastDeliveryError] = await Promise.all([
-      readInboundState(shards[0], channel),
-      lastChannelDeliveryError(shards, channel),
-    ]);
-    const platform =
-      settings.platform === "webhook"
-        ? undefined
-        : await platformView(c.env, channel, { ...settings, platform: settings.platform });
-    return c.json({
-      channel,
-      platform: settings.platform,
-      ...(platform ? { platformView: platform } : {}),
-      ours: {
-        ...(inbound?.lastInboundAt !== undefined ? { lastInboundAt: inbound.lastInboundAt } : {}),
-        ...(inbound?.lastOutcome !== undefined ? { lastInboundOutcome: inbound.lastOutcome } : {}),
-        ...(inbound?.lastIgnoredReason !== undefined ? { lastIgnoredReason: inbound.lastIgnoredReason } : {}),
-        ignoredCount: inbound?.ignoredCount ?? 0,
-        ...(lastDeliveryError ? { lastDeliveryError } : {}),
-      },
-    });
+    return c.json(await channelStatus(c.env, channel, settings));
   });

@@ -4,7 +4,7 @@ import type { AppEnv } from "../../app-env";
 import { GRANT_SCOPES, hashGrantSecret, mintGrantToken } from "../../auth/grant-token";
 import { keyOptionsOf } from "../../config/key-options";
 import { AppError } from "../../errors";
-import { findGrant, insertGrant, revokeGrant } from "../../index-db/grants";
+import { findGrant, insertGrant, listGrants, revokeGrant } from "../../index-db/grants";
 import { parseSessionKey, refineKeyInput } from "../../keys";
 import { sessionApi } from "../../session/client";
 import { readJsonBody } from "../middleware";
@@ -38,15 +38,21 @@ export const createGrantSchema = z.strictObject({
 });
 
 /** Only the operator token and agent tokens hand out or take back grants; run and grant tokens never. */
-function issuerAgent(c: Context<AppEnv>): { agentId?: string } {
+function issuerAgent(c: Context<AppEnv>, verb = "create or revoke"): { agentId?: string } {
   const identity = c.get("identity");
   if (identity.kind === "operator") return {};
   if (identity.kind === "agent") return { agentId: identity.agentId };
-  throw new AppError("forbidden", "only the operator token or an agent token may create or revoke grants");
+  throw new AppError("forbidden", `only the operator token or an agent token may ${verb} grants`);
 }
 
 /** Grants (SPEC §18): a token for one session with some of read/send/events, until it expires or is revoked. */
 export const grantRoutes = new Hono<AppEnv>()
+  .get("/", async (c) => {
+    // SPEC §23: the operator lists every grant, an agent token its own agent's; never a token or its hash.
+    const { agentId } = issuerAgent(c, "list");
+    const grants = await listGrants(c.env.DB, agentId);
+    return c.json({ grants: grants.map(({ agentId: _, ...grant }) => grant) });
+  })
   .post("/", async (c) => {
     issuerAgent(c);
     const body = parseBody(createGrantSchema, await readJsonBody(c.req.raw));

@@ -73,6 +73,8 @@ export const chatSendSchema = z.strictObject({
   idempotencyKey: z.string().trim().min(1).max(MAX_IDEMPOTENCY_KEY_CHARS).optional(),
   /** Answer with the run's event stream instead of 202 (SPEC §14). */
   stream: z.boolean().optional(),
+  /** POST the run's outcome here, signed, when it ends (SPEC §22); its origin must be in webhooks.allowedOrigins. */
+  webhook: z.string().max(2048).optional(),
 });
 
 /** chat.send's 202: the run it queued (the route answers this type). */
@@ -80,9 +82,6 @@ export const chatAcceptedSchema = z.object({
   runId: z.string().describe("wait for it with `POST /v1/runs/{runId}/wait`"),
   status: z.literal("accepted"),
 });
-
-/** `DELETE /v1/sessions/{key}`. */
-export const sessionDeletedSchema = z.object({ deleted: z.literal(true) });
 
 /** `POST /v1/sessions/{key}/transcript`: what the import did. */
 export const importReceiptSchema = z.object({

@@ -4,14 +4,16 @@ import type { AppEnv } from "../../app-env";
 import { configuredModels } from "../../config/agents";
 import { keyOptionsOf } from "../../config/key-options";
 import { badRequest } from "../../errors";
-import { visibleChildKeys } from "../../index-db/children";
+import { childKeysOf, visibleChildRows } from "../../index-db/children";
 import { indexShards, runIdIn } from "../../index-db/shards";
 import { displayKey } from "../../keys";
 import { grantRow } from "../../policy/grant-view";
 import { sessionApi } from "../../session/client";
+import { assertAllowedWebhook } from "../../webhooks/allowed-origin";
 import { readJsonBody } from "../middleware";
 import { parseBody } from "../parse-body";
 import { unwrapResult } from "../store-result";
+import { asksErasure, eraseSessionRoute } from "./erasure";
 import { agentForRequest, assertGrantScope, canonicalKeyForRequest, restScope } from "./session-access";
 import {
   type chatAcceptedSchema,
@@ -60,11 +62,13 @@ export const sessionRoutes = new Hono<AppEnv>()
   })
   .get("/:key", async (c) => {
     const sessionKey = pathKey(c);
-    const [described, children] = await Promise.all([
+    const [described, childRows] = await Promise.all([
       sessionApi(c.env.SESSION, sessionKey).describe(),
-      visibleChildKeys(indexShards(c.env), [sessionKey], restScope(c.get("identity"))),
+      visibleChildRows(indexShards(c.env), [sessionKey], restScope(c.get("identity"))),
     ]);
     const row = unwrapResult(described);
+    // Only this session's children, not those of an earlier session of its key (SPEC §23).
+    const children = childKeysOf(childRows, new Map([[sessionKey, row.sessionId]]));
     // A grant sees its one session: no parent, no children, no other session's key (SPEC §18).
     if (c.get("identity").kind === "grant") return c.json(grantRow(row, sessionKey));
     const childKeys = children.get(sessionKey);
@@ -87,7 +91,12 @@ export const sessionRoutes = new Hono<AppEnv>()
     const changes = { ...rest, ...(model !== undefined ? { modelOverride: model } : {}) };
     return c.json(unwrapResult(await session.patch(changes, { expectedSessionId })));
   })
-  .delete("/:key", async (c) => c.json(unwrapResult(await pathSession(c).remove())))
+  .delete("/:key", async (c) => {
+    const erase = asksErasure(c);
+    const sessionKey = pathKey(c);
+    if (erase) return eraseSessionRoute(c, sessionKey);
+    return c.json(unwrapResult(await sessionApi(c.env.SESSION, sessionKey).remove()));
+  })
   .post("/:key/compact", async (c) => {
     const session = pathSession(c);
     parseBody(compactSessionSchema, await readJsonBody(c.req.raw));
@@ -104,11 +113,13 @@ export const sessionRoutes = new Hono<AppEnv>()
     const body = parseBody(chatSendSchema, await readJsonBody(c.req.raw));
     // Watching the reply stream is the `events` scope's, not `send`'s: checked before anything is written.
     if (body.stream) assertGrantScope(c.get("identity"), sessionKey, "events");
+    if (body.webhook !== undefined) assertAllowedWebhook(body.webhook, c.get("config"), "webhook");
     const queued = await session.enqueueTurn({
       // Routed to the session's index shard, so `/v1/runs/{runId}…` reads that shard alone.
       runId: runIdIn(indexShards(c.env).length, sessionKey),
       ...(body.idempotencyKey ? { dedupeKey: `chat:${body.idempotencyKey}` } : {}),
       message: { text: body.text, provenance: { kind: "external_user" } },
+      ...(body.webhook !== undefined ? { webhook: { url: body.webhook } } : {}),
     });
     const { runId } = unwrapResult(queued);
     // A chat bot's typing view in one request: the run's stream, from its start to its end (SPEC §14).

@@ -1,7 +1,10 @@
 import { z } from "zod";
 
-/** What a delivery hands over (SPEC §16): a sub-agent completion, a channel post, a watch notice. */
-export const DELIVERY_KINDS = ["completion", "announce", "reply", "notice"] as const;
+/**
+ * What a delivery hands over (SPEC §16): a sub-agent completion, a channel post, a watch notice, and (ours,
+ * SPEC §22) a signed outbound webhook: a run's outcome, a cron job's or a hook's delivery.
+ */
+export const DELIVERY_KINDS = ["completion", "announce", "reply", "notice", "webhook"] as const;
 export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 
 export const DELIVERY_STATUSES = [

@@ -17,6 +17,7 @@ export const eventKinds = [
   "restored",
   "budget",
   "compacted",
+  "erased",
 ] as const;
 export type EventKind = (typeof eventKinds)[number];
 

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { type Provenance, provenanceSchema } from "../../transcript/message";
-import { replyTargetSchema } from "../record/record";
+import { deliveryContextSchema, replyTargetSchema } from "../record/record";
 import type { RunStatus } from "./api-runs";
 
 /** What happens after a run of an agent-to-agent exchange ends (src/messaging/reply-flow.ts). */
@@ -26,6 +26,18 @@ export const replyFlowSchema = z.object({
 });
 export type ReplyFlow = z.infer<typeof replyFlowSchema>;
 
+/**
+ * Where a run's outcome is POSTed, signed, when it ends (SPEC §22): a run webhook, a hook's delivery
+ * (`hook` names it: the hook's body shape) or a cron job's (`jobId`: the job's body shape). The URL was
+ * checked against allowedOrigins (src/webhooks/allowed-origin.ts).
+ */
+export const runWebhookSchema = z.object({
+  url: z.string(),
+  hook: z.string().optional(),
+  jobId: z.string().optional(),
+});
+export type RunWebhook = z.infer<typeof runWebhookSchema>;
+
 /** A turn for a session: the inbound message, and what to do after its run. */
 export const turnRequestSchema = z.object({
   /** Chosen by the caller, so a redelivered request finds the same run. */
@@ -41,10 +53,17 @@ export const turnRequestSchema = z.object({
   /** Post the reply to the session's own announce target (a completion); never for a sub-agent. */
   replyToOwnChannel: z.boolean().optional(),
   /**
+   * With `replyToOwnChannel`: a thread-bound child's completion (SPEC §21), whose update goes into the
+   * child's thread instead, the requester's own chat left as it is.
+   */
+  replyToThread: deliveryContextSchema.optional(),
+  /**
    * A collector member's run waiting for a running slot of its group (SPEC §15): queued but not
    * runnable until its requester releases it (SessionApi.releaseRun).
    */
   held: z.literal(true).optional(),
+  /** Where the run's outcome is POSTed when it ends (SPEC §22 run webhooks, hook deliveries). */
+  webhook: runWebhookSchema.optional(),
 });
 export type TurnRequest = z.infer<typeof turnRequestSchema>;
 

@@ -18,6 +18,7 @@ import {
 import type { SessionRow } from "../record/row";
 import type { AdmittedCollector, CollectorCaps, CollectorResult, CollectorSnapshot } from "./api-collectors";
 import type { DeliveryRecord, DeliveryReport, DeliveryReportAnswer } from "./api-deliveries";
+import type { ErasureAnswer, ErasurePlan, ErasureRequest } from "./api-erasure";
 import type { RunProgressPost, StateChanges } from "./api-events";
 import type { SessionInspection } from "./api-inspect";
 import type {
@@ -36,6 +37,7 @@ export { type IndexRow, LIST_STATE } from "../record/index-row";
 export { sessionRowSchema, toSessionRow } from "../record/row";
 export * from "./api-collectors";
 export * from "./api-deliveries";
+export * from "./api-erasure";
 export * from "./api-events";
 export * from "./api-inspect";
 export * from "./api-runs";
@@ -86,6 +88,17 @@ export type SessionPatch = Pick<
 export interface SessionGuard {
   expectedSessionId?: string;
 }
+
+export interface RetireRequest {
+  action: "archive" | "delete";
+  idleBefore: number;
+  /** The sessionId the pass read in the index: a newer session under the key is left alone. */
+  expectedSessionId: string;
+}
+
+export type RetireAnswer =
+  | { retired: true }
+  | { retired: false; reason: "active" | "run_in_flight" | "archived" };
 
 export interface ImportReceipt {
   imported: number;
@@ -186,11 +199,18 @@ export interface SessionApi {
    * A session this one spawned was created (told by the child's outbox; idempotent), with the run it
    * was spawned with: one `child` row and its `child_spawned` event, in one write; `recorded` when news.
    */
-  childCreated(childKey: string, runId?: string): Promise<Result<{ recorded: boolean }>>;
+  /** Notes a child; answers this session's id (when it exists), which the child is bound to (SPEC §23). */
+  childCreated(childKey: string, runId?: string): Promise<Result<{ recorded: boolean; sessionId?: string }>>;
   /** Changes operator-settable fields; null clears one. A guard's other sessionId is a conflict. */
   patch(changes: SessionPatch, guard?: SessionGuard): Promise<Result<SessionRow>>;
   /** Deletes the session: hidden at once, storage wiped once its index row is gone. */
   remove(guard?: SessionGuard): Promise<Result<{ deleted: true }>>;
+  /**
+   * The maintenance pass's archive or delete of an idle session (SPEC §23): done only if the session
+   * is still idle since before `idleBefore` (ms) and has no run queued or in flight, checked here, in
+   * the same call; else `{ retired: false, reason }` and nothing changes.
+   */
+  retire(request: RetireRequest): Promise<Result<RetireAnswer>>;
   /**
    * Compacts the session now (SPEC §20): even one that fits, keeping the newest turns verbatim; the
    * transcript keeps every message. A model that fails leaves the session as it was.
@@ -316,6 +336,17 @@ export interface SessionApi {
   releaseRun(runId: string): Promise<Result<{ released: boolean }>>;
   /** The session's recent runs, watchers and events with its stateVersion, for the operator console. */
   inspect(): Promise<Result<SessionInspection>>;
+  /**
+   * Erasure (SPEC §23), read before this session is deleted: who may hold copies of its text and its
+   * children. Answered even for a session with no live record (its storage may still hold them).
+   */
+  erasurePlan(sessionKey: string): Promise<Result<ErasurePlan>>;
+  /**
+   * Erasure of another session's (or a sender's) text held here, in one transaction: its messages
+   * replaced by `[erased]`, the exchanges' quotes of it, `sent` turns to it, its watchers and their
+   * notices; an `erased` event when anything changed. Repeating it changes nothing more.
+   */
+  eraseCopies(request: ErasureRequest): Promise<Result<ErasureAnswer>>;
 }
 
 /** A collector spawn for its requester to admit. */

@@ -55,7 +55,9 @@ export class Live {
 
   async watchNotice(notice: WatchNotice): Promise<Result<{ taken: "appended" | "duplicate" | "archived" }>> {
     const record = liveRecord(this.#sql);
-    if (!record) return notFound();
+    // A watcher registered before this session was created was an earlier session of its key (deleted
+    // since): its notices never reach this one (SPEC §23), and the watched session drops the watcher.
+    if (!record || (notice.since !== undefined && notice.since < record.createdAt)) return notFound();
     const config = sessionConfig(this.#env);
     const taken = this.#storage.transactionSync(() =>
       writeWatchNotice(this.#sql, record, config, notice, Date.now()),

@@ -1,4 +1,5 @@
 import { deliveryIndexDelete, deliveryIndexUpsert } from "../../index-db/deliveries";
+import { searchRowsForget } from "../../index-db/search-write";
 import { indexShards, keyShard } from "../../index-db/shards";
 import { runIndexInsert, sessionIndexUpsert } from "../../index-db/write";
 import { sessionConfig } from "../config";
@@ -7,17 +8,19 @@ import { readRecord } from "../record/record";
 import { indexedDelivery } from "../store/delivery-ledger";
 import { type OutboxEntry, settleEntry } from "../store/outbox-store";
 import { type SearchChunk, searchChunkWritten, searchIndexChunk } from "../transcript/search-index";
+import { keptMessages } from "../transcript/trim";
 
 /** The effects that are one D1 write each, so that a pass can send them together in one batch. */
 export type IndexWrite = Extract<
   OutboxEntry,
-  { kind: "index_sync" | "run_index" | "delivery_index" | "search_index" }
+  { kind: "index_sync" | "run_index" | "delivery_index" | "search_index" | "search_forget" }
 >;
 export const isIndexWrite = (entry: OutboxEntry): entry is IndexWrite =>
   entry.kind === "index_sync" ||
   entry.kind === "run_index" ||
   entry.kind === "delivery_index" ||
-  entry.kind === "search_index";
+  entry.kind === "search_index" ||
+  entry.kind === "search_forget";
 
 /**
  * The outbox's index writes (session row, run index, delivery records, search chunks) in one D1 batch:
@@ -117,9 +120,12 @@ export class IndexBatch {
       return [delivery ? deliveryIndexUpsert(db, delivery) : deliveryIndexDelete(db, deliveryId)];
     }
     const record = readRecord(this.#sql);
-    return record && record.deletedAt === undefined
-      ? [sessionIndexUpsert(db, indexRow(record, sessionConfig(env)))]
-      : [];
+    if (!record || record.deletedAt !== undefined) return [];
+    if (entry.kind === "search_forget")
+      return [searchRowsForget(db, record.sessionKey, record.sessionId, entry.payload.messageIds)];
+    // The object's size and message count ride along (SPEC §23 storage report: no fan-out to objects).
+    const sizes = { object_bytes: this.#sql.databaseSize, message_count: keptMessages(this.#sql) };
+    return [sessionIndexUpsert(db, { ...indexRow(record, sessionConfig(env)), ...sizes })];
   }
 
   /**

@@ -1,9 +1,11 @@
 import { agentApi } from "../../agent-object/client";
 import { deleteSessionDeliveries } from "../../index-db/deliveries";
-import { revokeSessionGrants } from "../../index-db/grants";
+import { writeStateFloor } from "../../index-db/generations";
+import { deleteSessionGrants } from "../../index-db/grants";
 import { indexShards, keyShard } from "../../index-db/shards";
-import { deleteSessionIndex } from "../../index-db/write";
+import { deleteSessionIndex, deleteSessionRuns } from "../../index-db/write";
 import { deliveryQueue } from "../../queue/queues";
+import { postSignedWebhook } from "../../webhooks/signing";
 import type { Alarm } from "../alarm";
 import { ledgerError } from "../api/api-deliveries";
 import { retryDelayMs } from "../api/delivery-schedule";
@@ -11,7 +13,6 @@ import { deliverTurn, queuedSend, sessionApi } from "../client";
 import { deliverCollectorEntry } from "../collectors/collector-delivery";
 import { sessionConfig } from "../config";
 import { forgetRecord, readRecord } from "../record/record";
-import { applySessionMigrations } from "../schema/migrations";
 import {
   attemptFailed,
   byOutboxKey,
@@ -32,6 +33,7 @@ import {
   settleEntry,
 } from "../store/outbox-store";
 import { watcherAway } from "../store/watchers";
+import { bindToParent } from "../writes/lifecycle";
 import { writeDeletion } from "../writes/writes";
 import { IndexBatch, type IndexWrite, isIndexWrite } from "./outbox-index";
 import { postSteerNotice } from "./steer-notice";
@@ -69,6 +71,8 @@ export class Outbox {
   readonly #wakeCollectorWaits: (runId: string) => void;
   /** Stops the runs executing here: a pass that removed the session is the one case that reaches runs. */
   readonly #removed: () => void;
+  /** Tells the object its storage is gone: it holds no schema until it is used again. */
+  readonly #wiped: () => void;
 
   /**
    * `bindings` are the object's own, read at each delivery rather than kept: they belong to the
@@ -80,8 +84,10 @@ export class Outbox {
     alarm: Alarm,
     wakeCollectorWaits: (runId: string) => void,
     removed: () => void,
+    wiped: () => void,
   ) {
     this.#storage = storage;
+    this.#wiped = wiped;
     this.#wakeCollectorWaits = wakeCollectorWaits;
     this.#removed = removed;
     this.#bindings = bindings;
@@ -213,10 +219,15 @@ export class Outbox {
         const record = readRecord(this.#sql);
         const deletedAt = record?.deletedAt;
         if (record === undefined || deletedAt === undefined) return "delivered";
-        // Its ledger goes with its storage: the index keeps no record the session cannot answer for.
+        // Its ledger and its runs go with its storage: the index keeps no record the session cannot answer
+        // for (SPEC §23 "Deletion deletes"); its search rows went with its index row (a D1 trigger).
         await deleteSessionDeliveries(shard, entry.payload.sessionKey, deletedAt);
-        // Its grants die with it (SPEC §23): their tokens answer 401 as any revoked grant's.
-        await revokeSessionGrants(env.DB, record, deletedAt);
+        await deleteSessionRuns(shard, entry.payload.sessionKey, deletedAt);
+        // The one thing kept: its last stateVersion, for the key's next session (SPEC §23 "Generations").
+        if (record.stateVersion)
+          await writeStateFloor(shard, entry.payload.sessionKey, record.stateVersion, deletedAt);
+        // Its grants die with it: their tokens answer 401 as any revoked grant's.
+        await deleteSessionGrants(env.DB, record);
         return "wipe";
       }
       case "turn": {
@@ -242,6 +253,13 @@ export class Outbox {
         await deliveryQueue(env, message).send(message, { contentType: "json" });
         return "handed_off";
       }
+      case "webhook": {
+        const attempt = await postSignedWebhook(env, sessionConfig(env), entry.payload);
+        if (attempt.outcome === "retry") throw new Error(attempt.error);
+        if (attempt.outcome === "delivered") return "delivered";
+        markFailed(this.#sql, byOutboxKey(entry.key), attempt.error);
+        return "settled";
+      }
       case "steer_notice":
         await postSteerNotice(env, sessionConfig(env), entry.payload);
         return "delivered";
@@ -250,14 +268,18 @@ export class Outbox {
       case "collector_release":
       case "collector_result":
         return deliverCollectorEntry(env, this.#sql, entry, this.#wakeCollectorWaits);
-      case "child_created":
+      case "child_created": {
         // Noted whether or not the parent was ever written: its children exist either way. With the
         // spawn's run, which the parent records with the child (and its child_spawned event) in one write.
-        await sessionApi(env.SESSION, entry.payload.parentKey).childCreated(
+        const noted = await sessionApi(env.SESSION, entry.payload.parentKey).childCreated(
           entry.payload.childKey,
           entry.payload.runId,
         );
+        // The child belongs to the parent's session it answered with, not to its key (SPEC §23).
+        if (noted.ok && noted.value.sessionId)
+          this.#storage.transactionSync(() => bindToParent(this.#sql, noted.value.sessionId ?? ""));
         return "delivered";
+      }
       case "agent_usage": {
         const { agentId, ...report } = entry.payload;
         await agentApi(env, agentId).recordUsage(report);
@@ -303,11 +325,15 @@ export class Outbox {
     return "removed";
   }
 
-  /** The index no longer points here: drop everything, then restore the empty schema for reuse. */
+  /**
+   * The index no longer points here: drop everything, the schema too (SPEC §23: nothing left behind). The
+   * object creates its schema again only when it is next used (session-object.ts `#use`).
+   */
   async #wipe(): Promise<void> {
+    await this.#storage.deleteAlarm();
     await this.#storage.deleteAll();
     forgetRecord(this.#sql);
-    this.#alarm.forget();
-    applySessionMigrations(this.#sql);
+    this.#alarm.storageWiped(true);
+    this.#wiped();
   }
 }

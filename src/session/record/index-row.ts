@@ -52,6 +52,7 @@ export function indexRow(record: SessionRecord, config: SwitchboardConfig): Inde
     ended_at: record.endedAt ?? null,
     runtime_ms: record.runtimeMs ?? null,
     spawned_by: record.spawnedBy ?? null,
+    spawned_by_id: record.spawnedById ?? null,
     parent_session_key: record.parentSessionKey ?? null,
     spawn_depth: record.spawnDepth,
     system_sent: record.systemSent ?? null,

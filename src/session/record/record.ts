@@ -40,6 +40,11 @@ export const spawnInfoSchema = z.object({
   cleanup: z.enum(["delete", "keep"]),
   archiveAfterMinutes: z.number(),
   /**
+   * A thread-bound child (`sessions_spawn { thread: true }`, SPEC §21): the platform thread it was
+   * opened in, where its requester's update on its completion goes too.
+   */
+  thread: deliveryContextSchema.optional(),
+  /**
    * A collector child (SPEC §15): its result is kept for the requester's agents_wait, never announced;
    * with `outputSchema`, the child gets `structured_output` and must record a result matching it.
    * `runId` is the member's (the spawn's first run): the task reports under it whatever run ends it.
@@ -89,6 +94,8 @@ export const sessionRecordSchema = z.object({
   endedAt: z.number().optional(),
   runtimeMs: z.number().optional(),
   spawnedBy: z.string().optional(),
+  /** The sessionId of the session that spawned this one (SPEC §23), once the parent told it. */
+  spawnedById: z.string().optional(),
   parentSessionKey: z.string().optional(),
   spawnDepth: z.number(),
   systemSent: z.number().optional(),
@@ -165,6 +172,7 @@ const WRITABLE = [
   "pinned",
   "stateVersion",
   "compactionCount",
+  "spawnedById",
 ] as const satisfies readonly Field[];
 const writable: ReadonlySet<string> = new Set(WRITABLE);
 
@@ -254,5 +262,20 @@ export function insertRecord(sql: SqlStorage, record: NewRecord, now: number): v
     `INSERT INTO session (id, ${entries.map(([field]) => snakeCase(field)).join(", ")})
      VALUES (1, ${entries.map(() => "?").join(", ")})`,
     ...entries.map(([field, value]) => toColumnValue(field, value)),
+  );
+}
+
+/**
+ * In an object holding no record, the key's deleted session as its tombstone with only its last
+ * stateVersion (kept in D1 after its storage was wiped): the record created next goes on from it
+ * (insertRecord), as it would from a tombstone still in storage. Nothing of the old session but the number.
+ */
+export function seedTombstone(sql: SqlStorage, sessionKey: string, stateVersion: number): void {
+  forgetRecord(sql);
+  sql.exec(
+    `INSERT OR IGNORE INTO session (id, session_key, session_id, agent_id, created_at, updated_at, deleted_at,
+       version, state_version) VALUES (1, ?, '', '', 0, 0, 0, 0, ?)`,
+    sessionKey,
+    stateVersion,
   );
 }

@@ -88,7 +88,10 @@ export async function mustWait(
   let children: ChildRow[];
   try {
     // A collector's result is collected explicitly (agents_wait): the task never waits for it implicitly.
-    children = await listChildren(indexShards(env), record.sessionKey, { collectors: false });
+    children = await listChildren(indexShards(env), record.sessionKey, {
+      collectors: false,
+      parentSessionId: record.sessionId,
+    });
   } catch (cause) {
     console.warn(`run ${row.runId}: children not read, reporting now: ${String(cause)}`);
     return false;

@@ -28,8 +28,10 @@ import { recordedToolCall, recordToolCall } from "../store/tool-calls";
 import { attachmentRefs } from "../transcript/attachments";
 import { readMessage } from "../transcript/transcript";
 import { markSteeringTaken, steeringAfter } from "../writes/steering";
+import type { LiveReply } from "./live-reply";
 import { chainLabel, runtimeChain } from "./model-chain";
 import { promptHistory } from "./prompt-history";
+import { retainSession } from "./retention-pass";
 import { runSessionInfo, runStartOf } from "./run-start";
 
 /** Transient failures (429, 5xx, network) are retried this many times, with doubling backoff. */
@@ -52,6 +54,8 @@ export interface ExecutionContext {
   recordSend: ToolContext["recordSend"];
   /** Writes in one transaction (a compaction's summary with its event). */
   transact: <T>(write: () => T) => T;
+  /** What the chat shows while the run works (SPEC §21 Live), driven by the run's own events. */
+  live?: LiveReply;
 }
 
 /** The session a run acts as: its tools and run token follow from this. */
@@ -67,7 +71,8 @@ export function runRequester(
     sessionKey: record.sessionKey,
     depth: record.spawnDepth,
     sandboxed: findAgent(config, record.agentId)?.sandbox ?? false,
-    isSubagent: parsed?.isSubagent ?? false,
+    // A thread-bound child's key is its thread's (SPEC §21), not `subagent:`: its spawn depth says it.
+    isSubagent: (parsed?.isSubagent ?? false) || record.spawnDepth > 0,
     runId: run.runId,
     hop,
     ...(record.spawn?.collect ? { collector: true as const } : {}),
@@ -110,6 +115,7 @@ async function callToolOnce(
   const recorded = recordedToolCall(sql, run.runId, callIndex, name);
   if (recorded) return recorded;
   appendRunEvent(sql, run.runId, "tool_call", { name, args: redactJson(args) });
+  context.live?.progress(Date.now());
   const tools: ToolContext = {
     ...toolContext(context.env, context.config, requester, `${run.runId}:${callIndex}`),
     recordSend: context.recordSend,
@@ -207,6 +213,7 @@ function answered(outcome: RunOutcome & { kind: "done" }, agent: AgentConfig): R
 export async function executeRun(context: ExecutionContext): Promise<RunOutcome> {
   const { env, sql, config, record, run } = context;
   pruneRunStreams(sql, Date.now());
+  retainSession(sql, config, record, Date.now());
   const configured = findAgent(config, record.agentId);
   if (!configured)
     return { kind: "failed", error: `agent "${record.agentId}" is not configured`, retryable: false };
@@ -242,7 +249,11 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
     { run: { runId: run.runId, triggerMessageId: trigger.id }, trigger, system, tools },
   );
   // What a stream shows of the reply as it comes: its safe view, never the raw text (SPEC §14).
-  const deltas = new SafeDeltas((data) => appendRunEvent(sql, run.runId, "delta", data));
+  const deltas = new SafeDeltas((data) => {
+    const now = Date.now();
+    appendRunEvent(sql, run.runId, "delta", data, now);
+    context.live?.stream(data, now);
+  });
   // Every secret handed to a runtime, masked in whatever error it reports (a server may echo one back).
   const handed: (string | undefined)[] = [runToken];
   const hand = <T extends string | undefined>(secret: T): T => {

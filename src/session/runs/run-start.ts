@@ -29,10 +29,19 @@ export function runSessionInfo(config: SwitchboardConfig, record: SessionRecord)
 export function runStartOf(
   config: SwitchboardConfig,
   record: SessionRecord,
-  run: Pick<RunRow, "context">,
+  run: Pick<RunRow, "context" | "replyTo" | "webhook">,
   trigger: TranscriptMessage,
 ): RunStart {
   const provenance = trigger.provenance?.kind;
+  // A hook's POST (SPEC §22): its name on the provenance, its delivery on the run.
+  if (provenance === "system" && trigger.provenance?.sourceTool === "hook") {
+    const deliverTo = run.replyTo
+      ? `the chat ${run.replyTo.to} on ${run.replyTo.channel}`
+      : run.webhook
+        ? "a webhook of the operator's"
+        : undefined;
+    return { kind: "hook", name: String(trigger.provenance.hook ?? ""), ...(deliverTo ? { deliverTo } : {}) };
+  }
   if (provenance === "subagent_task" && record.spawn) {
     const { collect } = record.spawn;
     return {

@@ -29,6 +29,7 @@ import { type AbortReason, abortedEnding, recordRunEnding, resultEnding } from "
 import { waitingRun } from "../writes/run-progress";
 import { clearSteering, queueSteeringFollowUp } from "../writes/steering";
 import { budgetRefusal } from "./budget-gate";
+import { liveReplyFor } from "./live-reply";
 import { mustWait, taskEnding, waitingEnding } from "./outstanding-work";
 import { executeRun } from "./run-executor";
 import { RunLoop } from "./run-loop";
@@ -254,14 +255,17 @@ export class Runs {
     const listTimer = setTimeout(() => {
       listedRunning = this.#outbox.flush();
     }, RUNNING_LISTED_AFTER_MS);
+    const config = sessionConfig(this.#env);
+    const live = liveReplyFor(this.#env, config, this.#sql, row, controller.signal);
     try {
       // The alarm stays set while the run is in flight, so a fresh instance takes it up if this one dies.
       await this.#alarm.rearm();
       timer = setTimeout(() => controller.abort("timeout"), row.timeoutMs);
+      live?.start(Date.now());
       const outcome = await executeRun({
         env: this.#env,
         sql: this.#sql,
-        config: sessionConfig(this.#env),
+        config,
         record,
         run: { ...row, startedAt: row.startedAt ?? now },
         deadlineAt,
@@ -269,7 +273,10 @@ export class Runs {
         onRetry: (note) => recordRetry(this.#sql, row.runId, note),
         recordSend: (send) => recordSend(this.#storage, this.#alarm, send),
         transact: (write) => this.#storage.transactionSync(write),
+        ...(live ? { live } : {}),
       });
+      // The draft a call still out posts is recorded before the run's end takes it (writes/run-ending.ts).
+      await live?.settle();
       const current = findRun(this.#sql, row.runId);
       if (current?.status !== "running") return;
       if (controller.signal.aborted) {
@@ -294,6 +301,7 @@ export class Runs {
         await this.#endDone(current, done, controller.signal);
       }
     } finally {
+      await live?.settle();
       if (timer !== undefined) clearTimeout(timer);
       clearTimeout(listTimer);
       this.#executing.delete(row.runId);

@@ -330,4 +330,45 @@ export const migrationsFrom0012: readonly SqlMigration[] = [
       ALTER TABLE delivery ADD COLUMN parts_sent INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    id: "0027_live_draft",
+    sql: `
+      -- A reply shown as it is written (SPEC §21 Live, streaming "edit"): the platform message a run's
+      -- partial reply lives in, so its final reply edits that message instead of posting a second one,
+      -- and a run that ends without a reply retracts it. Kept across an eviction (a resumed run goes on
+      -- editing the same message); removed when the run's final post or retraction is owed.
+      CREATE TABLE live_draft (
+        run_id TEXT PRIMARY KEY,
+        message_id TEXT NOT NULL,
+        edited_at INTEGER NOT NULL,
+        shown TEXT NOT NULL
+      );
+    `,
+  },
+  {
+    id: "0028_run_webhook",
+    sql: `
+      -- SPEC §22: where a run's outcome is POSTed when it ends (JSON { url, hook? }): a run webhook given to
+      -- chat.send or sessions_spawn, or a hook's \`webhook\` delivery. NULL: the run owes no webhook.
+      ALTER TABLE run ADD COLUMN webhook TEXT;
+    `,
+  },
+  {
+    id: "0029_retention",
+    sql: `
+      -- SPEC §23 every table bounded: the pruning of ended runs (runRetention) and of sent records (their
+      -- dedupe window) walks these, oldest first, a bounded batch at a time (store/retention.ts).
+      CREATE INDEX run_ended ON run (ended_at) WHERE ended_at IS NOT NULL;
+      CREATE INDEX sent_created ON sent (created_at);
+    `,
+  },
+  {
+    id: "0030_spawned_by_id",
+    sql: `
+      -- SPEC §23 "Generations": a child belongs to the session that spawned it, not to its key. The
+      -- parent's sessionId, which the parent answers when the child's creation is told to it; the index
+      -- row carries it (spawned_by_id), so a key created again lists none of the old session's children.
+      ALTER TABLE session ADD COLUMN spawned_by_id TEXT;
+    `,
+  },
 ];

@@ -1,5 +1,6 @@
 import { applyMigrations, type SqlMigration } from "../../storage/migrations";
 import { migrationsFrom0012 } from "./migrations-0012";
+import { squashedSessionSchema } from "./squashed";
 
 /**
  * The session object's schema, as an append-only list: a shipped entry is never edited; a change is a
@@ -245,7 +246,13 @@ export const sessionMigrations: readonly SqlMigration[] = [
   },
 ];
 
-/** Applies every migration this object has not applied yet; how many it applied. */
+/** Every migration of the session object, in order: what an existing object replays step by step. */
+export const allSessionMigrations: readonly SqlMigration[] = [...sessionMigrations, ...migrationsFrom0012];
+
+/**
+ * Applies every migration this object has not applied yet; how many it applied. A new object is created
+ * from the squashed schema in one step (squashed.ts, generated from these by `npm run schema:squash`).
+ */
 export function applySessionMigrations(sql: SqlStorage): number {
-  return applyMigrations(sql, [...sessionMigrations, ...migrationsFrom0012]);
+  return applyMigrations(sql, allSessionMigrations, squashedSessionSchema);
 }

@@ -39,3 +39,16 @@ export function spawnRunOf(sql: SqlStorage, childKey: string): string | undefine
 export function mayHaveChildren(sql: SqlStorage): boolean {
   return sql.exec("SELECT 1 FROM child LIMIT 1").toArray().length > 0;
 }
+
+/** The children noted here (not the '*' of a session older than the table). */
+export function childKeys(sql: SqlStorage): string[] {
+  return sql
+    .exec<{ session_key: string }>("SELECT session_key FROM child WHERE session_key <> '*'")
+    .toArray()
+    .map((row) => row.session_key);
+}
+
+/** Forgets every child: a key created again after its deletion inherits none (SPEC §23 "Generations"). */
+export function clearChildren(sql: SqlStorage): void {
+  sql.exec("DELETE FROM child");
+}

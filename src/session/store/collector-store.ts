@@ -267,3 +267,14 @@ export function collectorSnapshot(sql: SqlStorage, runIds: readonly string[]): C
 export function pruneCollectors(sql: SqlStorage, now: number): void {
   sql.exec("DELETE FROM collector WHERE ended_at IS NOT NULL AND ended_at < ?", now - COLLECTOR_KEEP_MS);
 }
+
+/** Erasure: the results these (erased) children reported here keep their status, not their text. */
+export function eraseCollectorResults(sql: SqlStorage, childKeys: readonly string[], erased: string): number {
+  return sql.exec(
+    `UPDATE collector SET result = ?, structured = NULL WHERE result IS NOT NULL AND result NOT IN ('', ?)
+       AND child_key IN (SELECT value FROM json_each(?))`,
+    erased,
+    erased,
+    JSON.stringify(childKeys),
+  ).rowsWritten;
+}

@@ -45,9 +45,13 @@ const payloadSchemas = {
     watcherKey: z.string(),
     targetKey: z.string(),
     n: z.number().int().nonnegative(),
+    /** When the watcher registered (absent in notices owed before it was kept). */
+    since: z.number().optional(),
   }),
   /** A delivery record's row in D1 \`delivery_index\` (SPEC §16), or its removal once it is gone. */
   delivery_index: z.object({ deliveryId: z.string(), change: z.string().optional() }),
+  /** Messages trimmed from the transcript (SPEC §23 `maxMessages`): their rows leave the D1 search index. */
+  search_forget: z.object({ messageIds: z.array(z.string()).max(100) }),
   /** The transcript's messages up to this seq in the D1 search index (SPEC §18), written in chunks. */
   search_index: z.object({ throughSeq: z.number().int().nonnegative() }),
   /**
@@ -73,6 +77,11 @@ const payloadSchemas = {
     tokens: z.number().nonnegative(),
     costUsd: z.number().nonnegative(),
   }),
+  /**
+   * A signed outbound webhook (SPEC §22): a run's outcome, a cron job's or a hook's delivery. The body is
+   * kept as the exact text to sign, so every attempt posts the same bytes under the same key.
+   */
+  webhook: z.object({ url: z.string(), body: z.string(), idempotencyKey: z.string() }),
   /** A cron run's end for its agent's scheduler (SPEC §22): taken once per runId, however often delivered. */
   cron_run_end: cronRunReportSchema,
   /** A sub-agent session, just created, noted by the session that spawned it (its `child` table). */

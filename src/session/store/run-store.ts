@@ -8,7 +8,9 @@ import {
   type ReplyFlow,
   type RunRecord,
   type RunStatus,
+  type RunWebhook,
   replyFlowSchema,
+  runWebhookSchema,
   type TurnRequest,
 } from "../api";
 import { type ReplyTarget, replyTargetSchema } from "../record/record";
@@ -26,6 +28,8 @@ export interface RunRow {
   context?: string;
   flow?: ReplyFlow;
   replyTo?: ReplyTarget;
+  /** Where its outcome is POSTed when it ends (migration 0028). */
+  webhook?: RunWebhook;
   timeoutMs: number;
   createdAt: number;
   startedAt?: number;
@@ -93,12 +97,14 @@ function readRows(sql: SqlStorage, where: string, ...params: unknown[]): RunRow[
     .exec(`SELECT * FROM run WHERE ${where}`, ...params)
     .toArray()
     .map((row) => {
-      const { flow, replyTo, retries, ...columns } = fromColumns<Record<string, unknown>>(row);
+      const { flow, replyTo, retries, webhook, ...columns } = fromColumns<Record<string, unknown>>(row);
       const runId = String(columns.runId);
       const parsedFlow = parseColumn(replyFlowSchema, flow, `run ${runId} flow`);
       const parsedReplyTo = parseColumn(replyTargetSchema, replyTo, `run ${runId} reply_to`);
+      const parsedWebhook = parseColumn(runWebhookSchema, webhook, `run ${runId} webhook`);
       return {
-        ...(columns as Omit<RunRow, "flow" | "replyTo" | "retries">),
+        ...(columns as Omit<RunRow, "flow" | "replyTo" | "retries" | "webhook">),
+        ...(parsedWebhook ? { webhook: parsedWebhook } : {}),
         ...(parsedFlow ? { flow: parsedFlow } : {}),
         ...(parsedReplyTo ? { replyTo: parsedReplyTo } : {}),
         retries: parseColumn(retriesSchema, retries, `run ${runId} retries`) ?? [],
@@ -180,7 +186,7 @@ export function hasRunWithDedupeKey(sql: SqlStorage, dedupeKey: string): boolean
 /** Inserts a queued run, created at the same instant as its inbound message. */
 export function insertRun(
   sql: SqlStorage,
-  request: Pick<TurnRequest, "runId" | "dedupeKey" | "context" | "flow" | "replyTo" | "held">,
+  request: Pick<TurnRequest, "runId" | "dedupeKey" | "context" | "flow" | "replyTo" | "held" | "webhook">,
   triggerMessageId: string,
   timeoutMs: number,
   createdAt: number,
@@ -188,7 +194,7 @@ export function insertRun(
   appendEvent(sql, systemEvent("run_queued", "run queued", { runId: request.runId }), createdAt);
   sql.exec(
     `INSERT INTO run (run_id, dedupe_key, status, trigger_message_id, context, flow, reply_to, timeout_ms, created_at,
-       held) VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)`,
+       held, webhook) VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?)`,
     request.runId,
     request.dedupeKey ?? null,
     triggerMessageId,
@@ -198,6 +204,7 @@ export function insertRun(
     timeoutMs,
     createdAt,
     request.held ? 1 : null,
+    request.webhook ? JSON.stringify(request.webhook) : null,
   );
 }
 
@@ -341,4 +348,59 @@ export function toRunRecord(row: RunRow, sessionKey: string): RunRecord {
     attempts: row.attempts,
     retries: row.retries,
   };
+}
+
+/** The sessions of the agent-to-agent exchanges this session's runs were steps of. */
+export function flowPartners(sql: SqlStorage): string[] {
+  return sql
+    .exec<{ key: string }>(
+      `SELECT json_extract(flow, '$.requesterKey') AS key FROM run WHERE flow IS NOT NULL
+       UNION SELECT json_extract(flow, '$.targetKey') FROM run WHERE flow IS NOT NULL`,
+    )
+    .toArray()
+    .map((row) => row.key)
+    .filter((key): key is string => typeof key === "string");
+}
+
+/**
+ * Erasure: an exchange with an erased session keeps its shape, not its text (the original request and
+ * the replies it quotes, which a later announce step would repeat). Answers the runs changed.
+ */
+export function eraseFlowTexts(sql: SqlStorage, keys: readonly string[], erased: string): number {
+  return sql.exec(
+    // json_replace changes only the fields there: an absent optional reply stays absent.
+    `UPDATE run SET flow = json_replace(flow, '$.originalMessage', ?, '$.round1Reply', ?, '$.latestReply', ?)
+     WHERE flow IS NOT NULL AND json_extract(flow, '$.originalMessage') IS NOT ?
+       AND (json_extract(flow, '$.requesterKey') IN (SELECT value FROM json_each(?))
+         OR json_extract(flow, '$.targetKey') IN (SELECT value FROM json_each(?)))`,
+    erased,
+    erased,
+    erased,
+    erased,
+    JSON.stringify(keys),
+    JSON.stringify(keys),
+  ).rowsWritten;
+}
+
+/** The runs these messages started (erasure: what answered an erased message). */
+export function runsTriggeredBy(sql: SqlStorage, messageIds: readonly string[]): string[] {
+  if (messageIds.length === 0) return [];
+  return sql
+    .exec<{ run_id: string }>(
+      "SELECT run_id FROM run WHERE trigger_message_id IN (SELECT value FROM json_each(?))",
+      JSON.stringify(messageIds),
+    )
+    .toArray()
+    .map((row) => row.run_id);
+}
+
+/** Erasure: these runs' replies (an answer to an erased message, which may quote it) are erased. */
+export function eraseRunReplies(sql: SqlStorage, runIds: readonly string[], erased: string): number {
+  return sql.exec(
+    `UPDATE run SET reply = ? WHERE reply IS NOT NULL AND reply IS NOT ?
+       AND run_id IN (SELECT value FROM json_each(?))`,
+    erased,
+    erased,
+    JSON.stringify(runIds),
+  ).rowsWritten;
 }

@@ -167,3 +167,20 @@ export class SafeDeltas {
     this.#shown = settled;
   }
 }
+
+/** Erasure: these runs' streams keep their end, with the reply or error text erased, and nothing else. */
+export function eraseRunStreams(sql: SqlStorage, runIds: readonly string[], erased: string): void {
+  const runs = JSON.stringify(runIds);
+  sql.exec(
+    `DELETE FROM run_event WHERE kind NOT IN ('run_completed', 'run_failed')
+       AND run_id IN (SELECT value FROM json_each(?))`,
+    runs,
+  );
+  sql.exec(
+    `UPDATE run_event SET data = json_replace(data, '$.reply', ?, '$.error', ?)
+       WHERE data IS NOT NULL AND run_id IN (SELECT value FROM json_each(?))`,
+    erased,
+    erased,
+    runs,
+  );
+}

@@ -106,3 +106,19 @@ export function readSentTurn(sql: SqlStorage, runId: string): Result<TurnRequest
     ? { ok: true, value: turn }
     : { ok: false, code: "not_found", message: `no send ${runId} here` };
 }
+
+/** The sessions this one handed something to (erasure's partners, SPEC §23). */
+export function sentTargets(sql: SqlStorage): string[] {
+  return sql
+    .exec<{ target_key: string }>("SELECT DISTINCT target_key FROM sent")
+    .toArray()
+    .map((row) => row.target_key);
+}
+
+/** Erasure: the turns this session handed to erased sessions lose their text; their keys stay for dedupe. */
+export function forgetSentTurns(sql: SqlStorage, targetKeys: readonly string[]): number {
+  return sql.exec(
+    "UPDATE sent SET turn = NULL WHERE turn IS NOT NULL AND target_key IN (SELECT value FROM json_each(?))",
+    JSON.stringify(targetKeys),
+  ).rowsWritten;
+}

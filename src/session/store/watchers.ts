@@ -9,7 +9,13 @@ import { addDelivery } from "./delivery-store";
  * the newest such seq. While a notice is pending, further events only move `material`.
  */
 
-type CursorRow = { watcher_key: string; last_seen: number; notified: number | null; material: number };
+type CursorRow = {
+  watcher_key: string;
+  last_seen: number;
+  notified: number | null;
+  material: number;
+  created_at: number;
+};
 
 /** A `message` by a person, or by a session other than the watcher: only these notify (SPEC §13). */
 function notifies(event: SessionEvent, watcherKey: string): boolean {
@@ -21,12 +27,15 @@ function notifies(event: SessionEvent, watcherKey: string): boolean {
  * Owes the watcher one notice, with its delivery record (SPEC §16 `notice`); its dedupe key makes a
  * repeat of the same notice the same entry.
  */
-function raiseNotice(sql: SqlStorage, targetKey: string, watcherKey: string, n: number): void {
+function raiseNotice(sql: SqlStorage, targetKey: string, cursor: CursorRow, n: number): void {
+  const watcherKey = cursor.watcher_key;
+  // `since`: the watcher registered then; a session of its key created later is not it (SPEC §23).
+  const payload = { watcherKey, targetKey, n, since: cursor.created_at };
   addDelivery(
     sql,
     "notice",
     { target: watcherKey },
-    { kind: "watch_notice", key: `watch:${watcherKey}:${n}`, payload: { watcherKey, targetKey, n } },
+    { kind: "watch_notice", key: `watch:${watcherKey}:${n}`, payload },
   );
 }
 
@@ -78,7 +87,7 @@ export function noteWatchedEvents(sql: SqlStorage, targetKey: string, events: re
       first.seq,
       cursor.watcher_key,
     );
-    if (cursor.notified === null) raiseNotice(sql, targetKey, cursor.watcher_key, cursor.last_seen);
+    if (cursor.notified === null) raiseNotice(sql, targetKey, cursor, cursor.last_seen);
   }
 }
 
@@ -106,7 +115,7 @@ export function acknowledgeWatch(
     unread ? cursor.material : null,
     watcherKey,
   );
-  if (unread) raiseNotice(sql, targetKey, watcherKey, lastSeen);
+  if (unread) raiseNotice(sql, targetKey, cursor, lastSeen);
   return unread;
 }
 
@@ -127,4 +136,19 @@ export function clearWatchers(sql: SqlStorage): void {
   sql.exec("DELETE FROM watcher");
   sql.exec("DELETE FROM watch_wake");
   sql.exec("DELETE FROM outbox WHERE kind = 'watch_notice'");
+}
+
+/** Erasure: these (erased) sessions stop watching this one; the notices owed them go. Answers rows removed. */
+export function removeWatchers(sql: SqlStorage, watcherKeys: readonly string[]): number {
+  const keys = JSON.stringify(watcherKeys);
+  const watchers = sql.exec(
+    "DELETE FROM watcher WHERE watcher_key IN (SELECT value FROM json_each(?))",
+    keys,
+  ).rowsWritten;
+  const notices = sql.exec(
+    `DELETE FROM outbox WHERE kind = 'watch_notice'
+       AND json_extract(payload, '$.watcherKey') IN (SELECT value FROM json_each(?))`,
+    keys,
+  ).rowsWritten;
+  return watchers + notices;
 }

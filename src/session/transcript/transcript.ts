@@ -36,7 +36,7 @@ export function summaryChanges(
  * another session (SPEC §5.3) or on a sub-agent's task (SPEC §5.4), known by its provenance; a header
  * says where a message came from, never what it is about.
  */
-function headlessText(message: TranscriptMessage, text: string): string {
+export function headlessText(message: TranscriptMessage, text: string): string {
   switch (message.provenance?.kind) {
     case "inter_session":
       return stripInterSessionHeader(text);

@@ -6,6 +6,7 @@ import { addIndexSync } from "../store/outbox-store";
 import { deferRunStart, queuedRuns, type RunRow } from "../store/run-store";
 import { appendMessages, readMessage, summaryChanges } from "../transcript/transcript";
 import { writeSteering } from "./steering";
+import { answerSuperseded } from "./superseded";
 import { writeTurn } from "./writes";
 
 // Busy sessions (SPEC §21, the channel's `busy`): what an inbound message that would start a turn does
@@ -30,7 +31,8 @@ const isChannelRun = (run: RunRow) => run.dedupeKey?.startsWith("channel:") === 
  * Writes an inbound message's turn as its channel's busy mode says. `queue` (or none): a run of its own,
  * answered in turn. `steer`: into the active run, or queued when none runs. `interrupt`: queued, and the
  * caller stops every other channel run (their partial replies are never posted), so this one run answers
- * all of them: their messages are its history. `collect`: one run for every message that comes within
+ * all of them: their messages are its history (each stopped run's ending owes its Discord interaction
+ * the note, writes/run-ending.ts). `collect`: one run for every message that comes within
  * `debounceMs` of the one before, started that long after the latest (the run's `not_before`, which the
  * alarm keeps), its trigger the latest message and the others its history.
  */
@@ -51,7 +53,10 @@ export function writeBusyTurn(
   if (mode === "steer") {
     const steer = { id: turn.messageId, text: turn.text, provenance: turn.provenance };
     const active = writeSteering(sql, record, config, steer, now);
-    if (active) return { status: "accepted", runId: active, duplicate: false };
+    if (active) {
+      answerSuperseded(sql, record, config, { replyTo: turn.replyTo, runId: active, note: "earlier" }, now);
+      return { status: "accepted", runId: active, duplicate: false };
+    }
   }
   if (mode === "collect") {
     const collecting = queuedRuns(sql).at(-1);
@@ -62,6 +67,8 @@ export function writeBusyTurn(
       collecting.startedAt === undefined &&
       collecting.notBefore
     ) {
+      const superseded = { replyTo: collecting.replyTo, runId: collecting.runId, note: "later" } as const;
+      answerSuperseded(sql, record, config, superseded, now);
       joinCollectingRun(sql, record, collecting.runId, turn, startAt, now);
       return { status: "accepted", runId: collecting.runId, duplicate: false };
     }

@@ -40,9 +40,10 @@ export function writeInboundMessage(
     provenance: {
       kind: "external_user" as const,
       sourceChannel: channel,
-      ...(message.senderName !== undefined
-        ? { senderId: message.senderId, senderName: message.senderName }
-        : {}),
+      // Who said it (in a group, or a main session shared by every peer): what `POST /v1/erase` finds a
+      // person's messages by (SPEC §23).
+      senderId: message.senderId,
+      ...(message.senderName !== undefined ? { senderName: message.senderName } : {}),
     },
     replyTo,
     runId: message.runId,

@@ -1,4 +1,11 @@
-import { notFound, type Result, type SessionGuard, type SessionPatch } from "../api";
+import {
+  notFound,
+  type Result,
+  type RetireAnswer,
+  type RetireRequest,
+  type SessionGuard,
+  type SessionPatch,
+} from "../api";
 import { liveRecord, type RecordChanges, type SessionRecord, updateRecord } from "../record/record";
 import { appendEvent, systemEvent } from "../store/event-log";
 import { addIndexSync } from "../store/outbox-store";
@@ -60,4 +67,27 @@ function archiveChanges(sql: SqlStorage, archived: SessionPatch["archived"], now
   const busy = hasQueuedRuns(sql) || runningRuns(sql).length > 0;
   if (archived === "after_run" && busy) return { archiveAt: ARCHIVE_WHEN_IDLE };
   return { archivedAt: now, archiveAt: null };
+}
+
+/** Why the maintenance pass may not archive or delete this session now (SPEC §23), if it may not. */
+export function retireRefusal(
+  sql: SqlStorage,
+  record: SessionRecord,
+  request: RetireRequest,
+): Extract<RetireAnswer, { retired: false }>["reason"] | undefined {
+  if (record.updatedAt >= request.idleBefore) return "active";
+  if (runningRuns(sql).length > 0 || hasQueuedRuns(sql)) return "run_in_flight";
+  if (request.action === "archive" && record.archivedAt !== undefined) return "archived";
+  return undefined;
+}
+
+/**
+ * Binds a child to the session of its parent that spawned it (SPEC §23 "Generations"), once: its index
+ * row then carries `spawned_by_id`, and the parent's key created again lists it no more.
+ */
+export function bindToParent(sql: SqlStorage, parentSessionId: string): void {
+  const record = liveRecord(sql);
+  if (!record?.spawnedBy || record.spawnedById !== undefined) return;
+  updateRecord(sql, { spawnedById: parentSessionId });
+  addIndexSync(sql);
 }

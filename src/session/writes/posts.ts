@@ -6,6 +6,7 @@ import type { DeliveryKind } from "../api/api-deliveries";
 import type { DeliveryContext, SessionRecord } from "../record/record";
 import { addNotRequired } from "../store/delivery-ledger";
 import { addDelivery } from "../store/delivery-store";
+import { addToOutbox } from "../store/outbox-store";
 
 /**
  * Keys are lower-cased, channel ids are not always (Slack's `C024BE91L`): when the recorded delivery
@@ -52,6 +53,8 @@ export interface Post {
   kind?: Extract<DeliveryKind, "announce" | "reply">;
   /** The platform message it answers (SPEC §21): quoted by the reply, a Discord interaction's to follow up. */
   origin?: PostOrigin;
+  /** The message the reply was written into as it came (SPEC §21 Live): the post edits it. */
+  draftMessageId?: string;
 }
 
 /** What a platform reply needs of the message it answers (the inbound half of issue 31 records it). */
@@ -86,6 +89,7 @@ export function addPost(sql: SqlStorage, record: SessionRecord, post: Post): voi
         text: post.text,
         ...(post.origin?.messageId ? { replyToMessageId: post.origin.messageId } : {}),
         ...(post.origin?.interaction ? { interaction: post.origin.interaction } : {}),
+        ...(post.draftMessageId ? { draft: { messageId: post.draftMessageId } } : {}),
         sessionKey: record.sessionKey,
         runId: post.runId,
         idempotencyKey,
@@ -118,4 +122,26 @@ export function addPostIfAllowed(
   }
   addPost(sql, record, post);
   return true;
+}
+
+/**
+ * A run that ended without a reply leaves no partial one posted (SPEC §21 Live, busy `interrupt`): its
+ * draft is deleted through the Queue. Not a delivery of the ledger: nothing was owed to anyone.
+ */
+export function addDraftRetraction(
+  sql: SqlStorage,
+  record: SessionRecord,
+  post: Omit<Post, "text" | "purpose" | "kind">,
+): void {
+  addToOutbox(sql, "post", `post:${post.runId}:retract`, {
+    type: "outbound",
+    ...post.target,
+    text: "",
+    ...(post.origin?.interaction ? { interaction: post.origin.interaction } : {}),
+    ...(post.draftMessageId ? { draft: { messageId: post.draftMessageId } } : {}),
+    retract: true,
+    sessionKey: record.sessionKey,
+    runId: post.runId,
+    idempotencyKey: `${post.runId}:retract`,
+  });
 }

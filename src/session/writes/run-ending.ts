@@ -10,6 +10,7 @@ import { redactSpawnAttachments } from "../../subagents/redact-attachments";
 import type { DeferredResult } from "../api";
 import { readRecord, type SessionRecord, type SpawnInfo, updateRecord } from "../record/record";
 import { addDelivery } from "../store/delivery-store";
+import { takeLiveDraft } from "../store/live-drafts";
 import { addToOutbox, completionKey } from "../store/outbox-store";
 import {
   markRunEnded,
@@ -22,14 +23,25 @@ import { clearToolCalls } from "../store/tool-calls";
 import { appendMessages, summaryChanges } from "../transcript/transcript";
 import { addCollectorResult, collectorReports } from "./collector-result";
 import { ARCHIVE_WHEN_IDLE } from "./lifecycle";
-import { addPostIfAllowed, addPostNotRequired, announceTarget, sessionChannel } from "./posts";
+import {
+  addDraftRetraction,
+  addPostIfAllowed,
+  addPostNotRequired,
+  announceTarget,
+  sessionChannel,
+} from "./posts";
 import { recordCompletionOwed } from "./run-progress";
+import { answerSuperseded } from "./superseded";
+import { oweRunWebhook } from "./webhooks";
 
 const seconds = (ms: number) => Math.round(ms / 1000);
 
 /** A session's cost plus a run's, in micro-dollars as each is (runtimes/pricing.ts): no float noise adds up. */
 const sumUsd = (total: number | undefined, cost: number) =>
   Math.round(((total ?? 0) + cost) * 1_000_000) / 1_000_000;
+
+/** The error of a run a newer message interrupted (SPEC §21 busy `interrupt`). */
+export const INTERRUPTED = "run interrupted by a newer message";
 
 /**
  * Why a run was aborted: its timeout, a kill, a kill cascading from an ancestor, a steer restarting it,
@@ -54,7 +66,7 @@ export function abortedEnding(reason: AbortReason, row: RunRow, messages: RunEnd
       return { status: "killed", error: "run killed", announce: false, messages: [] };
     // Killed: no reply is posted, and its partial work is dropped; the newer run answers its message.
     case "interrupt":
-      return { status: "killed", error: "run interrupted by a newer message", messages: [] };
+      return { status: "killed", error: INTERRUPTED, messages: [] };
     default:
       return { status: "timeout", error: `run timed out after ${seconds(row.timeoutMs)}s`, messages: [] };
   }
@@ -76,15 +88,47 @@ export function resultEnding(
   };
 }
 
-/** Follow-ups of an ended run: the next step of its exchange, and a channel reply. */
+/**
+ * Follow-ups of an ended run: the next step of its exchange, a channel reply, a draft retracted. A run a
+ * newer message interrupted owes its Discord interaction the note saying where the answer is (SPEC §21
+ * busy): owed here, once the run's live calls are over, the note replaces its draft (`@original`, the
+ * "thinking…" or the partial reply) so nothing of the killed run stays posted and nothing overwrites it.
+ */
 function addFollowUps(
   sql: SqlStorage,
   config: SwitchboardConfig,
   record: SessionRecord,
   run: RunRow,
   ending: RunEnding,
+  now: number,
 ): void {
-  if (ending.status !== "ok") return;
+  // What the chat was shown while the run worked (SPEC §21 Live): the reply completes it, else it goes.
+  const draft = takeLiveDraft(sql, run.runId);
+  const replied =
+    ending.status === "ok"
+      ? addReplies(sql, config, record, run, ending, draft?.messageId)
+      : ending.error === INTERRUPTED &&
+        answerSuperseded(sql, record, config, { replyTo: run.replyTo, runId: run.runId, note: "later" }, now);
+  if (draft && run.replyTo && !replied) {
+    const { replyToMessageId: _, interaction, ...target } = run.replyTo;
+    addDraftRetraction(sql, record, {
+      runId: run.runId,
+      target,
+      draftMessageId: draft.messageId,
+      ...(interaction ? { origin: { interaction } } : {}),
+    });
+  }
+}
+
+/** An ok run's follow-ups: the next step of its exchange, and its reply; true when a reply is owed. */
+function addReplies(
+  sql: SqlStorage,
+  config: SwitchboardConfig,
+  record: SessionRecord,
+  run: RunRow,
+  ending: RunEnding,
+  draftMessageId: string | undefined,
+): boolean {
   if (run.flow) {
     const step = nextFlowStep(run.flow, {
       sessionKey: record.sessionKey,
@@ -107,7 +151,7 @@ function addFollowUps(
         });
     }
   }
-  if (!run.replyTo) return;
+  if (!run.replyTo) return false;
   const reply = ending.reply?.trim() ?? "";
   // A run that reads a completion posts the update for it: the completion's follow-on announce.
   // The chat alone is the post's address; the platform message it answers travels as its origin (§21).
@@ -133,9 +177,15 @@ function addFollowUps(
       : {}),
   };
   // Intentional silence is an answer: recorded as not required, never retried (SPEC §16).
-  if (!reply || reply === NO_REPLY || reply === ANNOUNCE_SKIP)
+  if (!reply || reply === NO_REPLY || reply === ANNOUNCE_SKIP) {
     addPostNotRequired(sql, post, reply ? `the run answered ${reply}` : "the run gave no reply");
-  else addPostIfAllowed(sql, config, record, { ...post, text: reply });
+    return false;
+  }
+  return addPostIfAllowed(sql, config, record, {
+    ...post,
+    text: reply,
+    ...(draftMessageId ? { draftMessageId } : {}),
+  });
 }
 
 /**
@@ -190,13 +240,24 @@ export function recordRunEnding(
       ? { archiveAt: now + record.spawn.archiveAfterMinutes * 60_000 }
       : {}),
   });
-  addFollowUps(sql, config, record, run, ending);
+  addFollowUps(sql, config, record, run, ending, now);
+  if (run.webhook) oweRunWebhook(sql, record, { ...run, webhook: run.webhook }, ending, now);
   const owed =
     record.spawn !== undefined &&
     (record.spawn.collect
       ? collectorReports(ending) && addCollectorResult(sql, record.spawn, run.runId, ending, now)
-      : ending.announce !== false && addCompletion(sql, record, record.spawn, run, ending, now));
+      : ending.announce !== false &&
+        !answersThread(record.spawn, run) &&
+        addCompletion(sql, record, record.spawn, run, ending, now));
   recordCompletionOwed(sql, run.runId, owed);
+}
+
+/**
+ * A thread-bound child's run that answers someone writing in its thread (SPEC §21): that is the thread's
+ * own conversation, answered there; only the work its requester gave it is announced back.
+ */
+function answersThread(spawn: SpawnInfo, run: RunRow): boolean {
+  return spawn.thread !== undefined && (run.triggerMessageId?.startsWith("channel:") ?? false);
 }
 
 /**
@@ -242,7 +303,12 @@ function addCompletion(
       payload: {
         // The requester first; if it is gone, its own requester, and so on up the lineage.
         targets: [spawn.requesterKey, ...(record.lineage ?? [])],
-        request: completionTurn(completion, crypto.randomUUID()),
+        // A thread-bound child's update goes into its thread (SPEC §21), unless its requester is itself a
+        // sub-agent, whose completions stay internal (writes.ts writeTurn).
+        request: {
+          ...completionTurn(completion, crypto.randomUUID()),
+          ...(spawn.thread ? { replyToThread: spawn.thread } : {}),
+        },
         // Deleting a `cleanup: "delete"` child waits for its completion to be in the requester's hands.
         ...(cleanup ? { afterwards: "remove_session" as const } : {}),
       },

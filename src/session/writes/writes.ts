@@ -2,12 +2,13 @@ import type { SwitchboardConfig } from "../../config/schema";
 import type { TranscriptMessage } from "../../transcript/message";
 import type { CreateSessionInit, ImportReceipt, TurnRequest } from "../api";
 import { chatOf, insertRecord, readRecord, type SessionRecord, updateRecord } from "../record/record";
-import { noteChild } from "../store/children";
+import { clearChildren, noteChild } from "../store/children";
 import { cancelQueuedCollectors, clearCollectors, killOwedChildren } from "../store/collector-store";
 import { clearCompaction } from "../store/compaction-store";
 import { clearDeliveries } from "../store/delivery-store";
 import { appendEvent, clearEvents, systemEvent } from "../store/event-log";
 import { clearGroupContext } from "../store/group-context";
+import { clearLiveDrafts } from "../store/live-drafts";
 import { addIndexSync, addToOutbox, clearOutbox } from "../store/outbox-store";
 import {
   clearRuns,
@@ -41,6 +42,9 @@ export function writeCreation(
   /** A spawned child's first run: its parent notes the child with it. */
   spawnRunId?: string,
 ): void {
+  // A key created again inherits no children (SPEC §23); a requester never written keeps those noted
+  // (a plain spawn needs no requester record), and so does one seeded from D1 (deleted_at 0: wiped).
+  if ((readRecord(sql)?.deletedAt ?? 0) > 0) clearChildren(sql);
   clearTranscript(sql);
   // What the old members' children are still owed survives, as kills (index_delete waits for those).
   clearOutbox(sql, "collector_release");
@@ -59,6 +63,7 @@ export function writeCreation(
   clearCollectors(sql);
   clearCompaction(sql);
   clearGroupContext(sql);
+  clearLiveDrafts(sql);
   const { attachments, channel, parentSessionKey, spawnDepth, deliveryContext, ...fields } = init;
   insertRecord(
     sql,
@@ -164,8 +169,12 @@ export function writeTurn(
     runId: request.runId,
   };
   const appended = appendMessages(sql, [message], record.firstUserText !== undefined);
-  // A completion's reply goes to the session's own channel; a nested (sub-agent) requester's stays internal.
-  const ownChannel = request.replyToOwnChannel && !record.spawn ? announceTarget(record, config) : undefined;
+  // A completion's reply goes to the session's own channel (a thread-bound child's: into its thread); a
+  // nested (sub-agent) requester's stays internal.
+  const ownChannel =
+    request.replyToOwnChannel && !record.spawn
+      ? (request.replyToThread ?? announceTarget(record, config))
+      : undefined;
   const replyTo = request.replyTo ?? ownChannel;
   insertRun(
     sql,

@@ -91,7 +91,7 @@ describe("the session event log (SPEC §13)", () => {
     // The child's creation told it again (its outbox retried): nothing is recorded twice.
     expect(await session(parent).childCreated(childSessionKey, runId)).toEqual({
       ok: true,
-      value: { recorded: false },
+      value: { recorded: false, sessionId: expect.any(String) },
     });
     expect(completed.filter((event) => event.kind === "child_spawned")).toHaveLength(1);
 

@@ -16,6 +16,7 @@ async function passCounting(key: string, owe: (sql: SqlStorage) => void): Promis
       new Alarm(state.storage),
       () => {},
       () => removed++,
+      () => {},
     );
     state.storage.transactionSync(() => owe(state.storage.sql));
     await outbox.flush();

@@ -2,12 +2,16 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { readRecord, updateRecord } from "../../../src/session/record/record";
+import { applySessionMigrations } from "../../../src/session/schema/migrations";
 import { writeCreation } from "../../../src/session/writes/writes";
 
-/** Runs `body` on the SQLite of a fresh session object. */
+/** Runs `body` on the SQLite of a fresh session object (its schema created as its first use creates it). */
 function onFreshObject<T>(body: (state: DurableObjectState) => T): Promise<T> {
   const key = `agent:main:record-${crypto.randomUUID()}`;
-  return runInDurableObject(env.SESSION.getByName(key), (_instance, state) => body(state));
+  return runInDurableObject(env.SESSION.getByName(key), (_instance, state) => {
+    applySessionMigrations(state.storage.sql);
+    return body(state);
+  });
 }
 
 describe("the session record as readRecord returns it (a kept copy, checked against the version)", () => {

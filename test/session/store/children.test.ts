@@ -33,19 +33,26 @@ describe("a spawned child is one record with its run", () => {
 
   it("is news once per spawn: a repeat records nothing, a note without its run keeps the run", async () => {
     const parent = `agent:main:child-note-${uid()}`;
-    await createSession({ agentId: "main", key: parent });
+    // The parent answers its session id: the child is bound to it (SPEC §23 "Generations").
+    const { sessionId } = await createSession({ agentId: "main", key: parent });
     const child = `agent:research:subagent:${crypto.randomUUID()}`;
     const [first, second] = [crypto.randomUUID(), crypto.randomUUID()];
-    expect(await session(parent).childCreated(child, first)).toEqual({ ok: true, value: { recorded: true } });
     expect(await session(parent).childCreated(child, first)).toEqual({
       ok: true,
-      value: { recorded: false },
+      value: { recorded: true, sessionId },
     });
-    expect(await session(parent).childCreated(child)).toEqual({ ok: true, value: { recorded: false } });
+    expect(await session(parent).childCreated(child, first)).toEqual({
+      ok: true,
+      value: { recorded: false, sessionId },
+    });
+    expect(await session(parent).childCreated(child)).toEqual({
+      ok: true,
+      value: { recorded: false, sessionId },
+    });
     // Spawned again under the same key (a re-created child): a new run, a new event.
     expect(await session(parent).childCreated(child, second)).toEqual({
       ok: true,
-      value: { recorded: true },
+      value: { recorded: true, sessionId },
     });
     expect(await parentSide(parent)).toEqual({
       children: [{ session_key: child, run_id: second }],

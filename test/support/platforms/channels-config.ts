@@ -47,6 +47,8 @@ export function platformChannels(fakeServicesUrl: string, discordPublicKey: stri
     "tg-allow": telegram("tg-allow", { allowFrom: ["1001"] }),
     // Its own secret token; its identity calls counted by the cache test alone.
     "tg-cache": telegram("tg-cache", { secretTokenEnv: "TEST_TELEGRAM_SECRET" }),
+    // The console's channel view reads this one's settings and state (test/console/pages/channels.test.ts).
+    "tg-console": telegram("tg-console", { busy: "collect", debounceMs: 800, streaming: "off" }),
     "slack-in": slack("slack-in"),
     // What the model is sent, with a short group history: the context test reads both.
     "slack-groups": slack("slack-groups", { agentId: "platform-echo-rec", groupHistoryLimit: 3 }),

@@ -1,0 +1,32 @@
+/** Erasure (SPEC §23): the types crossing the session object's face for `?erase=true` and `POST /v1/erase`. */
+
+/** What an erased session's text touched, read from its own storage before it is deleted. */
+export interface ErasurePlan {
+  sessionKey: string;
+  /** Sessions that may hold copies of its text: sent to, exchanged with, its requester and ancestors. */
+  partners: string[];
+  /** The sessions it spawned: erased likewise. */
+  children: string[];
+}
+
+/** Whose copies a session erases from its own storage. */
+export interface ErasureRequest {
+  /** The session being erased, named in the `erased` event (never its text). */
+  subjectKey: string;
+  /** Messages routed from these sessions (their provenance's `sourceSessionKey`) are erased. */
+  sourceKeys: string[];
+  /** And messages this person said on this channel (a group's provenance `senderId`). */
+  sender?: { channel: string; senderId: string };
+}
+
+/** What one session's erasure changed. */
+export interface ErasureAnswer {
+  /** Every matching message, erased now or by an earlier pass: their search rows go by id. */
+  messageIds: string[];
+  /** Messages replaced by `[erased]` now. */
+  messages: number;
+  /** `sent` records whose turn text was dropped. */
+  sent: number;
+  /** Watchers and owed watch notices of the erased sessions removed. */
+  notices: number;
+}
