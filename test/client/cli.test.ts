@@ -436,6 +436,52 @@ describe("CLI commands (in workerd, against the Worker)", () => {
   });
 });
 
+describe("switchboard cron (SPEC §22)", () => {
+  it("adds a job from flags, lists and shows it, turns it off, runs it, shows its runs and removes it", async () => {
+    const jobId = `cli-${uid()}`;
+    const added = await cli([
+      "cron",
+      "add",
+      "--id",
+      jobId,
+      "--cron",
+      "0 9 * * 1-5",
+      "--tz",
+      "Europe/Berlin",
+      "--message",
+      "Summarize yesterday's deploys",
+      "--silent",
+    ]);
+    expect(added.stderr).toBe("");
+    expect(added.stdout).toMatch(
+      new RegExp(`^added ${jobId}: 0 9 \\* \\* 1-5 \\(Europe/Berlin\\), next run \\d{4}-`),
+    );
+    const listed = await cli(["cron", "list"]);
+    expect(listed.stdout).toMatch(/^JOB +SCHEDULE +TARGET +DELIVERY +NEXT RUN +LAST RUN/);
+    expect(listed.stdout).toMatch(
+      new RegExp(`${jobId} +0 9 \\* \\* 1-5 \\(Europe/Berlin\\) +isolated +none`),
+    );
+    const shown = await cli(["cron", "show", jobId]);
+    expect(shown.stdout).toContain("payload:          turn: Summarize yesterday's deploys");
+    expect((await cli(["cron", "disable", jobId])).stdout).toBe(`updated ${jobId}: off, next run —\n`);
+    const ran = await cli(["cron", "run", jobId]);
+    expect(ran.stdout).toMatch(new RegExp(`^started ${jobId}: run [0-9a-f-]{36}`));
+    const runs = await cli(["cron", "runs", jobId, "--json"]);
+    expect(JSON.parse(runs.stdout).runs).toHaveLength(1);
+    expect((await cli(["cron", "remove", jobId])).stdout).toBe(`removed ${jobId}\n`);
+    expect((await cli(["cron", "show", jobId])).code).not.toBe(0);
+  });
+
+  it("says what is missing, and the server's 400 names the field", async () => {
+    const noSchedule = await cli(["cron", "add", "--message", "hi"]);
+    expect(noSchedule.code).toBe(2);
+    expect(noSchedule.stderr).toContain("a schedule is required");
+    const tooOften = await cli(["cron", "add", "--every", "30s", "--message", "hi"]);
+    expect(tooOften.code).toBe(1);
+    expect(tooOften.stderr).toContain("schedule.everyMs");
+  });
+});
+
 describe("switchboard secret (offline)", () => {
   it("prints the channel secret the Worker verifies inbound posts with, without a token", async () => {
     const printed = await cli(["secret", "channel", "Telegram"], {

@@ -70,6 +70,45 @@ describe("client REST methods", () => {
     expect(lastRoute(requests)).toBe("POST /v1/erase");
   });
 
+  it("cron jobs (SPEC §22): add, list, get, update, run and its runs, remove; an agent token its own", async () => {
+    const { client, requests } = testClient({ token: ADMIN });
+    const jobId = `client-${uid()}`;
+    const job = await client.cron.add({
+      jobId,
+      agentId: "main",
+      schedule: { kind: "every", everyMs: 3_600_000 },
+      payload: { kind: "agentTurn", message: "check the queue" },
+      delivery: { mode: "none" },
+    });
+    expect(lastRoute(requests)).toBe("POST /v1/cron/jobs");
+    expect(job).toMatchObject({ jobId, agentId: "main", enabled: true, source: "api" });
+    expect(job.nextRunAt).toBeGreaterThan(Date.now());
+    expect((await client.cron.list({ agentId: "main" })).jobs.map((listed) => listed.jobId)).toContain(jobId);
+    // (The operator's list without `agentId` is a 400: the query reached the server.)
+    expect(await client.cron.get(jobId, { agentId: "main" })).toEqual(job);
+    expect(await client.cron.update(jobId, { enabled: false }, { agentId: "main" })).toMatchObject({
+      enabled: false,
+      nextRunAt: null,
+    });
+    expect(lastRoute(requests)).toBe(`PATCH /v1/cron/jobs/${jobId}`);
+    const ran = await client.cron.run(jobId, { agentId: "main" });
+    expect(ran).toEqual({ ok: true, enqueued: true, runId: expect.any(String) });
+    expect(lastRoute(requests)).toBe(`POST /v1/cron/jobs/${jobId}/run`);
+    const { runs } = await client.cron.runs(jobId, { agentId: "main" });
+    expect(runs[0]).toMatchObject({
+      runId: ran.runId,
+      sessionKey: `agent:main:cron:${jobId}:run:${ran.runId}`,
+    });
+
+    // An agent token manages its own agent's jobs without naming it, and no other agent's.
+    const own = testClient({ token: AGENT_TOKENS.main }).client;
+    expect((await own.cron.list()).jobs.map((listed) => listed.jobId)).toContain(jobId);
+    await expect(own.cron.list({ agentId: "research" })).rejects.toBeInstanceOf(ForbiddenError);
+
+    expect(await client.cron.remove(jobId, { agentId: "main" })).toEqual({ status: "ok", removed: true });
+    await expect(client.cron.get(jobId, { agentId: "main" })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
   it("imports a transcript and exports it byte for byte", async () => {
     const { client, requests } = testClient({ token: ADMIN });
     const key = `agent:main:client-${uid()}`;
