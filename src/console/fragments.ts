@@ -4,6 +4,7 @@ import { keyOptionsOf } from "../config/key-options";
 import { displayKey } from "../keys";
 import { consoleViewer } from "./access";
 import { channelRoutes } from "./channel-routes";
+import { cronRoutes } from "./cron-routes";
 import { listRoutes } from "./list-routes";
 import { sessionRegionRoutes } from "./session-regions";
 import { sessionRoutes } from "./session-routes";
@@ -23,5 +24,6 @@ export const fragmentRoutes = new Hono<AppEnv>()
   })
   .route("/", listRoutes)
   .route("/channels", channelRoutes)
+  .route("/cron", cronRoutes)
   .route("/sessions", sessionRoutes)
   .route("/sessions", sessionRegionRoutes);

@@ -52,6 +52,11 @@ export const consoleRoutes = new Hono<AppEnv>()
     "/channels/:name",
     shellFor((c) => `Channel ${c.req.param("name")}`),
   )
+  .get("/cron", shellFor("Schedules"))
+  .get(
+    "/cron/:agentId/:jobId",
+    shellFor((c) => `Job ${c.req.param("jobId")}`),
+  )
   .all("*", (c) => {
     throw new AppError("not_found", `no console page ${c.req.path}`);
   });

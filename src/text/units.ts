@@ -30,3 +30,12 @@ export function formatAgo(ms: number): string {
   const days = Math.floor(ms / DAY_MS);
   return `${days} ${days === 1 ? "day" : "days"} ago`;
 }
+
+/** How far ahead, as a person says it: `in under a minute`, `in 3 min`, `in 5 h`, `in 2 days` (floored). */
+export function formatAhead(ms: number): string {
+  if (ms < MINUTE_MS) return "in under a minute";
+  if (ms < HOUR_MS) return `in ${Math.floor(ms / MINUTE_MS)} min`;
+  if (ms < DAY_MS) return `in ${Math.floor(ms / HOUR_MS)} h`;
+  const days = Math.floor(ms / DAY_MS);
+  return `in ${days} ${days === 1 ? "day" : "days"}`;
+}
