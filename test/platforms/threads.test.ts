@@ -1,6 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { SLACK_PLACEHOLDER } from "../../src/platforms/slack/live";
 import { inbound, postInbound, uid, waitRun } from "../support";
+import type { RecordedRequest } from "../support/fake-services";
 import {
   postDiscord,
   postSlack,
@@ -9,7 +11,12 @@ import {
   tgId,
   tgUpdate,
 } from "../support/platforms/inbound";
-import { platformCallsArrived, platformScript } from "../support/platforms/outbound";
+import {
+  platformCalls,
+  platformCallsAfter,
+  platformCallsArrived,
+  platformScript,
+} from "../support/platforms/outbound";
 import { describeSession, stub } from "../support/sessions";
 import { callTool, tool } from "../support/tools";
 
@@ -18,9 +25,22 @@ import { callTool, tool } from "../support/tools";
  * through the Worker and the platforms' stand-ins (test/support/platforms/outbound-stand-in.ts): the
  * thread is opened in the requester's chat, the child's key is the thread's, its reply and its
  * requester's update on its completion are posted into the thread, and a signed message written in the
- * thread reaches the child. Channels tg-bot, slack-bot, discord-bot (test-config.ts); their agent is
- * main, whose scripted echo answers "Got it: …".
+ * thread reaches the child. The child's live calls (SPEC §21 Live: typing, Slack's assistant status) are
+ * in the thread too; the tests wait on the messages they name and check every other call is there.
+ * Channels tg-bot, slack-bot, discord-bot (test-config.ts; `streaming: "off"`); their agent is main,
+ * whose scripted echo answers "Got it: …".
  */
+
+type Call = RecordedRequest<Record<string, unknown>>;
+/** A call's API method or last path segment (`sendMessage`, `chat.postMessage`, `typing`). */
+const methodOf = (call: Call) => call.path.split("/").pop() ?? "";
+const isMethod =
+  (...methods: string[]) =>
+  (call: Call) =>
+    methods.includes(methodOf(call));
+/** A Slack message posted into thread `ts`. */
+const postedInThread = (ts: string) => (call: Call) =>
+  methodOf(call) === "chat.postMessage" && call.json.thread_ts === ts;
 
 type Spawned = { status: string; childSessionKey: string; runId: string; error?: string };
 
@@ -60,22 +80,27 @@ describe("sessions_spawn thread: true on a platform channel", () => {
     expect(parent.status, parent.text).toBe(202);
     await waitRun(String(parent.json.runId));
     const parentKey = String(parent.json.sessionKey);
-    // Its answer is out first: the calls for the chat are then in a known order.
-    await platformCallsArrived(String(chat), 1);
+    // Its answer is out first: the chat's calls after it are the spawn's.
+    const before = (await platformCallsAfter(String(chat), 0, 1, isMethod("sendMessage"))).length;
 
     const spawned = await spawnInThread(parentKey, "dig into the logs");
-    const calls = await platformCallsArrived(String(chat), 2);
-    expect(calls[1]?.path).toMatch(/\/createForumTopic$/);
-    expect(calls[1]?.json).toMatchObject({ chat_id: String(chat), name: "dig into the logs" });
     const topic = Number(spawned.childSessionKey.split(":topic:")[1]);
     expect(spawned.childSessionKey).toBe(`${parentKey}:topic:${topic}`);
     const child = await describeSession(spawned.childSessionKey);
     expect(child).toMatchObject({ spawnedBy: parentKey, spawnDepth: 1 });
 
-    // The child's reply, then its requester's update on the completion, both in the topic.
+    // The child's reply, then its requester's update on the completion, both in the topic; so is the
+    // typing shown while they were written.
     await waitRun(spawned.runId);
-    const posted = (await platformCallsArrived(String(chat), 4)).slice(2);
-    for (const call of posted) expect(call.json).toMatchObject({ message_thread_id: topic });
+    const calls = await platformCallsAfter(String(chat), before, 2, isMethod("sendMessage"));
+    expect(methodOf(calls[0] as Call)).toBe("createForumTopic");
+    expect(calls[0]?.json).toMatchObject({ chat_id: String(chat), name: "dig into the logs" });
+    for (const call of calls.slice(1)) {
+      expect(methodOf(call)).toMatch(/^(sendMessage|sendChatAction)$/);
+      expect(call.json).toMatchObject({ chat_id: String(chat), message_thread_id: topic });
+    }
+    expect(calls.filter(isMethod("sendChatAction")).length).toBeGreaterThan(0);
+    const posted = calls.filter(isMethod("sendMessage"));
     expect(posted.map((call) => String(call.json.text))).toEqual(
       expect.arrayContaining([expect.stringContaining("dig into the logs")]),
     );
@@ -85,7 +110,9 @@ describe("sessions_spawn thread: true on a platform channel", () => {
     expect(later.status, later.text).toBe(202);
     expect(later.json.sessionKey).toBe(spawned.childSessionKey);
     expect(await waitRun(String(later.json.runId))).toMatchObject({ reply: "Got it: /ask and the rest?" });
-    const [answer] = (await platformCallsArrived(String(chat), 5)).slice(4);
+    const more = await platformCallsAfter(String(chat), before + calls.length, 1, isMethod("sendMessage"));
+    for (const call of more) expect(call.json).toMatchObject({ message_thread_id: topic });
+    const [answer] = more.filter(isMethod("sendMessage"));
     expect(answer?.json).toMatchObject({ message_thread_id: topic, text: "Got it: /ask and the rest?" });
     expect(await describeSession(spawned.childSessionKey)).toMatchObject({ spawnedBy: parentKey });
     expect(await completionsOwed(spawned.childSessionKey)).toEqual([
@@ -105,18 +132,28 @@ describe("sessions_spawn thread: true on a platform channel", () => {
     expect(parent.status, parent.text).toBe(202);
     await waitRun(String(parent.json.runId));
     const parentKey = String(parent.json.sessionKey);
-    await platformCallsArrived(dm, 1);
+    // Its answer (its placeholder completed) is out first: the DM's calls after it are the spawn's.
+    const before = (await platformCallsAfter(dm, 0, 1, (call) => call.json.text === "Got it: hi")).length;
 
     const spawned = await spawnInThread(parentKey, "summarise the doc");
-    const [, intro] = await platformCallsArrived(dm, 2);
-    expect(intro?.json).toMatchObject({ channel: dm, text: "Sub-agent task: summarise the doc" });
-    expect(intro?.json.thread_ts).toBeUndefined();
     const ts = spawned.childSessionKey.split(":thread:")[1] ?? "";
     expect(spawned.childSessionKey).toBe(`${parentKey}:thread:${ts}`);
 
+    // The child's reply and the update posted in the thread; the status shown meanwhile is the thread's.
     await waitRun(spawned.runId);
-    const posted = (await platformCallsArrived(dm, 4)).slice(2);
-    for (const call of posted) expect(call.json).toMatchObject({ channel: dm, thread_ts: ts });
+    const [intro, ...inThread] = await platformCallsAfter(dm, before, 2, postedInThread(ts));
+    expect(methodOf(intro as Call)).toBe("chat.postMessage");
+    expect(intro?.json).toMatchObject({ channel: dm, text: "Sub-agent task: summarise the doc" });
+    expect(intro?.json.thread_ts).toBeUndefined();
+    for (const call of inThread) {
+      expect(methodOf(call)).toMatch(/^(chat\.postMessage|assistant\.threads\.setStatus)$/);
+      expect(call.json).toMatchObject({ thread_ts: ts });
+    }
+    const status = inThread.filter(isMethod("assistant.threads.setStatus"));
+    expect(status.length).toBeGreaterThan(0);
+    for (const call of status) expect(call.json).toMatchObject({ channel_id: dm });
+    for (const call of inThread.filter(isMethod("chat.postMessage")))
+      expect(call.json).toMatchObject({ channel: dm });
 
     const later = await postSlack(
       "slack-bot",
@@ -125,7 +162,9 @@ describe("sessions_spawn thread: true on a platform channel", () => {
     expect(later.status, later.text).toBe(202);
     expect(later.json.sessionKey).toBe(spawned.childSessionKey);
     await waitRun(String(later.json.runId));
-    const [answer] = (await platformCallsArrived(dm, 5)).slice(4);
+    const more = await platformCallsAfter(dm, before + 1 + inThread.length, 1, postedInThread(ts));
+    for (const call of more) expect(call.json).toMatchObject({ thread_ts: ts });
+    const [answer] = more.filter(isMethod("chat.postMessage"));
     expect(answer?.json).toMatchObject({ thread_ts: ts, text: "Got it: one more" });
   });
 
@@ -157,18 +196,22 @@ describe("sessions_spawn thread: true on a platform channel", () => {
     expect(start?.json).toMatchObject({ name: "triage the bug" });
     expect(spawned.childSessionKey).toBe(`${parentKey}:thread:${messageId}`);
 
-    // The thread is a channel of its own: the child's reply and the update are posted to it.
+    // The thread is a channel of its own: the child's reply and the update are posted to it, and the
+    // typing shown meanwhile is its own; the parent channel has the intro and the thread's start only.
     await waitRun(spawned.runId);
-    const posted = await platformCallsArrived(messageId, 2);
-    for (const call of posted) expect(call.path).toBe(`/discord/channels/${messageId}/messages`);
+    const inThread = await platformCallsAfter(messageId, 0, 2, isMethod("messages"));
+    for (const call of inThread)
+      expect(call.path).toMatch(new RegExp(`^/discord/channels/${messageId}/(messages|typing)$`));
+    expect(inThread.filter(isMethod("typing")).length).toBeGreaterThan(0);
+    expect((await platformCalls(channel)).map(methodOf)).toEqual(["messages", "threads"]);
 
-    const inThread = ask("and then?", {
+    const fromThread = ask("and then?", {
       channel_id: messageId,
       channel: { id: messageId, type: 11, parent_id: channel },
     });
-    const later = await postDiscord("discord-bot", inThread);
+    const later = await postDiscord("discord-bot", fromThread);
     expect(later.status, later.text).toBe(200);
-    const [answer] = await platformCallsArrived(inThread.token, 1);
+    const [answer] = await platformCallsArrived(fromThread.token, 1);
     expect(answer?.json).toMatchObject({ content: "Got it: and then?" });
     expect(await describeSession(spawned.childSessionKey)).toMatchObject({ spawnedBy: parentKey });
   });
@@ -184,17 +227,21 @@ describe("sessions_spawn thread: true repeated", () => {
     );
     expect(parent.status, parent.text).toBe(202);
     await waitRun(String(parent.json.runId));
-    await platformCallsArrived(dm, 1);
+    await platformCallsAfter(dm, 0, 1, (call) => call.json.text === "Got it: hi");
     const parentKey = String(parent.json.sessionKey);
     const idempotencyKey = `k-${uid()}`;
     const first = await spawnInThread(parentKey, "once only", { idempotencyKey });
+    const ts = first.childSessionKey.split(":thread:")[1] ?? "";
     // Its reply and the update are out: its run is in the run index a repeat looks in.
     await waitRun(first.runId);
-    await platformCallsArrived(dm, 4);
+    await platformCallsAfter(dm, 0, 2, postedInThread(ts));
     const again = await spawnInThread(parentKey, "once only", { idempotencyKey });
     expect(again).toMatchObject({ childSessionKey: first.childSessionKey, runId: first.runId });
-    const intros = (await platformCallsArrived(dm, 4)).filter((call) => call.json.thread_ts === undefined);
-    expect(intros.map((call) => call.json.text)).toEqual(["Got it: hi", "Sub-agent task: once only"]);
+    // Outside the thread: the parent's reply (its placeholder, completed by chat.update) and one intro.
+    const topLevel = (await platformCalls(dm)).filter(
+      (call) => methodOf(call) === "chat.postMessage" && call.json.thread_ts === undefined,
+    );
+    expect(topLevel.map((call) => call.json.text)).toEqual([SLACK_PLACEHOLDER, "Sub-agent task: once only"]);
   });
 });
 

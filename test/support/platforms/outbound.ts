@@ -39,6 +39,26 @@ export const platformCalls = <Body = Record<string, unknown>>(key: string) =>
 export const platformCallsArrived = <Body = Record<string, unknown>>(key: string, count: number) =>
   callsArrived<Body>(`platform:${key}`, count);
 
+/**
+ * The calls for `key` after its first `skip`, once `count` of them are ones `pick` takes: a test waits
+ * on the messages it names while the live calls (typing, status, placeholders; SPEC §21 Live) that come
+ * with them are counted by nothing.
+ */
+export async function platformCallsAfter(
+  key: string,
+  skip: number,
+  count: number,
+  pick: (call: RecordedRequest<Record<string, unknown>>) => boolean,
+): Promise<RecordedRequest<Record<string, unknown>>[]> {
+  let total = skip + count;
+  for (;;) {
+    const calls = (await platformCallsArrived(key, total)).slice(skip);
+    const missing = count - calls.filter(pick).length;
+    if (missing <= 0) return calls;
+    total += missing;
+  }
+}
+
 /** An outbound message to a platform channel, as the outbox hands it to the Queue. */
 export function platformMessage(channel: string, fields: Partial<OutboundMessage> = {}): OutboundMessage {
   const runId = crypto.randomUUID();
