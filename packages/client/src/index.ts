@@ -3,6 +3,7 @@
 import type { ToolFailure } from "./types.ts";
 
 export { SwitchboardClient } from "./client.ts";
+export type * from "./cron-types.ts";
 export {
   BadRequestError,
   ConflictError,
@@ -17,7 +18,6 @@ export {
   UnauthorizedError,
 } from "./errors.ts";
 export { type ClientOptions, DEFAULT_BASE_URL, type FetchLike } from "./http.ts";
-export type * from "./cron-types.ts";
 export type * from "./types.ts";
 
 /** True for a tool's refusal result (`{ status: "error" | "forbidden", error }`), which is not thrown. */
