@@ -1,7 +1,9 @@
 import type { SwitchboardConfig } from "../../config/schema";
 import { type PlatformLive, platformLive, streamingOf } from "../../platforms/live";
+import { owesEarlierPost } from "../store/delivery-store";
 import { type LiveDraft, liveDraft, saveLiveDraft } from "../store/live-drafts";
 import type { RunRow } from "../store/run-store";
+import { channelAddress } from "../writes/posts";
 
 /** A draft is edited at most once a second (SPEC §21 Live), by the object's clock. */
 export const EDIT_EVERY_MS = 1_000;
@@ -23,7 +25,10 @@ export function draftStep(
  * own events come, never on a timer), a placeholder where the platform has no typing, and with
  * `streaming: "edit"` the reply's text so far in one message, edited at most once a second. The draft's
  * message is recorded (`live_draft`), so the run's final reply edits it through the ledger and a run
- * that ends without a reply retracts it (writes/run-ending.ts). One platform call at a time; a call
+ * that ends without a reply retracts it (writes/run-ending.ts). No message is posted while an earlier
+ * run's post to the chat is still owed (the chat's replies keep the order of its messages, SPEC §21):
+ * typing goes on, and the draft starts once that post is delivered (else the reply goes out through the
+ * ledger, after it, as with `streaming: "off"`). One platform call at a time; a call
  * still out when an event comes is not waited for (the next event catches up); a refusal changes nothing
  * but what the chat shows.
  */
@@ -32,6 +37,8 @@ export class LiveReply {
   readonly #edit: boolean;
   readonly #sql: SqlStorage;
   readonly #runId: string;
+  /** The chat as the ledger names it: where an earlier post may still be owed. */
+  readonly #chat: string;
   readonly #aborted: AbortSignal | undefined;
   #text = "";
   #typedAt = Number.NEGATIVE_INFINITY;
@@ -41,11 +48,18 @@ export class LiveReply {
   #ended = false;
 
   /** `aborted`: the run's abort signal; a run killed (interrupted, timed out) shows nothing more. */
-  constructor(live: PlatformLive, edit: boolean, sql: SqlStorage, runId: string, aborted?: AbortSignal) {
+  constructor(
+    live: PlatformLive,
+    edit: boolean,
+    sql: SqlStorage,
+    run: { runId: string; chat: string },
+    aborted?: AbortSignal,
+  ) {
     this.#live = live;
     this.#edit = edit;
     this.#sql = sql;
-    this.#runId = runId;
+    this.#runId = run.runId;
+    this.#chat = run.chat;
     this.#aborted = aborted;
   }
 
@@ -54,7 +68,7 @@ export class LiveReply {
     this.#typedAt = now;
     this.#attempt(async () => {
       if (await this.#live.typing()) return;
-      if (liveDraft(this.#sql, this.#runId)) return;
+      if (liveDraft(this.#sql, this.#runId) || this.#behind()) return;
       const id = await this.#live.placeholder();
       // Recorded even when the run ended meanwhile: its reply completes the placeholder, never beside it.
       if (id) saveLiveDraft(this.#sql, this.#runId, { messageId: id, editedAt: now, shown: "" });
@@ -85,7 +99,7 @@ export class LiveReply {
     const text = this.#text;
     const draft = liveDraft(this.#sql, this.#runId);
     const step = draftStep(draft, text, now);
-    if (step === "wait") return;
+    if (step === "wait" || (step === "draft" && this.#behind())) return;
     this.#attempt(async () => {
       const id = draft
         ? (await this.#live.edit(draft.messageId, text))
@@ -96,6 +110,11 @@ export class LiveReply {
       saveLiveDraft(this.#sql, this.#runId, { messageId: id, editedAt: now, shown: text });
       this.#showing = true;
     });
+  }
+
+  /** An earlier run's post to this chat is still owed: a new message now would come above it. */
+  #behind(): boolean {
+    return owesEarlierPost(this.#sql, this.#chat, this.#runId);
   }
 
   /**
@@ -126,5 +145,5 @@ export function liveReplyFor(
   const live = platformLive(env, config, run.replyTo);
   if (!live) return undefined;
   const edit = streamingOf(config, run.replyTo.channel) === "edit";
-  return new LiveReply(live, edit, sql, run.runId, aborted);
+  return new LiveReply(live, edit, sql, { runId: run.runId, chat: channelAddress(run.replyTo) }, aborted);
 }

@@ -111,3 +111,19 @@ export function deliveryIdOf(sql: SqlStorage, outboxKey: string): string | undef
 export function hasDeliveryRecord(sql: SqlStorage, outboxKey: string): boolean {
   return sql.exec("SELECT 1 FROM delivery WHERE outbox_key = ?", outboxKey).toArray().length > 0;
 }
+
+/**
+ * Whether another run's post to `target` (a ledger address) is still owed: a chat's replies keep the
+ * order of its messages (SPEC §21), so a live draft waits while an earlier reply is on its way.
+ */
+export function owesEarlierPost(sql: SqlStorage, target: string, runId: string): boolean {
+  return (
+    sql
+      .exec(
+        `SELECT 1 FROM delivery WHERE target = ? AND status IN ${OPEN} AND run_id IS NOT ? LIMIT 1`,
+        target,
+        runId,
+      )
+      .toArray().length > 0
+  );
+}

@@ -65,7 +65,7 @@ describe("a run's live reply: typing, the draft, edits at most once a second", (
   it("edit: one draft, then edits no two within a second, each showing the text so far", async () => {
     const platform = new RecordingPlatform();
     await withSql(async (sql) => {
-      const live = new LiveReply(platform, true, sql, "run-1");
+      const live = new LiveReply(platform, true, sql, { runId: "run-1", chat: "tg-live:1" });
       live.start(0);
       await callsDone();
       await stream(live, platform, [
@@ -97,7 +97,7 @@ describe("a run's live reply: typing, the draft, edits at most once a second", (
   it("typing: at the start, renewed by the run's events when due, never after the run is over", async () => {
     const platform = new RecordingPlatform();
     await withSql(async (sql) => {
-      const live = new LiveReply(platform, false, sql, "run-2");
+      const live = new LiveReply(platform, false, sql, { runId: "run-2", chat: "tg-live:1" });
       live.start(0);
       await callsDone();
       for (const at of [1_000, 3_999, 4_000, 5_000, 8_100]) {
@@ -121,7 +121,7 @@ describe("a run's live reply: typing, the draft, edits at most once a second", (
   it("edit: typing is not renewed once the reply's text shows", async () => {
     const platform = new RecordingPlatform();
     await withSql(async (sql) => {
-      const live = new LiveReply(platform, true, sql, "run-6");
+      const live = new LiveReply(platform, true, sql, { runId: "run-6", chat: "tg-live:1" });
       live.start(0);
       await callsDone();
       await stream(live, platform, [
@@ -144,7 +144,7 @@ describe("a run's live reply: typing, the draft, edits at most once a second", (
   it("off: the reply's pieces post nothing while the run works", async () => {
     const platform = new RecordingPlatform();
     await withSql(async (sql) => {
-      const live = new LiveReply(platform, false, sql, "run-3");
+      const live = new LiveReply(platform, false, sql, { runId: "run-3", chat: "tg-live:1" });
       live.start(0);
       await stream(live, platform, [
         [100, "One "],
@@ -161,7 +161,7 @@ describe("a run's live reply: typing, the draft, edits at most once a second", (
       const platform = new RecordingPlatform();
       platform.typingAnswer = answer;
       await withSql(async (sql) => {
-        const live = new LiveReply(platform, true, sql, "run-4");
+        const live = new LiveReply(platform, true, sql, { runId: "run-4", chat: "tg-live:1" });
         live.start(0);
         await live.settle();
         // A throw stops the attempt before its placeholder; a refusal is answered by one.
@@ -174,7 +174,7 @@ describe("a run's live reply: typing, the draft, edits at most once a second", (
     const platform = new RecordingPlatform();
     await withSql(async (sql) => {
       saveLiveDraft(sql, "run-5", { messageId: "m-before", editedAt: 0, shown: "One " });
-      const live = new LiveReply(platform, true, sql, "run-5");
+      const live = new LiveReply(platform, true, sql, { runId: "run-5", chat: "tg-live:1" });
       platform.typingAnswer = false;
       live.start(10_000);
       await callsDone();
