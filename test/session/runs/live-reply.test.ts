@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { PlatformLive } from "../../../src/platforms/live";
 import { draftStep, EDIT_EVERY_MS, LiveReply } from "../../../src/session/runs/live-reply";
 import { liveDraft, saveLiveDraft } from "../../../src/session/store/live-drafts";
-import { uid } from "../../support";
+import { createSession, uid } from "../../support";
 import { stub } from "../../support/sessions";
 
 /**
@@ -40,8 +40,12 @@ class RecordingPlatform implements PlatformLive {
 const callsDone = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** Runs `body` with a session object's SQLite (its migrations applied, table `live_draft` among them). */
-const withSql = <T>(body: (sql: SqlStorage) => Promise<T>) =>
-  runInDurableObject(stub(`agent:main:live-${uid()}`), (_instance, state) => body(state.storage.sql));
+/** A session object's SQLite: created first, as an object holds no schema until its session exists. */
+async function withSql<T>(body: (sql: SqlStorage) => Promise<T>): Promise<T> {
+  const key = `agent:main:live-${uid()}`;
+  await createSession({ key });
+  return runInDurableObject(stub(key), (_instance, state) => body(state.storage.sql));
+}
 
 /** Feeds `live` the reply's pieces, each at its time on the object's clock. */
 async function stream(live: LiveReply, platform: RecordingPlatform, pieces: [number, string][]) {
