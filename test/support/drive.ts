@@ -43,6 +43,9 @@ export async function runAlarms(keys: string[], rounds = 1): Promise<void> {
  */
 export async function skipRetryWaits(key: string): Promise<void> {
   await runInDurableObject(stub(key), (_instance, state) => {
+    // A deleted session's object holds no schema at all (SPEC §23): nothing of it to hurry.
+    const tables = state.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'outbox'").toArray();
+    if (tables.length === 0) return;
     const now = Date.now();
     state.storage.sql.exec(
       "UPDATE outbox SET next_attempt_at = ? WHERE attempts > 0 AND next_attempt_at > ?",

@@ -222,7 +222,11 @@ export class Outbox {
         // Its ledger and its runs go with its storage: the index keeps no record the session cannot answer
         // for (SPEC §23 "Deletion deletes"); its search rows went with its index row (a D1 trigger).
         await deleteSessionDeliveries(shard, entry.payload.sessionKey, deletedAt);
-        await deleteSessionRuns(shard, entry.payload.sessionKey, deletedAt);
+        // A sub-agent's run rows stay (no text: a runId and a key): they are its requester's record that
+        // the spawn was made, so a repeat of it (its idempotencyKey) creates nothing even once the child is
+        // gone; the maintenance pass prunes them after runRetention (SPEC §23 "Every table bounded").
+        if (record.spawnedBy === undefined)
+          await deleteSessionRuns(shard, entry.payload.sessionKey, deletedAt);
         // The one thing kept: its last stateVersion, for the key's next session (SPEC §23 "Generations").
         if (record.stateVersion)
           await writeStateFloor(shard, entry.payload.sessionKey, record.stateVersion, deletedAt);
