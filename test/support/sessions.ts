@@ -166,12 +166,15 @@ export interface StoredRun {
 /** The session's runs in arrival order, read from its SQLite storage. */
 export function storedRuns(key: string): Promise<StoredRun[]> {
   return runInDurableObject(stub(key), (_instance, state) =>
-    state.storage.sql
-      .exec(
-        "SELECT run_id, status, deferred, context, flow, attempts, reply, error, trigger_message_id FROM run ORDER BY seq",
-      )
-      .toArray()
-      .map((row) => fromColumns<StoredRun>(row)),
+    // A deleted (or never created) session's object holds no schema at all (SPEC §23): no runs.
+    state.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'run'").toArray().length === 0
+      ? []
+      : state.storage.sql
+          .exec(
+            "SELECT run_id, status, deferred, context, flow, attempts, reply, error, trigger_message_id FROM run ORDER BY seq",
+          )
+          .toArray()
+          .map((row) => fromColumns<StoredRun>(row)),
   );
 }
 
@@ -187,6 +190,9 @@ export async function indexedRunIds(key: string): Promise<string[]> {
 /** Pending entries of a session object's outbox. */
 export function outboxSize(key: string): Promise<number> {
   return runInDurableObject(stub(key), (_instance, state) =>
-    Number(state.storage.sql.exec("SELECT COUNT(*) AS n FROM outbox").one().n),
+    // A deleted session's object holds no schema at all (SPEC §23): it owes nothing.
+    state.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'outbox'").toArray().length === 0
+      ? 0
+      : Number(state.storage.sql.exec("SELECT COUNT(*) AS n FROM outbox").one().n),
   );
 }
