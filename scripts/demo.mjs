@@ -221,7 +221,9 @@ async function cronJob(base, receiver) {
     const runs = await api(base, "GET", "/v1/cron/jobs/hourly-ping/runs", TOKENS.main);
     const [run] = runs.json.runs ?? [];
     if (run && run.status !== "running" && run.deliveryStatus !== "pending") {
-      log(`   runs: ${run.status} in ${run.durationMs} ms, delivery ${run.deliveryStatus}, ${run.sessionKey}`);
+      log(
+        `   runs: ${run.status} in ${run.durationMs} ms, delivery ${run.deliveryStatus}, ${run.sessionKey}`,
+      );
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
