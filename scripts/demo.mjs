@@ -9,6 +9,8 @@
 //   5. a watch: sessions_send with `watch: true`, then a person writes into the watched session, and the
 //      watcher's transcript gets the hidden notice `Session "…" changed (other actor). …`
 //   6. a Telegram-shaped chat against a loopback stand-in of the Bot API (scripts/demo-telegram.mjs)
+//   7. a scheduled job made by REST, fired now (`POST /v1/cron/jobs/{id}/run`): its isolated run, its
+//      announce delivered to the channel, and the job's `runs` with the announce's delivery status
 import { spawn } from "node:child_process";
 import { createHmac, hkdfSync } from "node:crypto";
 import { rmSync } from "node:fs";
@@ -199,6 +201,36 @@ async function watchNotice(base) {
   }
 }
 
+/** Step 7: a job made by REST (an hourly one, so only `run` fires it here), its run and its announce. */
+async function cronJob(base, receiver) {
+  log("── 7. a scheduled job (REST), fired now: an isolated run, its answer announced to alice's chat");
+  const t0 = Date.now();
+  const created = await api(base, "POST", "/v1/cron/jobs", TOKENS.main, {
+    jobId: "hourly-ping",
+    name: "Hourly ping",
+    schedule: { kind: "every", everyMs: 3_600_000 },
+    payload: { kind: "agentTurn", message: "ping" },
+    delivery: { mode: "announce", channel: "webchat", to: "alice" },
+  });
+  log(`   created (${created.status}): next run at ${new Date(created.json.nextRunAt).toISOString()}`);
+  const fired = await api(base, "POST", "/v1/cron/jobs/hourly-ping/run", TOKENS.main);
+  log(`   fired (${fired.status}): run ${fired.json.runId}`);
+  const announced = await receiver.next((delivery) => delivery.runId === fired.json.runId);
+  log(`   announce delivered in ${since(t0)} to ${announced.channel}/${announced.to}: "${announced.text}"`);
+  for (let tries = 0; tries < 20; tries++) {
+    const runs = await api(base, "GET", "/v1/cron/jobs/hourly-ping/runs", TOKENS.main);
+    const [run] = runs.json.runs ?? [];
+    if (run && run.status !== "running" && run.deliveryStatus !== "pending") {
+      log(
+        `   runs: ${run.status} in ${run.durationMs} ms, delivery ${run.deliveryStatus}, ${run.sessionKey}`,
+      );
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error("the job's run did not settle");
+}
+
 async function main() {
   const [workerPort, receiverPort, telegramPort] = [await freePort(), await freePort(), await freePort()];
   const base = `http://${HOST}:${workerPort}`;
@@ -342,6 +374,7 @@ async function main() {
     await streamedReply(base);
     await watchNotice(base);
     await telegramChat(base, telegram, SIGNING_KEY, log);
+    await cronJob(base, receiver);
     log(`done in ${since(started)}`);
   } finally {
     stop();

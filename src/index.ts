@@ -1,3 +1,4 @@
+import { wakeSchedulers } from "./agent-object/wake";
 import { app } from "./app";
 import { handleQueueBatch } from "./queue/consumer";
 
@@ -5,6 +6,13 @@ export { AgentObject } from "./agent-object/agent-object";
 export { SessionObject } from "./session/session-object";
 
 export default {
-  fetch: app.fetch,
-  queue: handleQueueBatch,
+  // Either entry may be an isolate's first after a deploy: configured cron jobs start firing from it.
+  fetch(request: Request, env: Env, ctx: Parameters<typeof app.fetch>[2]) {
+    if (ctx) wakeSchedulers(env, ctx);
+    return app.fetch(request, env, ctx);
+  },
+  async queue(batch: MessageBatch<unknown>, env: Env, ctx?: ExecutionContext) {
+    if (ctx) wakeSchedulers(env, ctx);
+    await handleQueueBatch(batch, env);
+  },
 } satisfies ExportedHandler<Env>;

@@ -71,6 +71,9 @@ async function slotTurn(env: Env, config: SwitchboardConfig, slot: Slot): Promis
     },
     ...(address.replyTo ? { replyTo: address.replyTo } : {}),
     ...(address.ownChannel ? { replyToOwnChannel: true } : {}),
+    // The target owes the signed POST of the run's outcome through its ledger when the run ends
+    // (src/session/writes/webhooks.ts); the URL was checked against allowedOrigins when the job was.
+    ...(job.delivery.mode === "webhook" ? { webhook: { url: job.delivery.url, jobId: job.jobId } } : {}),
   };
 }
 

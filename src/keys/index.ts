@@ -7,6 +7,7 @@ export { deriveChannel } from "./channel";
 export { displayKey } from "./display";
 export { classifyKind } from "./kind";
 export { parseSessionKey } from "./parse";
+export { isCronSessionKey } from "./rest";
 export { isUuidLike, looksLikeSessionKey } from "./shape";
 export type {
   ChatType,

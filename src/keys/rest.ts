@@ -68,3 +68,12 @@ export function parseChatRest(rest: string): ChatRest | undefined {
   if (channel === undefined || chatType === undefined || chatId === undefined) return undefined;
   return threadId === undefined ? { channel, chatType, chatId } : { channel, chatType, chatId, threadId };
 }
+
+/**
+ * True for a canonical key of a cron session or run (`agent:<id>:cron:…`): a cron requester, which
+ * follows OpenClaw's rules (SPEC §5, §22: no spawn note, no ping-pong, the nested announce prompt).
+ */
+export function isCronSessionKey(sessionKey: string): boolean {
+  const rest = /^agent:[^:]+:(.+)$/i.exec(sessionKey)?.[1];
+  return rest !== undefined && isCronRest(rest.toLowerCase());
+}

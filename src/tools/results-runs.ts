@@ -29,7 +29,10 @@ export const sessionsSpawnResultSchema = z.object({
   childSessionKey: z.string(),
   runId: z.string(),
   mode: z.string(),
-  note: z.string(),
+  note: z
+    .string()
+    .optional()
+    .describe("absent for a cron run's spawn (SPEC §5, §22): it waits for its child"),
   expectsCompletionMessage: z.boolean(),
   collect: z.literal(true).optional(),
   groupId: z.string().optional(),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { runIdIn } from "../index-db/shards";
-import { displayKey, parseSessionKey } from "../keys";
+import { displayKey, isCronSessionKey, parseSessionKey } from "../keys";
 import { agentToAgentContext } from "../messaging/a2a-context";
 import { interSessionTurn, MAX_SEND_HOPS } from "../messaging/inter-session";
 import { stableUuid } from "../messaging/stable-id";
@@ -137,7 +137,8 @@ export const sessionsSend = defineTool({
       requesterKey: requester.sessionKey,
       targetKey,
       originalMessage: params.message,
-      maxTurns: config.session.agentToAgent.maxPingPongTurns,
+      // A cron requester gets no ping-pong (OpenClaw, SPEC §22): nobody is there to go on talking.
+      maxTurns: isCronSessionKey(requester.sessionKey) ? 0 : config.session.agentToAgent.maxPingPongTurns,
       stepTimeoutMs,
       hop,
       stage: "request",

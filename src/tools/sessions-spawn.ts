@@ -4,6 +4,7 @@ import { ToolInputError } from "../errors";
 import { ancestorsOf } from "../index-db/lookup";
 import { findRunSession } from "../index-db/runs";
 import { runIdIn } from "../index-db/shards";
+import { isCronSessionKey } from "../keys";
 import { stableUuid } from "../messaging/stable-id";
 import type { CreateSessionInit, TurnRequest } from "../session/api";
 import { attachmentSchema, prepareAttachments } from "../subagents/attachments";
@@ -66,6 +67,16 @@ async function threadIds(ctx: ToolContext, childKey: string, idempotencyKey: str
 
 const NOTE =
   "The sub-agent runs in the background. Its result is pushed to this session automatically when it finishes: do not poll for it.";
+
+/**
+ * The accepted spawn's note. A cron run's own spawn of a run-mode child gets none (OpenClaw): a
+ * scheduled run ends with its answer, so "do not poll" would tell it to end before its child's result is
+ * in; it waits for it instead (`subagents` wait). A collector's note says how its result is collected.
+ */
+function acceptedNote(requesterKey: string, collecting: boolean, mode: string): string | undefined {
+  if (collecting) return COLLECT_NOTE;
+  return mode === "run" && isCronSessionKey(requesterKey) ? undefined : NOTE;
+}
 
 export const sessionsSpawn = defineTool({
   name: "sessions_spawn",
@@ -203,12 +214,13 @@ export const sessionsSpawn = defineTool({
             relDir: params.attachAs?.mountPath ?? `attachments/${childUuid}`,
           }
         : undefined;
+    const note = acceptedNote(requester.sessionKey, collector !== undefined, mode);
     const accepted = {
       status: "accepted",
       childSessionKey: childKey,
       runId,
       mode,
-      note: collector ? COLLECT_NOTE : NOTE,
+      ...(note !== undefined ? { note } : {}),
       // Every run's end is announced to the requester (a silent ANNOUNCE_SKIP is the child's choice
       // later), except a collector's: its result waits to be collected.
       expectsCompletionMessage: !collector,

@@ -5,8 +5,27 @@ import { addToOutbox } from "../store/outbox-store";
 import type { RunEnding, RunRow } from "../store/run-store";
 
 /**
+ * The run's delivery as `runs` shows it: a webhook reports every ending (its body carries the status),
+ * so it is `pending` in the ledger once owed; an announce is owed for a success only, and may have been
+ * `not_required` (nothing to say).
+ */
+function deliveryOf(
+  sql: SqlStorage,
+  run: RunRow,
+  ending: RunEnding,
+): { deliveryStatus: string; deliveryId?: string } {
+  if (run.webhook) {
+    const deliveryId = deliveryIdOf(sql, `webhook:run:${run.runId}`);
+    return deliveryId ? { deliveryStatus: "pending", deliveryId } : { deliveryStatus: "none" };
+  }
+  if (!run.replyTo || ending.status !== "ok") return { deliveryStatus: "none" };
+  const deliveryId = deliveryIdOf(sql, `post:${run.runId}:reply`);
+  return deliveryId ? { deliveryStatus: "pending", deliveryId } : { deliveryStatus: "not_required" };
+}
+
+/**
  * Owes the agent's scheduler a cron run's end (call inside the run end's transaction, after its reply
- * post was owed): SPEC §22's `runs` history, a webhook's body and the failure backoff read it. Delivered
+ * post or its webhook was owed): SPEC §22's `runs` history, a webhook's body and the failure backoff read it. Delivered
  * until acknowledged, as `agent_usage` is; the scheduler takes a runId's end once.
  */
 export function addCronRunReport(
@@ -17,9 +36,7 @@ export function addCronRunReport(
   now: number,
 ): void {
   if (!isCronSlotKey(run.dedupeKey) || ending.announce === false) return;
-  const deliveryId = run.replyTo ? deliveryIdOf(sql, `post:${run.runId}:reply`) : undefined;
-  const deliveryStatus =
-    !run.replyTo || ending.status !== "ok" ? "none" : deliveryId ? "pending" : "not_required";
+  const { deliveryStatus, deliveryId } = deliveryOf(sql, run, ending);
   addToOutbox(sql, "cron_run_end", `cron:${run.runId}`, {
     agentId: record.agentId,
     runId: run.runId,

@@ -306,7 +306,7 @@ function addCompletion(
         // A thread-bound child's update goes into its thread (SPEC §21), unless its requester is itself a
         // sub-agent, whose completions stay internal (writes.ts writeTurn).
         request: {
-          ...completionTurn(completion, crypto.randomUUID()),
+          ...completionTurn(completion, crypto.randomUUID(), spawn.requesterKey),
           ...(spawn.thread ? { replyToThread: spawn.thread } : {}),
         },
         // Deleting a `cleanup: "delete"` child waits for its completion to be in the requester's hands.
