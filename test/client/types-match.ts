@@ -4,6 +4,8 @@
 // compile. A change to a schema the client mirrors makes the same change in packages/client/src/.
 import type { z } from "zod";
 import type * as Client from "../../packages/client/src/index";
+import type { listedGrantSchema } from "../../src/openapi/routes-grants";
+import type { maintenanceReportSchema } from "../../src/openapi/routes-maintenance";
 import type { erasedCountsSchema } from "../../src/routes/v1/erasure-schemas";
 import type { createGrantSchema } from "../../src/routes/v1/grants";
 import type { waitResult } from "../../src/routes/v1/run-view";
@@ -81,6 +83,8 @@ export type ClientTypesMatchTheServer = [
   Holds<Same<Client.SubagentItem, SubagentItem>>,
   Holds<Same<Client.ToolFailure, ToolFailure>>,
   Holds<Same<Client.StructuredAnswer, StructuredAnswer>>,
+  Holds<Same<Client.ListedGrant, z.output<typeof listedGrantSchema>>>,
+  Holds<Same<Client.MaintenanceReport, z.output<typeof maintenanceReportSchema>>>,
   Holds<
     Same<
       Omit<Client.SessionsHistoryPage, "sessionKey" | "messages" | "truncated">,

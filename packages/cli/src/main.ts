@@ -10,6 +10,7 @@ import { grantCommand, revokeGrantCommand } from "./grants";
 import { commandHelp, mainHelp } from "./help";
 import { type CliIo, EXIT, UsageError } from "./io";
 import { followCommand } from "./live";
+import { maintenanceCommand } from "./maintenance";
 import { sessionsCommand } from "./manage";
 import { sendCommand, waitCommand } from "./messaging";
 import { searchCommand } from "./search";
@@ -46,6 +47,7 @@ export const commands: Command[] = [
   revokeGrantCommand,
   deliveriesCommand,
   channelsCommand,
+  maintenanceCommand,
   healthCommand,
   secretCommand,
   searchCommand,
