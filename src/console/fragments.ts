@@ -7,6 +7,7 @@ import { channelRoutes } from "./channel-routes";
 import { listRoutes } from "./list-routes";
 import { sessionRegionRoutes } from "./session-regions";
 import { sessionRoutes } from "./session-routes";
+import { storageRoutes } from "./storage-routes";
 
 /** The fragments behind the console's pages; every one needs a token (routes.tsx). */
 export const fragmentRoutes = new Hono<AppEnv>()
@@ -23,5 +24,6 @@ export const fragmentRoutes = new Hono<AppEnv>()
   })
   .route("/", listRoutes)
   .route("/channels", channelRoutes)
+  .route("/storage", storageRoutes)
   .route("/sessions", sessionRoutes)
   .route("/sessions", sessionRegionRoutes);

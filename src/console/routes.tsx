@@ -52,6 +52,7 @@ export const consoleRoutes = new Hono<AppEnv>()
     "/channels/:name",
     shellFor((c) => `Channel ${c.req.param("name")}`),
   )
+  .get("/storage", shellFor("Storage"))
   .all("*", (c) => {
     throw new AppError("not_found", `no console page ${c.req.path}`);
   });

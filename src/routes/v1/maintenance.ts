@@ -2,11 +2,9 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../app-env";
 import { AppError } from "../../errors";
-import { type AgentMaintenance, runMaintenance, shardSizes } from "../../maintenance/run-maintenance";
+import { maintenanceReport } from "../../maintenance/report";
 import { readJsonBody } from "../middleware";
 import { parseBody } from "../parse-body";
-
-const AGENTS_AT_ONCE = 4;
 
 /** `POST /v1/maintenance`. */
 export const maintenanceRequestSchema = z.strictObject({
@@ -25,21 +23,5 @@ export const maintenanceRoutes = new Hono<AppEnv>().post("/", async (c) => {
   if (c.get("identity").kind !== "operator")
     throw new AppError("forbidden", "maintenance needs the operator token");
   const { mode } = parseBody(maintenanceRequestSchema, await readJsonBody(c.req.raw));
-  const config = c.get("config");
-  const agents: AgentMaintenance[] = [];
-  // A few agents at a time: each agent's batch is bounded, and so is how many run at once.
-  const ids = config.agents.list.map((agent) => agent.id);
-  for (let start = 0; start < ids.length; start += AGENTS_AT_ONCE) {
-    const group = ids.slice(start, start + AGENTS_AT_ONCE);
-    agents.push(
-      ...(await Promise.all(group.map((agentId) => runMaintenance(c.env, agentId, mode, { config })))),
-    );
-  }
-  const shards = await shardSizes(c.env);
-  return c.json({
-    mode,
-    agents,
-    shards,
-    ...(mode === "enforce" ? { done: agents.every((agent) => agent.done !== false) } : {}),
-  });
+  return c.json(await maintenanceReport(c.env, c.get("config"), mode));
 });
