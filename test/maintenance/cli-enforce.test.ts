@@ -26,15 +26,16 @@ async function cli(argv: string[]) {
 
 describe("switchboard maintenance --enforce (SPEC §23)", () => {
   it("repeats bounded batches until done, printing each, then the totals and the report", async () => {
-    const keys: string[] = [];
     // More idle sessions than one batch retires (RETIRE_BATCH, 20): at least two batches.
-    for (let n = 0; n < 22; n += 1) {
-      const key = `agent:main:cli-enforce-${uid()}`;
-      await createSession({ agentId: "main", key });
-      const at = Date.now() - 40 * DAY;
-      await importMessages(key, [msg(`u-${uid()}`, "user", "hello", at)]);
-      keys.push(key);
-    }
+    const at = Date.now() - 40 * DAY;
+    const keys = await Promise.all(
+      Array.from({ length: 22 }, async () => {
+        const key = `agent:main:cli-enforce-${uid()}`;
+        await createSession({ agentId: "main", key });
+        await importMessages(key, [msg(`u-${uid()}`, "user", "hello", at)]);
+        return key;
+      }),
+    );
     const run = await cli(["maintenance", "--enforce"]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/^batch 1: 20 sessions deleted, /);
@@ -43,5 +44,5 @@ describe("switchboard maintenance --enforce (SPEC §23)", () => {
     expect(run.stdout).toContain("\nagent main\n");
     expect(run.stdout).toMatch(/ {2}would delete {4}0 idle sessions\n/);
     for (const key of keys) expect((await getSession(key)).status).toBe(404);
-  });
+  }, 90_000);
 });

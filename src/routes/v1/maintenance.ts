@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { agentApi } from "../../agent-object/client";
 import type { AppEnv } from "../../app-env";
 import { AppError } from "../../errors";
 import { maintenanceReport } from "../../maintenance/report";
@@ -23,5 +24,9 @@ export const maintenanceRoutes = new Hono<AppEnv>().post("/", async (c) => {
   if (c.get("identity").kind !== "operator")
     throw new AppError("forbidden", "maintenance needs the operator token");
   const { mode } = parseBody(maintenanceRequestSchema, await readJsonBody(c.req.raw));
-  return c.json(await maintenanceReport(c.env, c.get("config"), mode));
+  const config = c.get("config");
+  // Each agent's object arms its daily pass once it knows its agent: an agent without cron jobs may
+  // never have been woken, so the operator's first maintenance call wakes every one.
+  await Promise.all(config.agents.list.map(({ id }) => agentApi(c.env, id).cronSync(id)));
+  return c.json(await maintenanceReport(c.env, config, mode));
 });
