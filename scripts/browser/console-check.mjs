@@ -176,6 +176,16 @@ async function deliveriesPage({ page, base, seeded }) {
   await shot(page, "deliveries");
 }
 
+/** The storage page (SPEC §23): each agent's figures as `maintenance --dry-run` has them, each shard's size. */
+async function storagePage({ page, base }) {
+  await page.goto(`${base}/console/storage`);
+  await visible(page.locator("h1", { hasText: "Storage" }), 'h1 "Storage"');
+  await textMatches(page.locator("section[data-agent=main] .facts"), "main's facts", /Object storage\s*\d/);
+  await visible(page.locator("tr[data-shard=DB] td"), "tr[data-shard=DB] td");
+  await settled(page, "the storage page");
+  await shot(page, "storage");
+}
+
 /**
  * The channels page lists each channel (the bridge's failed post counted), and a channel's page shows
  * the platform's own view (the world's getWebhookInfo) beside ours.
@@ -248,6 +258,7 @@ const STEPS = [
   ["archive and restore", archiveAndRestore],
   ["deliveries page", deliveriesPage],
   ["channels page", channelsPage],
+  ["storage page", storagePage],
   ["every page at 375 px", everyPageNarrow],
   ["retry the stuck delivery", retryDelivery],
   ["filters folded by default", filtersFolded],

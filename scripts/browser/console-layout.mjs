@@ -181,6 +181,7 @@ export async function everyPageNarrow({ browser, base, seeded }) {
       ["the deliveries page", "/console/deliveries"],
       ["the channels page", "/console/channels"],
       ["a channel's page", "/console/channels/telegram"],
+      ["the storage page", "/console/storage"],
     ];
     for (const [what, path] of pages) {
       await page.goto(`${base}${path}`);
@@ -202,6 +203,9 @@ export async function everyPageNarrow({ browser, base, seeded }) {
     await settled(page, "the channels page");
     await visible(page.locator("table.channels tr[data-channel=telegram] th a"), "table.channels telegram");
     await shot(page, "channels-375");
+    await page.goto(`${base}/console/storage`);
+    await settled(page, "the storage page");
+    await shot(page, "storage-375");
     guard.assertClean("the console at 375 px");
   } finally {
     await guard.context.close();

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { CronJob, CronRun, JobDefinition } from "../cron/job-schema";
 import type { CronRunReport } from "../cron/run-report";
+import { runDailyMaintenance } from "../maintenance/daily";
 import { applyAgentMigrations } from "./agent-schema";
 import { type CronResult, CronScheduler } from "./scheduler";
 import { type DailySpend, type UsageReport, utcDayBefore } from "./spend";
@@ -22,7 +23,12 @@ export class AgentObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => applyAgentMigrations(ctx.storage.sql));
-    this.#cron = new CronScheduler(ctx.storage, () => this.env);
+    // The daily maintenance pass (SPEC §23) runs from the scheduler's alarm, handed in as a function.
+    this.#cron = new CronScheduler(
+      ctx.storage,
+      () => this.env,
+      (agentId) => runDailyMaintenance(this.env, agentId),
+    );
   }
 
   override async alarm(): Promise<void> {

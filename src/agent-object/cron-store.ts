@@ -287,13 +287,14 @@ export function nextWakeAt(sql: SqlStorage): number | undefined {
       `SELECT MIN(at) AS at FROM (
          SELECT MIN(due_at) AS at FROM cron_job WHERE due_at IS NOT NULL AND json_extract(definition, '$.enabled')
          UNION ALL SELECT MIN(dispatch_at) FROM cron_run WHERE status = 'pending'
-         UNION ALL SELECT MIN(delete_at) FROM cron_cleanup)`,
+         UNION ALL SELECT MIN(delete_at) FROM cron_cleanup
+         UNION ALL SELECT CAST(value AS INTEGER) FROM cron_meta WHERE key = 'maintenance_at')`,
     )
     .one();
   return row.at ?? undefined;
 }
 
-/** A value of `cron_meta` (the agent's id, the configured jobs last taken). */
+/** A value of `cron_meta` (the agent's id, the configured jobs last taken, the next maintenance pass). */
 export function readMeta(sql: SqlStorage, key: string): string | undefined {
   return sql.exec<{ value: string }>("SELECT value FROM cron_meta WHERE key = ?", key).toArray()[0]?.value;
 }

@@ -39,6 +39,16 @@ import {
 const DISPATCH_RETRY_MS = 30_000;
 /** A run session whose deletion failed is tried again this much later. */
 const CLEANUP_RETRY_MS = 60_000;
+/** SPEC §23: each agent's maintenance pass runs once a day. */
+export const MAINTENANCE_EVERY_MS = 24 * 60 * 60_000;
+/** A pass that failed is tried again this much later. */
+const MAINTENANCE_RETRY_MS = 60 * 60_000;
+
+/**
+ * The agent's daily maintenance pass (src/maintenance/daily.ts), handed in by the AgentObject so this
+ * room imports no index or maintenance code.
+ */
+export type DailyPass = (agentId: string) => Promise<unknown>;
 
 /** A scheduler call's outcome: the value, or why not, with the field at fault where there is one. */
 export type CronResult<T> =
@@ -53,18 +63,20 @@ const notFound = (jobId: string): CronResult<never> => ({
 
 /**
  * SPEC §22's scheduler: one per agent, inside its AgentObject, with the object's one alarm set for its
- * next due work (a job's slot, a dispatch to retry, a run session to delete). A slot is taken (its run
+ * next due work (a job's slot, a dispatch to retry, a run session to delete, the daily maintenance pass). A slot is taken (its run
  * row, unique per job and time) before its target is asked, and the target takes the slot's runId once,
  * so a slot runs exactly once whatever is evicted or restarted in between.
  */
 export class CronScheduler {
   readonly #storage: DurableObjectStorage;
   readonly #bindings: () => Env;
+  readonly #daily: DailyPass | undefined;
 
   /** `bindings` are read at each call, not kept (a test wraps one instance's to inject faults). */
-  constructor(storage: DurableObjectStorage, bindings: () => Env) {
+  constructor(storage: DurableObjectStorage, bindings: () => Env, daily?: DailyPass) {
     this.#storage = storage;
     this.#bindings = bindings;
+    this.#daily = daily;
   }
 
   get #sql(): SqlStorage {
@@ -87,6 +99,11 @@ export class CronScheduler {
       .filter((job) => job.agentId === agentId)
       .map((job) => completeJob(job, job.jobId, agentId));
     const text = JSON.stringify(wanted);
+    if (this.#daily && readMeta(this.#sql, "maintenance_at") === undefined) {
+      // The first day's pass a day after the object first knows its agent; then daily from each pass.
+      writeMeta(this.#sql, "maintenance_at", String(Date.now() + MAINTENANCE_EVERY_MS));
+      await this.#rearm();
+    }
     if (readMeta(this.#sql, "agent_id") === agentId && readMeta(this.#sql, "config_jobs") === text) return;
     const now = Date.now();
     this.#storage.transactionSync(() => {
@@ -224,7 +241,22 @@ export class CronScheduler {
     await this.#cleanUp(now);
     await this.#takeDueSlots(now);
     await this.#dispatchPending(now);
+    if (agentId) await this.#maintain(agentId, now);
     await this.#rearm();
+  }
+
+  /** The daily pass when it is due; the next one a day later (an hour, after a failure). */
+  async #maintain(agentId: string, now: number): Promise<void> {
+    const at = Number(readMeta(this.#sql, "maintenance_at"));
+    if (!this.#daily || !(at <= now)) return;
+    let next = Date.now() + MAINTENANCE_EVERY_MS;
+    try {
+      await this.#daily(agentId);
+    } catch (error) {
+      console.warn(`maintenance: agent ${agentId}'s daily pass failed, will retry: ${String(error)}`);
+      next = Date.now() + MAINTENANCE_RETRY_MS;
+    }
+    writeMeta(this.#sql, "maintenance_at", String(next));
   }
 
   #end(end: RunEnd): void {

@@ -8,6 +8,7 @@ import { cronRoutes } from "./cron-routes";
 import { listRoutes } from "./list-routes";
 import { sessionRegionRoutes } from "./session-regions";
 import { sessionRoutes } from "./session-routes";
+import { storageRoutes } from "./storage-routes";
 
 /** The fragments behind the console's pages; every one needs a token (routes.tsx). */
 export const fragmentRoutes = new Hono<AppEnv>()
@@ -25,5 +26,6 @@ export const fragmentRoutes = new Hono<AppEnv>()
   .route("/", listRoutes)
   .route("/channels", channelRoutes)
   .route("/cron", cronRoutes)
+  .route("/storage", storageRoutes)
   .route("/sessions", sessionRoutes)
   .route("/sessions", sessionRegionRoutes);

@@ -57,6 +57,7 @@ export const consoleRoutes = new Hono<AppEnv>()
     "/cron/:agentId/:jobId",
     shellFor((c) => `Job ${c.req.param("jobId")}`),
   )
+  .get("/storage", shellFor("Storage"))
   .all("*", (c) => {
     throw new AppError("not_found", `no console page ${c.req.path}`);
   });

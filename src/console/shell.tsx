@@ -47,6 +47,9 @@ export function Shell({ fragment, title, assets }: ShellProps) {
             <a href="/console/cron" data-operator>
               Schedules
             </a>
+            <a href="/console/storage" data-operator>
+              Storage
+            </a>
             <span id="who" class="who" />
             <button type="button" id="sign-out">
               Sign out

@@ -13,7 +13,7 @@ const createdGrantSchema = z.object({
   scopes: z.array(z.enum(GRANT_SCOPES)),
 });
 
-const listedGrantSchema = z.object({
+export const listedGrantSchema = z.object({
   grantId: z.string(),
   sessionKey: z.string(),
   sessionId: z.string().optional().describe("the session it was made for (absent: a grant from before 0009)"),

@@ -434,6 +434,33 @@ describe("CLI commands (in workerd, against the Worker)", () => {
     expect(discordStatus.stdout).toMatch(/platform name: +Switchboard Test/);
     expect(discordStatus.stdout).toMatch(/platform ask_registered: +(true|false)/);
   });
+
+  it("maintenance --dry-run reports storage per agent and shard as a person reads it (SPEC §23)", async () => {
+    const env = { SWITCHBOARD_TOKEN: ADMIN };
+    const key = `agent:main:cli-maint-${uid()}`;
+    await cli(["import", key, "in.jsonl"], {
+      files: new Map([["in.jsonl", `${line("d1", "user", "hello", Date.now())}\n`]]),
+    });
+    const report = await cli(["maintenance", "--dry-run"], { env });
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toMatch(/^Storage \(dry run: nothing changed\)\n\nagent main\n/);
+    expect(report.stdout).toMatch(/ {2}sessions {8}[\d,]+\n {2}messages {8}[\d,]+\n/);
+    expect(report.stdout).toMatch(/ {2}object storage {2}\d+(\.\d)? (B|KB|MB|GB)\n/);
+    expect(report.stdout).toMatch(/ {2}would delete {4}[\d,]+ idle sessions?\n/);
+    expect(report.stdout).toMatch(/largest sessions\n +\d+(\.\d)? (B|KB|MB) {2}agent:main:/);
+    expect(report.stdout).toMatch(
+      /index database \(D1\), per shard\n {2}SHARD +SIZE\n {2}DB +\d+(\.\d)? (KB|MB)/,
+    );
+    // The default is the dry run; --json is the server's answer.
+    const json = await cli(["maintenance", "--json"], { env });
+    expect(JSON.parse(json.stdout)).toMatchObject({ mode: "dry-run", agents: expect.any(Array) });
+    expect((await cli(["maintenance", "--dry-run", "--enforce"], { env })).code).toBe(2);
+    const agent = await cli(["maintenance"]);
+    expect(agent.code).toBe(3);
+    expect(agent.stderr).toContain("operator");
+    const help = await cli(["help", "maintenance"]);
+    expect(help.stdout).toContain("switchboard maintenance --enforce");
+  });
 });
 
 describe("switchboard cron (SPEC §22)", () => {

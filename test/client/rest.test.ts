@@ -181,9 +181,42 @@ describe("client REST methods", () => {
     expect(await widget.sendMessage(key, { text: "ping" })).toMatchObject({ status: "accepted" });
     await expect(widget.getRun(grant.grantId)).rejects.toBeInstanceOf(ForbiddenError);
 
+    const { grants } = await client.grants();
+    expect(lastRoute(requests)).toBe("GET /v1/grants");
+    expect(grants.find((listed) => listed.grantId === grant.grantId)).toEqual({
+      grantId: grant.grantId,
+      sessionKey: key,
+      sessionId: expect.any(String),
+      scopes: ["read", "send"],
+      createdAt: expect.any(Number),
+      expiresAt: grant.expiresAt,
+    });
+    await expect(widget.grants()).rejects.toBeInstanceOf(ForbiddenError);
+
     expect(await client.revokeGrant(grant.grantId)).toEqual({ grantId: grant.grantId, revoked: true });
     expect(lastRoute(requests)).toBe(`DELETE /v1/grants/${grant.grantId}`);
     await expect(widget.history(key)).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it("maintenance: the storage report (dry run changes nothing), operator only (SPEC §23)", async () => {
+    const { client, requests } = testClient({ token: ADMIN });
+    const report = await client.maintenance({ mode: "dry-run" });
+    expect(lastRoute(requests)).toBe("POST /v1/maintenance");
+    expect(report.mode).toBe("dry-run");
+    expect(report.done).toBeUndefined();
+    expect(report.agents.find((agent) => agent.agentId === "main")).toEqual({
+      agentId: "main",
+      sessions: expect.any(Number),
+      messages: expect.any(Number),
+      objectBytes: expect.any(Number),
+      wouldArchive: expect.any(Number),
+      wouldDelete: expect.any(Number),
+      largest: expect.any(Array),
+    });
+    expect(report.shards[0]).toEqual({ shard: "DB", bytes: expect.any(Number) });
+    await expect(
+      client.with({ token: AGENT_TOKENS.main }).maintenance({ mode: "dry-run" }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
   });
 
   it("the delivery ledger: list, read, dismiss and retry a suspended delivery", async () => {

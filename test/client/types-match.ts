@@ -5,6 +5,8 @@
 import type { z } from "zod";
 import type * as Client from "../../packages/client/src/index";
 import type { jobInputSchema, jobPatchSchema, jobSchema, runSchema } from "../../src/cron/job-schema";
+import type { listedGrantSchema } from "../../src/openapi/routes-grants";
+import type { maintenanceReportSchema } from "../../src/openapi/routes-maintenance";
 import type { cronQuerySchema } from "../../src/routes/v1/cron";
 import type { erasedCountsSchema } from "../../src/routes/v1/erasure-schemas";
 import type { createGrantSchema } from "../../src/routes/v1/grants";
@@ -88,6 +90,8 @@ export type ClientTypesMatchTheServer = [
   Holds<Same<Client.SubagentItem, SubagentItem>>,
   Holds<Same<Client.ToolFailure, ToolFailure>>,
   Holds<Same<Client.StructuredAnswer, StructuredAnswer>>,
+  Holds<Same<Client.ListedGrant, z.output<typeof listedGrantSchema>>>,
+  Holds<Same<Client.MaintenanceReport, z.output<typeof maintenanceReportSchema>>>,
   Holds<
     Same<
       Omit<Client.SessionsHistoryPage, "sessionKey" | "messages" | "truncated">,

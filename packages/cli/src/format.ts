@@ -75,3 +75,26 @@ export function transcriptText(messages: TranscriptMessage[]): string {
     })
     .join("\n\n");
 }
+
+/** A size as a person writes it: `812 B`, `14.2 KB`, `3.4 MB`, `1.2 GB` (decimal units, as D1's limits are). */
+export function byteSize(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  const units = ["KB", "MB", "GB", "TB"];
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 999.95 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${value >= 100 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** A duration as a person writes it: `0.4 s`, `12 s`, `3 min 4 s`. */
+export function duration(ms: number): string {
+  if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
+/** A count with thousands separators: `58,311`. */
+export const count = (value: number) => value.toLocaleString("en-US");

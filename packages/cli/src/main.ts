@@ -11,6 +11,7 @@ import { grantCommand, revokeGrantCommand } from "./grants";
 import { commandHelp, mainHelp } from "./help";
 import { type CliIo, EXIT, UsageError } from "./io";
 import { followCommand } from "./live";
+import { maintenanceCommand } from "./maintenance";
 import { sessionsCommand } from "./manage";
 import { sendCommand, waitCommand } from "./messaging";
 import { searchCommand } from "./search";
@@ -48,6 +49,7 @@ export const commands: Command[] = [
   deliveriesCommand,
   channelsCommand,
   cronCommand,
+  maintenanceCommand,
   healthCommand,
   secretCommand,
   searchCommand,

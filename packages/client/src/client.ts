@@ -19,6 +19,8 @@ import type {
   HistoryQuery,
   ImportMessage,
   ImportReceipt,
+  ListedGrant,
+  MaintenanceReport,
   PatchSessionBody,
   RunRecord,
   RunResultBody,
@@ -258,6 +260,19 @@ export class SwitchboardClient {
   /** `POST /v1/grants`: a token for one session with some of read/send/events (SPEC §18). */
   createGrant(body: CreateGrantBody): Promise<CreatedGrant> {
     return this.#call({ method: "POST", path: "/v1/grants", body, what: "create grant" });
+  }
+
+  /** `GET /v1/grants`: the operator every grant, an agent token its own agent's (never a token). */
+  grants(): Promise<{ grants: ListedGrant[] }> {
+    return this.#call({ method: "GET", path: "/v1/grants", what: "grants" });
+  }
+
+  /**
+   * `POST /v1/maintenance` (operator): every agent's storage; `enforce` also applies one bounded batch of
+   * the retention policy and answers `done: false` while more is due (call again).
+   */
+  maintenance(body: { mode: "dry-run" | "enforce" }): Promise<MaintenanceReport> {
+    return this.#call({ method: "POST", path: "/v1/maintenance", body, what: `maintenance ${body.mode}` });
   }
 
   /** `DELETE /v1/grants/{grantId}`: the grant's token is refused from now on. */

@@ -227,6 +227,55 @@ export interface CreatedGrant {
   scopes: CreateGrantBody["scopes"];
 }
 
+/** A grant as `GET /v1/grants` lists it (never its token). Times are ms since the epoch. */
+export interface ListedGrant {
+  grantId: string;
+  sessionKey: string;
+  /** The session it was made for (absent: a grant from before D1 migration 0009). */
+  sessionId?: string;
+  scopes: CreateGrantBody["scopes"];
+  createdAt: number;
+  expiresAt: number;
+  revokedAt?: number;
+}
+
+/** What one `enforce` call did for an agent (SPEC §23). */
+export interface MaintenanceEnforced {
+  archived: number;
+  deleted: number;
+  /** Idle in the index, but busy again or with a run in flight: left alone. */
+  skipped: number;
+  searchRows: number;
+  runIndexRows: number;
+  grants: number;
+}
+
+/** One agent's storage and what its retention policy would do now. */
+export interface AgentMaintenanceReport {
+  agentId: string;
+  sessions: number;
+  /** Messages the transcripts keep. */
+  messages: number;
+  /** The session objects' storage, as each last reported it. */
+  objectBytes: number;
+  wouldArchive: number;
+  wouldDelete: number;
+  largest: { sessionKey: string; bytes: number }[];
+  enforced?: MaintenanceEnforced;
+  /** `enforce`: false while more is due for this agent. */
+  done?: boolean;
+}
+
+/** `POST /v1/maintenance`'s answer: every agent's storage, each D1 shard's size. */
+export interface MaintenanceReport {
+  mode: "dry-run" | "enforce";
+  agents: AgentMaintenanceReport[];
+  /** `shard` is the D1 binding: `DB`, `DB_1`, … */
+  shards: { shard: string; bytes: number }[];
+  /** `enforce`: false while more is due: call again. */
+  done?: boolean;
+}
+
 // Live streams (SPEC §14): what `events()`, `runEvents()` and `sendStreamed()` yield.
 
 /** One event of a session's log, as its stream carries it. */

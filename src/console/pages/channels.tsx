@@ -94,7 +94,7 @@ export function ChannelsView({ lines }: { lines: ChannelLine[] }) {
 }
 
 /** A list of named values, as a session page's facts. */
-function Facts({ facts }: { facts: [string, unknown][] }) {
+export function Facts({ facts }: { facts: [string, unknown][] }) {
   return (
     <dl class="facts">
       {facts.map(([name, value]) => (

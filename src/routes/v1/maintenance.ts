@@ -1,12 +1,11 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { agentApi } from "../../agent-object/client";
 import type { AppEnv } from "../../app-env";
 import { AppError } from "../../errors";
-import { type AgentMaintenance, runMaintenance, shardSizes } from "../../maintenance/run-maintenance";
+import { maintenanceReport } from "../../maintenance/report";
 import { readJsonBody } from "../middleware";
 import { parseBody } from "../parse-body";
-
-const AGENTS_AT_ONCE = 4;
 
 /** `POST /v1/maintenance`. */
 export const maintenanceRequestSchema = z.strictObject({
@@ -26,20 +25,8 @@ export const maintenanceRoutes = new Hono<AppEnv>().post("/", async (c) => {
     throw new AppError("forbidden", "maintenance needs the operator token");
   const { mode } = parseBody(maintenanceRequestSchema, await readJsonBody(c.req.raw));
   const config = c.get("config");
-  const agents: AgentMaintenance[] = [];
-  // A few agents at a time: each agent's batch is bounded, and so is how many run at once.
-  const ids = config.agents.list.map((agent) => agent.id);
-  for (let start = 0; start < ids.length; start += AGENTS_AT_ONCE) {
-    const group = ids.slice(start, start + AGENTS_AT_ONCE);
-    agents.push(
-      ...(await Promise.all(group.map((agentId) => runMaintenance(c.env, agentId, mode, { config })))),
-    );
-  }
-  const shards = await shardSizes(c.env);
-  return c.json({
-    mode,
-    agents,
-    shards,
-    ...(mode === "enforce" ? { done: agents.every((agent) => agent.done !== false) } : {}),
-  });
+  // Each agent's object arms its daily pass once it knows its agent: an agent without cron jobs may
+  // never have been woken, so the operator's first maintenance call wakes every one.
+  await Promise.all(config.agents.list.map(({ id }) => agentApi(c.env, id).cronSync(id)));
+  return c.json(await maintenanceReport(c.env, config, mode));
 });
