@@ -4,7 +4,8 @@
 // quick run; BENCH_ONLY=streams runs the live-stream group alone and rewrites only its section of the
 // report, BENCH_ONLY=ledger the completion-delivery group, BENCH_ONLY=search the transcript search group,
 // BENCH_ONLY=send the fire-and-forget throughput group (issue 16), BENCH_ONLY=costs the costs per
-// operation (docs/scaling.md), BENCH_ONLY=core the first two phases, printed only. BENCH_OPENCLAW=1 adds
+// operation (docs/scaling.md), BENCH_ONLY=soak the storage soak (issue 33: bytes per chat over time, with
+// retention on and off), BENCH_ONLY=core the first two phases, printed only. BENCH_OPENCLAW=1 adds
 // the side-by-side run against the real OpenClaw gateway (openclaw.mjs), which BENCH_ONLY=openclaw runs
 // alone. Not part of `npm test` or CI.
 import { rmSync } from "node:fs";
@@ -39,6 +40,8 @@ import {
   TOKENS,
   workerdPid,
 } from "./server.mjs";
+import { SOAK_RETENTION, soakScenario } from "./soak.mjs";
+import { writeSoakSection } from "./soak-report.mjs";
 import { writeStreamsSection } from "./stream-report.mjs";
 import { churnScenario, eventDelayScenario, fanOutScenario, firstDeltaScenario } from "./streams.mjs";
 
@@ -319,8 +322,50 @@ async function phaseSearch(all) {
   }
 }
 
+/**
+ * The storage soak (issue 33, soak.mjs): the same chat load with retention on, then off, each on a Worker
+ * of its own over fresh state; rewrites its section of docs/benchmarks.md. Only with BENCH_ONLY=soak.
+ */
+async function phaseSoak() {
+  const meta = {
+    chats: Number(process.env.BENCH_SOAK_CHATS ?? 16),
+    seconds: Number(process.env.BENCH_SOAK_SECONDS ?? 150),
+    sampleSeconds: 15,
+    retention: SOAK_RETENTION,
+    date: new Date().toISOString(),
+  };
+  const runs = [];
+  for (const [label, maintenance] of [
+    ["retention on", SOAK_RETENTION],
+    ["retention off", undefined],
+  ]) {
+    const stateDir = `${STATE_DIR}-soak`;
+    rmSync(stateDir, { recursive: true, force: true });
+    migrate(stateDir);
+    const worker = await startWorker(stateDir, {}, { soak: { maintenance } });
+    try {
+      log(`soak, ${label}: ${meta.chats} chats for ${meta.seconds} s`);
+      const run = await soakScenario(worker.base, {
+        chats: meta.chats,
+        seconds: meta.seconds,
+        sampleMs: meta.sampleSeconds * 1000,
+        log,
+      });
+      runs.push({ label, ...run });
+    } finally {
+      await worker.stop();
+    }
+  }
+  writeSoakSection(runs, meta);
+}
+
 async function main() {
   const results = [];
+  if (process.env.BENCH_ONLY === "soak") {
+    await phaseSoak();
+    log("docs/benchmarks.md: the storage soak section rewritten");
+    return;
+  }
   if (process.env.BENCH_ONLY === "openclaw") {
     const openclaw = await phaseOpenClaw(results, { stateDir: `${STATE_DIR}-openclaw`, scale, log });
     printOpenClawTable(results);

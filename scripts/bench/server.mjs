@@ -52,7 +52,7 @@ export function migrate(stateDir) {
  * sub-agents, SWARM_CHILDREN live at a time, and answers each completion with ANNOUNCE_SKIP, so its own
  * turns stay short.
  */
-export function benchConfig(modelUrl, { swarm = false } = {}) {
+export function benchConfig(modelUrl, { swarm = false, soak } = {}) {
   const config = readDemoConfig();
   const main = config.agents.list.find((agent) => agent.id === "main");
   main.runtime.rules.unshift({ match: "instant-ack", reply: "REPLY_SKIP" });
@@ -84,6 +84,7 @@ export function benchConfig(modelUrl, { swarm = false } = {}) {
       subagents: { maxChildrenPerAgent: SWARM_CHILDREN, allowAgents: ["instant"] },
     });
   }
+  if (soak) config.agents.list.push(soakAgent(soak.maintenance));
   if (modelUrl)
     config.agents.list.push({
       id: "streamer",
@@ -92,6 +93,24 @@ export function benchConfig(modelUrl, { swarm = false } = {}) {
       runtime: { type: "openai", baseUrl: modelUrl, model: "bench-model" },
     });
   return config;
+}
+
+/**
+ * The soak's chat agent (soak.mjs): a scripted answer of a few hundred characters, a window small enough
+ * that its sessions compact every few turns (the scripted runtime's output allowance is the default 4096
+ * tokens), and `maintenance` as the soak run sets it (its own, so no other agent's sessions are touched).
+ */
+function soakAgent(maintenance) {
+  const answer = `Noted: {{message}}. ${"Here is a longer answer, as a chat's assistant writes one. ".repeat(6)}`;
+  return {
+    id: "soak",
+    name: "Soak (bench)",
+    model: "scripted/soak",
+    contextWindow: 6_000,
+    tools: { profile: "minimal" },
+    ...(maintenance ? { maintenance } : {}),
+    runtime: { type: "scripted", rules: [{ match: "*", reply: answer }] },
+  };
 }
 
 /**
@@ -137,11 +156,11 @@ async function serve(options) {
  * platform calls (costs.mjs); `modelUrl` adds the
  * `streamer` agent, `swarm` the `swarm` agent (benchConfig).
  */
-export async function startWorker(stateDir, { inspectorPort, count } = {}, { modelUrl, swarm } = {}) {
+export async function startWorker(stateDir, { inspectorPort, count } = {}, { modelUrl, swarm, soak } = {}) {
   const vars = {
     // The costs phase counts the platform calls (counting.ts); the timed phases run without it.
     ...(count ? { BENCH_COUNT: "1" } : {}),
-    SWITCHBOARD_CONFIG: JSON.stringify(benchConfig(modelUrl, { swarm })),
+    SWITCHBOARD_CONFIG: JSON.stringify(benchConfig(modelUrl, { swarm, soak })),
     SWITCHBOARD_ADMIN_TOKEN: ADMIN,
     SWITCHBOARD_AGENT_TOKENS: JSON.stringify(TOKENS),
     SWITCHBOARD_SIGNING_KEY: "bench-signing-key",

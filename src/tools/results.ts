@@ -54,6 +54,10 @@ export const historyPageSchema = z.object({
   hasMore: z.boolean(),
   nextOffset: z.number().int().optional().describe("pass as `offset` for older messages"),
   totalMessages: z.number().int(),
+  historyGap: z
+    .literal(true)
+    .optional()
+    .describe("the page reaches older messages that retention (`maxMessages`) removed; only when it does"),
   // OpenClaw's field, being added beside this (src/session/api/pending-inputs.ts): its own schema belongs here.
   pendingInputs: z
     .object({

@@ -40,6 +40,7 @@ export function historyResult(keyOptions: KeyOptions, sessionKey: string, page: 
     hasMore,
     nextOffset,
     totalMessages,
+    historyGap,
     pendingInputs,
   } = page;
   return {
@@ -54,6 +55,7 @@ export function historyResult(keyOptions: KeyOptions, sessionKey: string, page: 
     hasMore,
     ...(nextOffset !== undefined ? { nextOffset } : {}),
     totalMessages,
+    ...(historyGap ? { historyGap } : {}),
     // Accepted messages whose runs have not started (OpenClaw's field): on the page, not yet answered.
     pendingInputs,
   };

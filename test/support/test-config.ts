@@ -276,6 +276,13 @@ export function testConfig(
           ]),
         },
         { id: "model-steer", model: "fake-model", runtime: model("slow-tool/1500/rec-model-steer") },
+        // Retention's `maxMessages` (test/session/transcript/history-gap.test.ts): a short transcript.
+        {
+          id: "trimmed",
+          model: "scripted/trimmed",
+          maintenance: { maxMessages: 4 },
+          runtime: scripted([{ match: "*", reply: "trimmed got: {{message}}" }]),
+        },
         // One slow model call: a message steered in meanwhile comes too late for the run to see it.
         { id: "model-steer-late", model: "fake-model", runtime: model("slow/1500/rec-model-steer-late") },
         // Sub-agent tests (test/subagents).

@@ -43,7 +43,10 @@ export interface SessionsHistoryPage {
   /** Older messages exist: `nextOffset` pages back. */
   hasMore: boolean;
   nextOffset?: number;
+  /** Every message ever written, those retention trimmed included. */
   totalMessages: number;
+  /** The page reaches older messages retention (`maxMessages`) removed: nothing older is left. */
+  historyGap?: true;
   /** Whole messages were left out to keep the page under its byte cap. */
   droppedMessages: boolean;
   /** A text was cut. */

@@ -86,6 +86,8 @@ export interface HistoryPage {
   hasMore: boolean;
   nextOffset?: number;
   totalMessages: number;
+  /** The page reaches messages `maxMessages` trimmed away (SPEC §23): only when it does. */
+  historyGap?: true;
 }
 
 /** The exact view's page (operator only): stored messages as they are, oldest first, by seq. */

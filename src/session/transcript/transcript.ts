@@ -11,6 +11,7 @@ import type { RecordChanges } from "../record/record";
 import { appendEvents, messageEvents } from "../store/event-log";
 import { addToOutbox } from "../store/outbox-store";
 import { SAFE_COPY_COLUMNS, type SafeCopyRow, type SafeJson, safeCopy, safeJsonOf } from "./safe-copy";
+import { oldestKeptSeq } from "./trim";
 
 export interface AppendResult {
   imported: number;
@@ -148,14 +149,18 @@ function oversizeJson(safe: SafeJson): SafeJson {
 export function readHistoryPage(sql: SqlStorage, request: HistoryRequest): HistoryPage {
   const counts = messageCounts(sql);
   const total = request.includeTools ? counts.all : counts.chat;
+  const column = request.includeTools ? "seq" : "chat_seq";
   const end = total - request.offset;
   const start = Math.max(1, end - request.limit + 1);
+  // `maxMessages` trimming (trim.ts) removed the oldest messages but kept the numbering: a page reaching
+  // below the oldest kept one says so (SPEC §23's `historyGap`), and nothing older is left to page to.
+  const oldest = total > 0 ? oldestKeptSeq(sql, column) : 1;
+  const historyGap = oldest > 1 && start < oldest && end >= 1;
   let contentTruncated = false;
   let contentRedacted = false;
   // The stored safe copies as they are: the page is their JSON joined, each measured by its stored length.
   function* newestFirst(): Generator<SafeJson> {
     if (end < 1) return;
-    const column = request.includeTools ? "seq" : "chat_seq";
     const rows = sql.exec<SafeCopyRow>(
       `SELECT ${SAFE_COPY_COLUMNS} FROM message WHERE ${column} BETWEEN ? AND ? ORDER BY ${column} DESC`,
       start,
@@ -170,7 +175,7 @@ export function readHistoryPage(sql: SqlStorage, request: HistoryRequest): Histo
   }
   const capped = capByBytes(newestFirst(), MAX_HISTORY_BYTES, (safe) => safe.bytes, oversizeJson);
   const returned = capped.items.length;
-  const hasMore = request.offset + returned < total;
+  const hasMore = request.offset + returned < total - oldest + 1;
   return {
     messagesJson: `[${capped.items.map((safe) => safe.json).join(",")}]`,
     droppedMessages: capped.droppedMessages > 0,
@@ -180,6 +185,7 @@ export function readHistoryPage(sql: SqlStorage, request: HistoryRequest): Histo
     hasMore,
     ...(hasMore ? { nextOffset: request.offset + returned } : {}),
     totalMessages: total,
+    ...(historyGap ? { historyGap: true as const } : {}),
   };
 }
 
