@@ -59,7 +59,8 @@ describe("MCP tools/list follows the tool policy", () => {
       document.agents.defaults.subagents.maxSpawnDepth = 2;
     });
     const names = await listedNames(await clientFor(config, subagent("main", 1)));
-    const denied = ["sessions_send", "session_status", "agents_list"];
+    // The cron tool is never offered to a sub-agent (SPEC §22), whatever its profile.
+    const denied = ["sessions_send", "session_status", "agents_list", "cron"];
     expect(names).toEqual(registeredAmong(profileTools.coding.filter((name) => !denied.includes(name))));
     expect(names).toEqual(expect.arrayContaining(["sessions_list", "sessions_history"]));
   });

@@ -43,6 +43,8 @@ type Cursor = { last_seen: number; notified: number | null; material: number };
 /** The watcher's cursor as the watched session stores it; undefined when it does not watch. */
 function cursor(target: string, watcher: string): Promise<Cursor | undefined> {
   return runInDurableObject(stub(target), (_instance, state) => {
+    if (state.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'watcher'").toArray().length === 0)
+      return undefined;
     const rows = state.storage.sql
       .exec<Cursor>("SELECT last_seen, notified, material FROM watcher WHERE watcher_key = ?", watcher)
       .toArray();
@@ -50,12 +52,15 @@ function cursor(target: string, watcher: string): Promise<Cursor | undefined> {
   });
 }
 
+/** Rows of the session's storage; none where its object holds no schema (deleted: SPEC §23). */
 function sql<Row extends Record<string, SqlStorageValue>>(key: string, query: string): Promise<Row[]> {
   return runInDurableObject(stub(key), (_instance, state) =>
-    state.storage.sql
-      .exec<Row>(query)
-      .toArray()
-      .map((row) => ({ ...row })),
+    state.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'session'").toArray().length === 0
+      ? []
+      : state.storage.sql
+          .exec<Row>(query)
+          .toArray()
+          .map((row) => ({ ...row })),
   );
 }
 

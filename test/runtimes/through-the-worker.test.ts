@@ -22,6 +22,7 @@ import {
 const CODING_TOOLS = [
   "agents_list",
   "agents_wait",
+  "cron",
   "session_status",
   "sessions",
   "sessions_history",
