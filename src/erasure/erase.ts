@@ -72,7 +72,10 @@ async function subjectsOf(
   while (queue.length > 0 && plans.size < MAX_SUBJECTS) {
     const key = queue.shift() as string;
     if (plans.has(key)) continue;
-    const plan = unwrap(await sessionApi(namespace, key).erasurePlan(key), `reading ${key}`);
+    const read = await sessionApi(namespace, key).erasurePlan(key);
+    // Gone already (a repeat after it was erased, a child deleted meanwhile): nothing of it to read.
+    if (!read.ok && read.code === "not_found") continue;
+    const plan = unwrap(read, `reading ${key}`);
     plans.set(key, plan);
     queue.push(...plan.children);
   }

@@ -471,10 +471,13 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   }
 
   async erasurePlan(sessionKey: string): Promise<Result<ErasurePlan>> {
+    if (this.#bare) return notFound();
     return { ok: true, value: readErasurePlan(this.#sql, sessionKey) };
   }
 
   async eraseCopies(request: ErasureRequest): Promise<Result<ErasureAnswer>> {
+    // An object holding no schema holds no copy; erasing must not create one (SPEC §23).
+    if (this.#bare) return { ok: true, value: { messageIds: [], messages: 0, sent: 0, notices: 0 } };
     return { ok: true, value: await this.#write(() => writeErasure(this.#sql, request, Date.now())) };
   }
 

@@ -46,6 +46,21 @@ export function clearDeliveries(sql: SqlStorage): void {
   for (const { delivery_id } of gone) owesIndex(sql, delivery_id);
 }
 
+/**
+ * Drops the kept payload (the text) of the records of these runs not waiting in the outbox (SPEC §23
+ * erasure): a retry of one is then refused, as of any record without a payload. Answers how many.
+ */
+export function erasePayloads(sql: SqlStorage, runIds: readonly string[]): number {
+  if (runIds.length === 0) return 0;
+  const marks = runIds.map(() => "?").join(", ");
+  return sql
+    .exec(
+      `UPDATE delivery SET payload = NULL WHERE payload IS NOT NULL AND status <> 'pending' AND run_id IN (${marks}) RETURNING delivery_id`,
+      ...runIds,
+    )
+    .toArray().length;
+}
+
 /** Updates records, returning them as they are now. Number the parameters (`?1` is the WHERE's). */
 export function updateDeliveries(
   sql: SqlStorage,

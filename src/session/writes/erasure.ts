@@ -2,6 +2,7 @@ import type { ErasureAnswer, ErasurePlan, ErasureRequest } from "../api";
 import { liveRecord, readRecord, updateRecord } from "../record/record";
 import { childKeys } from "../store/children";
 import { eraseCollectorResults } from "../store/collector-store";
+import { erasePayloads } from "../store/delivery-store";
 import { appendEvent, systemEvent } from "../store/event-log";
 import { addIndexSync } from "../store/outbox-store";
 import { eraseFlowTexts, eraseRunReplies, flowPartners, runsTriggeredBy } from "../store/run-store";
@@ -45,7 +46,7 @@ export function writeErasure(sql: SqlStorage, request: ErasureRequest, now: numb
   const answering = runsTriggeredBy(sql, copies.ids);
   const answers = eraseRunMessages(sql, answering);
   eraseRunStreams(sql, answering, ERASED_TEXT);
-  const replies = eraseRunReplies(sql, answering, ERASED_TEXT);
+  const replies = eraseRunReplies(sql, answering, ERASED_TEXT) + erasePayloads(sql, answering);
   const messages = {
     ids: [...new Set([...copies.ids, ...answers.ids])],
     changed: copies.changed + answers.changed,
