@@ -1,9 +1,8 @@
-import { keyOptionsOf } from "../config/key-options";
 import type { SwitchboardConfig } from "../config/schema";
+import { announceAddress } from "../cron/announce-address";
 import type { JobDefinition } from "../cron/job-schema";
 import { cronSlotKey } from "../cron/run-report";
-import { mainSessionKey } from "../keys";
-import type { ReplyTarget, SessionApi, TurnRequest } from "../session/api";
+import type { SessionApi, TurnRequest } from "../session/api";
 import { sessionApi } from "../session/client";
 import type { Provenance } from "../transcript/message";
 
@@ -23,33 +22,6 @@ export interface Slot {
   runId: string;
   scheduledAt: number;
   sessionKey: string;
-}
-
-/**
- * Where an announce goes (SPEC §22): the channel and chat given; else the target's own channel (main,
- * `session:<key>`); else, for an isolated run, the channel the agent's main session last used.
- */
-async function announceAddress(
-  env: Env,
-  config: SwitchboardConfig,
-  job: JobDefinition,
-): Promise<{ replyTo?: ReplyTarget; ownChannel?: true; deliverTo?: string }> {
-  const { delivery } = job;
-  if (delivery.mode !== "announce") return {};
-  if (delivery.channel && delivery.to)
-    return {
-      replyTo: { channel: delivery.channel, to: delivery.to },
-      deliverTo: `${delivery.channel}:${delivery.to}`,
-    };
-  if (job.sessionTarget !== "isolated") return { ownChannel: true, deliverTo: "this session's channel" };
-  const main = await sessionApi(env.SESSION, mainSessionKey(job.agentId, keyOptionsOf(config))).describe();
-  const row = main.ok ? main.value : undefined;
-  const last =
-    row?.deliveryContext ??
-    (row?.lastChannel && row.lastTo ? { channel: row.lastChannel, to: row.lastTo } : undefined);
-  if (!last || (delivery.channel && delivery.channel !== last.channel)) return {};
-  const replyTo = { ...last, ...(delivery.to ? { to: delivery.to } : {}) };
-  return { replyTo, deliverTo: `${replyTo.channel}:${replyTo.to}` };
 }
 
 /** The turn of a slot: deduplicated in the target by its runId and `cron:<jobId>:<scheduledAt>`. */

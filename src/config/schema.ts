@@ -382,7 +382,12 @@ const hookSchema = z.strictObject({
   delivery: z
     .discriminatedUnion("mode", [
       z.strictObject({ mode: z.literal("none") }),
-      z.strictObject({ mode: z.literal("announce"), channel: z.string().min(1), to: z.string().min(1) }),
+      // Without channel and chat: as a cron job's (src/cron/announce-address.ts).
+      z.strictObject({
+        mode: z.literal("announce"),
+        channel: z.string().min(1).optional(),
+        to: z.string().min(1).optional(),
+      }),
       z.strictObject({ mode: z.literal("webhook"), url: z.url() }),
     ])
     .default({ mode: "none" }),
@@ -523,7 +528,11 @@ function checkHooks(config: z.output<typeof configFields>, ctx: z.RefinementCtx)
       });
     if (!agents.has(hook.agentId))
       ctx.addIssue({ code: "custom", path: at("agentId"), message: `unknown agent "${hook.agentId}"` });
-    if (hook.delivery.mode === "announce" && !config.channels[hook.delivery.channel.toLowerCase()])
+    if (
+      hook.delivery.mode === "announce" &&
+      hook.delivery.channel !== undefined &&
+      !config.channels[hook.delivery.channel.toLowerCase()]
+    )
       ctx.addIssue({ code: "custom", path: at("delivery", "channel"), message: "not a configured channel" });
     if (hook.delivery.mode === "webhook") {
       const allowed = allowedWebhook(hook.delivery.url, config);

@@ -1,4 +1,5 @@
 import type { HookConfig } from "../config/schema";
+import type { AnnounceAddress } from "../cron/announce-address";
 import { canonicalizeKeyInput, type KeyOptions, mainSessionKey } from "../keys";
 import type { TurnRequest } from "../session/api";
 
@@ -49,7 +50,13 @@ export function hookSessionKey(
 }
 
 /** The turn a hook POST starts: its message (provenance `system`, `sourceTool: "hook"`) and its delivery. */
-export function hookTurn(name: string, hook: HookConfig, payload: unknown, runId: string): TurnRequest {
+export function hookTurn(
+  name: string,
+  hook: HookConfig,
+  payload: unknown,
+  runId: string,
+  address: AnnounceAddress,
+): TurnRequest {
   const { delivery } = hook;
   return {
     runId,
@@ -58,8 +65,9 @@ export function hookTurn(name: string, hook: HookConfig, payload: unknown, runId
       provenance: { kind: "system", sourceTool: "hook", hook: name },
     },
     ...(delivery.mode === "webhook" ? { webhook: { url: delivery.url, hook: name } } : {}),
-    ...(delivery.mode === "announce"
-      ? { replyTo: { channel: delivery.channel.toLowerCase(), to: delivery.to } }
+    ...(address.replyTo
+      ? { replyTo: { ...address.replyTo, channel: address.replyTo.channel.toLowerCase() } }
       : {}),
+    ...(address.ownChannel ? { replyToOwnChannel: true } : {}),
   };
 }

@@ -8,6 +8,9 @@ export const HOOK_SECRETS = {
   TEST_HOOK_OTHER_SECRET: "hook-other-secret-0123456789",
 } as const;
 
+/** The webchat peer whose direct session the hook `announce-own` runs in. */
+export const HOOK_OWN_CHAT = "hook-own-peer";
+
 export function hooksConfig(fakeServicesUrl: string): Record<string, unknown> {
   const receiver = (scenario: string, id: string) => `${fakeServicesUrl}/receiver/${scenario}/rec-${id}`;
   return {
@@ -25,6 +28,13 @@ export function hooksConfig(fakeServicesUrl: string): Record<string, unknown> {
         agentId: "main",
         secretEnv: "TEST_HOOK_SECRET",
         delivery: { mode: "announce", channel: "webchat", to: "hook-room" },
+      },
+      // An announce naming no chat: the target's own channel (the webchat chat HOOK_OWN_CHAT opened).
+      "announce-own": {
+        agentId: "main",
+        secretEnv: "TEST_HOOK_SECRET",
+        sessionTarget: `session:agent:main:webchat:direct:${HOOK_OWN_CHAT}`,
+        delivery: { mode: "announce" },
       },
       // A recorded model agent, to read the system prompt and message the model is sent.
       probe: {

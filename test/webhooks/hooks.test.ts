@@ -4,9 +4,10 @@ import { deriveKey } from "../../src/auth/purpose-keys";
 import { signatureHeader, verifySignatureHeader } from "../../src/channels/signature";
 import { parseConfig } from "../../src/config/load";
 import { ADMIN, AGENT_TOKENS, SIGNING_KEY } from "../support/auth";
+import { inbound, postInbound } from "../support/channels";
 import { driveUntil } from "../support/drive";
 import { deliveries, modelCalls, recorded } from "../support/fake-services";
-import { HOOK_SECRETS } from "../support/hooks-config";
+import { HOOK_OWN_CHAT, HOOK_SECRETS } from "../support/hooks-config";
 import { call, sessionPath } from "../support/http";
 import { uid } from "../support/ids";
 import { ended, getRun, waitRun } from "../support/runs";
@@ -217,6 +218,28 @@ describe("hooks: POST /v1/hooks/{name} (SPEC §22)", () => {
       "the announce",
     );
     expect(post.json).toMatchObject({ channel: "webchat", to: "hook-room", runId: run.runId });
+    expect(post.json.text).toContain(marker);
+  });
+
+  it("an announce naming no chat goes to the target's own channel (as a cron job's)", async () => {
+    const opened = await postInbound(
+      "webchat",
+      inbound({ chatId: HOOK_OWN_CHAT, senderId: HOOK_OWN_CHAT, messageId: `m-${uid()}` }),
+    );
+    expect(opened.status, opened.text).toBe(202);
+    await waitRun(opened.json.runId);
+    const marker = uid();
+    const posted = await postHook("announce-own", { marker });
+    expect(posted.status, posted.text).toBe(202);
+    expect(posted.json.sessionKey).toBe(`agent:main:webchat:direct:${HOOK_OWN_CHAT}`);
+    const run = await waitRun(posted.json.runId);
+    const post = await driveUntil(
+      [posted.json.sessionKey],
+      async () => (await deliveries(posted.json.sessionKey)).find((one) => one.json.runId === run.runId),
+      "the announce",
+    );
+    // The address the chat's own replies go to (a webchat direct chat is `direct:<id>`).
+    expect(post.json).toMatchObject({ channel: "webchat", to: `direct:${HOOK_OWN_CHAT}` });
     expect(post.json.text).toContain(marker);
   });
 

@@ -6,6 +6,7 @@ import { verifySignatureHeader } from "../../channels/signature";
 import { keyOptionsOf } from "../../config/key-options";
 import type { HookConfig } from "../../config/schema";
 import { readSecret } from "../../config/secrets";
+import { announceAddress } from "../../cron/announce-address";
 import { AppError, badRequest } from "../../errors";
 import { hookSessionKey, hookTurn } from "../../hooks/hook-turn";
 import { claimHookKey, type HookStart, releaseHookKey } from "../../index-db/hook-deliveries";
@@ -56,7 +57,8 @@ async function startRun(
   payload: unknown,
   start: HookStart,
 ) {
-  const turn = hookTurn(name, hook, payload, start.runId);
+  const address = await announceAddress(c.env, c.get("config"), hook);
+  const turn = hookTurn(name, hook, payload, start.runId, address);
   const init = { sessionKey: start.sessionKey, agentId: hook.agentId };
   unwrapResult(await sessionApi(c.env.SESSION, start.sessionKey).createWithTurn(init, turn));
 }
