@@ -209,8 +209,10 @@ async function channelsPage({ page, base }) {
 }
 
 /** The receiver takes posts now; "Retry" on the stuck row ends delivered (seen by reloading). */
-async function retryDelivery({ page, seeded, world }) {
+async function retryDelivery({ page, base, seeded, world }) {
   world.acceptDeliveries();
+  // The steps before may end on another page (every page at 375 px ends on the storage page).
+  await page.goto(`${base}/console/deliveries`);
   const row = `tr[data-delivery=${css(seeded.deliveryId)}]`;
   page.once("dialog", (dialog) => dialog.accept());
   const retry = page.locator(`section#attention ${row} form.retry`).getByRole("button", { name: "Retry" });
