@@ -4,9 +4,9 @@ import { mainSessionKey } from "../keys";
 import type { ReplyTarget } from "../session/api";
 import { sessionApi } from "../session/client";
 
-/** An announce delivery as cron jobs and hooks configure it (SPEC §22): both parts optional. */
-export interface AnnounceDelivery {
-  mode: "announce";
+/** A delivery as cron jobs and hooks configure it (SPEC §22); an announce's chat parts are optional. */
+interface Delivery {
+  mode: string;
   channel?: string | undefined;
   to?: string | undefined;
 }
@@ -26,11 +26,11 @@ export interface AnnounceAddress {
 export async function announceAddress(
   env: Env,
   config: SwitchboardConfig,
-  work: { agentId: string; sessionTarget: string; delivery: AnnounceDelivery | { mode: string } },
+  work: { agentId: string; sessionTarget: string; delivery: Delivery },
 ): Promise<AnnounceAddress> {
   const { delivery } = work;
   if (delivery.mode !== "announce") return {};
-  const { channel, to } = delivery as AnnounceDelivery;
+  const { channel, to } = delivery;
   if (channel && to) return { replyTo: { channel, to }, deliverTo: `${channel}:${to}` };
   if (work.sessionTarget !== "isolated") return { ownChannel: true, deliverTo: "this session's channel" };
   const main = await sessionApi(env.SESSION, mainSessionKey(work.agentId, keyOptionsOf(config))).describe();
