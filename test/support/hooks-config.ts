@@ -42,8 +42,8 @@ export function hooksConfig(fakeServicesUrl: string): Record<string, unknown> {
         secretEnv: "TEST_HOOK_SECRET",
         message: "Summarize the payload.",
       },
-      // No delivery; the research agent's own main session.
-      quiet: { agentId: "research", secretEnv: "TEST_HOOK_OTHER_SECRET", sessionTarget: "main" },
+      // No delivery; the quiet agent's own main session (not research's: the golden test reads that one never written).
+      quiet: { agentId: "quiet", secretEnv: "TEST_HOOK_OTHER_SECRET", sessionTarget: "main" },
     },
   };
 }

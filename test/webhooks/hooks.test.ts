@@ -14,7 +14,7 @@ import { ended, getRun, waitRun } from "../support/runs";
 import { storedRuns } from "../support/sessions";
 
 const SECRET = HOOK_SECRETS.TEST_HOOK_SECRET;
-const RESEARCH_MAIN = "agent:research:main";
+const QUIET_MAIN = "agent:quiet:main";
 
 type Accepted = { runId: string; sessionKey: string };
 
@@ -44,7 +44,7 @@ async function postSigned(
   });
 }
 
-const runsOfResearchMain = async () => (await storedRuns(RESEARCH_MAIN)).length;
+const runsOfQuietMain = async () => (await storedRuns(QUIET_MAIN)).length;
 
 describe("hooks: POST /v1/hooks/{name} (SPEC §22)", () => {
   it("starts a run in a fresh hook session, the body fenced as untrusted data under the message", async () => {
@@ -105,16 +105,16 @@ describe("hooks: POST /v1/hooks/{name} (SPEC §22)", () => {
   });
 
   it("accepts §8's signature made with the hook's own secret", async () => {
-    const before = await runsOfResearchMain();
+    const before = await runsOfQuietMain();
     const posted = await postSigned("quiet", { ok: true }, HOOK_SECRETS.TEST_HOOK_OTHER_SECRET);
     expect(posted.status, posted.text).toBe(202);
-    expect(posted.json.sessionKey).toBe(RESEARCH_MAIN);
+    expect(posted.json.sessionKey).toBe(QUIET_MAIN);
     await waitRun(posted.json.runId);
-    expect(await runsOfResearchMain()).toBe(before + 1);
+    expect(await runsOfQuietMain()).toBe(before + 1);
   });
 
   it("answers 401 to a bad or missing credential and starts nothing", async () => {
-    const before = await runsOfResearchMain();
+    const before = await runsOfQuietMain();
     const other = HOOK_SECRETS.TEST_HOOK_OTHER_SECRET;
     const refused = [
       await postHook("quiet", { a: 1 }, { Authorization: "Bearer wrong" }),
@@ -140,7 +140,7 @@ describe("hooks: POST /v1/hooks/{name} (SPEC §22)", () => {
       }),
     ];
     for (const answer of refused) expect(answer.status, answer.text).toBe(401);
-    expect(await runsOfResearchMain()).toBe(before);
+    expect(await runsOfQuietMain()).toBe(before);
   });
 
   it("answers 404 to an unknown hook", async () => {
@@ -151,7 +151,7 @@ describe("hooks: POST /v1/hooks/{name} (SPEC §22)", () => {
   });
 
   it("refuses a body over 256 KiB (413) or not JSON (400), naming body, starting nothing", async () => {
-    const before = await runsOfResearchMain();
+    const before = await runsOfQuietMain();
     const bearer = { Authorization: `Bearer ${HOOK_SECRETS.TEST_HOOK_OTHER_SECRET}` };
     const big = await postHook("quiet", { blob: "x".repeat(256 * 1024) }, bearer);
     expect(big.status, big.text).toBe(413);
@@ -161,11 +161,11 @@ describe("hooks: POST /v1/hooks/{name} (SPEC §22)", () => {
     expect(bad.text).toContain("body: not valid JSON");
     const empty = await postHook("quiet", "", bearer);
     expect(empty.status, empty.text).toBe(400);
-    expect(await runsOfResearchMain()).toBe(before);
+    expect(await runsOfQuietMain()).toBe(before);
   });
 
   it("answers a redelivery with the same Idempotency-Key with the same 202 and starts one run", async () => {
-    const before = await runsOfResearchMain();
+    const before = await runsOfQuietMain();
     const bearer = { Authorization: `Bearer ${HOOK_SECRETS.TEST_HOOK_OTHER_SECRET}` };
     const key = `delivery-${uid()}`;
     const first = await postHook("quiet", { n: 1 }, { ...bearer, "Idempotency-Key": key });
@@ -174,12 +174,12 @@ describe("hooks: POST /v1/hooks/{name} (SPEC §22)", () => {
     expect(again.status).toBe(202);
     expect(again.json).toEqual(first.json);
     await waitRun(first.json.runId);
-    expect(await runsOfResearchMain()).toBe(before + 1);
+    expect(await runsOfQuietMain()).toBe(before + 1);
     // Another key is another delivery.
     const other = await postHook("quiet", { n: 1 }, { ...bearer, "Idempotency-Key": `${key}-2` });
     expect(other.json.runId).not.toBe(first.json.runId);
     await waitRun(other.json.runId);
-    expect(await runsOfResearchMain()).toBe(before + 2);
+    expect(await runsOfQuietMain()).toBe(before + 2);
   });
 
   it("keeps an isolated hook's Idempotency-Key to its first session", async () => {
@@ -249,7 +249,7 @@ describe("hooks: POST /v1/hooks/{name} (SPEC §22)", () => {
       { sessionKey: "agent:main:main", agentId: "main" },
       { Authorization: `Bearer ${HOOK_SECRETS.TEST_HOOK_OTHER_SECRET}` },
     );
-    expect(posted.json.sessionKey).toBe(RESEARCH_MAIN);
+    expect(posted.json.sessionKey).toBe(QUIET_MAIN);
     await waitRun(posted.json.runId);
   });
 });
