@@ -283,6 +283,13 @@ export function testConfig(
           maintenance: { maxMessages: 4 },
           runtime: scripted([{ match: "*", reply: "trimmed got: {{message}}" }]),
         },
+        // Retention's `runRetention` (test/session/store/event-retention.test.ts): runs and events kept an hour.
+        {
+          id: "retained",
+          model: "scripted/retained",
+          maintenance: { runRetention: "1h" },
+          runtime: scripted([{ match: "*", reply: "retained got: {{message}}" }]),
+        },
         // One slow model call: a message steered in meanwhile comes too late for the run to see it.
         { id: "model-steer-late", model: "fake-model", runtime: model("slow/1500/rec-model-steer-late") },
         // Sub-agent tests (test/subagents).

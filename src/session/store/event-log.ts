@@ -127,6 +127,23 @@ function pruneEvents(sql: SqlStorage, head: number, now: number): void {
   );
 }
 
+/**
+ * SPEC §23's bound on the log, inside §13's outer one: events older than `before` (now less the agent's
+ * `runRetention`) go with the ended runs they describe, at most `limit` a call, oldest first (through
+ * `event_time`). Cut as a prefix, through the newest seq among them, so the log stays dense from its
+ * oldest kept event and a cursor older than that gets §13's gap (`historyGap`, a stream's `gap`), as
+ * after the 10,000 bound. Answers the events removed.
+ */
+export function pruneEventsBefore(sql: SqlStorage, before: number, limit: number): number {
+  sql.exec(
+    `DELETE FROM event WHERE seq <= (SELECT MAX(seq) FROM
+       (SELECT seq FROM event WHERE occurred_at < ? ORDER BY occurred_at, seq LIMIT ?))`,
+    before,
+    limit,
+  );
+  return sql.exec<{ n: number }>("SELECT changes() AS n").one().n;
+}
+
 /** The session's version: its last event's seq (0 before the first). */
 export function stateVersion(sql: SqlStorage): number {
   return readRecord(sql)?.stateVersion ?? 0;

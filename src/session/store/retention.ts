@@ -1,7 +1,9 @@
 import { DELIVERY_DEADLINE_MS } from "../api/delivery-schedule";
+import { pruneEventsBefore } from "./event-log";
 
 // SPEC §23 "every table bounded": the object's own pruning of what grows with use and is not pruned by
-// its table's owner already (events, run streams, deliveries and collector results are). Each call
+// its table's owner already (run streams, deliveries and collector results are; the event log keeps
+// its own 30-day and 10,000 bounds, and here goes with the runs after `runRetention`). Each call
 // removes at most PRUNE_BATCH rows per table, oldest first through an index (0029), so a pass never
 // becomes a long transaction; it runs at every run's start and on the alarm, which keeps pace with
 // growth (one run adds one row) and catches up on a backlog over a few passes.
@@ -18,6 +20,7 @@ export const SENT_DEDUPE_WINDOW_MS = 24 * 60 * 60_000;
 /** What one pass removed, per table. */
 export interface PruneCounts {
   runs: number;
+  events: number;
   sent: number;
   sentTexts: number;
   collectorCounts: number;
@@ -27,6 +30,7 @@ export interface PruneCounts {
 export function pruneSessionTables(sql: SqlStorage, runRetentionMs: number, now: number): PruneCounts {
   return {
     runs: pruneEndedRuns(sql, now - runRetentionMs),
+    events: pruneEventsBefore(sql, now - runRetentionMs, PRUNE_BATCH),
     ...pruneSent(sql, now),
     collectorCounts: pruneCollectorCounts(sql),
   };
