@@ -1,3 +1,4 @@
+import { wakeDailyPasses } from "./agent-object/daily-wake";
 import { wakeSchedulers } from "./agent-object/wake";
 import { app } from "./app";
 import { handleQueueBatch } from "./queue/consumer";
@@ -14,5 +15,10 @@ export default {
   async queue(batch: MessageBatch<unknown>, env: Env, ctx?: ExecutionContext) {
     if (ctx) wakeSchedulers(env, ctx);
     await handleQueueBatch(batch, env);
+  },
+  // The daily cron trigger (wrangler.toml [triggers]): every configured agent's maintenance pass (SPEC §23).
+  async scheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext) {
+    wakeSchedulers(env, ctx);
+    await wakeDailyPasses(env);
   },
 } satisfies ExportedHandler<Env>;

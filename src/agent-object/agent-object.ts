@@ -40,6 +40,11 @@ export class AgentObject extends DurableObject<Env> {
     await this.#cron.sync(agentId);
   }
 
+  /** The Worker's daily cron: the maintenance pass unless the alarm (or a cron) made it lately. */
+  async maintenanceDaily(agentId: string): Promise<boolean> {
+    return this.#cron.dailyPass(agentId);
+  }
+
   /** The agent's jobs. */
   async cronList(agentId: string): Promise<CronJob[]> {
     return this.#cron.list(agentId);

@@ -10,6 +10,7 @@ export interface AgentApi {
   spend(day: string): Promise<DailySpend>;
   recordUsage(report: UsageReport): Promise<DailySpend>;
   cronSync(agentId: string): Promise<void>;
+  maintenanceDaily(agentId: string): Promise<boolean>;
   cronList(agentId: string): Promise<CronJob[]>;
   cronGet(agentId: string, jobId: string): Promise<CronResult<CronJob>>;
   cronAdd(job: JobDefinition): Promise<CronResult<CronJob>>;

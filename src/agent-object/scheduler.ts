@@ -43,6 +43,11 @@ const CLEANUP_RETRY_MS = 60_000;
 export const MAINTENANCE_EVERY_MS = 24 * 60 * 60_000;
 /** A pass that failed is tried again this much later. */
 const MAINTENANCE_RETRY_MS = 60 * 60_000;
+/**
+ * The Worker's daily cron (src/index.ts `scheduled`) skips an agent whose pass ran less than this long
+ * ago: the cron and the alarm never both make the day's pass, and a cron moved by a few hours still runs.
+ */
+export const MAINTENANCE_MIN_GAP_MS = 20 * 60 * 60_000;
 
 /**
  * The agent's daily maintenance pass (src/maintenance/daily.ts), handed in by the AgentObject so this
@@ -71,6 +76,7 @@ export class CronScheduler {
   readonly #storage: DurableObjectStorage;
   readonly #bindings: () => Env;
   readonly #daily: DailyPass | undefined;
+  #passing: Promise<boolean> | undefined;
 
   /** `bindings` are read at each call, not kept (a test wraps one instance's to inject faults). */
   constructor(storage: DurableObjectStorage, bindings: () => Env, daily?: DailyPass) {
@@ -245,18 +251,53 @@ export class CronScheduler {
     await this.#rearm();
   }
 
-  /** The daily pass when it is due; the next one a day later (an hour, after a failure). */
+  /**
+   * The Worker's daily cron for this agent (SPEC §23, src/agent-object/daily-wake.ts): the pass now,
+   * even for an object nothing woke before, unless one ran within MAINTENANCE_MIN_GAP_MS (the alarm's,
+   * or an earlier cron's). Answers whether it ran.
+   */
+  async dailyPass(agentId: string): Promise<boolean> {
+    await this.sync(agentId);
+    if (!this.#daily) return false;
+    const last = Number(readMeta(this.#sql, "maintenance_last"));
+    if (Date.now() - last < MAINTENANCE_MIN_GAP_MS) return false;
+    const ran = await this.#pass(agentId);
+    await this.#rearm();
+    return ran;
+  }
+
+  /** The daily pass when it is due by the alarm's own clock (`maintenance_at`). */
   async #maintain(agentId: string, now: number): Promise<void> {
     const at = Number(readMeta(this.#sql, "maintenance_at"));
     if (!this.#daily || !(at <= now)) return;
-    let next = Date.now() + MAINTENANCE_EVERY_MS;
+    await this.#pass(agentId);
+  }
+
+  /**
+   * One pass; the next due a day later (an hour, after a failure). A pass already under way (the alarm
+   * and the cron arriving together: the object interleaves at each await) is joined, never doubled.
+   */
+  #pass(agentId: string): Promise<boolean> {
+    this.#passing ??= this.#runPass(agentId).finally(() => {
+      this.#passing = undefined;
+    });
+    return this.#passing;
+  }
+
+  async #runPass(agentId: string): Promise<boolean> {
+    const started = Date.now();
+    let next = started + MAINTENANCE_EVERY_MS;
+    let ran = true;
     try {
-      await this.#daily(agentId);
+      await this.#daily?.(agentId);
     } catch (error) {
       console.warn(`maintenance: agent ${agentId}'s daily pass failed, will retry: ${String(error)}`);
       next = Date.now() + MAINTENANCE_RETRY_MS;
+      ran = false;
     }
+    if (ran) writeMeta(this.#sql, "maintenance_last", String(started));
     writeMeta(this.#sql, "maintenance_at", String(next));
+    return ran;
   }
 
   #end(end: RunEnd): void {
