@@ -349,6 +349,7 @@ async function phaseSoak() {
         chats: meta.chats,
         seconds: meta.seconds,
         sampleMs: meta.sampleSeconds * 1000,
+        stateDir,
         log,
       });
       runs.push({ label, ...run });
