@@ -41,7 +41,10 @@ const FRESH_STATE = [
  * Test files slow enough (20 s and more under load) to hold up a project: a project of their own, on
  * storage of their own, run by `npm test` with the rest (or `npx vitest run --project slow`).
  */
-const SLOW = ["test/session/collectors/collectors-200.test.ts"];
+const SLOW = [
+  "test/session/collectors/collectors-200.test.ts",
+  "test/integration/route-by-key-spread.test.ts",
+];
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
@@ -82,6 +85,7 @@ export default defineConfig(async () => {
               main: "test-main-token",
               research: "test-research-token",
               ops: "test-ops-token",
+              public: "test-public-token",
             }),
             SWITCHBOARD_SIGNING_KEY: "test-signing-key-0123456789abcdef",
             // The API key of the model-auth-echo agent: 36 characters of no shape a redaction pattern knows.

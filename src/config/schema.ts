@@ -5,6 +5,7 @@ import { MAX_CHANNEL_NAME_CHARS, MAX_MODEL_CHARS } from "../limits";
 import { MAX_TOOL_ARGUMENTS_DEPTH } from "../transcript/message";
 import { nestsDeeperThan } from "../validation";
 import { allowedWebhook, configuredOrigin } from "../webhooks/origin";
+import { checkRouteByKey, indexSettings } from "./index-routing";
 import { maintenanceSchema } from "./maintenance";
 
 const agentIdPattern = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -509,6 +510,7 @@ const configFields = z.strictObject({
     })
     .default({}),
   cron: cronConfigSchema.prefault({}),
+  index: indexSettings,
 });
 
 /** A hook names what the rest of the document must have: its agent, its channel, an allowed origin. */
@@ -576,6 +578,7 @@ function checkCronJobs(config: z.output<typeof configFields>, ctx: z.RefinementC
 export const configSchema = configFields.superRefine((config, ctx) => {
   checkHooks(config, ctx);
   checkCronJobs(config, ctx);
+  checkRouteByKey(config.index, new Set(config.agents.list.map((agent) => agent.id)), ctx);
 });
 
 export type SwitchboardConfig = z.infer<typeof configSchema>;

@@ -1,5 +1,5 @@
 import type { DeliveryKind, DeliveryRecord, DeliveryStatus } from "../session/api";
-import { everyShard, type IndexShards, indexShard, keyShard } from "./shards";
+import { agentShards, everyShard, type IndexShards, keyShard } from "./shards";
 
 /** A record as the index keeps it: the caller's view plus the agent it belongs to (agent tokens). */
 export type IndexedDelivery = DeliveryRecord & { agentId: string };
@@ -96,13 +96,13 @@ export interface DeliveryQuery {
 }
 
 /**
- * The shards a deliveries list reads: one session's or one agent's shard when the query names it, else
+ * The shards a deliveries list reads: one session's or one agent's shard(s) when the query names it, else
  * every shard (the operator's list), each read from the same cursor with the same limit + 1 and merged.
  */
 function deliveryShards(shards: IndexShards, query: DeliveryQuery): readonly D1Database[] {
   if (shards.length === 1) return shards;
   if (query.sessionKey) return [keyShard(shards, query.sessionKey)];
-  if (query.agentId !== undefined) return [indexShard(shards, query.agentId)];
+  if (query.agentId !== undefined) return agentShards(shards, query.agentId);
   return shards;
 }
 

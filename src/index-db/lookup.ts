@@ -1,5 +1,5 @@
 import type { SessionRecord } from "../session/api";
-import { everyShard, type IndexShards, indexShard, keyShard, keysByShard } from "./shards";
+import { agentShards, everyShard, type IndexShards, keyShard, keysByShard, routedByKey } from "./shards";
 
 /**
  * The index fields needed to resolve and check a reference to a session: a part of the session record,
@@ -112,40 +112,71 @@ export async function findSessionsByLabel(
   label: string,
   spawnedBy?: string,
 ): Promise<SessionRef[]> {
-  const { results } = await indexShard(shards, agentId)
-    .prepare(
-      `SELECT ${REF_COLUMNS} FROM session_index WHERE agent_id = ? AND label = ? AND list_state IN (0, 1)
-       ${spawnedBy ? "AND spawned_by = ?" : ""} LIMIT 2`,
-    )
-    .bind(...(spawnedBy ? [agentId, label, spawnedBy] : [agentId, label]))
-    .all<Record<string, unknown>>();
-  return results.flatMap((row) => toRef(row) ?? []);
+  const parts = await everyShard(agentShards(shards, agentId), async (db) => {
+    const { results } = await db
+      .prepare(
+        `SELECT ${REF_COLUMNS} FROM session_index WHERE agent_id = ? AND label = ? AND list_state IN (0, 1)
+         ${spawnedBy ? "AND spawned_by = ?" : ""} LIMIT 2`,
+      )
+      .bind(...(spawnedBy ? [agentId, label, spawnedBy] : [agentId, label]))
+      .all<Record<string, unknown>>();
+    return results;
+  });
+  return parts
+    .flat()
+    .slice(0, 2)
+    .flatMap((row) => toRef(row) ?? []);
 }
 
 /**
  * Claims one of an agent's `maxConcurrent` sub-agent slots for a session about to start a run: its index
  * row is marked running only if fewer than `max` other sub-agent sessions of the agent are. One D1
- * statement, so two sessions checking at once cannot both take the last slot (a count, then a start,
- * could). The claim is the session's record at `version`: it is refused if a newer one is indexed (a kill
- * that ended the run meanwhile), and an index write of this version or older that lands after it (one
- * delivered alongside) cannot undo it, while the next one (the run started or ended) replaces it. False
- * when no slot is free, or the session is not indexed yet; it looks again later.
+ * statement in the session's shard, so two sessions checking at once cannot both take the last slot (a
+ * count, then a start, could). The claim is the session's record at `version`: it is refused if a newer
+ * one is indexed (a kill that ended the run meanwhile), and an index write of this version or older that
+ * lands after it (one delivered alongside) cannot undo it, while the next one (the run started or ended)
+ * replaces it. False when no slot is free, or the session is not indexed yet; it looks again later.
  */
 export async function claimSubagentSlot(
   shards: IndexShards,
   session: { agentId: string; sessionKey: string; version: number },
   max: number,
 ): Promise<boolean> {
-  // An agent's sessions are all in its shard, so the count and the claim stay one statement.
-  const claimed = await indexShard(shards, session.agentId)
+  const home = keyShard(shards, session.sessionKey);
+  // An agent's sub-agents (`…:subagent:…` keys) share one shard even when it is routed by key (shards.ts),
+  // so for them the count is exact. Only a routed agent's thread children (keyed by their thread) live
+  // elsewhere: counted first, they leave fewer slots (two such claims racing may both take the last one).
+  const elsewhere = routedByKey(shards, session.agentId)
+    ? await everyShard(
+        shards.filter((db) => db !== home),
+        (db) => runningSubagents(db, session),
+      )
+    : [];
+  const free = max - elsewhere.reduce((sum, n) => sum + n, 0);
+  const claimed = await home
     .prepare(
       `UPDATE session_index SET status = 'running', version = ?4 WHERE session_key = ?1 AND version <= ?4 AND (
          SELECT COUNT(*) FROM session_index WHERE agent_id = ?2 AND list_state IN (0, 1) AND status = 'running'
            AND spawn_depth > 0 AND session_key != ?1) < ?3`,
     )
-    .bind(session.sessionKey, session.agentId, max, session.version)
+    .bind(session.sessionKey, session.agentId, free, session.version)
     .run();
   return claimed.meta.changes > 0;
+}
+
+/** How many of the agent's spawned sessions other than this one run, in one shard. */
+async function runningSubagents(
+  db: D1Database,
+  session: { agentId: string; sessionKey: string },
+): Promise<number> {
+  const row = await db
+    .prepare(
+      `SELECT COUNT(*) AS n FROM session_index WHERE agent_id = ? AND list_state IN (0, 1) AND status = 'running'
+         AND spawn_depth > 0 AND session_key != ?`,
+    )
+    .bind(session.agentId, session.sessionKey)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
 }
 
 /**

@@ -1,27 +1,34 @@
+import { loadConfig } from "../config/load";
+import { isSubagentRest } from "../keys/rest";
 import type { VisibleScope } from "../policy/visibility";
 
 /**
  * The D1 databases that hold the session index, in shard order: `DB` (shard 0, also the home of the
  * global tables: grants) then `DB_1`, `DB_2`, … as bound (README "Scaling"). One database writes about
  * 10³ times a second and holds 10 GB; every session's index rows (its session row, run index, delivery
- * records, search rows) live in its agent's shard, so the write rate and the size grow with the shards.
+ * records, search rows) live in one shard, its agent's or, for the agents `index.routeByKey` names, its
+ * key's (`keyShard`), so the write rate and the size grow with the shards. `keyRouted` is that list.
  */
-export type IndexShards = readonly [D1Database, ...D1Database[]];
+export type IndexShards = readonly [D1Database, ...D1Database[]] & { readonly keyRouted: KeyRouted };
 
-/** The bindings the shards are read from (the Worker's Env, or a part of it). */
-export type IndexBindings = Pick<Env, "DB"> & { readonly [shard: `DB_${number}`]: D1Database | undefined };
+/** The agents whose sessions are routed by their key (`index.routeByKey`): every one ("*"), or these. */
+export type KeyRouted = "*" | readonly string[];
 
 /**
  * The bound shards: `DB`, then `DB_1`, `DB_2`, … up to the first number not bound (a gap ends them, so
- * the count, which routing depends on, is exactly what the operator numbered).
+ * the count, which routing depends on, is exactly what the operator numbered), with the configuration's
+ * `index.routeByKey` (none under an invalid configuration, which the Worker refuses anyway).
  */
-export function indexShards(env: IndexBindings): IndexShards {
+export function indexShards(env: Env): IndexShards {
   const more: D1Database[] = [];
   for (let n = 1; ; n++) {
     const shard = env[`DB_${n}`];
-    if (!shard) return [env.DB, ...more];
+    if (!shard) break;
     more.push(shard);
   }
+  const loaded = loadConfig(env);
+  const shards: readonly [D1Database, ...D1Database[]] = [env.DB, ...more];
+  return Object.assign(shards, { keyRouted: loaded.ok ? loaded.config.index.routeByKey : [] });
 }
 
 /**
@@ -38,9 +45,9 @@ export function shardNumber(name: string, count: number): number {
   return hash % count;
 }
 
-/** The shard that holds an agent's sessions' index rows. */
-export function indexShard(shards: IndexShards, agentId: string): D1Database {
-  return shards[shardNumber(agentId, shards.length)] ?? shards[0];
+/** Whether an agent's sessions are routed by their key (`index.routeByKey`), so spread over every shard. */
+export function routedByKey(shards: IndexShards, agentId: string): boolean {
+  return shards.length > 1 && (shards.keyRouted === "*" || shards.keyRouted.includes(agentId));
 }
 
 /**
@@ -53,36 +60,55 @@ export function agentOfKey(sessionKey: string): string {
 }
 
 /**
+ * The routing: the shard number of a session's index rows, the hash of its agent id or, for an agent
+ * routed by key, of its key. A routed agent's sub-agents (`agent:<id>:subagent:…`) stay in its agent's
+ * shard: there the `maxConcurrent` count and claim over them stay one statement (`claimSubagentSlot`),
+ * and that cap bounds their traffic anyway.
+ */
+function shardOfKey(shards: IndexShards, sessionKey: string): number {
+  const agentId = agentOfKey(sessionKey);
+  const byKey = routedByKey(shards, agentId) && !isSubagentRest(sessionKey.slice(agentId.length + 7));
+  return shardNumber(byKey ? sessionKey : agentId, shards.length);
+}
+
+/** The shard that holds this session's index rows. */
+export function keyShard(shards: IndexShards, sessionKey: string): D1Database {
+  return shards[shardOfKey(shards, sessionKey)] ?? shards[0];
+}
+
+/** The shards that may hold an agent's sessions: its own, or every one when it is routed by key. */
+export function agentShards(shards: IndexShards, agentId: string): D1Database[] {
+  if (routedByKey(shards, agentId)) return [...shards];
+  return [shards[shardNumber(agentId, shards.length)] ?? shards[0]];
+}
+
+/**
  * A new run id for a run of `sessionKey` whose own routing hash lands in that session's shard, so that
  * `findRunSession` finds it by reading that shard alone: random UUIDs drawn until one does (as many draws
  * as there are shards, on average; the first with one shard). Ids made otherwise (derived from an
  * idempotency key, or older) still route by a read of every shard.
  */
-export function runIdIn(shardCount: number, sessionKey: string): string {
-  const home = shardNumber(agentOfKey(sessionKey), shardCount);
+export function runIdIn(shards: IndexShards, sessionKey: string): string {
+  const home = shardOfKey(shards, sessionKey);
   for (;;) {
     const runId = crypto.randomUUID();
-    if (shardNumber(runId, shardCount) === home) return runId;
+    if (shardNumber(runId, shards.length) === home) return runId;
   }
-}
-
-/** The shard that holds this session's index rows. */
-export function keyShard(shards: IndexShards, sessionKey: string): D1Database {
-  return indexShard(shards, agentOfKey(sessionKey));
 }
 
 /**
  * The fan-out rule: the shards a read must ask. A read that names one agent (an agentId filter, or an
  * agent token's `self`/`tree` scope, whose children of other agents the list hides) or a set of agents
- * (an `agents` scope) asks their shards only; anything else (the operator, visibility `all`) asks every
- * shard, in parallel, and merges. With one shard this is always that shard: no fan-out path runs.
+ * (an `agents` scope) asks their shards only (every shard for an agent routed by key); anything else (the
+ * operator, visibility `all`) asks every shard, in parallel, and merges. With one shard this is always
+ * that shard: no fan-out path runs.
  */
 export function scopeShards(shards: IndexShards, scope: VisibleScope, agentId?: string): D1Database[] {
   if (shards.length === 1) return [shards[0]];
-  if (agentId !== undefined) return [indexShard(shards, agentId)];
+  if (agentId !== undefined) return agentShards(shards, agentId);
   if (scope.type === "all") return [...shards];
-  if (scope.type === "agents") return [...new Set(scope.agentIds.map((id) => indexShard(shards, id)))];
-  return [indexShard(shards, scope.agentId)];
+  if (scope.type === "agents") return [...new Set(scope.agentIds.flatMap((id) => agentShards(shards, id)))];
+  return agentShards(shards, scope.agentId);
 }
 
 /** Each shard's part of a key list (several keys, one read per shard that holds any of them). */

@@ -130,7 +130,7 @@ export const sessionsSend = defineTool({
     // A random one routed to the target's index shard (the run is the target's): a lookup reads one shard.
     const runId = idempotencyKey
       ? await stableUuid("sessions_send", requester.sessionKey, idempotencyKey)
-      : runIdIn(ctx.shards.length, targetKey);
+      : runIdIn(ctx.shards, targetKey);
     const stepTimeoutMs = Math.min(timeoutSeconds > 0 ? timeoutSeconds * 1000 : MAX_STEP_MS, MAX_STEP_MS);
     const flow: ReplyFlow = {
       flowId: runId,

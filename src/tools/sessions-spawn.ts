@@ -3,7 +3,7 @@ import { subagentSettings } from "../config/agents";
 import { ToolInputError } from "../errors";
 import { ancestorsOf } from "../index-db/lookup";
 import { findRunSession } from "../index-db/runs";
-import { runIdIn } from "../index-db/shards";
+import { type IndexShards, runIdIn } from "../index-db/shards";
 import { isCronSessionKey } from "../keys";
 import { stableUuid } from "../messaging/stable-id";
 import type { CreateSessionInit, TurnRequest } from "../session/api";
@@ -44,10 +44,10 @@ async function spawnIds(requesterKey: string, idempotencyKey: string, targetId: 
 }
 
 /** Random ids; the run's routed to the child's index shard (`runIdIn`), so a lookup by it reads one. */
-function spawnIdsAtRandom(targetId: string, shardCount: number) {
+function spawnIdsAtRandom(targetId: string, shards: IndexShards) {
   const childUuid = crypto.randomUUID();
   const childKey = `agent:${targetId}:subagent:${childUuid}`;
-  return { childUuid, childKey, runId: runIdIn(shardCount, childKey) };
+  return { childUuid, childKey, runId: runIdIn(shards, childKey) };
 }
 
 /** A thread child's first runId: stable for an idempotencyKey, so a repeat finds its child by it. */
@@ -61,7 +61,7 @@ async function threadIds(ctx: ToolContext, childKey: string, idempotencyKey: str
     childKey,
     runId: idempotencyKey
       ? await threadRunId(ctx.requester.sessionKey, idempotencyKey)
-      : runIdIn(ctx.shards.length, childKey),
+      : runIdIn(ctx.shards, childKey),
   };
 }
 
@@ -195,7 +195,7 @@ export const sessionsSpawn = defineTool({
       ? await threadIds(ctx, threadChild ?? thread?.childKey ?? "", idempotencyKey)
       : idempotencyKey
         ? await spawnIds(requester.sessionKey, idempotencyKey, plan.target.id)
-        : spawnIdsAtRandom(plan.target.id, ctx.shards.length);
+        : spawnIdsAtRandom(plan.target.id, ctx.shards);
     const settings = subagentSettings(config, requester.agentId);
     // The child's role and tools follow its own agent's maxSpawnDepth (src/policy/tool-profiles.ts).
     const targetSettings = subagentSettings(config, plan.target.id);

@@ -1,9 +1,8 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { deliveryIndexUpsert, type IndexedDelivery } from "../../src/index-db/deliveries";
-import { indexShard, indexShards } from "../../src/index-db/shards";
 import type { DeliveryRecord } from "../../src/session/api";
 import { ADMIN, AGENT_TOKENS, call, driveUntil, uid } from "../support";
+import { shardOf } from "../support/shards";
 import { requester, settleAll, spawnOk } from "../support/subagents";
 
 type Page = { count: number; deliveries: DeliveryRecord[]; nextCursor?: string; hiddenByVisibility?: number };
@@ -38,9 +37,8 @@ describe("what an agent token's deliveries list leaves out (issue 35)", () => {
       row("research", `agent:opsx:main`, 4), // another agent's session whose id starts the same
       row("research", "telegram:4711", 5), // a channel post: nothing of ops'
     ];
-    // Each in its agent's shard, as the session's outbox writes it.
-    const shardOf = (each: IndexedDelivery) => indexShard(indexShards(env), each.agentId);
-    for (const each of rows) await deliveryIndexUpsert(shardOf(each), each).run();
+    // Each in its session's shard, as the session's outbox writes it.
+    for (const each of rows) await deliveryIndexUpsert(shardOf(each.sessionKey), each).run();
     try {
       const page = await list(query, AGENT_TOKENS.ops);
       expect(page.hiddenByVisibility).toBe(before + 2);
@@ -62,7 +60,7 @@ describe("what an agent token's deliveries list leaves out (issue 35)", () => {
       expect((await list(query, ADMIN)).hiddenByVisibility).toBeUndefined();
     } finally {
       for (const each of rows)
-        await shardOf(each)
+        await shardOf(each.sessionKey)
           .prepare("DELETE FROM delivery_index WHERE delivery_id = ?")
           .bind(each.deliveryId)
           .run();

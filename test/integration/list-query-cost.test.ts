@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { type ListCursor, type ListQuery, listStatement } from "../../src/index-db/list";
 import { listSessions } from "../../src/index-db/list-page";
 import { uid } from "../support";
+import { shardsOf } from "../support/shards";
 import { type SeedRow, seedIndexRows } from "./fixtures";
 
 const MINUTE = 60_000;
@@ -160,7 +161,11 @@ describe("sessions_list query cost (D1 meta.rows_read and query plans)", () => {
       const seen: string[] = [];
       let cursor: ListCursor | undefined;
       do {
-        const page = await listSessions([env.DB], { ...query, limit: LIMIT, ...(cursor ? { cursor } : {}) });
+        const page = await listSessions(shardsOf(env.DB), {
+          ...query,
+          limit: LIMIT,
+          ...(cursor ? { cursor } : {}),
+        });
         seen.push(...page.rows.map((row) => String(row.session_key)));
         // One row past the page tells whether there is more; each further merged branch reads one ahead.
         // Never more, however deep the cursor. A search reads each listed session twice (its FTS entry,
@@ -192,7 +197,11 @@ describe("sessions_list query cost (D1 meta.rows_read and query plans)", () => {
     const seen: string[] = [];
     let cursor: ListCursor | undefined;
     do {
-      const page = await listSessions([env.DB], { ...query, limit: LIMIT, ...(cursor ? { cursor } : {}) });
+      const page = await listSessions(shardsOf(env.DB), {
+        ...query,
+        limit: LIMIT,
+        ...(cursor ? { cursor } : {}),
+      });
       seen.push(...page.rows.map((row) => String(row.session_key)));
       cursor = page.nextCursor;
     } while (cursor);

@@ -22,7 +22,7 @@ import {
   waitRun,
   workerConfigWith,
 } from "../support";
-import { rowsInEveryShard, shardOf, shards } from "../support/shards";
+import { rowsInEveryShard, shardOf, shards, shardsOf } from "../support/shards";
 import { spawnOk, subagents } from "../support/subagents";
 import { seedIndexRows } from "./fixtures";
 
@@ -51,7 +51,7 @@ async function countsPerShard(sql: string, ...params: unknown[]): Promise<number
 /** The shards, each wrapped to note (in `touched`) that a statement was prepared on it. */
 function watchedShards(): { watched: IndexShards; touched: Set<number> } {
   const touched = new Set<number>();
-  const watched = shards().map(
+  const [first, ...rest] = shards().map(
     (db, shard) =>
       new Proxy(db, {
         get(target, property) {
@@ -60,8 +60,8 @@ function watchedShards(): { watched: IndexShards; touched: Set<number> } {
           return typeof value === "function" ? value.bind(target) : value;
         },
       }),
-  ) as unknown as IndexShards;
-  return { watched, touched };
+  );
+  return { watched: shardsOf(first as D1Database, ...rest), touched };
 }
 
 describe("the session index sharded by agent over three D1 databases", () => {

@@ -5,7 +5,7 @@ import { listSessions, listSessionsWithChildren } from "../../src/index-db/list-
 import { collectorSpawners, controlledRuns } from "../../src/index-db/runs";
 import { spawnTree } from "../../src/index-db/tree";
 import { uid } from "../support";
-import { shards } from "../support/shards";
+import { shards, shardsOf } from "../support/shards";
 import { seedIndexRows } from "./fixtures";
 
 // The suite runs on three shards (vitest.config.ts), but a deployment has one by default, and with one the
@@ -13,7 +13,7 @@ import { seedIndexRows } from "./fixtures";
 // its children in one batch. Here the same rows (all of agent main, whose shard is DB) are read through
 // `[env.DB]` (the one-shard code) and through the three shards (the fan-out code): the answers must agree,
 // and match what the tree is.
-const ONE_SHARD = [env.DB] as const;
+const ONE_SHARD = shardsOf(env.DB);
 
 function tree(u: string) {
   const base = Date.now() - 60_000;

@@ -16,6 +16,7 @@ import {
   workerConfig,
   workerConfigWith,
 } from "../support";
+import { shardsOf } from "../support/shards";
 import { expectFailure, expectUntouched, family } from "./fixtures";
 
 // SPEC §5.3 check order, part 1: which target (both/neither, label lookup, reference resolution).
@@ -38,7 +39,7 @@ function trappedContext(requesterKey: string): { ctx: ToolContext; touched: stri
     requester: requesterFor(requesterKey),
     config,
     keyOptions: { mainKey: config.session.mainKey, scope: config.session.scope },
-    shards: [trap("db") as unknown as D1Database],
+    shards: shardsOf(trap("db") as unknown as D1Database),
     session: (key) => {
       touched.push(`session(${key})`);
       throw new Error("session used");

@@ -11,6 +11,7 @@ export const AGENT_TOKENS = {
   main: "test-main-token",
   research: "test-research-token",
   ops: "test-ops-token",
+  public: "test-public-token",
 } as const;
 
 /** The test binding SWITCHBOARD_SIGNING_KEY: the root of every derived key (run tokens, channels). */

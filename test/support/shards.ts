@@ -22,3 +22,7 @@ export async function rowsInEveryShard<T>(sql: string, ...params: unknown[]): Pr
   );
   return parts.flat();
 }
+
+/** These databases as index shards with the Worker's `index.routeByKey` (a one-shard view, a wrapped one). */
+export const shardsOf = (...dbs: [D1Database, ...D1Database[]]): IndexShards =>
+  Object.assign(dbs, { keyRouted: shards().keyRouted });

@@ -152,6 +152,13 @@ export function testConfig(
           ]),
         },
         {
+          // Routed by session key (index.routeByKey below): its sessions spread over the three shards.
+          id: "public",
+          model: "scripted/public",
+          subagents: { maxSpawnDepth: 2, allowAgents: ["public"] },
+          runtime: scripted([{ match: "*", reply: "public: {{message}}" }]),
+        },
+        {
           id: "worker",
           model: "scripted/worker",
           subagents: { maxSpawnDepth: 2 },
@@ -465,6 +472,8 @@ export function testConfig(
       // Busy modes on platform channels (test/platforms/busy.test.ts), against the outbound stand-in.
       ...busyChannels(fakeServicesUrl, discordPublicKey),
     },
+    // One agent routed by session key (SPEC §24; test/integration/route-by-key.test.ts).
+    index: { routeByKey: ["public"] },
   };
 }
 

@@ -89,7 +89,7 @@ export const hookRoutes = new Hono<AppEnv>().post("/:name", limitHookBody, async
   const keyOptions = keyOptionsOf(config);
   const target = hookSessionKey(hook, keyOptions);
   if (!target.ok) throw new AppError("unavailable", `hook ${name}: ${target.error}`);
-  const candidate = { runId: runIdIn(indexShards(c.env).length, target.key), sessionKey: target.key };
+  const candidate = { runId: runIdIn(indexShards(c.env), target.key), sessionKey: target.key };
   const answer = (start: HookStart) =>
     c.json({ runId: start.runId, sessionKey: displayKey(start.sessionKey, keyOptions) }, 202);
   if (idempotencyKey === undefined) {

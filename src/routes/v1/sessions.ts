@@ -116,7 +116,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     if (body.webhook !== undefined) assertAllowedWebhook(body.webhook, c.get("config"), "webhook");
     const queued = await session.enqueueTurn({
       // Routed to the session's index shard, so `/v1/runs/{runId}…` reads that shard alone.
-      runId: runIdIn(indexShards(c.env).length, sessionKey),
+      runId: runIdIn(indexShards(c.env), sessionKey),
       ...(body.idempotencyKey ? { dedupeKey: `chat:${body.idempotencyKey}` } : {}),
       message: { text: body.text, provenance: { kind: "external_user" } },
       ...(body.webhook !== undefined ? { webhook: { url: body.webhook } } : {}),
