@@ -23,7 +23,10 @@ export interface ErasedCounts {
   searchRows: number;
   /** Descendant sessions erased and deleted. */
   children: number;
-  /** `sent` records in other sessions whose turn text was dropped. */
+  /**
+   * `sent` records in other sessions whose turn text was dropped, and those a requester never created
+   * as a session held (deleted with its storage).
+   */
   sent: number;
   /** Watchers of other sessions (and the notices owed them) removed. */
   notices: number;
@@ -116,7 +119,10 @@ export async function eraseSession(
     };
   }
   const removed = await sessionApi(env.SESSION, sessionKey).remove();
-  if (removed.ok) counts.sessions++;
+  const own = plans.get(sessionKey);
+  // A key never created counts no session, only the sent records its storage held.
+  if (removed.ok && own?.exists === false) counts.sent += own.sentRecords;
+  else if (removed.ok) counts.sessions++;
   if (options.optimize !== false) await optimizeSearch(shards);
   if (!removed.ok && Object.values(counts).every((n) => n === 0)) return removed;
   return { ok: true, value: { deleted: true, erased: counts } };

@@ -7,6 +7,13 @@ export interface ErasurePlan {
   partners: string[];
   /** The sessions it spawned: erased likewise. */
   children: string[];
+  /**
+   * False for a key never created as a session whose object holds only what it sent as a requester:
+   * its deletion removes those `sent` records (`sentRecords`) and counts no session.
+   */
+  exists: boolean;
+  /** The `sent` records its own storage holds (deleted with it). */
+  sentRecords: number;
 }
 
 /** Whose copies a session erases from its own storage. */

@@ -35,6 +35,7 @@ export const squashedSessionSchema: SquashedSchema = {
     "0028_run_webhook",
     "0029_retention",
     "0030_spawned_by_id",
+    "0034_due_work_sent",
   ],
   sql: `
 CREATE TABLE session (
@@ -278,6 +279,16 @@ CREATE VIEW due_work AS
           UNION ALL
           SELECT * FROM (
             SELECT ended_at + 604800000 FROM collector WHERE ended_at IS NOT NULL ORDER BY ended_at LIMIT 1
+          )
+          UNION ALL
+          SELECT * FROM (
+            SELECT * FROM (SELECT created_at + 86400000 FROM sent ORDER BY created_at LIMIT 1)
+            UNION ALL
+            SELECT * FROM (
+              SELECT created_at + 1800000 FROM sent WHERE turn IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM outbox WHERE dedupe_key = 'send:' || sent.run_id)
+              ORDER BY created_at LIMIT 1
+            )
           )
         );
 `,

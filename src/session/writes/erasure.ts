@@ -7,7 +7,7 @@ import { appendEvent, systemEvent } from "../store/event-log";
 import { addIndexSync } from "../store/outbox-store";
 import { eraseFlowTexts, eraseRunReplies, flowPartners, runsTriggeredBy } from "../store/run-store";
 import { eraseRunStreams } from "../store/run-stream";
-import { forgetSentTurns, sentTargets } from "../store/sent";
+import { countSent, forgetSentTurns, sentTargets } from "../store/sent";
 import { removeWatchers } from "../store/watchers";
 import {
   ERASED_TEXT,
@@ -35,7 +35,13 @@ export function readErasurePlan(sql: SqlStorage, sessionKey: string): ErasurePla
   ]);
   partners.delete(sessionKey);
   for (const child of children) partners.delete(child);
-  return { sessionKey: record?.sessionKey ?? sessionKey, partners: [...partners].sort(), children };
+  return {
+    sessionKey: record?.sessionKey ?? sessionKey,
+    partners: [...partners].sort(),
+    children,
+    exists: record !== undefined,
+    sentRecords: countSent(sql),
+  };
 }
 
 /** Erases the request's copies held here (call inside a transaction); idempotent. */
