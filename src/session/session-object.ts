@@ -66,6 +66,7 @@ import { holdsNothing, pruneSent } from "./store/retention";
 import { findRun } from "./store/run-store";
 import { readSentTurn, sentTargets, settleQueuedSend } from "./store/sent";
 import { writeStructuredOutput } from "./store/structured-output";
+import { dropWatcher, noteWatching } from "./store/watchers";
 import { readAttachment } from "./transcript/attachments";
 import {
   countNewer,
@@ -487,6 +488,19 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     return this.#turns.release(runId);
   }
 
+  async noteWatching(targetKey: string): Promise<Result<{ noted: true }>> {
+    // A requester that is no session keeps no record (a notice it cannot take drops its cursor there).
+    if (this.#bare || !liveRecord(this.#sql)) return notFound();
+    this.ctx.storage.transactionSync(() => noteWatching(this.#sql, targetKey, Date.now()));
+    return { ok: true, value: { noted: true } };
+  }
+
+  async unwatch(watcherKey: string, before: number): Promise<Result<{ removed: boolean }>> {
+    if (this.#bare) return notFound();
+    const removed = await this.#write(() => dropWatcher(this.#sql, watcherKey, before));
+    return { ok: true, value: { removed } };
+  }
+
   async erasurePlan(sessionKey: string): Promise<Result<ErasurePlan>> {
     if (this.#bare) return notFound();
     return { ok: true, value: readErasurePlan(this.#sql, sessionKey) };
@@ -494,7 +508,11 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
 
   async eraseCopies(request: ErasureRequest): Promise<Result<ErasureAnswer>> {
     // An object holding no schema holds no copy; erasing must not create one (SPEC §23).
-    if (this.#bare) return { ok: true, value: { messageIds: [], messages: 0, sent: 0, notices: 0 } };
+    if (this.#bare)
+      return {
+        ok: true,
+        value: { messageIds: [], messages: 0, sent: 0, notices: 0, quotes: 0, summaries: 0, pending: 0 },
+      };
     return { ok: true, value: await this.#write(() => writeErasure(this.#sql, request, Date.now())) };
   }
 

@@ -14,6 +14,8 @@ export interface ErasurePlan {
   exists: boolean;
   /** The `sent` records its own storage holds (deleted with it). */
   sentRecords: number;
+  /** Its words (user and assistant texts, the newest first, capped): quotes of them are erased elsewhere. */
+  texts: string[];
 }
 
 /** Whose copies a session erases from its own storage. */
@@ -24,6 +26,8 @@ export interface ErasureRequest {
   sourceKeys: string[];
   /** And messages this person said on this channel (a group's provenance `senderId`). */
   sender?: { channel: string; senderId: string };
+  /** Exact texts whose quotes are erased here (tool results, the summary, entries owed). */
+  texts?: string[];
 }
 
 /** What one session's erasure changed. */
@@ -36,4 +40,10 @@ export interface ErasureAnswer {
   sent: number;
   /** Watchers and owed watch notices of the erased sessions removed. */
   notices: number;
+  /** Messages (tool results, replies) whose exact quotes of the erased text were replaced. */
+  quotes: number;
+  /** Compaction summaries dropped (built from an erased message) or with quotes replaced. */
+  summaries: number;
+  /** Entries still owed (outbox) and kept delivery payloads whose quotes were replaced. */
+  pending: number;
 }

@@ -418,6 +418,9 @@ export const migrationsFrom0012: readonly SqlMigration[] = [
             )
           )
         );
+      -- The sessions this one watches (SPEC §13; the watcher's side of a watched session's \`watcher\`
+      -- row), so that its deletion removes those rows at once (store/watchers.ts).
+      CREATE TABLE watching (target_key TEXT PRIMARY KEY, created_at INTEGER NOT NULL);
     `,
   },
 ];

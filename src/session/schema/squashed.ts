@@ -243,6 +243,7 @@ CREATE TABLE live_draft (
         edited_at INTEGER NOT NULL,
         shown TEXT NOT NULL
       );
+CREATE TABLE watching (target_key TEXT PRIMARY KEY, created_at INTEGER NOT NULL);
 CREATE INDEX run_status ON run (status, seq);
 CREATE INDEX steering_run ON steering (run_id, seq);
 CREATE INDEX event_time ON event (occurred_at);
