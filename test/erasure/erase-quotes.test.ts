@@ -33,6 +33,9 @@ const derived = (key: string) =>
       toolResult: one<{ body: string }>("SELECT body FROM message WHERE role = 'toolResult'")?.body,
       owed: one<{ payload: string }>("SELECT payload FROM outbox WHERE dedupe_key LIKE 'turn:quote-%'")
         ?.payload,
+      kept: one<{ payload: string }>(
+        "SELECT payload FROM delivery WHERE delivery_id LIKE 'dlv_%' AND outbox_key LIKE 'turn:quote-%'",
+      )?.payload,
       erasedEvents: sql
         .exec<{ data: string }>("SELECT data FROM event WHERE kind = 'erased'")
         .toArray()
@@ -97,16 +100,28 @@ describe("erasure of quoted text in other sessions' derived copies (SPEC §23)",
         JSON.stringify(turn),
         Date.now() + DAY,
       );
+      // Its ledger record keeps the payload too, for an operator's retry.
+      state.storage.sql.exec(
+        `INSERT INTO delivery (delivery_id, kind, target, status, created_at, updated_at, outbox_kind, outbox_key, payload)
+         VALUES (?, 'reply', ?, 'pending', ?, ?, 'turn', ?, ?)`,
+        `dlv_${u}`,
+        `agent:main:x-${u}`,
+        Date.now(),
+        Date.now(),
+        `turn:quote-${u}`,
+        JSON.stringify(turn),
+      );
     });
     expect(Object.keys(await scanObjects([partner], canary)).sort()).toEqual([
       `${partner} compaction`,
+      `${partner} delivery`,
       `${partner} message`,
       `${partner} outbox`,
     ]);
 
     const answer = await call<Erased>("DELETE", `${sessionPath(erased)}?erase=true`, { token: ADMIN });
     expect(answer.status, answer.text).toBe(200);
-    expect(answer.json.erased).toMatchObject({ sessions: 1, quotes: 1, summaries: 2, pending: 1 });
+    expect(answer.json.erased).toMatchObject({ sessions: 1, quotes: 1, summaries: 2, pending: 2 });
 
     // Not a byte of the canary in any object or D1 table, the paraphrase included (its summary dropped).
     expect(await scanObjects([erased, partner, other], canary)).toEqual({});
@@ -118,6 +133,7 @@ describe("erasure of quoted text in other sessions' derived copies (SPEC §23)",
       JSON.stringify({ sessionKey: erased, messages: [{ role: "user", content: "[erased]" }] }),
     );
     expect(JSON.parse(kept.owed ?? "{}").request.message.text).toBe("fwd: [erased]");
+    expect(JSON.parse(kept.kept ?? "{}").request.message.text).toBe("fwd: [erased]");
     expect(kept.erasedEvents).toEqual([{ sessionKey: erased, messages: expect.any(Number) }]);
     expect(JSON.stringify(kept.erasedEvents)).not.toContain(canary);
     const dropped = await derived(other);
