@@ -23,10 +23,19 @@ export interface ErasedCounts {
   searchRows: number;
   /** Descendant sessions erased and deleted. */
   children: number;
-  /** `sent` records in other sessions whose turn text was dropped. */
+  /**
+   * `sent` records in other sessions whose turn text was dropped, and those a requester never created
+   * as a session held (deleted with its storage).
+   */
   sent: number;
   /** Watchers of other sessions (and the notices owed them) removed. */
   notices: number;
+  /** Messages in other sessions (tool results, replies) whose exact quotes of the text were replaced. */
+  quotes: number;
+  /** Other sessions' compaction summaries dropped (built from an erased message) or with quotes replaced. */
+  summaries: number;
+  /** Entries other sessions still owed (queued sends, posts) and kept delivery payloads rewritten. */
+  pending: number;
 }
 
 type SessionNamespace = Env["SESSION"];
@@ -35,7 +44,17 @@ type SessionNamespace = Env["SESSION"];
 const MAX_SUBJECTS = 1000;
 
 export function noCounts(): ErasedCounts {
-  return { sessions: 0, messages: 0, searchRows: 0, children: 0, sent: 0, notices: 0 };
+  return {
+    sessions: 0,
+    messages: 0,
+    searchRows: 0,
+    children: 0,
+    sent: 0,
+    notices: 0,
+    quotes: 0,
+    summaries: 0,
+    pending: 0,
+  };
 }
 
 function unwrap<T>(result: Result<T>, what: string): T {
@@ -58,6 +77,9 @@ async function eraseIn(
   counts.messages += answer.messages;
   counts.sent += answer.sent;
   counts.notices += answer.notices;
+  counts.quotes += answer.quotes;
+  counts.summaries += answer.summaries;
+  counts.pending += answer.pending;
   counts.searchRows += await deleteSearchRows(shards, partner, answer.messageIds);
 }
 
@@ -97,9 +119,17 @@ export async function eraseSession(
   const subjects = [...plans.keys()];
   const inSubjects = new Set(subjects);
   const partners = new Set([...plans.values()].flatMap((plan) => plan.partners));
+  // Their words, whose exact quotes each partner looks for (capped per session: ErasurePlan.texts).
+  const texts = [...plans.values()].flatMap((plan) => plan.texts);
   for (const partner of partners) {
     if (inSubjects.has(partner)) continue;
-    await eraseIn(env.SESSION, shards, partner, { subjectKey: sessionKey, sourceKeys: subjects }, counts);
+    await eraseIn(
+      env.SESSION,
+      shards,
+      partner,
+      { subjectKey: sessionKey, sourceKeys: subjects, texts },
+      counts,
+    );
   }
   // Deepest first, the session itself last: until it is gone, its plan can be read again. A tree too
   // large for one request loses its leaves only (what is left is still reached from the session).
@@ -116,7 +146,10 @@ export async function eraseSession(
     };
   }
   const removed = await sessionApi(env.SESSION, sessionKey).remove();
-  if (removed.ok) counts.sessions++;
+  const own = plans.get(sessionKey);
+  // A key never created counts no session, only the sent records its storage held.
+  if (removed.ok && own?.exists === false) counts.sent += own.sentRecords;
+  else if (removed.ok) counts.sessions++;
   if (options.optimize !== false) await optimizeSearch(shards);
   if (!removed.ok && Object.values(counts).every((n) => n === 0)) return removed;
   return { ok: true, value: { deleted: true, erased: counts } };

@@ -51,7 +51,7 @@ import { inspectSession } from "./live/inspect";
 import { Live } from "./live/live";
 import { type WatchNotice, wakeIfDue } from "./live/watch-notice";
 import { Outbox } from "./outbox/outbox";
-import { liveRecord, readRecord, type SessionRecord, seedTombstone } from "./record/record";
+import { forgetRecord, liveRecord, readRecord, type SessionRecord, seedTombstone } from "./record/record";
 import { type SessionRow, sessionRowOf } from "./record/row";
 import { RunWaiters } from "./run-waiters";
 import { compactNow } from "./runs/compact-now";
@@ -62,9 +62,11 @@ import { Turns } from "./runs/turns";
 import { applySessionMigrations } from "./schema/migrations";
 import { mayHaveChildren } from "./store/children";
 import { cancelQueuedCollectors, pruneCollectors } from "./store/collector-store";
+import { holdsNothing, pruneSent } from "./store/retention";
 import { findRun } from "./store/run-store";
-import { readSentTurn, settleQueuedSend } from "./store/sent";
+import { readSentTurn, sentTargets, settleQueuedSend } from "./store/sent";
 import { writeStructuredOutput } from "./store/structured-output";
+import { dropWatcher, noteWatching } from "./store/watchers";
 import { readAttachment } from "./transcript/attachments";
 import {
   countNewer,
@@ -166,6 +168,15 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     this.#alarm.storageWiped(false);
   }
 
+  /** Nothing of this object is kept: no schema, no alarm, until it is next used (`#use`). */
+  async #wipeStorage(): Promise<void> {
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    forgetRecord(this.#sql);
+    this.#alarm.storageWiped(true);
+    this.#bare = true;
+  }
+
   /** Writes in one transaction, then delivers what the write owes others. */
   async #write<T>(write: () => T): Promise<T> {
     const value = this.ctx.storage.transactionSync(write);
@@ -242,6 +253,13 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
 
   async remove(guard?: SessionGuard): Promise<Result<{ deleted: true }>> {
     if (this.#bare) return notFound();
+    // A key never created as a session may still hold what it sent as a requester (SPEC §23): its
+    // storage goes with a deletion of the key; "deleted" when it held sent records, not found otherwise.
+    if (readRecord(this.#sql) === undefined && guard === undefined) {
+      const held = sentTargets(this.#sql).length > 0;
+      await this.#wipeStorage();
+      return held ? { ok: true, value: { deleted: true } } : notFound();
+    }
     const record = guardedRecord(this.#sql, guard);
     if (!record.ok) return record;
     this.ctx.storage.transactionSync(() => writeDeletion(this.#sql, Date.now()));
@@ -470,6 +488,19 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     return this.#turns.release(runId);
   }
 
+  async noteWatching(targetKey: string): Promise<Result<{ noted: true }>> {
+    // A requester that is no session keeps no record (a notice it cannot take drops its cursor there).
+    if (this.#bare || !liveRecord(this.#sql)) return notFound();
+    this.ctx.storage.transactionSync(() => noteWatching(this.#sql, targetKey, Date.now()));
+    return { ok: true, value: { noted: true } };
+  }
+
+  async unwatch(watcherKey: string, before: number): Promise<Result<{ removed: boolean }>> {
+    if (this.#bare) return notFound();
+    const removed = await this.#write(() => dropWatcher(this.#sql, watcherKey, before));
+    return { ok: true, value: { removed } };
+  }
+
   async erasurePlan(sessionKey: string): Promise<Result<ErasurePlan>> {
     if (this.#bare) return notFound();
     return { ok: true, value: readErasurePlan(this.#sql, sessionKey) };
@@ -477,7 +508,11 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
 
   async eraseCopies(request: ErasureRequest): Promise<Result<ErasureAnswer>> {
     // An object holding no schema holds no copy; erasing must not create one (SPEC §23).
-    if (this.#bare) return { ok: true, value: { messageIds: [], messages: 0, sent: 0, notices: 0 } };
+    if (this.#bare)
+      return {
+        ok: true,
+        value: { messageIds: [], messages: 0, sent: 0, notices: 0, quotes: 0, summaries: 0, pending: 0 },
+      };
     return { ok: true, value: await this.#write(() => writeErasure(this.#sql, request, Date.now())) };
   }
 
@@ -535,9 +570,14 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
         archiveIfDue(this.#sql, record, Date.now());
         retainSession(this.#sql, sessionConfig(this.env), record, Date.now());
       });
+    // No session here (a requester that only sent, or a deleted one's tombstone): its sent records are
+    // still pruned by their bounds (due_work, 0034).
+    else this.ctx.storage.transactionSync(() => pruneSent(this.#sql, Date.now()));
     await delivering;
     // That pass may have wiped the storage (the session's deletion, delivered): nothing is left to do.
     if (this.#bare) return;
+    // A requester never created whose last sent record went: nothing of it is kept (SPEC §23).
+    if (holdsNothing(this.#sql)) return this.#wipeStorage();
     await this.#outbox.deliver();
     await this.#alarm.rearm();
   }

@@ -28,7 +28,11 @@ async function watchedPart(ctx: ToolContext, watch: boolean | undefined, targetK
   if (watch === undefined) return {};
   if (!watch || targetKey === ctx.requester.sessionKey) return { watched: false };
   const watched = await ctx.session(targetKey).watch(ctx.requester.sessionKey);
-  return { watched: watched.ok && watched.value.watched };
+  const ok = watched.ok && watched.value.watched;
+  // The watcher records it too, so its deletion drops the cursor at once (SPEC §23); if that is lost,
+  // the watched session drops the cursor at the first notice the deleted watcher does not take.
+  if (ok) await ctx.session(ctx.requester.sessionKey).noteWatching(targetKey);
+  return { watched: ok };
 }
 export const sessionsSend = defineTool({
   name: "sessions_send",

@@ -57,7 +57,16 @@ describe("client REST methods", () => {
     const { client, requests } = testClient({ token: ADMIN });
     const key = `agent:main:client-erase-${uid()}`;
     await client.createSession({ agentId: "main", key });
-    const none = { messages: 0, searchRows: 0, children: 0, sent: 0, notices: 0 };
+    const none = {
+      messages: 0,
+      searchRows: 0,
+      children: 0,
+      sent: 0,
+      notices: 0,
+      quotes: 0,
+      summaries: 0,
+      pending: 0,
+    };
     expect(await client.deleteSession(key, { erase: true })).toEqual({
       deleted: true,
       erased: { sessions: 1, ...none },

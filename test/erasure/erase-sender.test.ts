@@ -41,7 +41,17 @@ describe("POST /v1/erase { channel, senderId } (SPEC §23)", () => {
     expect(answer.status, answer.text).toBe(200);
     // In the group: the person's message and the answer to it; their search rows.
     expect(answer.json).toEqual({
-      erased: { sessions: 1, children: 0, messages: 2, searchRows: 2, sent: 0, notices: 0 },
+      erased: {
+        sessions: 1,
+        children: 0,
+        messages: 2,
+        searchRows: 2,
+        sent: 0,
+        notices: 0,
+        quotes: 0,
+        summaries: 0,
+        pending: 0,
+      },
     });
     await settleAll([direct, group]);
     expect((await getSession(direct)).status).toBe(404);
@@ -57,7 +67,17 @@ describe("POST /v1/erase { channel, senderId } (SPEC §23)", () => {
 
     // Again: nothing left to erase.
     expect((await erase({ channel: "webchat", senderId: person })).json).toEqual({
-      erased: { sessions: 0, children: 0, messages: 0, searchRows: 0, sent: 0, notices: 0 },
+      erased: {
+        sessions: 0,
+        children: 0,
+        messages: 0,
+        searchRows: 0,
+        sent: 0,
+        notices: 0,
+        quotes: 0,
+        summaries: 0,
+        pending: 0,
+      },
     });
   });
 

@@ -80,6 +80,10 @@ describe("DELETE /v1/sessions/{key}?erase=true (SPEC §23)", () => {
         searchRows: 6,
         sent: 0,
         notices: 1,
+        // No tool result, summary or owed entry of the partner quotes it (test/erasure/erase-quotes.test.ts).
+        quotes: 0,
+        summaries: 0,
+        pending: 0,
       },
     });
     await settleAll([erased, partner, child]);
@@ -123,6 +127,9 @@ describe("DELETE /v1/sessions/{key}?erase=true (SPEC §23)", () => {
       searchRows: 6,
       sent: 0,
       notices: 0,
+      quotes: 0,
+      summaries: 0,
+      pending: 0,
     });
     await settleAll([erased, partner, child]);
     expect(await scanObjects([erased, partner, child], canary)).toEqual({});

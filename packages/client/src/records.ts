@@ -128,10 +128,16 @@ export interface ErasedCounts {
   searchRows: number;
   /** Descendant sessions erased and deleted. */
   children: number;
-  /** `sent` records in other sessions whose text was dropped. */
+  /** `sent` records in other sessions whose text was dropped (and a never-created requester's, deleted). */
   sent: number;
   /** Watchers of other sessions, and watch notices owed them, removed. */
   notices: number;
+  /** Messages in other sessions (tool results, replies) whose exact quotes of the text were replaced. */
+  quotes: number;
+  /** Other sessions' compaction summaries dropped (built from an erased message) or rewritten. */
+  summaries: number;
+  /** Entries other sessions still owed (queued sends, posts) rewritten. */
+  pending: number;
 }
 
 /** A tool's refusal: a result, not an HTTP error. */

@@ -19,6 +19,17 @@ export const erasedCountsSchema = z.object({
   children: z.number().int().describe("descendant sessions erased and deleted"),
   sent: z.number().int().describe("`sent` records in other sessions whose text was dropped"),
   notices: z.number().int().describe("watchers of other sessions, and watch notices owed them, removed"),
+  quotes: z
+    .number()
+    .int()
+    .describe(
+      "messages in other sessions (tool results, replies) whose exact quotes of the text were replaced",
+    ),
+  summaries: z
+    .number()
+    .int()
+    .describe("other sessions' compaction summaries dropped (built from an erased message) or rewritten"),
+  pending: z.number().int().describe("entries other sessions still owed (queued sends, posts) rewritten"),
 });
 
 /** `DELETE /v1/sessions/{key}`: `erased` only with `?erase=true`. */

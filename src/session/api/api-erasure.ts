@@ -7,6 +7,15 @@ export interface ErasurePlan {
   partners: string[];
   /** The sessions it spawned: erased likewise. */
   children: string[];
+  /**
+   * False for a key never created as a session whose object holds only what it sent as a requester:
+   * its deletion removes those `sent` records (`sentRecords`) and counts no session.
+   */
+  exists: boolean;
+  /** The `sent` records its own storage holds (deleted with it). */
+  sentRecords: number;
+  /** Its words (user and assistant texts, the newest first, capped): quotes of them are erased elsewhere. */
+  texts: string[];
 }
 
 /** Whose copies a session erases from its own storage. */
@@ -17,6 +26,8 @@ export interface ErasureRequest {
   sourceKeys: string[];
   /** And messages this person said on this channel (a group's provenance `senderId`). */
   sender?: { channel: string; senderId: string };
+  /** Exact texts whose quotes are erased here (tool results, the summary, entries owed). */
+  texts?: string[];
 }
 
 /** What one session's erasure changed. */
@@ -29,4 +40,10 @@ export interface ErasureAnswer {
   sent: number;
   /** Watchers and owed watch notices of the erased sessions removed. */
   notices: number;
+  /** Messages (tool results, replies) whose exact quotes of the erased text were replaced. */
+  quotes: number;
+  /** Compaction summaries dropped (built from an erased message) or with quotes replaced. */
+  summaries: number;
+  /** Entries still owed (outbox) and kept delivery payloads whose quotes were replaced. */
+  pending: number;
 }

@@ -341,6 +341,13 @@ export interface SessionApi {
    * children. Answered even for a session with no live record (its storage may still hold them).
    */
   erasurePlan(sessionKey: string): Promise<Result<ErasurePlan>>;
+  /** The watcher's side of a watch (SPEC §13): it now watches `targetKey`, so its deletion can unwatch. */
+  noteWatching(targetKey: string): Promise<Result<{ noted: true }>>;
+  /**
+   * A watcher deleted (SPEC §23): its cursor registered here before `before` and the notices owed it go
+   * at once. Not found for an object holding no session (nothing to drop).
+   */
+  unwatch(watcherKey: string, before: number): Promise<Result<{ removed: boolean }>>;
   /**
    * Erasure of another session's (or a sender's) text held here, in one transaction: its messages
    * replaced by `[erased]`, the exchanges' quotes of it, `sent` turns to it, its watchers and their

@@ -292,6 +292,13 @@ export class Outbox {
       case "cron_run_end":
         await agentApi(env, entry.payload.agentId).cronRunEnded(entry.payload);
         return "delivered";
+      case "unwatch":
+        // A target gone already has no cursor to drop (nothing found is as good as removed).
+        await sessionApi(env.SESSION, entry.payload.targetKey).unwatch(
+          entry.payload.watcherKey,
+          entry.payload.before,
+        );
+        return "delivered";
       case "watch_notice": {
         const { watcherKey } = entry.payload;
         const taken = await sessionApi(env.SESSION, watcherKey).watchNotice(entry.payload);

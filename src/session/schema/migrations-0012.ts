@@ -371,4 +371,56 @@ export const migrationsFrom0012: readonly SqlMigration[] = [
       ALTER TABLE session ADD COLUMN spawned_by_id TEXT;
     `,
   },
+  {
+    id: "0034_due_work_sent",
+    sql: `
+      -- SPEC §23 "every table bounded": sent records are due work of their own, so an object that only
+      -- ever sent (a requester never created as a session) or an idle session still prunes them: the
+      -- text 30 minutes (1800000 ms, DELIVERY_DEADLINE_MS) after the oldest send nothing is owed for,
+      -- the record 24 hours (86400000 ms, SENT_DEDUPE_WINDOW_MS) after the oldest. Nested with the newer
+      -- terms (a compound SELECT holds at most 5).
+      DROP VIEW due_work;
+      CREATE VIEW due_work AS
+        SELECT next_attempt_at AS due_at FROM outbox
+        UNION ALL
+        SELECT * FROM (
+          SELECT CASE WHEN held = 1 THEN NULL ELSE COALESCE(not_before, 0) END FROM run
+            WHERE status = 'queued' ORDER BY seq LIMIT 1
+        )
+        UNION ALL
+        SELECT CASE WHEN deferred = 1 THEN deadline_at ELSE 0 END FROM run WHERE status = 'running'
+        UNION ALL
+        SELECT archive_at FROM session WHERE archive_at IS NOT NULL AND deleted_at IS NULL
+          AND (archive_at > 0 OR NOT EXISTS (SELECT 1 FROM run WHERE status IN ('queued', 'running')))
+        UNION ALL
+        SELECT * FROM (
+          SELECT created_at + 60000 FROM session
+            WHERE spawn IS NOT NULL AND status IS NULL AND deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM run)
+          UNION ALL
+          SELECT due_at FROM watch_wake
+          UNION ALL
+          SELECT * FROM (
+            SELECT updated_at + 604800000 FROM delivery
+              WHERE status NOT IN ('pending', 'in_progress') ORDER BY updated_at LIMIT 1
+          )
+          UNION ALL
+          SELECT * FROM (
+            SELECT ended_at + 604800000 FROM collector WHERE ended_at IS NOT NULL ORDER BY ended_at LIMIT 1
+          )
+          UNION ALL
+          SELECT * FROM (
+            SELECT * FROM (SELECT created_at + 86400000 FROM sent ORDER BY created_at LIMIT 1)
+            UNION ALL
+            SELECT * FROM (
+              SELECT created_at + 1800000 FROM sent WHERE turn IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM outbox WHERE dedupe_key = 'send:' || sent.run_id)
+              ORDER BY created_at LIMIT 1
+            )
+          )
+        );
+      -- The sessions this one watches (SPEC §13; the watcher's side of a watched session's \`watcher\`
+      -- row), so that its deletion removes those rows at once (store/watchers.ts).
+      CREATE TABLE watching (target_key TEXT PRIMARY KEY, created_at INTEGER NOT NULL);
+    `,
+  },
 ];

@@ -35,6 +35,7 @@ export const squashedSessionSchema: SquashedSchema = {
     "0028_run_webhook",
     "0029_retention",
     "0030_spawned_by_id",
+    "0034_due_work_sent",
   ],
   sql: `
 CREATE TABLE session (
@@ -242,6 +243,7 @@ CREATE TABLE live_draft (
         edited_at INTEGER NOT NULL,
         shown TEXT NOT NULL
       );
+CREATE TABLE watching (target_key TEXT PRIMARY KEY, created_at INTEGER NOT NULL);
 CREATE INDEX run_status ON run (status, seq);
 CREATE INDEX steering_run ON steering (run_id, seq);
 CREATE INDEX event_time ON event (occurred_at);
@@ -278,6 +280,16 @@ CREATE VIEW due_work AS
           UNION ALL
           SELECT * FROM (
             SELECT ended_at + 604800000 FROM collector WHERE ended_at IS NOT NULL ORDER BY ended_at LIMIT 1
+          )
+          UNION ALL
+          SELECT * FROM (
+            SELECT * FROM (SELECT created_at + 86400000 FROM sent ORDER BY created_at LIMIT 1)
+            UNION ALL
+            SELECT * FROM (
+              SELECT created_at + 1800000 FROM sent WHERE turn IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM outbox WHERE dedupe_key = 'send:' || sent.run_id)
+              ORDER BY created_at LIMIT 1
+            )
           )
         );
 `,

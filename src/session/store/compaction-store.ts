@@ -1,5 +1,6 @@
 import { readRecord, updateRecord } from "../record/record";
 import { appendEvent, systemEvent } from "./event-log";
+import { replaceQuoted } from "./quoted-text";
 
 /** The session's compaction summary (table `compaction`, SPEC §20): what later prompts start from. */
 export interface CompactionSummary {
@@ -70,4 +71,24 @@ export function writeCompaction(sql: SqlStorage, summary: CompactionSummary, not
 /** Forgets the summary (a new session replacing a deleted one's leftovers). */
 export function clearCompaction(sql: SqlStorage): void {
   sql.exec("DELETE FROM compaction");
+}
+
+/**
+ * Erasure (SPEC §23) of the summary: one built from an erased message (it covers a seq from
+ * `fromSeq` on) is dropped, its text the marker alone, since a summary may paraphrase what no exact
+ * search finds; the next compaction summarizes the transcript again, where those messages read as the
+ * marker. Any other summary has exact quotes of the texts replaced. Answers 1 when it changed.
+ */
+export function eraseFromSummary(
+  sql: SqlStorage,
+  erased: { fromSeq: number | undefined; texts: readonly string[] },
+  marker: string,
+): number {
+  const current = readCompaction(sql);
+  if (!current || current.summary === marker) return 0;
+  const built = erased.fromSeq !== undefined && erased.fromSeq <= current.throughSeq;
+  const summary = built ? marker : replaceQuoted(current.summary, erased.texts, marker).value;
+  if (summary === current.summary) return 0;
+  sql.exec("UPDATE compaction SET summary = ? WHERE id = 1", summary);
+  return 1;
 }

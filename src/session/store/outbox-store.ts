@@ -4,6 +4,7 @@ import { outboundMessageSchema } from "../../queue/messages";
 import { transcriptMessageShape } from "../../transcript/message";
 import { collectorResultDeliverySchema, turnDeliverySchema } from "../api";
 import { readRecord } from "../record/record";
+import { quotedIn, replaceQuoted } from "./quoted-text";
 
 const COMPLETION_PREFIX = "completion:";
 
@@ -84,6 +85,11 @@ const payloadSchemas = {
   webhook: z.object({ url: z.string(), body: z.string(), idempotencyKey: z.string() }),
   /** A cron run's end for its agent's scheduler (SPEC §22): taken once per runId, however often delivered. */
   cron_run_end: cronRunReportSchema,
+  /**
+   * A deleted watcher's cursor removed from a session it watched (SPEC §23): the rows registered
+   * before its deletion (`before`), so a session of its key created later keeps its own.
+   */
+  unwatch: z.object({ targetKey: z.string(), watcherKey: z.string(), before: z.number() }),
   /** A sub-agent session, just created, noted by the session that spawned it (its `child` table). */
   child_created: z.object({ parentKey: z.string(), childKey: z.string(), runId: z.string().optional() }),
 } as const;
@@ -125,6 +131,27 @@ export function addToOutbox<K extends OutboxKind>(
     JSON.stringify(payload),
     firstAttemptAt,
   );
+}
+
+/**
+ * Erasure (SPEC §23): entries still owed whose payload quotes an erased text (a queued send, a post)
+ * carry the marker instead. A pass delivering one meanwhile finds its payload changed and leaves it
+ * owed (`settleEntry`), so what goes out next is the erased payload. Answers the entries rewritten.
+ */
+export function eraseOutboxQuotes(sql: SqlStorage, texts: readonly string[], marker: string): number {
+  if (texts.length === 0) return 0;
+  const quoted = quotedIn("payload", texts);
+  let changed = 0;
+  for (const row of sql.exec<{ id: number; payload: string }>(
+    `SELECT id, payload FROM outbox WHERE ${quoted.where}`,
+    quoted.bind,
+  )) {
+    const erased = replaceQuoted(JSON.parse(row.payload) as unknown, texts, marker);
+    if (!erased.changed) continue;
+    sql.exec("UPDATE outbox SET payload = ? WHERE id = ?", JSON.stringify(erased.value), row.id);
+    changed++;
+  }
+  return changed;
 }
 
 /** Drops an entry its owner settled another way (a send the Worker put on the Queue itself). */

@@ -62,7 +62,7 @@ function pruneEndedRuns(sql: SqlStorage, before: number): number {
  * Sent records: the turn's text once it can no longer be needed (the Queue reads it until the delivery
  * deadline; nothing is owed for it any more), and the record itself after its dedupe window.
  */
-function pruneSent(sql: SqlStorage, now: number): { sent: number; sentTexts: number } {
+export function pruneSent(sql: SqlStorage, now: number): { sent: number; sentTexts: number } {
   sql.exec(
     `UPDATE sent SET turn = NULL WHERE run_id IN (
        SELECT run_id FROM sent WHERE created_at < ? AND turn IS NOT NULL
@@ -92,6 +92,17 @@ function pruneCollectorCounts(sql: SqlStorage): number {
     PRUNE_BATCH,
   );
   return changes(sql);
+}
+
+/**
+ * Storage with no session in it and nothing left to do or answer: no record (not even a deleted one's
+ * tombstone), no send to answer a repeat of, nothing owed, no run, no transcript. What a requester that
+ * sent before it existed as a session leaves once its sent records are pruned: its storage is dropped.
+ */
+export function holdsNothing(sql: SqlStorage): boolean {
+  const tables = ["session", "sent", "outbox", "run", "message", "watcher", "collector"];
+  const exists = tables.map((table) => `EXISTS (SELECT 1 FROM ${table})`).join(" OR ");
+  return sql.exec<{ any: number }>(`SELECT (${exists}) AS any`).one().any === 0;
 }
 
 /** Rows the last statement changed (rowsWritten would count index writes too). */

@@ -115,6 +115,11 @@ export function sentTargets(sql: SqlStorage): string[] {
     .map((row) => row.target_key);
 }
 
+/** How many sent records this session holds (erasure's count of a requester never created). */
+export function countSent(sql: SqlStorage): number {
+  return sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM sent").one().n;
+}
+
 /** Erasure: the turns this session handed to erased sessions lose their text; their keys stay for dedupe. */
 export function forgetSentTurns(sql: SqlStorage, targetKeys: readonly string[]): number {
   return sql.exec(

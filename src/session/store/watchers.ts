@@ -134,6 +134,7 @@ export function watcherAway(sql: SqlStorage, watcherKey: string, why: "deleted" 
  */
 export function clearWatchers(sql: SqlStorage): void {
   sql.exec("DELETE FROM watcher");
+  sql.exec("DELETE FROM watching");
   sql.exec("DELETE FROM watch_wake");
   sql.exec("DELETE FROM outbox WHERE kind = 'watch_notice'");
 }
@@ -151,4 +152,39 @@ export function removeWatchers(sql: SqlStorage, watcherKeys: readonly string[]):
     keys,
   ).rowsWritten;
   return watchers + notices;
+}
+
+/** The watcher's side: it now watches `targetKey` (one row per session it ever watched, until deleted). */
+export function noteWatching(sql: SqlStorage, targetKey: string, now: number): void {
+  sql.exec(
+    "INSERT INTO watching (target_key, created_at) VALUES (?, ?) ON CONFLICT (target_key) DO NOTHING",
+    targetKey,
+    now,
+  );
+}
+
+/** The sessions this one watches, by its own record of them. */
+export function watchedTargets(sql: SqlStorage): string[] {
+  return sql
+    .exec<{ target_key: string }>("SELECT target_key FROM watching")
+    .toArray()
+    .map((row) => row.target_key);
+}
+
+/**
+ * A watcher deleted: its cursor here (registered before its deletion) and the notices owed it go.
+ * Answers whether a cursor was removed.
+ */
+export function dropWatcher(sql: SqlStorage, watcherKey: string, before: number): boolean {
+  const removed = sql.exec(
+    "DELETE FROM watcher WHERE watcher_key = ? AND created_at <= ?",
+    watcherKey,
+    before,
+  ).rowsWritten;
+  if (removed > 0)
+    sql.exec(
+      "DELETE FROM outbox WHERE kind = 'watch_notice' AND json_extract(payload, '$.watcherKey') = ?",
+      watcherKey,
+    );
+  return removed > 0;
 }

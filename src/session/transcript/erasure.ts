@@ -72,6 +72,15 @@ function eraseWhere(sql: SqlStorage, where: string, binds: unknown[]): { ids: st
   return { ids: rows.map((row) => row.id), changed };
 }
 
+/** The ids of the messages a match names (erased already or not). */
+export function matchingIds(sql: SqlStorage, match: ErasureMatch): string[] {
+  const { where, binds } = matching(match);
+  return sql
+    .exec<{ id: string }>(`SELECT id FROM message WHERE ${where}`, ...binds)
+    .toArray()
+    .map((row) => row.id);
+}
+
 /**
  * Replaces the matching messages' text (and their held group context) by `[erased]`. Answers the ids of
  * every matching message, erased now or by an earlier pass (their search rows are deleted by id), and

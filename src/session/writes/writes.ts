@@ -2,7 +2,7 @@ import type { SwitchboardConfig } from "../../config/schema";
 import type { TranscriptMessage } from "../../transcript/message";
 import type { CreateSessionInit, ImportReceipt, TurnRequest } from "../api";
 import { chatOf, insertRecord, readRecord, type SessionRecord, updateRecord } from "../record/record";
-import { clearChildren, noteChild } from "../store/children";
+import { childKeys, clearChildren, noteChild } from "../store/children";
 import { cancelQueuedCollectors, clearCollectors, killOwedChildren } from "../store/collector-store";
 import { clearCompaction } from "../store/compaction-store";
 import { clearDeliveries } from "../store/delivery-store";
@@ -22,7 +22,7 @@ import { clearRunStreams } from "../store/run-stream";
 import { clearSteers } from "../store/steer-slots";
 import { clearStructuredOutputs } from "../store/structured-output";
 import { clearToolCalls } from "../store/tool-calls";
-import { clearWatchers, registerWatcher } from "../store/watchers";
+import { clearWatchers, registerWatcher, watchedTargets } from "../store/watchers";
 import { clearAttachments, insertAttachments } from "../transcript/attachments";
 import { clearSearchProgress } from "../transcript/search-index";
 import { appendMessages, clearTranscript, messageCounts, summaryChanges } from "../transcript/transcript";
@@ -113,6 +113,14 @@ export function writeDeletion(sql: SqlStorage, now: number): void {
   const record = readRecord(sql);
   if (!record) return;
   updateRecord(sql, { deletedAt: now });
+  // The sessions it watched drop its cursor at once (SPEC §23), not at their next notice: those it
+  // recorded watching and its children (each watched by its requester from its spawn).
+  for (const targetKey of new Set([...watchedTargets(sql), ...childKeys(sql)]))
+    addToOutbox(sql, "unwatch", `unwatch:${targetKey}`, {
+      targetKey,
+      watcherKey: record.sessionKey,
+      before: now,
+    });
   clearWatchers(sql);
   // A collector child's task that has not reported ends here, so its member frees its slot: owed before
   // the index delete, which wipes the storage only once this handoff is out (src/session/outbox/outbox.ts).
