@@ -6,16 +6,36 @@ import type { VisibleScope } from "../policy/visibility";
  * 10³ times a second and holds 10 GB; every session's index rows (its session row, run index, delivery
  * records, search rows) live in its agent's shard, so the write rate and the size grow with the shards.
  */
-export type IndexShards = readonly [D1Database, ...D1Database[]];
+export type IndexShards = readonly [IndexDb, ...IndexDb[]];
+
+/** The bound databases themselves (what a session object, the queue and the cron passes read and write). */
+export type BoundShards = readonly [D1Database, ...D1Database[]];
+
+/**
+ * What a query needs of a shard: its D1 binding, or a D1 session over it (a Worker request's, served by
+ * the nearest replica: replicas.ts). A session has no `exec`, `dump` or `withSession`.
+ */
+export type IndexDb = Pick<D1Database, "prepare" | "batch">;
+
+/** Where a Worker request's env carries its shards opened as D1 sessions (replicas.ts). */
+export const REQUEST_SHARDS = Symbol("request shards");
 
 /** The bindings the shards are read from (the Worker's Env, or a part of it). */
-export type IndexBindings = Pick<Env, "DB"> & { readonly [shard: `DB_${number}`]: D1Database | undefined };
+export type IndexBindings = Pick<Env, "DB"> & {
+  readonly [shard: `DB_${number}`]: D1Database | undefined;
+  readonly [REQUEST_SHARDS]?: IndexShards;
+};
+
+/** The shards a Worker request reads and writes: its D1 sessions (replicas.ts), else the bound databases. */
+export function readShards(env: IndexBindings): IndexShards {
+  return env[REQUEST_SHARDS] ?? indexShards(env);
+}
 
 /**
  * The bound shards: `DB`, then `DB_1`, `DB_2`, … up to the first number not bound (a gap ends them, so
  * the count, which routing depends on, is exactly what the operator numbered).
  */
-export function indexShards(env: IndexBindings): IndexShards {
+export function indexShards(env: IndexBindings): BoundShards {
   const more: D1Database[] = [];
   for (let n = 1; ; n++) {
     const shard = env[`DB_${n}`];
@@ -39,7 +59,7 @@ export function shardNumber(name: string, count: number): number {
 }
 
 /** The shard that holds an agent's sessions' index rows. */
-export function indexShard(shards: IndexShards, agentId: string): D1Database {
+export function indexShard<Db extends IndexDb>(shards: readonly [Db, ...Db[]], agentId: string): Db {
   return shards[shardNumber(agentId, shards.length)] ?? shards[0];
 }
 
@@ -67,7 +87,7 @@ export function runIdIn(shardCount: number, sessionKey: string): string {
 }
 
 /** The shard that holds this session's index rows. */
-export function keyShard(shards: IndexShards, sessionKey: string): D1Database {
+export function keyShard<Db extends IndexDb>(shards: readonly [Db, ...Db[]], sessionKey: string): Db {
   return indexShard(shards, agentOfKey(sessionKey));
 }
 
@@ -77,7 +97,7 @@ export function keyShard(shards: IndexShards, sessionKey: string): D1Database {
  * (an `agents` scope) asks their shards only; anything else (the operator, visibility `all`) asks every
  * shard, in parallel, and merges. With one shard this is always that shard: no fan-out path runs.
  */
-export function scopeShards(shards: IndexShards, scope: VisibleScope, agentId?: string): D1Database[] {
+export function scopeShards(shards: IndexShards, scope: VisibleScope, agentId?: string): IndexDb[] {
   if (shards.length === 1) return [shards[0]];
   if (agentId !== undefined) return [indexShard(shards, agentId)];
   if (scope.type === "all") return [...shards];
@@ -86,8 +106,8 @@ export function scopeShards(shards: IndexShards, scope: VisibleScope, agentId?: 
 }
 
 /** Each shard's part of a key list (several keys, one read per shard that holds any of them). */
-export function keysByShard(shards: IndexShards, sessionKeys: readonly string[]): Map<D1Database, string[]> {
-  const parts = new Map<D1Database, string[]>();
+export function keysByShard(shards: IndexShards, sessionKeys: readonly string[]): Map<IndexDb, string[]> {
+  const parts = new Map<IndexDb, string[]>();
   for (const key of sessionKeys) {
     const shard = keyShard(shards, key);
     parts.set(shard, [...(parts.get(shard) ?? []), key]);
@@ -96,9 +116,9 @@ export function keysByShard(shards: IndexShards, sessionKeys: readonly string[])
 }
 
 /** The same read on every shard in parallel (a fan-out), results in shard order. */
-export function everyShard<T>(
-  shards: readonly D1Database[],
-  read: (db: D1Database) => Promise<T>,
+export function everyShard<T, Db extends IndexDb = IndexDb>(
+  shards: readonly Db[],
+  read: (db: Db) => Promise<T>,
 ): Promise<T[]> {
   return Promise.all(shards.map(read));
 }

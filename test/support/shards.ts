@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
-import { type IndexShards, indexShards, keyShard } from "../../src/index-db/shards";
+import { type BoundShards, indexShards, keyShard } from "../../src/index-db/shards";
 
 /** The index's shards as the Worker binds them (vitest.config.ts: DB, DB_1, DB_2). */
-export const shards = (): IndexShards => indexShards(env);
+export const shards = (): BoundShards => indexShards(env);
 
 /** The shard holding a session's index rows (its key's agent), for a test reading or writing them directly. */
 export const shardOf = (sessionKey: string): D1Database => keyShard(shards(), sessionKey);
