@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { BOOKMARK_HEADER } from "../../src/index-db/replicas";
+import { BOOKMARK_HEADER, ReplicaSessions } from "../../src/index-db/replicas";
 import { keyShard } from "../../src/index-db/shards";
 import { ADMIN, AGENT_TOKENS, BASE_URL, readResult, shards, uid } from "../support";
 
@@ -83,6 +83,24 @@ describe("D1 reads through sessions, with bookmarks (SPEC §24)", () => {
     expect(listed.status, listed.text).toBe(200);
     expect(listed.text).toContain(key);
     expect(listed.bookmarks.get(shardNumberOf(key))).toMatch(BOOKMARK);
+  });
+
+  it("a read after an object call in the same request starts a new session at the primary", async () => {
+    const opened = ReplicaSessions.open(shards(), undefined);
+    if (!opened.ok) throw new Error(opened.message);
+    const replicas = opened.value;
+    const key = `agent:ops:replica-${uid()}`;
+    const n = shardNumberOf(key);
+    const db = replicas.shards[n] ?? replicas.shards[0];
+    await db.prepare("SELECT 1").first();
+    const read = parse(replicas.header() ?? "").get(n) ?? "";
+    expect(read).toMatch(BOOKMARK);
+    replicas.objectCalled(key);
+    expect(parse(replicas.header() ?? "").get(n)).toBe("first-primary");
+    await db.prepare("SELECT 1").first();
+    const again = parse(replicas.header() ?? "").get(n) ?? "";
+    expect(again).toMatch(BOOKMARK);
+    expect(again >= read).toBe(true);
   });
 
   it("a malformed bookmark header is a 400 naming the header, in each surface's error shape", async () => {
