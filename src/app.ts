@@ -10,6 +10,7 @@ import { healthRoutes } from "./routes/health";
 import { mcpRoutes } from "./routes/mcp";
 import { requireConfig, requireIdentity } from "./routes/middleware";
 import { openApiRoutes } from "./routes/openapi";
+import { replicaSessions } from "./routes/replicas";
 import { invokeMethodNotAllowed, toolsInvokeRoutes } from "./routes/tools-invoke";
 import { channelSetupRoutes } from "./routes/v1/channel-setup";
 import { channelRoutes } from "./routes/v1/channels";
@@ -33,6 +34,9 @@ app.route("/healthz", healthRoutes);
 app.get("/favicon.ico", favicon);
 // Every other request, unknown routes included, fails while the configuration is invalid (SPEC §2).
 app.use("*", requireConfig);
+// Every D1 query of a request goes through its D1 sessions, served by the nearest replica, from the
+// caller's bookmarks (README "Read replicas"); a malformed Switchboard-Bookmark is a 400.
+app.use("*", replicaSessions);
 
 // The API reference needs no token; like every other route it answers config_invalid while the
 // configuration is invalid (SPEC §2), although the document itself does not depend on it.

@@ -3,7 +3,7 @@ import type { AppEnv } from "../app-env";
 import { AppError } from "../errors";
 import { channelStuckCount, lastChannelDeliveryError } from "../index-db/channel-deliveries";
 import { type ChannelStateRow, readChannelStates } from "../index-db/channel-state";
-import { indexShards } from "../index-db/shards";
+import { readShards } from "../index-db/shards";
 import type { ChannelSettings } from "../platforms/platform";
 import { channelStatus } from "../platforms/status";
 import { requireOperator } from "./access";
@@ -16,7 +16,7 @@ async function channelLine(
   settings: ChannelSettings,
   state: ChannelStateRow | undefined,
 ): Promise<ChannelLine> {
-  const shards = indexShards(c.env);
+  const shards = readShards(c.env);
   const [stuck, lastDeliveryError] = await Promise.all([
     channelStuckCount(shards, name),
     lastChannelDeliveryError(shards, name),
@@ -41,7 +41,7 @@ async function channelLine(
 export const channelRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
     requireOperator(c);
-    const states = await readChannelStates(indexShards(c.env)[0]);
+    const states = await readChannelStates(readShards(c.env)[0]);
     const channels = Object.entries(c.get("config").channels).sort(([a], [b]) => (a < b ? -1 : 1));
     const lines = await Promise.all(
       channels.map(([name, settings]) => channelLine(c, name, settings, states.get(name))),
@@ -58,7 +58,7 @@ export const channelRoutes = new Hono<AppEnv>()
         `unknown channel "${name}": add it under channels in the configuration`,
       );
     const [states, status] = await Promise.all([
-      readChannelStates(indexShards(c.env)[0]),
+      readChannelStates(readShards(c.env)[0]),
       channelStatus(c.env, name, settings).catch((error: unknown) => {
         // A platform whose secret is unset: the page still shows ours, and why the platform could not be asked.
         if (!(error instanceof AppError)) throw error;

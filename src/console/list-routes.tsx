@@ -4,7 +4,7 @@ import type { AppEnv } from "../app-env";
 import { keyOptionsOf } from "../config/key-options";
 import { listDeliveries } from "../index-db/deliveries";
 import { listSessions } from "../index-db/list-page";
-import { indexShards } from "../index-db/shards";
+import { readShards } from "../index-db/shards";
 import type { VisibleScope } from "../policy/visibility";
 import { parseBody } from "../routes/parse-body";
 import { DEFAULT_DELIVERY_LIMIT, deliveriesQuerySchema, encodeCursor } from "../routes/v1/deliveries";
@@ -64,7 +64,7 @@ export const listRoutes = new Hono<AppEnv>()
       const { cursor: _, ...listArgs } = args;
       const filters: ListFilters = parseBody(sessionsListSchema, listArgs);
       const params = parseBody(searchQuerySchema, args);
-      const page = await searchSessions(indexShards(c.env), keyOptions, EVERY_SESSION, {
+      const page = await searchSessions(readShards(c.env), keyOptions, EVERY_SESSION, {
         ...params,
         query: params.q,
         sessionKey: canonicalSessionKey(c, params.sessionKey),
@@ -77,7 +77,7 @@ export const listRoutes = new Hono<AppEnv>()
       );
     }
     const filters = parseBody(sessionsListSchema, args);
-    const page = await listSessions(indexShards(c.env), listQueryOf(filters, EVERY_SESSION));
+    const page = await listSessions(readShards(c.env), listQueryOf(filters, EVERY_SESSION));
     const rows = page.rows.map((columns) => ({
       canonicalKey: String(columns.session_key),
       row: toSessionRow(columns, keyOptions),
@@ -95,7 +95,7 @@ export const listRoutes = new Hono<AppEnv>()
     const url = new URL(c.req.url);
     const query = parseBody(deliveriesQuerySchema, filled(c.req.query()));
     const sessionKey = canonicalSessionKey(c, query.sessionKey);
-    const shards = indexShards(c.env);
+    const shards = readShards(c.env);
     // What waits on the operator: given-up (suspended) and refused (failed) records, both retryable.
     const [suspended, failed, recent] = await Promise.all([
       listDeliveries(shards, { status: "suspended", limit: ATTENTION_SHOWN }),

@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { keyOptionsOf } from "../config/key-options";
 import { listDeliveries } from "../index-db/deliveries";
-import { indexShards } from "../index-db/shards";
+import { readShards } from "../index-db/shards";
 import { spawnTree } from "../index-db/tree";
 import { unwrapResult } from "../routes/store-result";
 import { canonicalKeyForRequest } from "../routes/v1/session-access";
@@ -38,14 +38,14 @@ export const sessionRegionRoutes = new Hono<AppEnv>()
   )
   .get("/:key/tree", async (c) => {
     const sessionKey = operatorKey(c);
-    const nodes = await spawnTree(indexShards(c.env), sessionKey);
+    const nodes = await spawnTree(readShards(c.env), sessionKey);
     return c.html(
       <SessionTree rootKey={sessionKey} nodes={nodes} keyOptions={keyOptionsOf(c.get("config"))} />,
     );
   })
   .get("/:key/deliveries", async (c) => {
     const sessionKey = operatorKey(c);
-    const page = await listDeliveries(indexShards(c.env), { sessionKey, limit: DELIVERIES_SHOWN });
+    const page = await listDeliveries(readShards(c.env), { sessionKey, limit: DELIVERIES_SHOWN });
     const more = page.next ? `/console/deliveries?sessionKey=${encodeURIComponent(sessionKey)}` : undefined;
     return c.html(<SessionDeliveries deliveries={page.deliveries} more={more} />);
   });

@@ -1,6 +1,6 @@
 import { descendants } from "../index-db/children";
 import { deleteSearchRows, directSessionsOf, optimizeSearch, sharedSessionsOf } from "../index-db/erasure";
-import { type IndexShards, indexShards } from "../index-db/shards";
+import { type IndexShards, readShards } from "../index-db/shards";
 import type { ErasureAnswer, ErasurePlan, ErasureRequest, Result } from "../session/api";
 import { sessionApi } from "../session/client";
 
@@ -113,7 +113,7 @@ export async function eraseSession(
   sessionKey: string,
   options: { optimize?: boolean } = {},
 ): Promise<Result<{ deleted: true; erased: ErasedCounts }>> {
-  const shards = indexShards(env);
+  const shards = readShards(env);
   const counts = noCounts();
   const { plans, complete } = await subjectsOf(env.SESSION, shards, sessionKey);
   const subjects = [...plans.keys()];
@@ -164,7 +164,7 @@ function add(into: ErasedCounts, more: ErasedCounts): void {
  * the messages they said in the channel's groups (and a main session every peer shares).
  */
 export async function eraseSender(env: Env, channel: string, senderId: string): Promise<ErasedCounts> {
-  const shards = indexShards(env);
+  const shards = readShards(env);
   const counts = noCounts();
   const direct = await directSessionsOf(shards, channel, senderId);
   for (const key of direct) {

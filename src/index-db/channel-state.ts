@@ -1,3 +1,4 @@
+import type { IndexDb } from "./shards";
 /** A platform bot's identity as stored (SPEC §21 groups: who "the bot" is in a mention or a reply). */
 export interface StoredBotIdentity {
   id: string;
@@ -16,7 +17,7 @@ export type InboundOutcome =
 
 /** The bot identity read with this token (fingerprint), if one was stored. */
 export async function readBotIdentity(
-  db: D1Database,
+  db: IndexDb,
   channel: string,
   fingerprint: string,
 ): Promise<StoredBotIdentity | undefined> {
@@ -30,7 +31,7 @@ export async function readBotIdentity(
 
 /** Stores the bot identity read with this token. */
 export async function writeBotIdentity(
-  db: D1Database,
+  db: IndexDb,
   channel: string,
   fingerprint: string,
   identity: StoredBotIdentity,
@@ -49,7 +50,7 @@ export async function writeBotIdentity(
 
 /** Notes the channel's last inbound request; an ignored one counts, with its reason. */
 export async function noteInbound(
-  db: D1Database,
+  db: IndexDb,
   channel: string,
   outcome: InboundOutcome,
   now: number,
@@ -69,7 +70,7 @@ export async function noteInbound(
 
 /** The channel's inbound state, as `channels status` (and the tests) read it. */
 export async function readInboundState(
-  db: D1Database,
+  db: IndexDb,
   channel: string,
 ): Promise<
   | { lastInboundAt?: number; lastOutcome?: string; lastIgnoredReason?: string; ignoredCount: number }
@@ -107,7 +108,7 @@ export interface ChannelStateRow {
 }
 
 /** Every channel's row (one per configured channel at most: the table is keyed by channel name). */
-export async function readChannelStates(db: D1Database): Promise<Map<string, ChannelStateRow>> {
+export async function readChannelStates(db: IndexDb): Promise<Map<string, ChannelStateRow>> {
   const { results } = await db
     .prepare(
       "SELECT channel, bot_id, bot_username, last_inbound_at, last_inbound_outcome, ignored_count FROM channel_state",

@@ -1,5 +1,5 @@
 import type { DeliveryKind, DeliveryRecord, DeliveryStatus } from "../session/api";
-import { agentShards, everyShard, type IndexShards, keyShard } from "./shards";
+import { agentShards, everyShard, type IndexDb, type IndexShards, keyShard } from "./shards";
 
 /** A record as the index keeps it: the caller's view plus the agent it belongs to (agent tokens). */
 export type IndexedDelivery = DeliveryRecord & { agentId: string };
@@ -37,7 +37,7 @@ function deliveryOf(row: DeliveryIndexRow): IndexedDelivery {
 }
 
 /** Writes a record's current state; an older state arriving late never overwrites a newer one. */
-export function deliveryIndexUpsert(db: D1Database, delivery: IndexedDelivery): D1PreparedStatement {
+export function deliveryIndexUpsert(db: IndexDb, delivery: IndexedDelivery): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO delivery_index (delivery_id, session_key, agent_id, kind, run_id, target, status, attempts,
@@ -63,13 +63,13 @@ export function deliveryIndexUpsert(db: D1Database, delivery: IndexedDelivery): 
 }
 
 /** Removes a record the session no longer keeps (pruned after 7 days). */
-export function deliveryIndexDelete(db: D1Database, deliveryId: string): D1PreparedStatement {
+export function deliveryIndexDelete(db: IndexDb, deliveryId: string): D1PreparedStatement {
   return db.prepare("DELETE FROM delivery_index WHERE delivery_id = ?").bind(deliveryId);
 }
 
 /** Removes the records of a deleted session (those written before its deletion: the key may live again). */
 export async function deleteSessionDeliveries(
-  db: D1Database,
+  db: IndexDb,
   sessionKey: string,
   deletedAt: number,
 ): Promise<void> {
@@ -99,7 +99,7 @@ export interface DeliveryQuery {
  * The shards a deliveries list reads: one session's or one agent's shard(s) when the query names it, else
  * every shard (the operator's list), each read from the same cursor with the same limit + 1 and merged.
  */
-function deliveryShards(shards: IndexShards, query: DeliveryQuery): readonly D1Database[] {
+function deliveryShards(shards: IndexShards, query: DeliveryQuery): readonly IndexDb[] {
   if (shards.length === 1) return shards;
   if (query.sessionKey) return [keyShard(shards, query.sessionKey)];
   if (query.agentId !== undefined) return agentShards(shards, query.agentId);

@@ -1,4 +1,5 @@
 import { GRANT_SCOPES, type GrantScope } from "../auth/grant-token";
+import type { IndexDb } from "./shards";
 
 /** A stored grant, as the routes and authentication read it (never its secret's hash). */
 export interface GrantRecord {
@@ -45,7 +46,7 @@ function grantOf(row: GrantRow): GrantRecord {
 
 /** Stores a new grant with the hash of its secret (one write). */
 export async function insertGrant(
-  db: D1Database,
+  db: IndexDb,
   grant: Omit<GrantRecord, "revokedAt" | "sessionId"> & { sessionId: string },
   secretHash: string,
 ): Promise<void> {
@@ -69,7 +70,7 @@ export async function insertGrant(
 
 /** A grant and its secret's hash, by id (primary key lookup), revoked or expired ones included. */
 export async function findGrant(
-  db: D1Database,
+  db: IndexDb,
   grantId: string,
 ): Promise<{ grant: GrantRecord; secretHash: string } | undefined> {
   const row = await db.prepare("SELECT * FROM grants WHERE grant_id = ?").bind(grantId).first<GrantRow>();
@@ -77,7 +78,7 @@ export async function findGrant(
 }
 
 /** Marks a grant revoked at `now`; revoking twice keeps the first time. */
-export async function revokeGrant(db: D1Database, grantId: string, now: number): Promise<void> {
+export async function revokeGrant(db: IndexDb, grantId: string, now: number): Promise<void> {
   await db
     .prepare("UPDATE grants SET revoked_at = COALESCE(revoked_at, ?) WHERE grant_id = ?")
     .bind(now, grantId)
@@ -90,7 +91,7 @@ export async function revokeGrant(db: D1Database, grantId: string, now: number):
  * deleted grant's token answers 401 as a revoked one's does: nothing is left to find it by.
  */
 export async function deleteSessionGrants(
-  db: D1Database,
+  db: IndexDb,
   session: { sessionKey: string; sessionId: string },
 ): Promise<void> {
   await db
@@ -103,7 +104,7 @@ export async function deleteSessionGrants(
 export const MAX_LISTED_GRANTS = 500;
 
 /** Grants newest first, every agent's or one agent's; never a secret's hash. */
-export async function listGrants(db: D1Database, agentId?: string): Promise<GrantRecord[]> {
+export async function listGrants(db: IndexDb, agentId?: string): Promise<GrantRecord[]> {
   const { results } = await db
     .prepare(
       `SELECT grant_id, session_key, session_id, agent_id, scopes, created_at, expires_at, revoked_at FROM grants

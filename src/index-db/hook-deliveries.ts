@@ -1,3 +1,4 @@
+import type { IndexDb } from "./shards";
 /** How long a hook's Idempotency-Key is kept (SPEC §22): a repeat within it starts nothing. */
 export const HOOK_IDEMPOTENCY_MS = 24 * 60 * 60 * 1000;
 
@@ -13,7 +14,7 @@ export interface HookStart {
  * with one key both read the one row that won. Older rows of the hook are dropped on the way.
  */
 export async function claimHookKey(
-  db: D1Database,
+  db: IndexDb,
   hook: string,
   key: string,
   candidate: HookStart,
@@ -39,12 +40,7 @@ export async function claimHookKey(
 }
 
 /** Gives a key back (the run it claimed for could not be started), so a redelivery tries again. */
-export async function releaseHookKey(
-  db: D1Database,
-  hook: string,
-  key: string,
-  runId: string,
-): Promise<void> {
+export async function releaseHookKey(db: IndexDb, hook: string, key: string, runId: string): Promise<void> {
   await db
     .prepare("DELETE FROM hook_deliveries WHERE hook = ? AND idempotency_key = ? AND run_id = ?")
     .bind(hook, key, runId)

@@ -1,7 +1,7 @@
 import type { IndexRow } from "../session/api";
 import { type ChildKeyRow, childKeysOf, childKeysStatement, visibleChildKeys } from "./children";
 import { type ListCursor, type ListPage, type ListQuery, listStatement } from "./list";
-import { type IndexShards, newestFirst, type RecencyRow, scopeShards } from "./shards";
+import { type IndexDb, type IndexShards, newestFirst, type RecencyRow, scopeShards } from "./shards";
 
 // D1 binds at most 100 values per statement.
 const MAX_BOUND = 100;
@@ -96,7 +96,7 @@ function shardCursor(cursor: ListCursor | undefined, shard: number): ListCursor 
  * position, so valid in each) with limit + offset + 1 rows, and the rows are merged in the same order,
  * recency then shard. An offset is applied after the merge (each shard reads it in full: callers cap it).
  */
-async function mergedPage(shards: IndexShards, targets: D1Database[], query: ListQuery): Promise<ListPage> {
+async function mergedPage(shards: IndexShards, targets: IndexDb[], query: ListQuery): Promise<ListPage> {
   const offset = query.offset ?? 0;
   const reads = await Promise.all(
     targets.map(async (db) => {

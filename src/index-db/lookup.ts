@@ -1,5 +1,13 @@
 import type { SessionRecord } from "../session/api";
-import { agentShards, everyShard, type IndexShards, keyShard, keysByShard, routedByKey } from "./shards";
+import {
+  agentShards,
+  everyShard,
+  type IndexDb,
+  type IndexShards,
+  keyShard,
+  keysByShard,
+  routedByKey,
+} from "./shards";
 
 /**
  * The index fields needed to resolve and check a reference to a session: a part of the session record,
@@ -166,7 +174,7 @@ export async function claimSubagentSlot(
 
 /** How many of the agent's spawned sessions other than this one run, in one shard. */
 async function runningSubagents(
-  db: D1Database,
+  db: IndexDb,
   session: { agentId: string; sessionKey: string },
 ): Promise<number> {
   const row = await db

@@ -1,4 +1,4 @@
-import { everyShard, type IndexShards, shardNumber } from "./shards";
+import { everyShard, type IndexDb, type IndexShards, shardNumber } from "./shards";
 import { MAX_TREE_DEPTH, reachesAncestor } from "./walk";
 
 /**
@@ -7,7 +7,7 @@ import { MAX_TREE_DEPTH, reachesAncestor } from "./walk";
  * only a run not found there (an id made otherwise) asks the others (in parallel).
  */
 export async function findRunSession(shards: IndexShards, runId: string): Promise<string | undefined> {
-  const read = async (db: D1Database) =>
+  const read = async (db: IndexDb) =>
     (
       await db
         .prepare("SELECT session_key FROM run_index WHERE run_id = ?")

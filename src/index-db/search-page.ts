@@ -1,5 +1,5 @@
 import { type SearchPage, type SearchQuery, type SearchRow, searchMessages } from "./search";
-import { type IndexShards, keyShard, scopeShards } from "./shards";
+import { type IndexDb, type IndexShards, keyShard, scopeShards } from "./shards";
 
 /**
  * A search's high-water mark: one shard's newest message rowid, or, when the search merged several
@@ -47,7 +47,7 @@ export async function searchShards(
 ): Promise<ShardedSearchPage> {
   const targets = query.sessionKey ? [keyShard(shards, query.sessionKey)] : scopeShards(shards, query.scope);
   const { highWater, offset, ...rest } = query;
-  const read = (db: D1Database) => {
+  const read = (db: IndexDb) => {
     const shard = shards.indexOf(db);
     const mark = partOf(highWater, shard);
     const skip = partOf(offset, shard);

@@ -1,6 +1,7 @@
 import type { VisibleScope } from "../policy/visibility";
 import { type Clause, visibleCondition } from "./list";
 import { agentToken, parentToken, sessionToken } from "./search-scope";
+import type { IndexDb } from "./shards";
 
 export interface SearchQuery {
   scope: VisibleScope;
@@ -138,7 +139,7 @@ function indexingStatement(query: SearchQuery, visible: Clause): Clause {
 }
 
 /** One page of visible hits, best first; the high-water mark and the indexing flag from the same snapshot. */
-export async function searchMessages(db: D1Database, query: SearchQuery): Promise<SearchPage> {
+export async function searchMessages(db: IndexDb, query: SearchQuery): Promise<SearchPage> {
   const visible = searchVisibility(query.scope);
   const highWater = query.highWater;
   if (!visible) return { rows: [], hasMore: false, highWater: highWater ?? 0, indexing: false, rowsRead: 0 };

@@ -9,17 +9,41 @@ import type { VisibleScope } from "../policy/visibility";
  * records, search rows) live in one shard, its agent's or, for the agents `index.routeByKey` names, its
  * key's (`keyShard`), so the write rate and the size grow with the shards. `keyRouted` is that list.
  */
-export type IndexShards = readonly [D1Database, ...D1Database[]] & { readonly keyRouted: KeyRouted };
-
 /** The agents whose sessions are routed by their key (`index.routeByKey`): every one ("*"), or these. */
 export type KeyRouted = "*" | readonly string[];
+
+/** Shards of one kind of database handle, in shard order, with the routing they follow. */
+export type ShardsOf<Db> = readonly [Db, ...Db[]] & { readonly keyRouted: KeyRouted };
+
+/** What every index query is given: the shards as D1 bindings or as a request's D1 sessions. */
+export type IndexShards = ShardsOf<IndexDb>;
+
+/** The bound databases themselves (what a session object, the queue and the cron passes read and write). */
+export type BoundShards = ShardsOf<D1Database>;
+
+/**
+ * What a query needs of a shard: its D1 binding, or a D1 session over it (a Worker request's, served by
+ * the nearest replica: replicas.ts). A session has no `exec`, `dump` or `withSession`.
+ */
+export type IndexDb = Pick<D1Database, "prepare" | "batch">;
+
+/** Where a Worker request's env carries its shards opened as D1 sessions (replicas.ts). */
+export const REQUEST_SHARDS = Symbol("request shards");
+
+/** The bindings the shards are read from (the Worker's Env, or a part of it). */
+export type IndexBindings = Env & { readonly [REQUEST_SHARDS]?: IndexShards };
+
+/** The shards a Worker request reads and writes: its D1 sessions (replicas.ts), else the bound databases. */
+export function readShards(env: IndexBindings): IndexShards {
+  return env[REQUEST_SHARDS] ?? indexShards(env);
+}
 
 /**
  * The bound shards: `DB`, then `DB_1`, `DB_2`, … up to the first number not bound (a gap ends them, so
  * the count, which routing depends on, is exactly what the operator numbered), with the configuration's
  * `index.routeByKey` (none under an invalid configuration, which the Worker refuses anyway).
  */
-export function indexShards(env: Env): IndexShards {
+export function indexShards(env: Env): BoundShards {
   const more: D1Database[] = [];
   for (let n = 1; ; n++) {
     const shard = env[`DB_${n}`];
@@ -46,7 +70,7 @@ export function shardNumber(name: string, count: number): number {
 }
 
 /** Whether an agent's sessions are routed by their key (`index.routeByKey`), so spread over every shard. */
-export function routedByKey(shards: IndexShards, agentId: string): boolean {
+export function routedByKey(shards: ShardsOf<unknown>, agentId: string): boolean {
   return shards.length > 1 && (shards.keyRouted === "*" || shards.keyRouted.includes(agentId));
 }
 
@@ -65,19 +89,19 @@ export function agentOfKey(sessionKey: string): string {
  * shard: there the `maxConcurrent` count and claim over them stay one statement (`claimSubagentSlot`),
  * and that cap bounds their traffic anyway.
  */
-function shardOfKey(shards: IndexShards, sessionKey: string): number {
+function shardOfKey(shards: ShardsOf<unknown>, sessionKey: string): number {
   const agentId = agentOfKey(sessionKey);
   const byKey = routedByKey(shards, agentId) && !isSubagentRest(sessionKey.slice(agentId.length + 7));
   return shardNumber(byKey ? sessionKey : agentId, shards.length);
 }
 
 /** The shard that holds this session's index rows. */
-export function keyShard(shards: IndexShards, sessionKey: string): D1Database {
+export function keyShard<Db extends IndexDb>(shards: ShardsOf<Db>, sessionKey: string): Db {
   return shards[shardOfKey(shards, sessionKey)] ?? shards[0];
 }
 
 /** The shards that may hold an agent's sessions: its own, or every one when it is routed by key. */
-export function agentShards(shards: IndexShards, agentId: string): D1Database[] {
+export function agentShards<Db extends IndexDb>(shards: ShardsOf<Db>, agentId: string): Db[] {
   if (routedByKey(shards, agentId)) return [...shards];
   return [shards[shardNumber(agentId, shards.length)] ?? shards[0]];
 }
@@ -88,7 +112,7 @@ export function agentShards(shards: IndexShards, agentId: string): D1Database[] 
  * as there are shards, on average; the first with one shard). Ids made otherwise (derived from an
  * idempotency key, or older) still route by a read of every shard.
  */
-export function runIdIn(shards: IndexShards, sessionKey: string): string {
+export function runIdIn(shards: ShardsOf<unknown>, sessionKey: string): string {
   const home = shardOfKey(shards, sessionKey);
   for (;;) {
     const runId = crypto.randomUUID();
@@ -103,7 +127,7 @@ export function runIdIn(shards: IndexShards, sessionKey: string): string {
  * operator, visibility `all`) asks every shard, in parallel, and merges. With one shard this is always
  * that shard: no fan-out path runs.
  */
-export function scopeShards(shards: IndexShards, scope: VisibleScope, agentId?: string): D1Database[] {
+export function scopeShards(shards: IndexShards, scope: VisibleScope, agentId?: string): IndexDb[] {
   if (shards.length === 1) return [shards[0]];
   if (agentId !== undefined) return agentShards(shards, agentId);
   if (scope.type === "all") return [...shards];
@@ -112,8 +136,8 @@ export function scopeShards(shards: IndexShards, scope: VisibleScope, agentId?: 
 }
 
 /** Each shard's part of a key list (several keys, one read per shard that holds any of them). */
-export function keysByShard(shards: IndexShards, sessionKeys: readonly string[]): Map<D1Database, string[]> {
-  const parts = new Map<D1Database, string[]>();
+export function keysByShard(shards: IndexShards, sessionKeys: readonly string[]): Map<IndexDb, string[]> {
+  const parts = new Map<IndexDb, string[]>();
   for (const key of sessionKeys) {
     const shard = keyShard(shards, key);
     parts.set(shard, [...(parts.get(shard) ?? []), key]);
@@ -122,9 +146,9 @@ export function keysByShard(shards: IndexShards, sessionKeys: readonly string[])
 }
 
 /** The same read on every shard in parallel (a fan-out), results in shard order. */
-export function everyShard<T>(
-  shards: readonly D1Database[],
-  read: (db: D1Database) => Promise<T>,
+export function everyShard<T, Db extends IndexDb = IndexDb>(
+  shards: readonly Db[],
+  read: (db: Db) => Promise<T>,
 ): Promise<T[]> {
   return Promise.all(shards.map(read));
 }

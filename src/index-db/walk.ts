@@ -1,5 +1,6 @@
 import {
   everyShard,
+  type IndexDb,
   type IndexShards,
   keysByShard,
   newestFirst,
@@ -120,8 +121,8 @@ export async function reachesAncestor(
 
 /** The same read on every shard, its rows merged newest activity first (`newestFirst`), at most `limit`. */
 export async function newestAcrossShards<Row extends RecencyRow>(
-  shards: readonly D1Database[],
-  read: (db: D1Database) => Promise<Row[]>,
+  shards: readonly IndexDb[],
+  read: (db: IndexDb) => Promise<Row[]>,
   limit: number,
 ): Promise<Row[]> {
   const parts = await everyShard(shards, read);

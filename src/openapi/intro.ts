@@ -11,6 +11,8 @@ export const apiIntroduction = `Hosted session tools for AI agents: list session
 
 **Tool input.** Strings are trimmed and an empty string counts as absent; each camelCase parameter also accepts its snake_case spelling (\`session_key\`); numbers are JSON numbers, floats floored. A missing required parameter is a 400 (\`<name> required\`). Policy and lookup failures are results, \`{ status: "forbidden" | "error", error }\`, answered with 200.
 
+**Consistency.** The index's reads go through D1 sessions, served by the nearest read replica. Every answer of an authenticated route carries \`Switchboard-Bookmark\` (per index shard, where your next read must start); send it back as it came with your next request and that request reads at least what you saw and wrote. Without it, a read may be served by a replica a moment behind.
+
 **Errors.** \`{ "error": { "code", "message" } }\` (on \`/tools/invoke\`: \`{ "ok": false, "error": { "type", "message" } }\`). Request bodies are limited to 2 MB.
 
 | code | HTTP status |

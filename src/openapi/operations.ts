@@ -1,8 +1,10 @@
 import type { z } from "zod";
+import { BOOKMARK_HEADER } from "../index-db/replicas";
 import { errorResponse, errorResponseName } from "./components";
 import { hoistDefs, isZodSchema, zodJsonSchema } from "./json-schema";
 import { pathParamNames } from "./route-table";
 import type {
+  HeaderDoc,
   JsonSchema,
   OpenApiDocument,
   OpenApiOperation,
@@ -20,6 +22,19 @@ const security: Record<RouteAuth, Record<string, string[]>[]> = {
   none: [],
 };
 
+/** Every authenticated route reads the caller's D1 bookmarks and answers the newest (README "Read replicas"). */
+const bookmarkParameter: HeaderDoc = {
+  name: BOOKMARK_HEADER,
+  description:
+    "The `Switchboard-Bookmark` of the caller's previous answer, sent back as it came (`<shard>=<bookmark>`, comma separated): this request's index reads start at least there, so it sees what the caller saw and wrote. Absent: the nearest replica. Malformed: 400 naming the header.",
+};
+
+const bookmarkResponseHeader = {
+  description:
+    "Where the caller's next request must start to see what this one saw and wrote: per index shard a D1 bookmark, or `first-primary` after a session object may have written that shard. Send it back with the next request.",
+  schema: { type: "string" },
+};
+
 function parameters(route: RouteDoc): JsonSchema[] {
   const inPath = pathParamNames(route.path).map((name) => ({
     name,
@@ -28,7 +43,8 @@ function parameters(route: RouteDoc): JsonSchema[] {
     description: route.pathParams?.[name] ?? "",
     schema: { type: "string" },
   }));
-  const headers = (route.headers ?? []).map((header) => ({
+  const bookmark = route.auth === "none" ? [] : [bookmarkParameter];
+  const headers = [...(route.headers ?? []), ...bookmark].map((header) => ({
     name: header.name,
     in: "header",
     required: false,
@@ -92,7 +108,11 @@ function response(doc: ResponseDoc, components: Components): JsonSchema {
 /** One route's OpenAPI operation; the shared schemas and error responses it uses go into `components`. */
 export function buildOperation(route: RouteDoc, components: Components): OpenApiOperation {
   const responses: Record<string, JsonSchema> = {};
-  for (const doc of route.responses) responses[String(doc.status)] = response(doc, components);
+  for (const doc of route.responses) {
+    const answer = response(doc, components);
+    responses[String(doc.status)] =
+      route.auth === "none" ? answer : { ...answer, headers: { [BOOKMARK_HEADER]: bookmarkResponseHeader } };
+  }
   for (const status of route.errors) {
     const name = errorResponseName(status, route.invokeErrors);
     components.responses[name] ??= errorResponse(status, route.invokeErrors ?? false);

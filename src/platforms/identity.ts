@@ -2,6 +2,7 @@ import { z } from "zod";
 import { toHex } from "../auth/hmac";
 import type { Platform } from "../config/schema";
 import { readBotIdentity, writeBotIdentity } from "../index-db/channel-state";
+import type { IndexDb } from "../index-db/shards";
 import type { BotIdentity } from "./inbound-types";
 
 /** Each platform's API root when the channel sets no `apiBaseUrl` (SPEC §21). */
@@ -38,7 +39,7 @@ export interface IdentitySource {
  * with the token, whose fingerprint the stored row is kept under. Undefined when the platform cannot
  * say (then only commands address the bot; nothing is cached, so the next message asks again).
  */
-export async function botIdentity(db: D1Database, source: IdentitySource): Promise<BotIdentity | undefined> {
+export async function botIdentity(db: IndexDb, source: IdentitySource): Promise<BotIdentity | undefined> {
   const fingerprint = toHex(
     await crypto.subtle.digest("SHA-256", new TextEncoder().encode(source.token)),
   ).slice(0, 16);

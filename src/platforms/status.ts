@@ -1,6 +1,6 @@
 import { type ChannelDeliveryError, lastChannelDeliveryError } from "../index-db/channel-deliveries";
 import { readInboundState } from "../index-db/channel-state";
-import { indexShards } from "../index-db/shards";
+import { readShards } from "../index-db/shards";
 import type { ChannelSettings } from "./platform";
 import { callApi } from "./send";
 import { DISCORD_COMMANDS, type PlatformChannel, refused, rootOf, token } from "./setup";
@@ -35,7 +35,7 @@ export async function channelStatus(
   channel: string,
   settings: ChannelSettings,
 ): Promise<ChannelStatus> {
-  const shards = indexShards(env);
+  const shards = readShards(env);
   const [inbound, lastDeliveryError, view] = await Promise.all([
     readInboundState(shards[0], channel),
     lastChannelDeliveryError(shards, channel),

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { resolveRequester } from "../auth/requester";
 import { AppError } from "../errors";
-import { indexShards } from "../index-db/shards";
+import { readShards } from "../index-db/shards";
 import { createMcpServer } from "../mcp/server";
 import { toolContext } from "../tools/context";
 
@@ -19,7 +19,7 @@ export const mcpRoutes = new Hono<AppEnv>()
       sessionKey: c.req.header("X-Switchboard-Session"),
       agentId: c.req.header("X-Switchboard-Agent"),
     };
-    const requester = await resolveRequester(c.get("identity"), named, config, indexShards(c.env));
+    const requester = await resolveRequester(c.get("identity"), named, config, readShards(c.env));
     if (!requester.ok) throw new AppError(requester.code, requester.message);
     const waitUntil = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
     const server = createMcpServer(toolContext(c.env, config, requester.requester, undefined, waitUntil));

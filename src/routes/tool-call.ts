@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
 import { type NamedRequester, resolveRequester } from "../auth/requester";
 import { AppError, ToolInputError } from "../errors";
-import { indexShards } from "../index-db/shards";
+import { readShards } from "../index-db/shards";
 import { toolContext } from "../tools/context";
 import { executeToolCall } from "../tools/invoke";
 import { toolRegistry } from "../tools/registry";
@@ -19,7 +19,7 @@ export async function runToolCall(
 ): Promise<object> {
   if (!(name in toolRegistry)) throw new AppError("tool_not_found", `Tool not available: ${name}`);
   const config = c.get("config");
-  const requester = await resolveRequester(c.get("identity"), named, config, indexShards(c.env));
+  const requester = await resolveRequester(c.get("identity"), named, config, readShards(c.env));
   if (!requester.ok) throw new AppError(requester.code, requester.message);
   const waitUntil = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
   const ctx = toolContext(c.env, config, requester.requester, undefined, waitUntil);

@@ -1,7 +1,7 @@
 import { agentApi } from "../agent-object/client";
 import { keyOptionsOf } from "../config/key-options";
 import type { SwitchboardConfig } from "../config/schema";
-import { indexShards } from "../index-db/shards";
+import { readShards } from "../index-db/shards";
 import { openPlatformThread } from "../platforms/threads";
 import type { Requester } from "../policy/requester";
 import type { QueueMessage } from "../queue/messages";
@@ -23,7 +23,7 @@ export function toolContext(
     ...(waitUntil ? { waitUntil } : {}),
     config,
     keyOptions: keyOptionsOf(config),
-    shards: indexShards(env),
+    shards: readShards(env),
     session: (sessionKey) => sessionApi(env.SESSION, sessionKey),
     recordSend: (send) => sessionApi(env.SESSION, requester.sessionKey).recordSend(send),
     waitForRun: (sessionKey, runId, timeoutMs) =>

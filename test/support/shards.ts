@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
-import { type IndexShards, indexShards, keyShard } from "../../src/index-db/shards";
+import { type BoundShards, indexShards, keyShard } from "../../src/index-db/shards";
 
 /** The index's shards as the Worker binds them (vitest.config.ts: DB, DB_1, DB_2). */
-export const shards = (): IndexShards => indexShards(env);
+export const shards = (): BoundShards => indexShards(env);
 
 /** The shard holding a session's index rows (its key's agent), for a test reading or writing them directly. */
 export const shardOf = (sessionKey: string): D1Database => keyShard(shards(), sessionKey);
@@ -24,5 +24,5 @@ export async function rowsInEveryShard<T>(sql: string, ...params: unknown[]): Pr
 }
 
 /** These databases as index shards with the Worker's `index.routeByKey` (a one-shard view, a wrapped one). */
-export const shardsOf = (...dbs: [D1Database, ...D1Database[]]): IndexShards =>
+export const shardsOf = (...dbs: [D1Database, ...D1Database[]]): BoundShards =>
   Object.assign(dbs, { keyRouted: shards().keyRouted });

@@ -1,3 +1,4 @@
+import { Bookmarks } from "./bookmarks.ts";
 import type { CronAgentQuery, CronJob, CronJobInput, CronJobPatch, CronRun } from "./cron-types.ts";
 import { type ClientOptions, type RequestSpec, request } from "./http.ts";
 import { runEvents, sendStreamed, sessionEvents } from "./live.ts";
@@ -79,7 +80,7 @@ export class SwitchboardClient {
   readonly options: Readonly<ClientOptions>;
 
   constructor(options: ClientOptions = {}) {
-    this.options = { ...options };
+    this.options = { ...options, bookmarks: options.bookmarks ?? new Bookmarks() };
   }
 
   /** The same client with some options changed (another token, another requester session). */

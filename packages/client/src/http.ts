@@ -1,3 +1,4 @@
+import { BOOKMARK_HEADER, type Bookmarks } from "./bookmarks.ts";
 import { errorFromResponse, networkError, SwitchboardError, timeoutError } from "./errors.ts";
 
 /** Anything shaped like the global `fetch` (tests pass the Worker's own `fetch`). */
@@ -16,6 +17,11 @@ export interface ClientOptions {
   fetch?: FetchLike;
   /** Per request, in ms, on top of any server-side wait the call asks for; default 30 000. */
   timeoutMs?: number;
+  /**
+   * The D1 bookmarks sent back with every call (`Switchboard-Bookmark`); the client keeps its own, which
+   * `with()` shares. Pass one to share it between clients (the same caller with other tokens).
+   */
+  bookmarks?: Bookmarks;
 }
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8787";
@@ -51,6 +57,8 @@ export function requestHeaders(
   if (options.session) headers["X-Switchboard-Session"] = options.session;
   if (options.agent) headers["X-Switchboard-Agent"] = options.agent;
   if (hasBody) headers["Content-Type"] = "application/json";
+  const bookmarks = options.bookmarks?.header;
+  if (bookmarks) headers[BOOKMARK_HEADER] = bookmarks;
   return headers;
 }
 
@@ -74,6 +82,7 @@ export async function request<T>(options: ClientOptions, spec: RequestSpec): Pro
   } catch (error) {
     throw isTimeout(error) ? timeoutError(spec.what, timeoutMs, error) : networkError(baseUrl, error);
   }
+  options.bookmarks?.update(response.headers.get(BOOKMARK_HEADER));
   let text: string;
   try {
     // Decoded by hand: workerd warns when .text() reads a body whose type is not text (the JSONL export).

@@ -2,6 +2,7 @@
 // and browsers. Built to ESM and .d.ts in dist/ (`npm run build`); the repository's CLI runs this source.
 import type { ToolFailure } from "./types.ts";
 
+export { BOOKMARK_HEADER, Bookmarks } from "./bookmarks.ts";
 export { SwitchboardClient } from "./client.ts";
 export type * from "./cron-types.ts";
 export {

@@ -1,3 +1,4 @@
+import { BOOKMARK_HEADER } from "./bookmarks.ts";
 import { errorFromResponse, networkError, SwitchboardError, timeoutError } from "./errors.ts";
 import {
   baseUrlOf,
@@ -156,6 +157,7 @@ async function open(
   } finally {
     clearTimeout(timer);
   }
+  options.bookmarks?.update(response.headers.get(BOOKMARK_HEADER));
   const isStream = response.headers.get("content-type")?.startsWith("text/event-stream") === true;
   if (!response.ok || !isStream || !response.body) {
     const text = await response.text().catch(() => "");

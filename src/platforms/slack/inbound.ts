@@ -1,5 +1,5 @@
 import { readSecret } from "../../config/secrets";
-import { indexShards } from "../../index-db/shards";
+import { readShards } from "../../index-db/shards";
 import { botIdentity } from "../identity";
 import type { PlatformInbound } from "../platform";
 import { mapSlackEnvelope, readableSlackText } from "./mapping";
@@ -26,7 +26,7 @@ export const slackInbound: PlatformInbound = {
   async identity(env, { channel, settings }) {
     const token = settings.botTokenEnv ? readSecret(env, settings.botTokenEnv) : undefined;
     if (!token) return undefined;
-    return botIdentity(indexShards(env)[0], {
+    return botIdentity(readShards(env)[0], {
       channel,
       platform: "slack",
       token,

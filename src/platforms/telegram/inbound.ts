@@ -1,6 +1,6 @@
 import { thirdPartySecrets } from "../../auth/third-party-secret";
 import { readSecret } from "../../config/secrets";
-import { indexShards } from "../../index-db/shards";
+import { readShards } from "../../index-db/shards";
 import { botIdentity } from "../identity";
 import type { PlatformInbound } from "../platform";
 import { mapTelegramUpdate, withoutTelegramMention } from "./mapping";
@@ -22,7 +22,7 @@ export const telegramInbound: PlatformInbound = {
   async identity(env, { channel, settings }) {
     const token = settings.botTokenEnv ? readSecret(env, settings.botTokenEnv) : undefined;
     if (!token) return undefined;
-    return botIdentity(indexShards(env)[0], {
+    return botIdentity(readShards(env)[0], {
       channel,
       platform: "telegram",
       token,

@@ -5,7 +5,7 @@ import { keyOptionsOf } from "../../config/key-options";
 import type { Platform } from "../../config/schema";
 import { AppError } from "../../errors";
 import { type InboundOutcome, noteInbound } from "../../index-db/channel-state";
-import { indexShards } from "../../index-db/shards";
+import { readShards } from "../../index-db/shards";
 import { displayKey } from "../../keys";
 import { stableUuid } from "../../messaging/stable-id";
 import { addressesBot, senderAllowed } from "../../platforms/groups";
@@ -38,7 +38,7 @@ export async function platformInbound(
   if (!verified.ok && verified.missing) throw new AppError("unavailable", `channel ${verified.missing}`);
   if (!verified.ok) throw new AppError("unauthorized", "unauthorized");
   const note = (outcome: InboundOutcome, reason?: string) =>
-    noteInbound(indexShards(c.env)[0], channel, outcome, request.now, reason).catch((error: unknown) =>
+    noteInbound(readShards(c.env)[0], channel, outcome, request.now, reason).catch((error: unknown) =>
       console.warn(`channel ${channel}: inbound state not noted: ${String(error)}`),
     );
   let body: unknown;

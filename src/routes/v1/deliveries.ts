@@ -8,7 +8,7 @@ import {
   findDelivery,
   listDeliveries,
 } from "../../index-db/deliveries";
-import { indexShards } from "../../index-db/shards";
+import { readShards } from "../../index-db/shards";
 import { DELIVERY_KINDS, DELIVERY_STATUSES, type DeliveryRecord } from "../../session/api";
 import { sessionApi } from "../../session/client";
 import { encodeJsonCursor, jsonCursorParam } from "../../tools/list-cursor";
@@ -57,7 +57,7 @@ function viewerAgent(c: Context<AppEnv>): string | undefined {
 async function sessionOf(c: Context<AppEnv>): Promise<{ sessionKey: string; deliveryId: string }> {
   const agentId = viewerAgent(c);
   const deliveryId = c.req.param("deliveryId") ?? "";
-  const found = await findDelivery(indexShards(c.env), deliveryId);
+  const found = await findDelivery(readShards(c.env), deliveryId);
   if (!found || (agentId !== undefined && found.agentId !== agentId))
     throw new AppError("not_found", `delivery ${deliveryId} not found`);
   return { sessionKey: found.sessionKey, deliveryId };
@@ -92,14 +92,14 @@ export const deliveryRoutes = new Hono<AppEnv>()
     // own, so that an empty list is not read as "nothing happened" (its records are the producer's).
     const countHidden = agentId !== undefined && sessionKey === undefined && !query.cursor;
     const [page, hiddenByVisibility] = await Promise.all([
-      listDeliveries(indexShards(c.env), {
+      listDeliveries(readShards(c.env), {
         ...filters,
         ...(sessionKey ? { sessionKey } : {}),
         ...(agentId !== undefined ? { agentId } : {}),
         ...(query.cursor ? { cursor: query.cursor } : {}),
         limit: query.limit ?? DEFAULT_DELIVERY_LIMIT,
       }),
-      countHidden ? countAddressedByOthers(indexShards(c.env), { ...filters, agentId }) : 0,
+      countHidden ? countAddressedByOthers(readShards(c.env), { ...filters, agentId }) : 0,
     ]);
     return c.json({
       count: page.deliveries.length,

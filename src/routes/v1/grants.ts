@@ -5,6 +5,7 @@ import { GRANT_SCOPES, hashGrantSecret, mintGrantToken } from "../../auth/grant-
 import { keyOptionsOf } from "../../config/key-options";
 import { AppError } from "../../errors";
 import { findGrant, insertGrant, listGrants, revokeGrant } from "../../index-db/grants";
+import { readShards } from "../../index-db/shards";
 import { parseSessionKey, refineKeyInput } from "../../keys";
 import { sessionApi } from "../../session/client";
 import { readJsonBody } from "../middleware";
@@ -50,7 +51,7 @@ export const grantRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
     // SPEC §23: the operator lists every grant, an agent token its own agent's; never a token or its hash.
     const { agentId } = issuerAgent(c, "list");
-    const grants = await listGrants(c.env.DB, agentId);
+    const grants = await listGrants(readShards(c.env)[0], agentId);
     return c.json({ grants: grants.map(({ agentId: _, ...grant }) => grant) });
   })
   .post("/", async (c) => {
@@ -74,16 +75,16 @@ export const grantRoutes = new Hono<AppEnv>()
     const createdAt = Date.now();
     const expiresAt = createdAt + body.ttlSeconds * 1000;
     const grant = { grantId, sessionKey, sessionId, agentId, scopes, createdAt, expiresAt };
-    await insertGrant(c.env.DB, grant, await hashGrantSecret(secret));
+    await insertGrant(readShards(c.env)[0], grant, await hashGrantSecret(secret));
     return c.json({ grantId, token, expiresAt, sessionKey, scopes }, 201);
   })
   .delete("/:grantId", async (c) => {
     const { agentId } = issuerAgent(c);
     const grantId = c.req.param("grantId");
-    const found = await findGrant(c.env.DB, grantId);
+    const found = await findGrant(readShards(c.env)[0], grantId);
     if (!found) throw new AppError("not_found", "grant not found");
     if (agentId !== undefined && found.grant.agentId !== agentId)
       throw new AppError("forbidden", `an agent token for "${agentId}" revokes only that agent's grants`);
-    await revokeGrant(c.env.DB, grantId, Date.now());
+    await revokeGrant(readShards(c.env)[0], grantId, Date.now());
     return c.json({ grantId, revoked: true });
   });

@@ -10,7 +10,7 @@ import { announceAddress } from "../../cron/announce-address";
 import { AppError, badRequest } from "../../errors";
 import { hookSessionKey, hookTurn } from "../../hooks/hook-turn";
 import { claimHookKey, type HookStart, releaseHookKey } from "../../index-db/hook-deliveries";
-import { indexShards, runIdIn } from "../../index-db/shards";
+import { readShards, runIdIn } from "../../index-db/shards";
 import { displayKey } from "../../keys";
 import { sessionApi } from "../../session/client";
 import { unwrapResult } from "../store-result";
@@ -89,19 +89,19 @@ export const hookRoutes = new Hono<AppEnv>().post("/:name", limitHookBody, async
   const keyOptions = keyOptionsOf(config);
   const target = hookSessionKey(hook, keyOptions);
   if (!target.ok) throw new AppError("unavailable", `hook ${name}: ${target.error}`);
-  const candidate = { runId: runIdIn(indexShards(c.env), target.key), sessionKey: target.key };
+  const candidate = { runId: runIdIn(readShards(c.env), target.key), sessionKey: target.key };
   const answer = (start: HookStart) =>
     c.json({ runId: start.runId, sessionKey: displayKey(start.sessionKey, keyOptions) }, 202);
   if (idempotencyKey === undefined) {
     await startRun(c, name, hook, payload, candidate);
     return answer(candidate);
   }
-  const claim = await claimHookKey(c.env.DB, name, idempotencyKey, candidate, Date.now());
+  const claim = await claimHookKey(readShards(c.env)[0], name, idempotencyKey, candidate, Date.now());
   if (!claim.claimed) return answer(claim.start);
   try {
     await startRun(c, name, hook, payload, candidate);
   } catch (error) {
-    await releaseHookKey(c.env.DB, name, idempotencyKey, candidate.runId);
+    await releaseHookKey(readShards(c.env)[0], name, idempotencyKey, candidate.runId);
     throw error;
   }
   return answer(candidate);

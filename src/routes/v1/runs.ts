@@ -4,7 +4,7 @@ import type { AppEnv } from "../../app-env";
 import { keyOptionsOf } from "../../config/key-options";
 import { AppError } from "../../errors";
 import { findRunSession } from "../../index-db/runs";
-import { indexShards } from "../../index-db/shards";
+import { readShards } from "../../index-db/shards";
 import { parseSessionKey } from "../../keys";
 import { reportedRunUsage, webhookAnswerSchema } from "../../runtimes/webhook";
 import type { Result, RunRecord } from "../../session/api";
@@ -46,7 +46,7 @@ function unwrapRun(result: Result<RunRecord>): RunRecord {
 
 /** The session key of a run the caller may see: operators any, agents their own, run tokens their own run. */
 async function runSessionKey(c: Context<AppEnv>, runId: string): Promise<string> {
-  const sessionKey = await findRunSession(indexShards(c.env), runId);
+  const sessionKey = await findRunSession(readShards(c.env), runId);
   if (!sessionKey) throw new AppError("not_found", "run not found");
   const identity = c.get("identity");
   const config = c.get("config");
@@ -79,7 +79,7 @@ async function runSession(c: Context<AppEnv>, runId: string) {
  */
 async function streamedRunSession(c: Context<AppEnv>, runId: string): Promise<string> {
   const reader = streamReader(c);
-  const sessionKey = await findRunSession(indexShards(c.env), runId);
+  const sessionKey = await findRunSession(readShards(c.env), runId);
   const row = sessionKey ? await sessionApi(c.env.SESSION, sessionKey).describe() : undefined;
   if (!sessionKey || !row?.ok) throw new AppError("not_found", "run not found");
   const { agentId, spawnedBy } = row.value;

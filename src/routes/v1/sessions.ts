@@ -5,7 +5,7 @@ import { configuredModels } from "../../config/agents";
 import { keyOptionsOf } from "../../config/key-options";
 import { badRequest } from "../../errors";
 import { childKeysOf, visibleChildRows } from "../../index-db/children";
-import { indexShards, runIdIn } from "../../index-db/shards";
+import { readShards, runIdIn } from "../../index-db/shards";
 import { displayKey } from "../../keys";
 import { grantRow } from "../../policy/grant-view";
 import { sessionApi } from "../../session/client";
@@ -64,7 +64,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     const sessionKey = pathKey(c);
     const [described, childRows] = await Promise.all([
       sessionApi(c.env.SESSION, sessionKey).describe(),
-      visibleChildRows(indexShards(c.env), [sessionKey], restScope(c.get("identity"))),
+      visibleChildRows(readShards(c.env), [sessionKey], restScope(c.get("identity"))),
     ]);
     const row = unwrapResult(described);
     // Only this session's children, not those of an earlier session of its key (SPEC §23).
@@ -116,7 +116,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     if (body.webhook !== undefined) assertAllowedWebhook(body.webhook, c.get("config"), "webhook");
     const queued = await session.enqueueTurn({
       // Routed to the session's index shard, so `/v1/runs/{runId}…` reads that shard alone.
-      runId: runIdIn(indexShards(c.env), sessionKey),
+      runId: runIdIn(readShards(c.env), sessionKey),
       ...(body.idempotencyKey ? { dedupeKey: `chat:${body.idempotencyKey}` } : {}),
       message: { text: body.text, provenance: { kind: "external_user" } },
       ...(body.webhook !== undefined ? { webhook: { url: body.webhook } } : {}),

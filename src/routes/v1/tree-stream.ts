@@ -3,7 +3,7 @@ import type { AppEnv } from "../../app-env";
 import { keyOptionsOf } from "../../config/key-options";
 import { badRequest } from "../../errors";
 import { descendants } from "../../index-db/children";
-import { indexShards } from "../../index-db/shards";
+import { readShards } from "../../index-db/shards";
 import { parseSessionKey } from "../../keys";
 import { openSessionStream } from "../../session/client";
 import { KEEP_ALIVE_MS, SSE_HEADERS, STREAM_LIFETIME_MS, sseComment, sseFrame } from "../../sse/frames";
@@ -148,7 +148,7 @@ export async function treeStream(
     announceHidden();
   };
 
-  const known = await descendants(indexShards(c.env), root);
+  const known = await descendants(readShards(c.env), root);
   // A session found now was there before this connection: live-only unless resuming (then from its cursor, or all).
   const initial = [root, ...known.filter((child) => reader.mayRead(child)).map((child) => child.sessionKey)];
   const read = new Set(initial);
