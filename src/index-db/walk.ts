@@ -25,8 +25,8 @@ export interface WalkedNode {
 }
 
 // What any walk's caller reads of a descendant (subagents, the tree view, the tree stream).
-const NODE_COLUMNS = `session_key, spawned_by, agent_id, label, spawn_task, status, started_at, ended_at,
-  total_tokens, ${RECENCY_COLUMNS}`;
+const NODE_COLUMNS = `session_key, session_id, spawned_by, spawned_by_id, agent_id, label, spawn_task, status,
+  started_at, ended_at, total_tokens, ${RECENCY_COLUMNS}`;
 
 /**
  * The descendants of `roots` (children, theirs, …), parents before children and the newest activity
@@ -39,8 +39,10 @@ export async function walkDownLevels(
   limit = Number.POSITIVE_INFINITY,
 ): Promise<WalkedNode[]> {
   const nodes: WalkedNode[] = [];
-  // (root, session) pairs whose children the next level reads; a root inside another root's tree is walked for both.
-  let frontier = roots.map((root) => ({ root, sessionKey: root }));
+  // (root, session) pairs whose children the next level reads; a root inside another root's tree is walked
+  // for both. Each with the session's id: its children are those of that session, not of its key (SPEC §23).
+  const rootIds = await sessionIdsOf(shards, roots);
+  let frontier = roots.map((root) => ({ root, sessionKey: root, sessionId: rootIds.get(root) }));
   for (let depth = 1; depth <= MAX_TREE_DEPTH && frontier.length > 0 && nodes.length < limit; depth++) {
     const parents = JSON.stringify([...new Set(frontier.map((pair) => pair.sessionKey))]);
     const found = await everyShard(shards, async (db) => {
@@ -57,13 +59,44 @@ export async function walkDownLevels(
     const next: typeof frontier = [];
     for (const row of level)
       for (const pair of frontier)
-        if (pair.sessionKey === row.spawned_by) {
+        if (pair.sessionKey === row.spawned_by && ownChildOf(row, pair.sessionId)) {
           nodes.push({ root: pair.root, depth, row });
-          next.push({ root: pair.root, sessionKey: String(row.session_key) });
+          next.push({
+            root: pair.root,
+            sessionKey: String(row.session_key),
+            sessionId: String(row.session_id),
+          });
         }
     frontier = next;
   }
   return nodes;
+}
+
+/**
+ * Whether a child row belongs to its parent's session `parentId` (SPEC §23): one unbound (from before
+ * children were bound) goes by key; one bound to a session not indexed any more (deleted) to none.
+ */
+function ownChildOf(row: Record<string, string | number | null>, parentId: string | undefined): boolean {
+  return row.spawned_by_id === null || row.spawned_by_id === undefined || row.spawned_by_id === parentId;
+}
+
+/** The session ids of these sessions as the index has them (those indexed): read in each key's shard. */
+async function sessionIdsOf(
+  shards: IndexShards,
+  sessionKeys: readonly string[],
+): Promise<Map<string, string>> {
+  const parts = await Promise.all(
+    [...keysByShard(shards, sessionKeys)].map(async ([db, keys]) => {
+      const { results } = await db
+        .prepare(
+          "SELECT session_key, session_id FROM session_index WHERE session_key IN (SELECT value FROM json_each(?))",
+        )
+        .bind(JSON.stringify(keys))
+        .all<{ session_key: string; session_id: string }>();
+      return results;
+    }),
+  );
+  return new Map(parts.flat().map((row) => [row.session_key, row.session_id]));
 }
 
 /** For each of these sessions, its spawner (null for none): read in each key's shard. */

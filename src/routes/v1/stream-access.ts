@@ -59,6 +59,7 @@ export function streamReader(c: Context<AppEnv>): StreamReader {
     const requester = {
       agentId: claims.agentId,
       sessionKey: claims.sessionKey,
+      ...(claims.sessionId ? { sessionId: claims.sessionId } : {}),
       depth: claims.depth,
       sandboxed: claims.sandboxed,
       isSubagent: claims.depth > 0,
