@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   ADMIN,
   answerDeferred,
+  openStream,
   call,
   createSession,
   createSpawned,
@@ -124,7 +125,7 @@ describe("a child of a deleted session, its requester's key created again", () =
     expect(await tool("sessions_history", parent, { sessionKey: child })).toMatchObject({
       sessionKey: child,
     });
-    await recreate(parent, "main");
+    const newId = await recreate(parent, "main");
 
     const history = await tool("sessions_history", parent, { sessionKey: child });
     expect(history).toMatchObject({ status: "forbidden" });
@@ -135,5 +136,11 @@ describe("a child of a deleted session, its requester's key created again", () =
     expect(listed.sessions.map((row) => row.key)).not.toContain(child);
     const list = await subagents(parent, { action: "list" });
     expect(JSON.stringify(list)).not.toContain(child);
+
+    // A run of the new session may not follow the old child's events (its run token names its session).
+    const token = await runToken({ sessionKey: parent, agentId: "main", sessionId: newId });
+    const stream = await openStream(`${sessionPath(child)}/events`, { token });
+    expect(stream.status).toBe(403);
+    await stream.close();
   });
 });
