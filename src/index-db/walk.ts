@@ -99,52 +99,74 @@ async function sessionIdsOf(
   return new Map(parts.flat().map((row) => [row.session_key, row.session_id]));
 }
 
+/** A session's spawner as its index row has it: the spawner's key, and the session of it bound to. */
+interface Spawner {
+  spawnedBy: string | null;
+  spawnedById: string | null;
+}
+
 /** For each of these sessions, its spawner (null for none): read in each key's shard. */
 async function spawnersOf(
   shards: IndexShards,
   sessionKeys: readonly string[],
   listedOnly: boolean,
-): Promise<Map<string, string | null>> {
+): Promise<Map<string, Spawner>> {
   const parts = await Promise.all(
     [...keysByShard(shards, sessionKeys)].map(async ([db, keys]) => {
       const { results } = await db
         .prepare(
-          `SELECT session_key, spawned_by FROM session_index WHERE session_key IN (SELECT value FROM json_each(?))
-           ${listedOnly ? "AND list_state IN (0, 1)" : ""}`,
+          `SELECT session_key, spawned_by, spawned_by_id FROM session_index
+           WHERE session_key IN (SELECT value FROM json_each(?)) ${listedOnly ? "AND list_state IN (0, 1)" : ""}`,
         )
         .bind(JSON.stringify(keys))
-        .all<{ session_key: string; spawned_by: string | null }>();
+        .all<{ session_key: string; spawned_by: string | null; spawned_by_id: string | null }>();
       return results;
     }),
   );
-  return new Map(parts.flat().map((row) => [row.session_key, row.spawned_by]));
+  return new Map(
+    parts
+      .flat()
+      .map((row) => [row.session_key, { spawnedBy: row.spawned_by, spawnedById: row.spawned_by_id }]),
+  );
+}
+
+/** A walk up in progress: the next ancestor to test, and the session of it the step below is bound to. */
+export interface WalkUp {
+  ancestor: string;
+  bound: string | null;
 }
 
 /**
  * Which of the `starts` (an id → the first ancestor to test, at `depth`) reach `target` following
  * `spawned_by` upwards, as the walk-up CTE of runs.ts does: an ancestor at a time, up to MAX_TREE_DEPTH,
- * through sessions that are listed or archived only when `listedOnly`.
+ * through sessions that are listed or archived only when `listedOnly`. With the target's session id, the
+ * step into the target must be bound to that session (SPEC §23: not to an earlier one of its key).
  */
 export async function reachesAncestor(
   shards: IndexShards,
-  starts: ReadonlyMap<string, string>,
-  target: string,
+  starts: ReadonlyMap<string, WalkUp>,
+  target: { sessionKey: string; sessionId?: string },
   options: { depth: number; listedOnly: boolean },
 ): Promise<Set<string>> {
   const reached = new Set<string>();
   let current = new Map(starts);
   for (let depth = options.depth; current.size > 0; depth++) {
-    for (const [id, ancestor] of current)
-      if (ancestor === target) {
-        reached.add(id);
+    for (const [id, step] of current)
+      if (step.ancestor === target.sessionKey) {
+        if (step.bound === null || target.sessionId === undefined || step.bound === target.sessionId)
+          reached.add(id);
         current.delete(id);
       }
     if (depth >= MAX_TREE_DEPTH || current.size === 0) break;
-    const spawners = await spawnersOf(shards, [...new Set(current.values())], options.listedOnly);
-    const next = new Map<string, string>();
-    for (const [id, ancestor] of current) {
-      const up = spawners.get(ancestor);
-      if (up) next.set(id, up);
+    const spawners = await spawnersOf(
+      shards,
+      [...new Set([...current.values()].map((step) => step.ancestor))],
+      options.listedOnly,
+    );
+    const next = new Map<string, WalkUp>();
+    for (const [id, step] of current) {
+      const up = spawners.get(step.ancestor);
+      if (up?.spawnedBy) next.set(id, { ancestor: up.spawnedBy, bound: up.spawnedById });
     }
     current = next;
   }

@@ -166,5 +166,11 @@ describe("spawn walks go by session id, not by key", () => {
         [key("own")]: 1,
       });
     }
+    // A run of the old session's grandchild is not in the root's controlled tree; its own grandchild's is.
+    const [oldRun, ownRun] = [crypto.randomUUID(), crypto.randomUUID()];
+    const insert = env.DB.prepare("INSERT INTO run_index (run_id, session_key, created_at) VALUES (?, ?, ?)");
+    await env.DB.batch([insert.bind(oldRun, key("old1"), base), insert.bind(ownRun, key("own1"), base)]);
+    for (const db of [ONE_SHARD, shards()])
+      expect([...(await controlledRuns(db, root, [oldRun, ownRun], now)).keys()]).toEqual([ownRun]);
   });
 });

@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import {
   ADMIN,
   answerDeferred,
-  openStream,
   call,
   createSession,
   createSpawned,
   describeSession,
+  openStream,
   runToken,
   sessionPath,
   stub,
@@ -68,6 +68,28 @@ describe("a child of a deleted session, its requester's key created again", () =
     await answerDeferred(own.child, "the new session's answer", [own.child, parent]);
     const [completion] = await completionsAfter(parent, [own.child, parent]);
     expect(completion?.content).toContain("the new session's answer");
+  });
+
+  it("is not in the new session's controlled tree: subagents wait finds it unavailable, cancel refuses it", async () => {
+    const parent = await requester("spawner", "gen-wait");
+    const old = await runningChild(parent, "old-waited");
+    expect(await subagents(parent, { action: "wait", runIds: [old.runId], timeoutSeconds: 0 })).toMatchObject(
+      {
+        reason: "timeout",
+      },
+    );
+    await recreate(parent, "spawner");
+    expect(await subagents(parent, { action: "wait", runIds: [old.runId], timeoutSeconds: 0 })).toMatchObject(
+      {
+        reason: "unavailable",
+        unavailable: [old.runId],
+      },
+    );
+    expect(await subagents(parent, { action: "cancel", runId: old.runId })).toEqual({
+      status: "forbidden",
+      error: "Run outside the controlled session tree.",
+    });
+    await answerDeferred(old.child, "done", [old.child]);
   });
 
   it("does not count toward maxChildrenPerAgent of the new session", async () => {
