@@ -5,6 +5,7 @@ import { findSessionByKey } from "../index-db/lookup";
 import type { IndexShards } from "../index-db/shards";
 import { canonicalizeKeyInput, keyInputProblem, normalizeAgentId, parseSessionKey } from "../keys";
 import type { Requester } from "../policy/requester";
+import { effectiveVisibility } from "../policy/visibility";
 import type { Identity } from "./identity";
 
 export type RequesterResult =
@@ -103,6 +104,7 @@ export async function resolveRequester(
       requester: {
         agentId: claims.agentId,
         sessionKey: claims.sessionKey,
+        ...(claims.sessionId ? { sessionId: claims.sessionId } : {}),
         depth: claims.depth,
         sandboxed: claims.sandboxed,
         isSubagent: claims.depth > 0,
@@ -113,17 +115,19 @@ export async function resolveRequester(
       },
     };
   }
-  // Depth decides the sub-agent tool policy, so it comes from the index, never from the request;
-  // only sub-agent keys can have one, so other requesters cost no lookup.
-  const depth = parsed.isSubagent ? ((await findSessionByKey(shards, key.sessionKey))?.spawnDepth ?? 1) : 0;
-  return {
-    ok: true,
-    requester: {
-      agentId: parsed.agentId,
-      sessionKey: key.sessionKey,
-      depth,
-      sandboxed: agent.sandbox,
-      isSubagent: parsed.isSubagent,
-    },
+  const requester: Requester = {
+    agentId: parsed.agentId,
+    sessionKey: key.sessionKey,
+    depth: 0,
+    sandboxed: agent.sandbox,
+    isSubagent: parsed.isSubagent,
   };
+  // Depth decides the sub-agent tool policy, so it comes from the index, never from the request; the
+  // session's id decides what visibility `tree` reaches (SPEC §23: its own children, not an earlier
+  // session's of its key). Only these need the index, so other requesters cost no lookup.
+  if (!parsed.isSubagent && effectiveVisibility(config, requester) !== "tree") return { ok: true, requester };
+  const indexed = await findSessionByKey(shards, key.sessionKey);
+  if (parsed.isSubagent) requester.depth = indexed?.spawnDepth ?? 1;
+  if (indexed) requester.sessionId = indexed.sessionId;
+  return { ok: true, requester };
 }

@@ -9,6 +9,8 @@ const PREFIX = "sbr1";
 export const runTokenClaimsSchema = z.strictObject({
   agentId: z.string(),
   sessionKey: z.string(),
+  /** The session's id (SPEC §23): the run acts for this session, not for a later one under its key. */
+  sessionId: z.string().optional(),
   runId: z.string(),
   depth: z.number().int().min(0),
   sandboxed: z.boolean(),

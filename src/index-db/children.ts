@@ -173,17 +173,25 @@ export async function visibleChildRows(
 // D1 binds at most 100 parameters per statement.
 const KEYS_PER_READ = 90;
 
+/** SQL: `child` (an alias of session_index) was spawned by the session whose id is `parentId` (SPEC §23). */
+export const ownChild = (child: string, parentId: string) =>
+  `(${child}.spawned_by_id IS NULL OR ${child}.spawned_by_id = ${parentId})`;
+
 /**
  * The walk down the spawn tree (SQL, a `WITH` clause defining `down`) from the listed sessions' children,
- * those matching `start` (a condition on session_index): one row per descendant with the root it
- * descends from and its depth. Archived sessions are walked too; hidden ones end their branch.
+ * those matching `start` (a condition on session_index `s`): one row per descendant with the root it
+ * descends from and its depth. Archived sessions are walked too; hidden ones end their branch. Each step
+ * goes to the children of the parent's session, not of its key (SPEC §23 "Generations": a child of an
+ * earlier session of the key, deleted since, is not in the tree of the key's session now).
  */
-export const walkDown = (start: string) => `WITH RECURSIVE down(root, session_key, depth) AS (
-    SELECT spawned_by, session_key, 1 FROM session_index WHERE (${start}) AND list_state IN (0, 1)
+export const walkDown = (start: string) => `WITH RECURSIVE down(root, session_key, session_id, depth) AS (
+    SELECT s.spawned_by, s.session_key, s.session_id, 1 FROM session_index s
+      LEFT JOIN session_index p ON p.session_key = s.spawned_by
+      WHERE (${start}) AND s.list_state IN (0, 1) AND ${ownChild("s", "p.session_id")}
     UNION ALL
-    SELECT down.root, s.session_key, down.depth + 1 FROM session_index s
+    SELECT down.root, s.session_key, s.session_id, down.depth + 1 FROM session_index s
       JOIN down ON s.spawned_by = down.session_key
-      WHERE down.depth < ${MAX_TREE_DEPTH} AND s.list_state IN (0, 1)
+      WHERE down.depth < ${MAX_TREE_DEPTH} AND s.list_state IN (0, 1) AND ${ownChild("s", "down.session_id")}
   )`;
 
 /**
@@ -206,7 +214,7 @@ export async function pendingDescendants(
     const keys = sessionKeys.slice(start, start + KEYS_PER_READ);
     const { results } = await db
       .prepare(
-        `${walkDown(`spawned_by IN (${keys.map(() => "?").join(", ")})`)}
+        `${walkDown(`s.spawned_by IN (${keys.map(() => "?").join(", ")})`)}
          SELECT down.root, COUNT(*) AS n FROM down JOIN session_index s ON s.session_key = down.session_key
            WHERE s.status IS NULL OR s.status = 'running' GROUP BY down.root`,
       )
@@ -232,7 +240,7 @@ export async function descendants(
   }
   const { results } = await shards[0]
     .prepare(
-      `${walkDown("spawned_by = ?")}
+      `${walkDown("s.spawned_by = ?")}
        SELECT s.session_key, s.agent_id, s.spawned_by FROM down JOIN session_index s ON s.session_key = down.session_key
          ORDER BY down.depth LIMIT ${MAX_CHILDREN}`,
     )

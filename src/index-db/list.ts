@@ -70,7 +70,17 @@ function scopeAlternatives(scope: VisibleScope, agentId: string | undefined): Cl
   if (agentId && agentId !== own) return [];
   const self = clause("session_key = ?", scope.sessionKey);
   if (scope.type === "self") return [self];
-  return [self, clause("spawned_by = ? AND agent_id = ?", scope.sessionKey, own)];
+  // Its children are its session's, not its key's (SPEC §23); unbound ones (from before) go by key.
+  const children =
+    scope.sessionId === undefined
+      ? clause("spawned_by = ? AND agent_id = ?", scope.sessionKey, own)
+      : clause(
+          "spawned_by = ? AND agent_id = ? AND (spawned_by_id IS NULL OR spawned_by_id = ?)",
+          scope.sessionKey,
+          own,
+          scope.sessionId,
+        );
+  return [self, children];
 }
 
 /** The time window and the cursor, as ranges of the ordering column (`recency` or the FTS rowid). */

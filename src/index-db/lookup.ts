@@ -15,13 +15,20 @@ import {
  */
 export type SessionRef = Pick<
   SessionRecord,
-  "sessionKey" | "sessionId" | "agentId" | "spawnedBy" | "spawnDepth" | "chatType" | "sendPolicy"
+  | "sessionKey"
+  | "sessionId"
+  | "agentId"
+  | "spawnedBy"
+  | "spawnedById"
+  | "spawnDepth"
+  | "chatType"
+  | "sendPolicy"
 > & { channel: string };
 
 const chatTypes: ReadonlySet<unknown> = new Set(["direct", "group", "channel"]);
 
 const REF_COLUMNS =
-  "session_key, session_id, agent_id, spawned_by, spawn_depth, channel, chat_type, send_policy";
+  "session_key, session_id, agent_id, spawned_by, spawned_by_id, spawn_depth, channel, chat_type, send_policy";
 
 function toRef(row: Record<string, unknown> | null): SessionRef | undefined {
   if (!row) return undefined;
@@ -30,6 +37,7 @@ function toRef(row: Record<string, unknown> | null): SessionRef | undefined {
     sessionId: String(row.session_id),
     agentId: String(row.agent_id),
     ...(row.spawned_by ? { spawnedBy: String(row.spawned_by) } : {}),
+    ...(row.spawned_by_id ? { spawnedById: String(row.spawned_by_id) } : {}),
     spawnDepth: Number(row.spawn_depth ?? 0),
     channel: String(row.channel ?? "unknown"),
     ...(chatTypes.has(row.chat_type) ? { chatType: row.chat_type as SessionRef["chatType"] } : {}),
@@ -189,17 +197,23 @@ async function runningSubagents(
 
 /**
  * Non-collector children of a session that have not finished: no run ended yet, or one running
- * (`maxChildrenPerAgent`). Counted in every shard (children may be of other agents).
+ * (`maxChildrenPerAgent`, `sessions_yield`). Counted in every shard (children may be of other agents).
+ * With the session's id, only its own (SPEC §23: an earlier session of its key, deleted since, is not it).
  */
-export async function countActiveChildren(shards: IndexShards, sessionKey: string): Promise<number> {
+export async function countActiveChildren(
+  shards: IndexShards,
+  sessionKey: string,
+  sessionId?: string,
+): Promise<number> {
+  const own = sessionId === undefined ? "" : "AND (spawned_by_id IS NULL OR spawned_by_id = ?)";
   const counts = await everyShard(shards, async (db) => {
     const row = await db
       .prepare(
         // Collectors count only toward their group's caps (SPEC §15), kept by the requester itself.
         `SELECT COUNT(*) AS n FROM session_index WHERE spawned_by = ? AND list_state IN (0, 1) AND collector = 0
-           AND (status IS NULL OR status = 'running')`,
+           AND (status IS NULL OR status = 'running') ${own}`,
       )
-      .bind(sessionKey)
+      .bind(...(sessionId === undefined ? [sessionKey] : [sessionKey, sessionId]))
       .first<{ n: number }>();
     return row?.n ?? 0;
   });

@@ -26,8 +26,9 @@ export async function findRunSession(shards: IndexShards, runId: string): Promis
 
 /**
  * Where a walk up the spawn tree from a run starts: `start` selects, for the runs bound as a JSON array,
- * `run_id`, the `value` the caller is answered with and the first `ancestor` to test (at `depth`); the
- * walk passes only through listed or archived sessions when `listedOnly`.
+ * `run_id`, the `value` the caller is answered with, the first `ancestor` to test (at `depth`) and the
+ * session of it the run's session is `bound` to (null: by key); the walk passes only through listed or
+ * archived sessions when `listedOnly`.
  */
 interface RunWalk {
   start: string;
@@ -43,7 +44,7 @@ interface RunWalk {
 async function runsReaching(
   shards: IndexShards,
   walk: RunWalk,
-  callerKey: string,
+  caller: { sessionKey: string; sessionId?: string },
   runIds: readonly string[],
 ): Promise<Map<string, string>> {
   if (runIds.length === 0) return new Map();
@@ -53,33 +54,35 @@ async function runsReaching(
       const { results } = await db
         .prepare(walk.start)
         .bind(ids)
-        .all<{ run_id: string; value: string; ancestor: string }>();
+        .all<{ run_id: string; value: string; ancestor: string; bound: string | null }>();
       return results;
     });
     const runs = parts.flat();
-    const starts = new Map(runs.map((run) => [run.run_id, run.ancestor]));
-    const reached = await reachesAncestor(shards, starts, callerKey, walk);
+    const starts = new Map(runs.map((run) => [run.run_id, { ancestor: run.ancestor, bound: run.bound }]));
+    const reached = await reachesAncestor(shards, starts, caller, walk);
     return new Map(runs.filter((run) => reached.has(run.run_id)).map((run) => [run.run_id, run.value]));
   }
+  // The step into the caller must be bound to the caller's session, if both are known (SPEC §23).
   const { results } = await shards[0]
     .prepare(
-      `WITH RECURSIVE up(run_id, value, ancestor, depth) AS (
-         SELECT run_id, value, ancestor, ${walk.depth} FROM (${walk.start})
+      `WITH RECURSIVE up(run_id, value, ancestor, bound, depth) AS (
+         SELECT run_id, value, ancestor, bound, ${walk.depth} FROM (${walk.start})
          UNION ALL
-         SELECT up.run_id, up.value, s.spawned_by, up.depth + 1 FROM up
+         SELECT up.run_id, up.value, s.spawned_by, s.spawned_by_id, up.depth + 1 FROM up
            JOIN session_index s ON s.session_key = up.ancestor
            WHERE up.depth < ${MAX_TREE_DEPTH} ${walk.listedOnly ? "AND s.list_state IN (0, 1)" : ""}
        )
-       SELECT DISTINCT run_id, value FROM up WHERE ancestor = ?`,
+       SELECT DISTINCT run_id, value FROM up
+         WHERE ancestor = ?2 AND (bound IS NULL OR ?3 IS NULL OR bound = ?3)`,
     )
-    .bind(ids, callerKey)
+    .bind(ids, caller.sessionKey, caller.sessionId ?? null)
     .all<{ run_id: string; value: string }>();
   return new Map(results.map((row) => [row.run_id, row.value]));
 }
 
 // From a listed or archived run's session up through its spawner's (whatever their list state).
 const CONTROLLED: RunWalk = {
-  start: `SELECT r.run_id, r.session_key AS value, s.spawned_by AS ancestor FROM run_index r
+  start: `SELECT r.run_id, r.session_key AS value, s.spawned_by AS ancestor, s.spawned_by_id AS bound FROM run_index r
     JOIN session_index s ON s.session_key = r.session_key
     WHERE r.run_id IN (SELECT value FROM json_each(?)) AND s.list_state IN (0, 1) AND s.spawned_by IS NOT NULL`,
   depth: 1,
@@ -88,7 +91,7 @@ const CONTROLLED: RunWalk = {
 
 // From the spawner the run index keeps (it outlives the child's row) up through listed or archived ones.
 const COLLECTOR: RunWalk = {
-  start: `SELECT run_id, spawner_key AS value, spawner_key AS ancestor FROM run_index
+  start: `SELECT run_id, spawner_key AS value, spawner_key AS ancestor, NULL AS bound FROM run_index
     WHERE run_id IN (SELECT value FROM json_each(?)) AND spawner_key IS NOT NULL`,
   depth: 0,
   listedOnly: true,
@@ -97,14 +100,17 @@ const COLLECTOR: RunWalk = {
 /**
  * The runs among `runIds` that belong to the caller's controlled tree (its children and their
  * descendants, following `spawned_by` up from each run's session), by runId → session key. One read,
- * the ids bound as one JSON parameter (however many).
+ * the ids bound as one JSON parameter (however many). With the caller's session id, a run under a child
+ * of an earlier session of its key is not in its tree (SPEC §23 "Generations").
  */
 export function controlledRuns(
   shards: IndexShards,
   callerKey: string,
   runIds: readonly string[],
+  callerSessionId?: string,
 ): Promise<Map<string, string>> {
-  return runsReaching(shards, CONTROLLED, callerKey, runIds);
+  const caller = { sessionKey: callerKey, ...(callerSessionId ? { sessionId: callerSessionId } : {}) };
+  return runsReaching(shards, CONTROLLED, caller, runIds);
 }
 
 /**
@@ -116,7 +122,7 @@ export function collectorSpawners(
   callerKey: string,
   runIds: readonly string[],
 ): Promise<Map<string, string>> {
-  return runsReaching(shards, COLLECTOR, callerKey, runIds);
+  return runsReaching(shards, COLLECTOR, { sessionKey: callerKey }, runIds);
 }
 
 /**

@@ -28,7 +28,7 @@ async function treeRows(shards: IndexShards, sessionKey: string): Promise<Record
       .map((node) => node.row);
   const { results } = await shards[0]
     .prepare(
-      `${walkDown("spawned_by = ?")}
+      `${walkDown("s.spawned_by = ?")}
        SELECT s.session_key, s.spawned_by, s.label, s.spawn_task, s.status, s.started_at, s.ended_at,
          s.total_tokens, s.updated_at
        FROM down JOIN session_index s ON s.session_key = down.session_key

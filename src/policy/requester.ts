@@ -2,6 +2,11 @@
 export interface Requester {
   agentId: string;
   sessionKey: string;
+  /**
+   * The id of the requester's session (SPEC §23 "Generations"): its children, and visibility `tree`, are
+   * this session's, not its key's. Absent when not known (a key never written); then by key alone.
+   */
+  sessionId?: string;
   /** Spawn depth of the requester session: 0 for a top-level session. */
   depth: number;
   /** The requester's agent runs sandboxed (`agents.list[].sandbox`). */

@@ -52,7 +52,13 @@ export function isRestrictedToSpawned(config: SwitchboardConfig, requester: Requ
 
 /** Which sessions a requester may see, in the form the D1 query filters on. */
 export type VisibleScope =
-  | { type: "self" | "tree"; sessionKey: string; agentId: string }
+  | {
+      type: "self" | "tree";
+      sessionKey: string;
+      agentId: string;
+      /** The requester's session id: `tree` reaches only its own children (SPEC §23). */
+      sessionId?: string;
+    }
   | { type: "agents"; agentIds: string[] }
   | { type: "all" };
 
@@ -60,7 +66,12 @@ export type VisibleScope =
 export function visibleScope(config: SwitchboardConfig, requester: Requester): VisibleScope {
   const visibility = effectiveVisibility(config, requester);
   if (visibility === "self" || visibility === "tree") {
-    return { type: visibility, sessionKey: requester.sessionKey, agentId: requester.agentId };
+    return {
+      type: visibility,
+      sessionKey: requester.sessionKey,
+      agentId: requester.agentId,
+      ...(requester.sessionId ? { sessionId: requester.sessionId } : {}),
+    };
   }
   if (visibility === "agent") return { type: "agents", agentIds: [requester.agentId] };
   // Every agent, configured or not (the cross-agent check lets any through): no agent condition, so the
@@ -96,7 +107,7 @@ export function checkCrossAgent(
 export function checkSessionVisible(
   config: VisibilityConfig,
   requester: Requester,
-  target: { sessionKey: string; agentId: string; spawnedBy?: string },
+  target: { sessionKey: string; agentId: string; spawnedBy?: string; spawnedById?: string },
   action: VisibilityAction,
 ): VisibilityCheck {
   const visibility = effectiveVisibility(config, requester);
@@ -106,10 +117,25 @@ export function checkSessionVisible(
   if (visibility === "self") {
     return forbid(`Session ${action} is restricted to the current session (tools.sessions.visibility=self).`);
   }
-  if (visibility === "tree" && target.spawnedBy !== requester.sessionKey) {
+  if (visibility === "tree" && !spawnedByRequester(requester, target)) {
     return forbid(
       `Session ${action} is restricted to the current session tree (tools.sessions.visibility=tree): the current session and the sessions it spawned.`,
     );
   }
   return { ok: true };
+}
+
+/**
+ * Whether the requester's session spawned the target (visibility `tree`): its key, and its session
+ * (SPEC §23 "Generations": a child of an earlier session of the key, deleted since, is not its own).
+ * A child from before children were bound, or a requester whose id is not known, goes by key.
+ */
+function spawnedByRequester(
+  requester: Requester,
+  target: { spawnedBy?: string; spawnedById?: string },
+): boolean {
+  if (target.spawnedBy !== requester.sessionKey) return false;
+  return target.spawnedById === undefined || requester.sessionId === undefined
+    ? true
+    : target.spawnedById === requester.sessionId;
 }

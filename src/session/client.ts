@@ -77,15 +77,19 @@ export function queuedSend(delivery: TurnDelivery): QueueMessage {
 }
 
 /**
- * Hands a turn to the first of its targets that still exists; the receiver deduplicates by runId and
+ * Hands a turn to the first of its targets that still exists (the first, as the session it was made
+ * for, when the delivery names it); the receiver deduplicates by runId and
  * dedupeKey, so a redelivery is safe. The key that took it, or undefined when none is left.
  */
 export async function deliverTurn(
   namespace: SessionNamespace,
   delivery: TurnDelivery,
 ): Promise<string | undefined> {
-  for (const target of delivery.targets) {
-    const accepted = await sessionApi(namespace, target).enqueueTurn(delivery.request);
+  for (const [index, target] of delivery.targets.entries()) {
+    // Only the first target's session is known; the lineage above it goes by key.
+    const forSession = index === 0 ? delivery.targetSessionId : undefined;
+    const request = forSession ? { ...delivery.request, forSessionId: forSession } : delivery.request;
+    const accepted = await sessionApi(namespace, target).enqueueTurn(request);
     if (accepted.ok) return target;
   }
   return undefined;

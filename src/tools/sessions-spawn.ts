@@ -13,6 +13,7 @@ import { messageTextSchema } from "../transcript/message";
 import { allowedWebhook, type WebhookSettings } from "../webhooks/allowed-origin";
 import { flooredNumber, idempotencyKeyParam, jsonObjectParam, labelParam } from "./args";
 import { readTranscript } from "./read-transcript";
+import { requesterSessionId } from "./requester-session";
 import { checkSpawn } from "./spawn-checks";
 import { COLLECT_NOTE, checkCollect, collectorOrigin, collectorTarget } from "./spawn-collect";
 import { openSpawnThread } from "./spawn-thread";
@@ -248,10 +249,14 @@ export const sessionsSpawn = defineTool({
         return { ...accepted, childSessionKey: recorded.value.targetKey, runId: recorded.value.runId };
     }
     const timeoutSeconds = params.runTimeoutSeconds ?? params.timeoutSeconds ?? settings.runTimeoutSeconds;
+    const parentSessionId = await requesterSessionId(ctx);
     const init: CreateSessionInit = {
       sessionKey: childKey,
       agentId: plan.target.id,
       spawnedBy: requester.sessionKey,
+      // Bound to the requester's session from its first write (SPEC §23): the requester's key created
+      // again after a deletion neither hears from it nor counts it, lists it or sees it.
+      ...(parentSessionId ? { spawnedById: parentSessionId } : {}),
       spawnDepth: depth,
       // Only a sub-agent was spawned by someone: any other requester's lineage is empty, no index walk.
       lineage: requester.isSubagent ? await ancestorsOf(ctx.shards, requester.sessionKey) : [],

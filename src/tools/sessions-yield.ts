@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { countActiveChildren } from "../index-db/lookup";
 import { messageTextSchema } from "../transcript/message";
+import { requesterSessionId } from "./requester-session";
 import { defineTool } from "./types";
 
 const DEFAULT_MESSAGE = "Turn yielded.";
@@ -20,7 +21,10 @@ export const sessionsYield = defineTool({
       };
     // A yielded sub-agent run reports nothing: only a child's completion would wake it to report. With
     // none running, its requester would never hear back.
-    if (ctx.requester.depth > 0 && (await countActiveChildren(ctx.shards, ctx.requester.sessionKey)) === 0) {
+    if (
+      ctx.requester.depth > 0 &&
+      (await countActiveChildren(ctx.shards, ctx.requester.sessionKey, await requesterSessionId(ctx))) === 0
+    ) {
       return {
         status: "error",
         error:

@@ -2,6 +2,7 @@ import { findAgent, subagentSettings, unknownModelError } from "../config/agents
 import type { AgentConfig } from "../config/schema";
 import { countActiveChildren } from "../index-db/lookup";
 import { normalizeAgentId } from "../keys";
+import { requesterSessionId } from "./requester-session";
 import type { ToolContext, ToolFailure } from "./types";
 
 export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
@@ -67,7 +68,7 @@ export async function checkSpawn(
   const active =
     (await isRepeat(targetId)) || request.collect
       ? 0
-      : await countActiveChildren(ctx.shards, requester.sessionKey);
+      : await countActiveChildren(ctx.shards, requester.sessionKey, await requesterSessionId(ctx));
   if (active >= settings.maxChildrenPerAgent) {
     return failure(
       "forbidden",

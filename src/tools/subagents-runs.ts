@@ -3,6 +3,7 @@ import { controlledRuns } from "../index-db/runs";
 import { isUnderway, type RunProgress } from "../session/api";
 import { isActive } from "../subagents/targets";
 import { parkedRead } from "./parked-read";
+import { requesterSessionId } from "./requester-session";
 import type { ToolContext } from "./types";
 
 export const MAX_WAIT_RUNS = 32;
@@ -50,7 +51,9 @@ export async function killTree(ctx: ToolContext, rootKey: string): Promise<numbe
  */
 export async function waitForRuns(ctx: ToolContext, runIds: string[], timeoutSeconds: number | undefined) {
   const timeoutMs = Math.min(MAX_WAIT_SECONDS, Math.max(0, timeoutSeconds ?? DEFAULT_WAIT_SECONDS)) * 1000;
-  const owned = [...(await controlledRuns(ctx.shards, ctx.requester.sessionKey, runIds))];
+  const owned = [
+    ...(await controlledRuns(ctx.shards, ctx.requester.sessionKey, runIds, await requesterSessionId(ctx))),
+  ];
   const snapshot = async () =>
     new Map(
       await Promise.all(
@@ -95,7 +98,9 @@ export async function waitForRuns(ctx: ToolContext, runIds: string[], timeoutSec
 
 /** SPEC §15 `subagents cancel {runId}`: the kill cascade, for a run in the caller's tree only. */
 export async function cancelRun(ctx: ToolContext, runId: string) {
-  const sessionKey = (await controlledRuns(ctx.shards, ctx.requester.sessionKey, [runId])).get(runId);
+  const sessionKey = (
+    await controlledRuns(ctx.shards, ctx.requester.sessionKey, [runId], await requesterSessionId(ctx))
+  ).get(runId);
   const run = sessionKey ? await progressOf(ctx, sessionKey, runId, 0) : undefined;
   if (!sessionKey || !run) {
     // A collector of the caller still queued (SPEC §15) has no child yet: it is ended before it starts.

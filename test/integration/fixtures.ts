@@ -9,6 +9,10 @@ export interface SeedRow {
   spawnedBy?: string;
   label?: string;
   listState?: number;
+  /** Its session id (a random one if not given). */
+  sessionId?: string;
+  /** The session id of its spawner it is bound to (SPEC §23); none when not given. */
+  spawnedById?: string;
 }
 
 /**
@@ -27,14 +31,14 @@ export async function seedIndexRows(rows: SeedRow[], db?: D1Database): Promise<v
 async function seedShard(db: D1Database, rows: SeedRow[]): Promise<void> {
   const insert = db.prepare(
     `INSERT INTO session_index (session_key, session_id, agent_id, kind, channel, created_at, updated_at,
-       spawned_by, label, list_state, search_text, version)
-     VALUES (?, ?, ?, ?, 'internal', ?, ?, ?, ?, ?, ?, 1)`,
+       spawned_by, label, list_state, search_text, version, spawned_by_id)
+     VALUES (?, ?, ?, ?, 'internal', ?, ?, ?, ?, ?, ?, 1, ?)`,
   );
   await db.batch(
     rows.map((row) =>
       insert.bind(
         row.sessionKey,
-        crypto.randomUUID(),
+        row.sessionId ?? crypto.randomUUID(),
         row.agentId,
         row.kind ?? "other",
         row.updatedAt,
@@ -43,6 +47,7 @@ async function seedShard(db: D1Database, rows: SeedRow[]): Promise<void> {
         row.label ?? null,
         row.listState ?? 0,
         row.sessionKey.toLowerCase(),
+        row.spawnedById ?? null,
       ),
     ),
   );

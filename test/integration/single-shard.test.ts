@@ -115,3 +115,62 @@ describe("one index shard runs its own SQL, and it agrees with the sharded walks
     );
   });
 });
+
+// SPEC §23 "Generations": a root deleted and created again under its key has a new session id; the
+// children bound to the old one are no part of its tree, in the recursive queries and the level walks.
+describe("spawn walks go by session id, not by key", () => {
+  it("descendants, spawnTree and pending counts leave out the children of an earlier session of a key", async () => {
+    const u = uid();
+    const base = Date.now() - 60_000;
+    const key = (name: string) => `agent:main:subagent:gen-${u}-${name}`;
+    const root = `agent:main:gen-${u}-root`;
+    const [now, earlier, middle] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+    const rows = [
+      { sessionKey: root, sessionId: now, agentId: "main", updatedAt: base },
+      // The root's own children: one bound to its session, one from before children were bound.
+      {
+        sessionKey: key("own"),
+        sessionId: middle,
+        agentId: "main",
+        updatedAt: base - 1,
+        spawnedBy: root,
+        spawnedById: now,
+      },
+      { sessionKey: key("unbound"), agentId: "main", updatedAt: base - 2, spawnedBy: root },
+      // The deleted session's child, and its own child: neither is in the tree.
+      { sessionKey: key("old"), agentId: "main", updatedAt: base - 3, spawnedBy: root, spawnedById: earlier },
+      { sessionKey: key("old1"), agentId: "main", updatedAt: base - 4, spawnedBy: key("old") },
+      // Under the root's own child: its child, and one of an earlier session of that child's key.
+      {
+        sessionKey: key("own1"),
+        agentId: "main",
+        updatedAt: base - 5,
+        spawnedBy: key("own"),
+        spawnedById: middle,
+      },
+      {
+        sessionKey: key("own0"),
+        agentId: "main",
+        updatedAt: base - 6,
+        spawnedBy: key("own"),
+        spawnedById: earlier,
+      },
+    ];
+    await seedIndexRows(rows, env.DB);
+    const expected = [key("own"), key("own1"), key("unbound")].sort();
+    for (const db of [ONE_SHARD, shards()]) {
+      expect(keysOf(await descendants(db, root))).toEqual(expected);
+      expect(keysOf(await spawnTree(db, root))).toEqual(expected);
+      expect(Object.fromEntries(await pendingDescendants(db, [root, key("own")]))).toEqual({
+        [root]: 3,
+        [key("own")]: 1,
+      });
+    }
+    // A run of the old session's grandchild is not in the root's controlled tree; its own grandchild's is.
+    const [oldRun, ownRun] = [crypto.randomUUID(), crypto.randomUUID()];
+    const insert = env.DB.prepare("INSERT INTO run_index (run_id, session_key, created_at) VALUES (?, ?, ?)");
+    await env.DB.batch([insert.bind(oldRun, key("old1"), base), insert.bind(ownRun, key("own1"), base)]);
+    for (const db of [ONE_SHARD, shards()])
+      expect([...(await controlledRuns(db, root, [oldRun, ownRun], now)).keys()]).toEqual([ownRun]);
+  });
+});

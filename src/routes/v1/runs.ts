@@ -13,7 +13,7 @@ import { readJsonBody } from "../middleware";
 import { parseBody } from "../parse-body";
 import { unwrapResult } from "../store-result";
 import { waitResult } from "./run-view";
-import { streamReader } from "./stream-access";
+import { streamReader, streamTarget } from "./stream-access";
 import { runCursor, runEvents } from "./streams";
 
 const MAX_WAIT_MS = 10 * 60 * 1000;
@@ -82,8 +82,7 @@ async function streamedRunSession(c: Context<AppEnv>, runId: string): Promise<st
   const sessionKey = await findRunSession(readShards(c.env), runId);
   const row = sessionKey ? await sessionApi(c.env.SESSION, sessionKey).describe() : undefined;
   if (!sessionKey || !row?.ok) throw new AppError("not_found", "run not found");
-  const { agentId, spawnedBy } = row.value;
-  if (!reader.mayRead({ sessionKey, agentId, ...(spawnedBy ? { spawnedBy } : {}) }))
+  if (!reader.mayRead(await streamTarget(c, sessionKey, row.value)))
     throw new AppError("forbidden", "this credential may not read this run's session");
   return sessionKey;
 }

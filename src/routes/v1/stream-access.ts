@@ -4,6 +4,8 @@ import { bearerToken, type Identity } from "../../auth/identity";
 import { keyOptionsOf } from "../../config/key-options";
 import { AppError, badRequest } from "../../errors";
 import { findGrant } from "../../index-db/grants";
+import { findSessionByKey } from "../../index-db/lookup";
+import { indexShards } from "../../index-db/shards";
 import { canonicalizeKeyInput } from "../../keys";
 import { checkSessionVisible, visibilityConfigOf } from "../../policy/visibility";
 import { type CredentialLapse, guardStream } from "../../sse/guard";
@@ -15,6 +17,27 @@ export interface StreamTarget {
   sessionKey: string;
   agentId: string;
   spawnedBy?: string;
+  /** The spawner's session (SPEC §23): a run token of a later session of its key may not follow it. */
+  spawnedById?: string;
+}
+
+/**
+ * A session as a stream reader is checked against: a spawned one with its spawner's session id, from
+ * the index (one read, sub-agent sessions only: the row an object describes does not carry it).
+ */
+export async function streamTarget(
+  c: Context<AppEnv>,
+  sessionKey: string,
+  row: { agentId: string; spawnedBy?: string },
+): Promise<StreamTarget> {
+  if (!row.spawnedBy) return { sessionKey, agentId: row.agentId };
+  const spawnedById = (await findSessionByKey(indexShards(c.env), sessionKey))?.spawnedById;
+  return {
+    sessionKey,
+    agentId: row.agentId,
+    spawnedBy: row.spawnedBy,
+    ...(spawnedById ? { spawnedById } : {}),
+  };
 }
 
 /**
@@ -59,6 +82,7 @@ export function streamReader(c: Context<AppEnv>): StreamReader {
     const requester = {
       agentId: claims.agentId,
       sessionKey: claims.sessionKey,
+      ...(claims.sessionId ? { sessionId: claims.sessionId } : {}),
       depth: claims.depth,
       sandboxed: claims.sandboxed,
       isSubagent: claims.depth > 0,

@@ -9,6 +9,7 @@ import {
   streamCursor,
   streamKey,
   streamReader,
+  streamTarget,
   viewQuery,
   wantsTree,
 } from "./stream-access";
@@ -19,13 +20,7 @@ export async function sessionEvents(c: Context<AppEnv>): Promise<Response> {
   const reader = streamReader(c);
   const sessionKey = streamKey(c, c.req.param("key") ?? "");
   const row = unwrapResult(await sessionApi(c.env.SESSION, sessionKey).describe());
-  if (
-    !reader.mayRead({
-      sessionKey,
-      agentId: row.agentId,
-      ...(row.spawnedBy ? { spawnedBy: row.spawnedBy } : {}),
-    })
-  )
+  if (!reader.mayRead(await streamTarget(c, sessionKey, row)))
     throw new AppError("forbidden", "this credential may not read this session");
   const cursor = streamCursor(c);
   if (wantsTree(c))

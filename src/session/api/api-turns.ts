@@ -64,6 +64,11 @@ export const turnRequestSchema = z.object({
   held: z.literal(true).optional(),
   /** Where the run's outcome is POSTed when it ends (SPEC §22 run webhooks, hook deliveries). */
   webhook: runWebhookSchema.optional(),
+  /**
+   * The turn is for this session of the key only (SPEC §23 "Generations"): a later session under the
+   * key, the one it was made for deleted, answers as a deleted one does (not found).
+   */
+  forSessionId: z.string().optional(),
 });
 export type TurnRequest = z.infer<typeof turnRequestSchema>;
 
@@ -74,6 +79,11 @@ export type TurnRequest = z.infer<typeof turnRequestSchema>;
 export const turnDeliverySchema = z.object({
   targets: z.array(z.string()).min(1),
   request: turnRequestSchema,
+  /**
+   * The session of the first target the turn was made for (a completion's requester, SPEC §23): gone,
+   * or replaced by a later session of its key, the turn goes on to the next target.
+   */
+  targetSessionId: z.string().optional(),
   /** After the turn is delivered: the sending session deletes itself (a `cleanup: "delete"` child). */
   afterwards: z.literal("remove_session").optional(),
   /** Carried by the Queue (a fire-and-forget send) from this sending session, not delivered directly. */

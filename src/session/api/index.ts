@@ -65,6 +65,8 @@ export interface CreateSessionInit {
   chatType?: "direct" | "group" | "channel";
   deliveryContext?: DeliveryContext;
   spawnedBy?: string;
+  /** The session id of the requester that spawned it (SPEC §23): the child is that session's. */
+  spawnedById?: string;
   parentSessionKey?: string;
   spawnDepth?: number;
   spawn?: SpawnInfo;

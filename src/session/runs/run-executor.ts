@@ -69,6 +69,7 @@ export function runRequester(
   return {
     agentId: record.agentId,
     sessionKey: record.sessionKey,
+    sessionId: record.sessionId,
     depth: record.spawnDepth,
     sandboxed: findAgent(config, record.agentId)?.sandbox ?? false,
     // A thread-bound child's key is its thread's (SPEC §21), not `subagent:`: its spawn depth says it.
@@ -225,6 +226,7 @@ export async function executeRun(context: ExecutionContext): Promise<RunOutcome>
     ? await mintRunToken(env.SWITCHBOARD_SIGNING_KEY, {
         agentId: record.agentId,
         sessionKey: record.sessionKey,
+        sessionId: record.sessionId,
         runId: run.runId,
         depth: record.spawnDepth,
         sandboxed: requester.sandboxed,

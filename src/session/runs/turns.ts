@@ -112,7 +112,9 @@ export class Turns {
 
   #write(request: TurnRequest): Result<AcceptedTurn> {
     const record = liveRecord(this.#sql);
-    if (!record) return notFound();
+    // A turn made for an earlier session of this key (deleted since) is not this session's (SPEC §23).
+    if (!record || (request.forSessionId !== undefined && request.forSessionId !== record.sessionId))
+      return notFound();
     const existing = findRun(this.#sql, request.runId, request.dedupeKey);
     if (existing)
       return { ok: true, value: { runId: existing.runId, status: existing.status, duplicate: true } };

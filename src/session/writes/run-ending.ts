@@ -303,6 +303,8 @@ function addCompletion(
       payload: {
         // The requester first; if it is gone, its own requester, and so on up the lineage.
         targets: [spawn.requesterKey, ...(record.lineage ?? [])],
+        // The requester's session that spawned it (SPEC §23): a later session of its key is not it.
+        ...(record.spawnedById ? { targetSessionId: record.spawnedById } : {}),
         // A thread-bound child's update goes into its thread (SPEC §21), unless its requester is itself a
         // sub-agent, whose completions stay internal (writes.ts writeTurn).
         request: {
