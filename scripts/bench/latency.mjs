@@ -114,8 +114,8 @@ export const LATENCY_OPERATIONS = [
   },
   {
     name: "sessions_send fire-and-forget (accepted)",
-    hops: { d1: 1, queue: 1 },
-    why: "the same one index read, then the Queue send that makes the message durable (its delivery comes after the answer)",
+    hops: { d1: 1, do: 1, queue: 1 },
+    why: "the same one index read; the send recorded in the requester's object (1 DO: accepted means owed by its outbox, which sends it should the Queue send fail), then the Queue send (its delivery comes after the answer)",
     fresh: "accept-only",
     run: async (base, i, key) =>
       expect(
