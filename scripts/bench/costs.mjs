@@ -87,15 +87,20 @@ const OPERATIONS = [
   },
 ];
 
-/** Each operation's platform calls per operation: rows of { name, perOp: Counts, times }. */
-export async function costsScenario(base, times, log) {
+/**
+ * Each operation's platform calls per operation: rows of { name, perOp: Counts & { cpuMs }, times }.
+ * `cpuMs()` is the CPU the runtime's process has used so far (ms): an operation's share is an upper
+ * bound of its Workers CPU time (the local D1, the queues and the count polls run in that process too).
+ */
+export async function costsScenario(base, times, log, cpuMs = () => 0) {
   const rows = [];
   for (const operation of OPERATIONS) {
     const context = (await operation.prepare?.(base, times)) ?? {};
     await settled(base);
     await counts(base, true);
+    const cpu0 = cpuMs();
     for (let i = 0; i < times; i++) await operation.run(base, i, context);
-    const total = await settled(base);
+    const total = { ...(await settled(base)), cpuMs: cpuMs() - cpu0 };
     const perOp = Object.fromEntries(Object.entries(total).map(([key, value]) => [key, value / times]));
     log?.(`costs: ${operation.name}: ${JSON.stringify(perOp)}`);
     rows.push({ name: `costs: ${operation.name}`, cost: true, perOp, times });

@@ -111,10 +111,11 @@ export async function startGateway(install, dir, port) {
     stdio: ["ignore", out, out],
   });
   const base = `http://${HOST}:${port}`;
+  // Up to 6 minutes: on a loaded machine its first start (schema repair, agent databases) takes minutes.
   await answering(
     `${base}/readyz`,
     child,
-    480,
+    1440,
     () => `openclaw gateway did not start:\n${readFileSync(logFile, "utf8").slice(-2000)}`,
   );
   // SIGTERM drains (its budget is minutes when work is in flight); the bench waits 10 s, then kills.

@@ -2,9 +2,11 @@
 // and the targets of issue 6 §2 marked met or missed.
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
+import { latencySection } from "./latency-report.mjs";
 import { ledgerSection } from "./ledger-report.mjs";
 import { openclawSection } from "./openclaw-report.mjs";
 import { searchSection } from "./search.mjs";
+import { keptSection } from "./sections.mjs";
 import { sendSection } from "./send-report.mjs";
 import { streamsSection } from "./stream-report.mjs";
 import { targets } from "./targets.mjs";
@@ -63,8 +65,12 @@ export function printTable(results) {
     console.log(`${row.met ? "MET   " : "MISSED"} ${row.name} (${row.target}): ${row.figure}`);
   for (const row of results.filter((entry) => entry.failed)) console.log(`FAILED ${row.name}: ${row.failed}`);
   for (const target of targets(results))
-    console.log(`${target.met ? "MET   " : "MISSED"} ${target.name}: ${target.figure}`);
+    console.log(`${verdict(target).padEnd(7)} ${target.name}: ${target.figure}`);
 }
+
+/** A target's verdict: met, missed, or context (a retired target, judged no more). */
+const verdict = (target) => (target.met === undefined ? "CONTEXT" : target.met ? "MET" : "MISSED");
+const verdictText = (target) => (target.met === undefined ? "context" : target.met ? "met" : "**missed**");
 
 const version = (name) => JSON.parse(readFileSync(`node_modules/${name}/package.json`, "utf8")).version;
 
@@ -81,7 +87,7 @@ export function writeReport(results, run) {
     )
     .join("\n");
   const goals = targets(results)
-    .map((target) => `| ${target.name} | ${target.met ? "met" : "**missed**"} | ${target.figure} |`)
+    .map((target) => `| ${target.name} | ${verdictText(target)} | ${target.figure} |`)
     .join("\n");
   let notes = "";
   try {
@@ -140,7 +146,7 @@ ${results
   .map((row) => `- **Failed**: ${row.name}: ${row.failed}`)
   .join("\n")}
 
-## Targets (issues 6 §2 and 16)
+## Targets (issues 6 §2, 16 and 34)
 
 | target | | figure |
 | --- | --- | --- |
@@ -155,6 +161,10 @@ ${searchSection(results, { ...run, date: new Date().toISOString() })}
 ${openclawSection(results, { ...run, date: new Date().toISOString() })}
 
 ${sendSection(results, { ...run, date: new Date().toISOString() })}
+
+${latencySection(results, run)}
+
+${keptSection("<!-- soak -->", "<!-- /soak -->")}
 
 <!-- notes -->${notes || "\n\n## Notes\n"}`;
   writeFileSync("docs/benchmarks.md", text);

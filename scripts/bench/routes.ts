@@ -5,7 +5,7 @@ import { listSessions } from "../../src/index-db/list-page";
 import { indexShards, keyShard } from "../../src/index-db/shards";
 import { readJsonBody } from "../../src/routes/middleware";
 import { parseBody } from "../../src/routes/parse-body";
-import { takeCounts } from "./counting";
+import { setLatencyOn, takeCounts } from "./counting";
 import type { BenchSessionObject } from "./session-object";
 
 // The list query as `listSessions` takes it, so the bench can read D1's rows_read for any filter.
@@ -33,6 +33,8 @@ function benchSession(env: Env, key: string): DurableObjectStub<BenchSessionObje
 export const benchRoutes = new Hono<AppEnv>()
   // The platform calls counted since the last reset (counting.ts); `?reset=1` starts again from zero.
   .get("/counts", (c) => c.json(takeCounts(c.req.query("reset") === "1")))
+  // The latency model (counting.ts, BENCH_LATENCY) on (`?on=1`) or off; answers whether it is on now.
+  .get("/latency", (c) => c.json(setLatencyOn(c.req.query("on") === "1")))
   .get("/ping/:key", async (c) => c.json({ pong: await benchSession(c.env, c.req.param("key")).benchPing() }))
   // One object calling another's bare RPC `calls` times (1–100), timed inside the caller.
   .get("/ping-peer/:key/:peer", async (c) => {

@@ -5,7 +5,9 @@
 // report, BENCH_ONLY=ledger the completion-delivery group, BENCH_ONLY=search the transcript search group,
 // BENCH_ONLY=send the fire-and-forget throughput group (issue 16), BENCH_ONLY=costs the costs per
 // operation (docs/scaling.md), BENCH_ONLY=soak the storage soak (issue 33: bytes per chat over time, with
-// retention on and off), BENCH_ONLY=core the first two phases, printed only. BENCH_OPENCLAW=1 adds
+// retention on and off), BENCH_ONLY=latency the critical path under a production latency model (issue 34:
+// BENCH_LATENCY=d1:20,do:2,queue:5, the default, in ms), BENCH_ONLY=core the first two phases, printed
+// only. BENCH_OPENCLAW=1 adds
 // the side-by-side run against the real OpenClaw gateway (openclaw.mjs), which BENCH_ONLY=openclaw runs
 // alone. Not part of `npm test` or CI.
 import { rmSync } from "node:fs";
@@ -13,6 +15,8 @@ import { api, ok } from "./api.mjs";
 import { costsScenario } from "./costs.mjs";
 import { writeCostsSection } from "./costs-report.mjs";
 import { exportScenario, historyKey, historyScenario, memoryScenario, readsScenario } from "./history.mjs";
+import { latencyModel, latencyScenario } from "./latency.mjs";
+import { writeLatencySection } from "./latency-report.mjs";
 import { handoffScenario } from "./ledger.mjs";
 import { writeLedgerSection } from "./ledger-report.mjs";
 import { cursorAt, listScenario, waitForIndex } from "./list.mjs";
@@ -32,6 +36,7 @@ import {
 import { createSessions, importTranscript, seedIndex, waitForSearchIndex } from "./seed.mjs";
 import { writeSendSection } from "./send-report.mjs";
 import {
+  cpuMsOf,
   d1BytesOf,
   migrate,
   SWARM_CHILDREN,
@@ -60,6 +65,7 @@ const SCALES = {
     searchSizes: [1_000, 100_000],
     openclawRounds: 40,
     openclawSends: 8,
+    latencySamples: 7,
   },
   full: {
     sessions: 200,
@@ -75,6 +81,7 @@ const SCALES = {
     searchSizes: [1_000, 1_000_000],
     openclawRounds: 200,
     openclawSends: 30,
+    latencySamples: 15,
   },
 };
 const scaleName = process.env.BENCH_SCALE === "small" ? "small" : "full";
@@ -85,6 +92,13 @@ const COST_TIMES = 5;
 const latency = { concurrency: 1, warmupMs: 300, durationMs: scale.durationMs, reps: scale.reps };
 const load = { ...latency, concurrency: 8 };
 const started = Date.now();
+// Checked first: a malformed BENCH_LATENCY stops the bench before anything runs.
+const LATENCY = latencyModel();
+const latencyRun = () => ({
+  latency: LATENCY,
+  latencyText: process.env.BENCH_LATENCY ?? "d1:20,do:2,queue:5",
+  date: new Date().toISOString(),
+});
 const log = (text) => console.error(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${text}`);
 
 async function baselines(base, tag) {
@@ -287,7 +301,33 @@ async function phaseCosts(all) {
     await importTranscript(worker.base, historyKey(1_000), 1_000);
     await waitForSearchIndex(worker.base, historyKey(1_000));
     await waitForIndex(worker.base, scale.sessions);
-    await step(results, "costs per operation", () => costsScenario(worker.base, COST_TIMES, log));
+    const workerd = workerdPid(worker.pid);
+    await step(results, "costs per operation", () =>
+      costsScenario(worker.base, COST_TIMES, log, () => cpuMsOf(workerd)),
+    );
+  } finally {
+    await worker.stop();
+  }
+}
+
+/**
+ * The critical path under the latency model (issue 34, latency.mjs), on a Worker of its own whose
+ * bindings wait the model's delays while the bench switches it on.
+ */
+async function phaseLatency(all) {
+  const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 11 }))) };
+  const stateDir = `${STATE_DIR}-latency`;
+  rmSync(stateDir, { recursive: true, force: true });
+  migrate(stateDir);
+  const worker = await startWorker(stateDir, { latency: LATENCY });
+  try {
+    await api(worker.base, "POST", "/v1/sessions", TOKENS.main, { key: "main", displayName: "Main" });
+    await createSessions(worker.base, 59);
+    await importTranscript(worker.base, historyKey(1_000), 1_000);
+    await waitForIndex(worker.base, 60);
+    await step(results, "latency model", () =>
+      latencyScenario(worker.base, LATENCY, scale.latencySamples, log),
+    );
   } finally {
     await worker.stop();
   }
@@ -402,6 +442,12 @@ async function main() {
     log("docs/scaling.md: the costs section rewritten");
     return;
   }
+  if (process.env.BENCH_ONLY === "latency") {
+    await phaseLatency(results);
+    writeLatencySection(results, latencyRun());
+    log("docs/benchmarks.md: the latency model section rewritten");
+    return;
+  }
   if (process.env.BENCH_ONLY === "streams") {
     await phaseStreams(results);
     printTable(results);
@@ -440,6 +486,10 @@ async function main() {
     results.push({ name: "costs phase", failed: error.message });
   });
   writeCostsSection(results, { times: COST_TIMES, date: new Date().toISOString() });
+  await phaseLatency(results).catch((error) => {
+    log(`latency model phase failed: ${error.message}`);
+    results.push({ name: "latency model phase", failed: error.message });
+  });
   const openclaw =
     process.env.BENCH_OPENCLAW === "1"
       ? await phaseOpenClaw(results, { stateDir: `${STATE_DIR}-openclaw`, scale, log })
@@ -447,7 +497,13 @@ async function main() {
   printTable(results);
   printSearchTargets(results);
   if (openclaw || results.some((row) => row.name === "openclaw comparison")) printOpenClawTable(results);
-  writeReport(results, { scale: scaleName, ...scale, seconds: (Date.now() - started) / 1000, openclaw });
+  writeReport(results, {
+    scale: scaleName,
+    ...scale,
+    ...latencyRun(),
+    seconds: (Date.now() - started) / 1000,
+    openclaw,
+  });
   log("docs/benchmarks.md written");
 }
 

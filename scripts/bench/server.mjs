@@ -153,13 +153,19 @@ async function serve(options) {
 /**
  * Starts the Worker on a free loopback port over `stateDir`; resolves once /healthz answers.
  * `inspectorPort` opens workerd's inspector there (scripts/bench/profile.mjs); `count` counts the
- * platform calls (costs.mjs); `modelUrl` adds the
+ * platform calls (costs.mjs); `latency` ({ d1, do, queue } ms) lets the latency phase switch that model on
+ * (latency.mjs); `modelUrl` adds the
  * `streamer` agent, `swarm` the `swarm` agent (benchConfig).
  */
-export async function startWorker(stateDir, { inspectorPort, count } = {}, { modelUrl, swarm, soak } = {}) {
+export async function startWorker(
+  stateDir,
+  { inspectorPort, count, latency } = {},
+  { modelUrl, swarm, soak } = {},
+) {
   const vars = {
     // The costs phase counts the platform calls (counting.ts); the timed phases run without it.
     ...(count ? { BENCH_COUNT: "1" } : {}),
+    ...(latency ? { BENCH_LATENCY: JSON.stringify(latency) } : {}),
     SWITCHBOARD_CONFIG: JSON.stringify(benchConfig(modelUrl, { swarm, soak })),
     SWITCHBOARD_ADMIN_TOKEN: ADMIN,
     SWITCHBOARD_AGENT_TOKENS: JSON.stringify(TOKENS),

@@ -1,5 +1,5 @@
 import { SessionObject } from "../../src/session/session-object";
-import { countingEnv } from "./counting";
+import { countAlarm, countingEnv } from "./counting";
 
 /**
  * The session object with the bench baselines on top (scripts/bench/wrangler.toml binds SESSION to it):
@@ -10,6 +10,12 @@ export class BenchSessionObject extends SessionObject {
   // The object's bindings counted (counting.ts), as the Worker's are.
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, countingEnv(env));
+  }
+
+  // Each alarm is a billed Durable Object request (costs.mjs).
+  override async alarm(): Promise<void> {
+    countAlarm();
+    return super.alarm();
   }
 
   /** A bare RPC into the object: the floor under every call the Worker makes to a session. */

@@ -1,4 +1,7 @@
-// The targets of issues 6 §2 and 16, each checked against this run's figures.
+// The targets of issues 6 §2, 16 and 34, each checked against this run's figures. Issue 16's ratios to
+// `/healthz` under local workerd are retired (issue 34: below the design's floor on one workerd thread);
+// they are still computed, with their floors, as context (`met: undefined`).
+import { latencyTargets } from "./latency-report.mjs";
 import { fireAndForgetMet } from "./send-report.mjs";
 
 const p50 = (row) => row?.timing?.p50?.median ?? row?.timing?.p50;
@@ -7,7 +10,10 @@ const healthzOf = (results, row, which = "healthz") =>
   results.find((entry) => entry.baseline === which && (entry.phase ?? 1) === (row.phase ?? 1));
 const fmt = (value) => value.toFixed(2);
 
-/** Each target: { name, met, figure }. */
+/** A retired target: its figure and floors kept as context, judged no more. */
+const context = (target) => ({ ...target, name: `${target.name} (retired, issue 34)`, met: undefined });
+
+/** Each target: { name, met, figure }; `met` undefined for a retired one, shown as context. */
 export function targets(results) {
   const out = [];
   const bare = results.find((row) => row.baseline === "bare");
@@ -66,11 +72,12 @@ export function targets(results) {
             `; ${floorName} alone is ${fmt(p50(floor) / p50(healthzOf(results, worst.row)))}×`,
         )
         .join("");
-      out.push({
-        name: `${name} p50 ≤ 2× /healthz p50, ${phase === 1 ? "200 sessions" : "large index"}`,
-        met: worst.ratio <= 2,
-        figure: `worst ${fmt(worst.ratio)}× (${worst.row.name}, ${fmt(p50(worst.row))} ms)${floorText}`,
-      });
+      out.push(
+        context({
+          name: `${name} p50 ≤ 2× /healthz p50, ${phase === 1 ? "200 sessions" : "large index"}`,
+          figure: `worst ${fmt(worst.ratio)}× (${worst.row.name}, ${fmt(p50(worst.row))} ms)${floorText}`,
+        }),
+      );
     }
   }
   const withRows = results.filter((row) => row.rowsRead !== undefined);
@@ -126,8 +133,9 @@ export function targets(results) {
     const floor = results.find((row) => row.name.startsWith("baseline: D1 key read + Queue send"));
     const floorRps = floor?.timing.rps.median;
     out.push({
-      name: "fire-and-forget throughput at c=8 (accept path) ≥ 50% of /healthz's, or, with the floor (D1 read + Queue send) lower, within 1.5× of it",
-      met: floor ? fireAndForgetMet(fire.timing.rps.median, healthz8, floorRps) : share >= 0.5,
+      name: "fire-and-forget throughput at c=8 (accept path) ≥ 50% of /healthz's, or, with the floor (D1 read + Queue send) lower, within 1.5× of it (retired, issue 34)",
+      met: undefined,
+      wouldMeet: floor ? fireAndForgetMet(fire.timing.rps.median, healthz8, floorRps) : share >= 0.5,
       figure: `${(share * 100).toFixed(0)}% of /healthz (${fire.timing.rps.median.toFixed(0)} req/s)${
         floorRps
           ? `; the floor is ${((floorRps / healthz8) * 100).toFixed(0)}%, ${(floorRps / fire.timing.rps.median).toFixed(2)}× this`
@@ -142,14 +150,16 @@ export function targets(results) {
       met: p50(delivery) < 1020,
       figure: `${fmt(p50(delivery))} ms`,
     });
-  for (const [prefix, limit, name] of [
-    ["sessions_send wait (instant", 5, "send-and-wait (instant agent) p50 ≤ 5× /healthz p50"],
-    ["sessions_spawn → completion", 10, "spawn → completion in requester p50 ≤ 10× /healthz p50"],
+  for (const [prefix, name] of [
+    ["sessions_send wait (instant", "send-and-wait (instant agent) p50 ≤ 5× /healthz p50"],
+    ["sessions_spawn → completion", "spawn → completion in requester p50 ≤ 10× /healthz p50"],
   ]) {
     const row = results.find((entry) => entry.name.startsWith(prefix));
     if (!row) continue;
     const ratio = p50(row) / p50(healthzOf(results, row));
-    out.push({ name, met: ratio <= limit, figure: `${fmt(ratio)}× (${fmt(p50(row))} ms)` });
+    out.push(context({ name, figure: `${fmt(ratio)}× (${fmt(p50(row))} ms)` }));
   }
+  // Issue 34: each operation's p50 under the production latency model within 1.2× of its floor.
+  out.push(...latencyTargets(results));
   return out;
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { findGrant } from "../index-db/grants";
 import { sessionApi } from "../session/client";
-import { secretsEqual } from "./constant-time";
+import { secretMatches, secretsEqual } from "./constant-time";
 import { type GrantScope, hashGrantSecret, looksLikeGrantToken, parseGrantToken } from "./grant-token";
 import { rootKeys } from "./purpose-keys";
 import { looksLikeRunToken, type RunTokenClaims, verifyRunToken } from "./run-token";
@@ -96,12 +96,13 @@ export async function authenticate(
     const claims = await verifyRunToken(roots, token);
     return claims ? { kind: "run", claims } : undefined;
   }
-  if (env.SWITCHBOARD_ADMIN_TOKEN && (await secretsEqual(token, env.SWITCHBOARD_ADMIN_TOKEN)))
-    return { kind: "operator" };
-  // Compare against every agent token, not stopping at a match, so timing says nothing about which.
-  let match: string | undefined;
-  for (const [agentId, expected] of agentTokens(env.SWITCHBOARD_AGENT_TOKENS)) {
-    if (await secretsEqual(token, expected)) match ??= agentId;
-  }
+  // Compared with the admin token and every agent token at once, not stopping at a match, so timing
+  // says nothing about which (and the token is hashed once).
+  const admin = env.SWITCHBOARD_ADMIN_TOKEN;
+  const agents = agentTokens(env.SWITCHBOARD_AGENT_TOKENS);
+  const matches = await secretMatches(token, [...(admin ? [admin] : []), ...agents.map(([, t]) => t)]);
+  if (admin && matches[0]) return { kind: "operator" };
+  const agentMatches = admin ? matches.slice(1) : matches;
+  const match = agents.find((_, i) => agentMatches[i])?.[0];
   return match ? { kind: "agent", agentId: match } : undefined;
 }

@@ -1,5 +1,5 @@
 import type { VisibleScope } from "../policy/visibility";
-import { type IndexRow, LIST_STATE } from "../session/api";
+import { type IndexRow, LIST_STATE, SESSION_ROW_COLUMNS } from "../session/api";
 
 /**
  * Where a page ends: the last row's updatedAt and its tie-break (see `recency` in migrations/0003), and,
@@ -50,7 +50,13 @@ const MAX_COMPOUND_TERMS = 5;
 // recency = updated_at × 2^20 + its slot, the tie-break (migrations/0003); both halves stay exact numbers.
 // The product does not, so SQL computes it, from values cast to INTEGER (D1 may bind a number as REAL).
 const TIEBREAK_SPAN = 1_048_576;
-const COLUMNS = `session_index.*, session_index.recency % ${TIEBREAK_SPAN} AS recency_tiebreak`;
+// Only the columns a listed row is made of (search text, task, counters and the like stay in D1: a page
+// of 50 carried and converted them twice, its rows and its children's subquery), plus the order.
+const COLUMNS = [
+  ...SESSION_ROW_COLUMNS.map((column) => `session_index.${column}`),
+  "session_index.recency",
+  `session_index.recency % ${TIEBREAK_SPAN} AS recency_tiebreak`,
+].join(", ");
 
 const clause = (sql: string, ...params: unknown[]): Clause => ({ sql, params });
 /** No condition: the scope of a requester who sees every agent. */

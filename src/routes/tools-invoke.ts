@@ -4,8 +4,7 @@ import { z } from "zod";
 import type { AppEnv } from "../app-env";
 import { refineKeyInput } from "../keys";
 import { MAX_IDEMPOTENCY_KEY_CHARS } from "../limits";
-import { toolEnvelope } from "../tools/invoke";
-import { jsonAnswer } from "./json-answer";
+import { invokeAnswerJson } from "../tools/invoke";
 import { readJsonBody } from "./middleware";
 import { parseBody } from "./parse-body";
 import { runToolCall } from "./tool-call";
@@ -30,7 +29,7 @@ export const toolsInvokeRoutes = new Hono<AppEnv>().post("/", async (c) => {
     sessionKey: body.sessionKey ?? c.req.header("X-Switchboard-Session"),
     agentId: body.agentId,
   });
-  return jsonAnswer(c, { ok: true, result: toolEnvelope(name, details) });
+  return c.body(invokeAnswerJson(name, details), 200, { "Content-Type": "application/json" });
 });
 
 /**

@@ -57,6 +57,18 @@ function resultText(name: string, details: object): string {
   return tool?.resultText?.(details) ?? stringifyJson(details);
 }
 
+/**
+ * `/tools/invoke`'s answer as JSON text: the same text as `stringifyJson({ ok: true, result:
+ * toolEnvelope(name, details) })`, with the details serialized once — the default `text` is their JSON,
+ * which the envelope then holds as it is (a list page's rows were serialized twice).
+ */
+export function invokeAnswerJson(name: string, details: object): string {
+  const json = stringifyJson(details);
+  const tool = isToolName(name) ? toolRegistry[name] : undefined;
+  const text = tool?.resultText?.(details) ?? json;
+  return `{"ok":true,"result":{"content":[{"type":"text","text":${JSON.stringify(text)}}],"details":${json}}}`;
+}
+
 /** The result envelope of `/tools/invoke` and MCP (SPEC §5.0). */
 export function toolEnvelope(
   name: string,

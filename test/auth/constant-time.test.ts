@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { secretsEqual } from "../../src/auth/constant-time";
+import { secretMatches, secretsEqual } from "../../src/auth/constant-time";
 
 describe("secretsEqual", () => {
   it("is true only for identical strings", async () => {
@@ -18,5 +18,18 @@ describe("secretsEqual", () => {
   it("compares unicode by its bytes", async () => {
     expect(await secretsEqual("päss", "päss")).toBe(true);
     expect(await secretsEqual("päss", "pass")).toBe(false);
+  });
+});
+
+describe("secretMatches", () => {
+  it("compares the given secret with each expected one, every one of them", async () => {
+    expect(await secretMatches("tok-b", ["tok-a", "tok-b", "tok-c", "tok-b"])).toEqual([
+      false,
+      true,
+      false,
+      true,
+    ]);
+    expect(await secretMatches("", ["", "x"])).toEqual([true, false]);
+    expect(await secretMatches("tok", [])).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isToolAllowed, prepareToolCall, toolEnvelope } from "../../src/tools/invoke";
+import { JsonText, stringifyJson } from "../../src/text/json-text";
+import { invokeAnswerJson, isToolAllowed, prepareToolCall, toolEnvelope } from "../../src/tools/invoke";
 import { configFrom, requesterWith } from "../support";
 
 const paramsOf = (name: string, args: unknown) => {
@@ -104,6 +105,23 @@ describe("toolEnvelope", () => {
     expect(toolEnvelope("session_status", card).content).toEqual([{ type: "text", text: card.statusText }]);
     const refused = { status: "forbidden", error: "no" };
     expect(toolEnvelope("session_status", refused).content[0]?.text).toBe(JSON.stringify(refused));
+  });
+});
+
+describe("invokeAnswerJson", () => {
+  it("is the text of the envelope answer, byte for byte, with the details serialized once", () => {
+    const answer = (name: string, details: object) =>
+      stringifyJson({ ok: true, result: toolEnvelope(name, details) });
+    const list = { count: 1, sessions: [{ key: "main", label: 'a "quoted"\nline' }], gone: undefined };
+    const page = { messages: [new JsonText('{"role":"user","content":"hi"}')], hasMore: false };
+    const card = { ok: true, sessionKey: "agent:main:main", statusText: "Switchboard\nRun: idle" };
+    for (const [name, details] of [
+      ["sessions_list", list],
+      ["sessions_history", page],
+      ["session_status", card],
+      ["session_status", { status: "forbidden", error: "no" }],
+    ] as const)
+      expect(invokeAnswerJson(name, details)).toBe(answer(name, details));
   });
 });
 

@@ -34,7 +34,7 @@ import type { AcceptedTurn, SendRecordRequest, SentRecord, SteerMessage, TurnReq
 import type { PendingInputs } from "./pending-inputs";
 
 export { type IndexRow, LIST_STATE } from "../record/index-row";
-export { sessionRowSchema, toSessionRow } from "../record/row";
+export { SESSION_ROW_COLUMNS, sessionRowSchema, toSessionRow } from "../record/row";
 export * from "./api-collectors";
 export * from "./api-deliveries";
 export * from "./api-erasure";

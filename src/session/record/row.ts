@@ -82,6 +82,19 @@ const COPIED = Object.keys(sessionRowSchema.shape).filter(
 );
 const COPIED_COLUMNS = COPIED.map((field) => [snakeCase(field), field] as const);
 
+/** The index columns `toSessionRow` reads: all a list page needs to select (the rest stay in D1). */
+export const SESSION_ROW_COLUMNS: readonly string[] = [
+  "session_key",
+  ...COPIED_COLUMNS.map(([column]) => column),
+  "spawn_depth",
+  "system_sent",
+  "aborted_last_run",
+  "delivery_context",
+  "list_state",
+  "pinned",
+  "state_version",
+];
+
 /** Maps an index row (D1, or one the object built) to the row callers see. */
 export function toSessionRow(columns: IndexRow, keyOptions: KeyOptions): SessionRow {
   const row: Record<string, unknown> = { key: displayKey(String(columns.session_key), keyOptions) };
