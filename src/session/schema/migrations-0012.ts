@@ -371,4 +371,17 @@ export const migrationsFrom0012: readonly SqlMigration[] = [
       ALTER TABLE session ADD COLUMN spawned_by_id TEXT;
     `,
   },
+  {
+    id: "0033_index_landed",
+    sql: `
+      -- SPEC §24 "only what changed": the session's D1 index row as its last write that landed (JSON,
+      -- column → value, with its version), so the next write sets only the columns that differ (each
+      -- indexed column set costs its index entries, changed or not). One row; none until a write lands.
+      CREATE TABLE index_landed (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        version INTEGER NOT NULL,
+        row TEXT NOT NULL
+      );
+    `,
+  },
 ];
