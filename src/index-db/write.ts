@@ -1,10 +1,37 @@
 import type { IndexRow } from "../session/api";
 
-/** The upsert of a session's index row; an older version never overwrites a newer one. */
-export function sessionIndexUpsert(db: D1Database, row: IndexRow): D1PreparedStatement {
+/**
+ * Columns set on every update, changed or not: `status` may have been set behind the session's back
+ * (`claimSubagentSlot` marks a sub-agent running), and `version` orders the writes.
+ */
+const ALWAYS_SET = new Set(["version", "status"]);
+
+/**
+ * The upsert of a session's index row; an older version never overwrites a newer one. With `landed` (the
+ * row as the session's last write that landed), an existing row has only the columns that differ set:
+ * each indexed column in the SET list costs its index entries (and the list search's trigram rows), even
+ * unchanged (SPEC §24 "only what changed"). A new row is inserted whole. Undefined when nothing differs.
+ */
+export function sessionIndexUpsert(db: D1Database, row: IndexRow): D1PreparedStatement;
+export function sessionIndexUpsert(
+  db: D1Database,
+  row: IndexRow,
+  landed: IndexRow | undefined,
+): D1PreparedStatement | undefined;
+export function sessionIndexUpsert(
+  db: D1Database,
+  row: IndexRow,
+  landed?: IndexRow,
+): D1PreparedStatement | undefined {
   const columns = Object.keys(row);
-  const updates = columns
-    .filter((column) => column !== "session_key")
+  const changed = columns.filter(
+    (column) => column !== "session_key" && (landed === undefined || landed[column] !== row[column]),
+  );
+  // A sub-agent's row may have been claimed meanwhile (its status): it is always written.
+  const unchanged = changed.every((column) => column === "version") && row.spawned_by === null;
+  if (landed !== undefined && unchanged) return undefined;
+  const updates = [...new Set([...changed, ...ALWAYS_SET])]
+    .filter((column) => column in row)
     .map((column) => `${column} = excluded.${column}`);
   return db
     .prepare(

@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../app-env";
 import { keyOptionsOf } from "../../config/key-options";
-import { AppError } from "../../errors";
+import { AppError, badRequest } from "../../errors";
 import { findRunSession } from "../../index-db/runs";
 import { readShards } from "../../index-db/shards";
 import { parseSessionKey } from "../../keys";
@@ -19,7 +19,19 @@ import { runCursor, runEvents } from "./streams";
 const MAX_WAIT_MS = 10 * 60 * 1000;
 export const waitBodySchema = z.strictObject({
   timeoutMs: z.number().int().min(0).max(MAX_WAIT_MS).default(30_000),
+  /**
+   * The run's session, when the caller knows it (a chat turn's caller does): the run is then asked of
+   * that session alone, with no index read, and found even before its run row is indexed (SPEC §24).
+   */
+  sessionKey: z.string().min(1).max(512).optional(),
 });
+
+/**
+ * How long after its start a run's row may still be missing from the run index: a run written with its
+ * turn's end (src/session/runs/turns.ts) is indexed once it ends or after 250 ms. A lookup by run id
+ * that misses looks again over this span before answering 404.
+ */
+const RUN_INDEX_LOOKS_MS = [300, 700, 1500];
 
 /** What a webhook agent may tell a run's stream while it works (SPEC §14); at least one field. */
 export const runProgressSchema = z
@@ -45,9 +57,8 @@ function unwrapRun(result: Result<RunRecord>): RunRecord {
 }
 
 /** The session key of a run the caller may see: operators any, agents their own, run tokens their own run. */
-async function runSessionKey(c: Context<AppEnv>, runId: string): Promise<string> {
-  const sessionKey = await findRunSession(readShards(c.env), runId);
-  if (!sessionKey) throw new AppError("not_found", "run not found");
+async function runSessionKey(c: Context<AppEnv>, runId: string, named?: string): Promise<string> {
+  const sessionKey = named === undefined ? await indexedRunSession(c, runId) : namedSession(c, named);
   const identity = c.get("identity");
   const config = c.get("config");
   const owner = parseSessionKey(sessionKey, keyOptionsOf(config))?.agentId;
@@ -68,6 +79,27 @@ async function runSessionKey(c: Context<AppEnv>, runId: string): Promise<string>
   return sessionKey;
 }
 
+/** The session key of a run by its id alone, from the run index (looked up again while it may be on its way). */
+async function indexedRunSession(c: Context<AppEnv>, runId: string): Promise<string> {
+  const shards = readShards(c.env);
+  let sessionKey = await findRunSession(shards, runId);
+  for (const pause of RUN_INDEX_LOOKS_MS) {
+    if (sessionKey !== undefined) break;
+    await scheduler.wait(pause);
+    sessionKey = await findRunSession(shards, runId);
+  }
+  if (!sessionKey) throw new AppError("not_found", "run not found");
+  return sessionKey;
+}
+
+/** The session a caller named for a run, as a full key (its object answers 404 if the run is not its own). */
+function namedSession(c: Context<AppEnv>, named: string): string {
+  const sessionKey = named.trim().toLowerCase();
+  if (!parseSessionKey(sessionKey, keyOptionsOf(c.get("config"))))
+    throw badRequest("sessionKey: not a session key");
+  return sessionKey;
+}
+
 /** The session object of a run the caller may see. */
 async function runSession(c: Context<AppEnv>, runId: string) {
   return sessionApi(c.env.SESSION, await runSessionKey(c, runId));
@@ -79,7 +111,7 @@ async function runSession(c: Context<AppEnv>, runId: string) {
  */
 async function streamedRunSession(c: Context<AppEnv>, runId: string): Promise<string> {
   const reader = streamReader(c);
-  const sessionKey = await findRunSession(readShards(c.env), runId);
+  const sessionKey = await indexedRunSession(c, runId);
   const row = sessionKey ? await sessionApi(c.env.SESSION, sessionKey).describe() : undefined;
   if (!sessionKey || !row?.ok) throw new AppError("not_found", "run not found");
   if (!reader.mayRead(await streamTarget(c, sessionKey, row.value)))
@@ -109,8 +141,8 @@ export const runRoutes = new Hono<AppEnv>()
   })
   .post("/:runId/wait", async (c) => {
     const runId = c.req.param("runId");
-    const { timeoutMs } = parseBody(waitBodySchema, await readJsonBody(c.req.raw));
-    const sessionKey = await runSessionKey(c, runId);
+    const { timeoutMs, sessionKey: named } = parseBody(waitBodySchema, await readJsonBody(c.req.raw));
+    const sessionKey = await runSessionKey(c, runId, named);
     return c.json(
       waitResult(unwrapRun(await waitForRunResilient(c.env.SESSION, sessionKey, runId, timeoutMs))),
     );

@@ -3,9 +3,10 @@ import { searchRowsForget } from "../../index-db/search-write";
 import { indexShards, keyShard } from "../../index-db/shards";
 import { runIndexInsert, sessionIndexUpsert } from "../../index-db/write";
 import { sessionConfig } from "../config";
-import { indexRow } from "../record/index-row";
+import { type IndexRow, indexRow } from "../record/index-row";
 import { readRecord } from "../record/record";
 import { indexedDelivery } from "../store/delivery-ledger";
+import { landedIndexRow, recordLandedIndexRow } from "../store/index-landed";
 import { type OutboxEntry, settleEntry } from "../store/outbox-store";
 import { type SearchChunk, searchChunkWritten, searchIndexChunk } from "../transcript/search-index";
 import { keptMessages } from "../transcript/trim";
@@ -34,6 +35,8 @@ export class IndexBatch {
   readonly #failed: (entry: IndexWrite, error: string) => void;
   /** The search index chunk each search entry being written carries, by entry id, until it lands. */
   readonly #searchChunks = new Map<number, SearchChunk>();
+  /** The index row each index sync being written carries, by entry id: kept as landed once it lands. */
+  readonly #rows = new Map<number, IndexRow>();
 
   constructor(
     storage: DurableObjectStorage,
@@ -88,7 +91,10 @@ export class IndexBatch {
         }
       }
     } finally {
-      for (const entry of entries) this.#searchChunks.delete(entry.id);
+      for (const entry of entries) {
+        this.#searchChunks.delete(entry.id);
+        this.#rows.delete(entry.id);
+      }
     }
   }
 
@@ -125,7 +131,12 @@ export class IndexBatch {
       return [searchRowsForget(db, record.sessionKey, record.sessionId, entry.payload.messageIds)];
     // The object's size and message count ride along (SPEC §23 storage report: no fan-out to objects).
     const sizes = { object_bytes: this.#sql.databaseSize, message_count: keptMessages(this.#sql) };
-    return [sessionIndexUpsert(db, { ...indexRow(record, sessionConfig(env)), ...sizes })];
+    const row = { ...indexRow(record, sessionConfig(env)), ...sizes };
+    // Only what changed since the last write that landed (SPEC §24); nothing when nothing did.
+    const upsert = sessionIndexUpsert(db, row, landedIndexRow(this.#sql));
+    if (!upsert) return [];
+    this.#rows.set(entry.id, row);
+    return [upsert];
   }
 
   /**
@@ -140,6 +151,8 @@ export class IndexBatch {
       this.#failed(entry, "the session's index row is not written yet");
       return;
     }
+    const row = this.#rows.get(entry.id);
+    if (row) recordLandedIndexRow(this.#sql, row);
     const owedAgain =
       chunk !== undefined && this.#storage.transactionSync(() => searchChunkWritten(this.#sql, chunk));
     if (!owedAgain) settleEntry(this.#sql, entry);

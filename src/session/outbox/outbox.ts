@@ -27,6 +27,7 @@ import {
   deferEntry,
   dueEntries,
   hasOutboxKind,
+  heldIndexEntries,
   isPending,
   leaseDueEntries,
   type OutboxEntry,
@@ -125,21 +126,25 @@ export class Outbox {
    * after the run; whatever fails here is retried by the alarm, set for its retry time.
    */
   async flushIndexWrites(): Promise<void> {
-    await this.#deliverIndexWrites(dueEntries(this.#sql, Date.now()));
+    await this.#deliverIndexWrites(heldIndexEntries(this.#sql, Date.now()));
     await Promise.allSettled(this.#indexWrites);
     await this.#alarm.rearm();
   }
 
-  /** One pass over every entry due now (the alarm's); failures wait for their retry time. */
-  async deliver(): Promise<void> {
+  /**
+   * One pass over every entry due now (the alarm's); failures wait for their retry time. A run's end
+   * passes `runEnded`: the index writes its start held (`holdIndexWrites`) go in the same batch as its
+   * end's, one D1 round trip for the turn.
+   */
+  async deliver(runEnded = false): Promise<void> {
     const now = Date.now();
     pruneDeliveries(this.#sql, now);
-    await this.#pass(dueEntries(this.#sql, now));
+    await this.#pass(dueEntries(this.#sql, now), runEnded);
   }
 
   /** A pass that left the session removed stops the runs executing here (they must not write on). */
-  async #pass(entries: readonly OutboxEntry[]): Promise<PassOutcome> {
-    const outcome = await this.#passOver(entries);
+  async #pass(entries: readonly OutboxEntry[], heldToo = false): Promise<PassOutcome> {
+    const outcome = await this.#passOver(entries, heldToo);
     if (outcome === "removed") this.#removed();
     return outcome;
   }
@@ -148,7 +153,7 @@ export class Outbox {
    * Handoffs first (turns, posts, notices: someone waits for them), then every index write due, in one
    * D1 batch, those the handoffs owed included: a completion does not wait behind a D1 round trip.
    */
-  async #passOver(entries: readonly OutboxEntry[]): Promise<PassOutcome> {
+  async #passOver(entries: readonly OutboxEntry[], heldToo = false): Promise<PassOutcome> {
     for (const entry of entries) {
       if (isIndexWrite(entry)) continue;
       // Passes may overlap (a request and the alarm); an entry one of them is delivering is left to it,
@@ -180,8 +185,11 @@ export class Outbox {
     // This pass's own index entries as they are now (a newer change may have replaced one meanwhile),
     // and those the handoffs owed since.
     const ids = new Set(entries.map((entry) => entry.id));
-    const owed = dueEntries(this.#sql, Date.now()).filter((entry) => !ids.has(entry.id));
-    await this.#deliverIndexWrites([...dueEntries(this.#sql, Date.now(), [...ids]), ...owed]);
+    const now = Date.now();
+    const owed = (heldToo ? heldIndexEntries(this.#sql, now) : dueEntries(this.#sql, now)).filter(
+      (entry) => !ids.has(entry.id),
+    );
+    await this.#deliverIndexWrites([...dueEntries(this.#sql, now, [...ids]), ...owed]);
     return "delivered";
   }
 

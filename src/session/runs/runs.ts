@@ -8,7 +8,7 @@ import { sessionConfig } from "../config";
 import type { Outbox } from "../outbox/outbox";
 import { liveRecord, updateRecord } from "../record/record";
 import type { RunWaiters } from "../run-waiters";
-import { addIndexSync } from "../store/outbox-store";
+import { addIndexSync, holdIndexWrites } from "../store/outbox-store";
 import {
   deferRunStart,
   findRun,
@@ -40,8 +40,12 @@ const MAX_RUN_ATTEMPTS = 3;
 /** How soon a sub-agent run waiting for a concurrency slot looks again. */
 const SLOT_RETRY_MS = 1000;
 
-/** How long a run runs before the index shows it `running` (a run that ends sooner just shows its end). */
-const RUNNING_LISTED_AFTER_MS = 250;
+/**
+ * How long a run runs before the index shows it `running` (a run that ends sooner just shows its end),
+ * and before the index writes its turn owes (its run row, its message's search row) are written if it
+ * has not ended: a quicker run writes them all with its end's, one D1 batch (SPEC §24).
+ */
+export const RUNNING_LISTED_AFTER_MS = 250;
 
 /**
  * The session's runs (table `run`): executes them one at a time in arrival order, and keeps what only
@@ -118,7 +122,7 @@ export class Runs {
       const current = findRun(this.#sql, row.runId);
       if (current?.status !== "queued") continue;
       await this.execute(current);
-      await this.#outbox.deliver();
+      await this.#outbox.deliver(true);
     }
   }
 
@@ -243,6 +247,7 @@ export class Runs {
       markRunStarted(this.#sql, row.runId, now, deadlineAt);
       updateRecord(this.#sql, { status: "running", startedAt: now });
       addIndexSync(this.#sql);
+      holdIndexWrites(this.#sql, now, now + RUNNING_LISTED_AFTER_MS);
     });
     // Executing from the moment it is marked running: an alarm handler that overlaps this one (the test
     // harness can run one) would otherwise take it for interrupted and run it a second time.

@@ -76,10 +76,19 @@ export class Turns {
     return { ok: true, value: answer };
   }
 
+  /**
+   * A run that starts now writes the turn's index rows with its end's, in one D1 batch after it (or
+   * after RUNNING_LISTED_AFTER_MS if it runs longer: `Runs.execute` holds them till then), so it is
+   * answered before its run row is in the index: a caller that names the session finds the run in it,
+   * one that names only the run id finds it once the row is written (src/routes/v1/runs.ts looks again).
+   * A turn queued behind another run (or a sub-agent's, whose slot is claimed on its index row) is
+   * answered once the run index has the runId.
+   */
   async enqueue(request: TurnRequest): Promise<Result<AcceptedTurn>> {
     const accepted = this.#write(request);
-    // Answered once the run index has the runId too, so whoever gets the runId can look the run up.
-    if (accepted.ok && !accepted.value.duplicate) await this.#outbox.flush();
+    if (!accepted.ok || accepted.value.duplicate) return accepted;
+    if (liveRecord(this.#sql)?.spawn === undefined && this.#runs.startQueued()) return accepted;
+    await this.#outbox.flush();
     return accepted;
   }
 

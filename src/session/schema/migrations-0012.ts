@@ -372,6 +372,19 @@ export const migrationsFrom0012: readonly SqlMigration[] = [
     `,
   },
   {
+    id: "0033_index_landed",
+    sql: `
+      -- SPEC §24 "only what changed": the session's D1 index row as its last write that landed (JSON,
+      -- column → value, with its version), so the next write sets only the columns that differ (each
+      -- indexed column set costs its index entries, changed or not). One row; none until a write lands.
+      CREATE TABLE index_landed (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        version INTEGER NOT NULL,
+        row TEXT NOT NULL
+      );
+    `,
+  },
+  {
     id: "0034_due_work_sent",
     sql: `
       -- SPEC §23 "every table bounded": sent records are due work of their own, so an object that only

@@ -35,6 +35,7 @@ export const squashedSessionSchema: SquashedSchema = {
     "0028_run_webhook",
     "0029_retention",
     "0030_spawned_by_id",
+    "0033_index_landed",
     "0034_due_work_sent",
   ],
   sql: `
@@ -242,6 +243,11 @@ CREATE TABLE live_draft (
         message_id TEXT NOT NULL,
         edited_at INTEGER NOT NULL,
         shown TEXT NOT NULL
+      );
+CREATE TABLE index_landed (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        version INTEGER NOT NULL,
+        row TEXT NOT NULL
       );
 CREATE TABLE watching (target_key TEXT PRIMARY KEY, created_at INTEGER NOT NULL);
 CREATE INDEX run_status ON run (status, seq);

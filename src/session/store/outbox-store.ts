@@ -227,6 +227,42 @@ export function dueEntries(sql: SqlStorage, now: number, ids?: readonly number[]
   return entries;
 }
 
+/** The kinds that are one D1 index write each (src/session/outbox/outbox-index.ts batches them). */
+const INDEX_WRITE_KINDS = ["index_sync", "run_index", "delivery_index", "search_index", "search_forget"];
+
+/**
+ * Holds the index writes owed now and never tried until `until` (SPEC §24 "One index write per turn"):
+ * the run started now writes them with its end's in one D1 batch (`heldIndexEntries`), or, if it runs
+ * longer, the pass at `until` (the alarm's, or the run's listing as running) writes them. They stay in
+ * the outbox meanwhile, so a crash loses none of them: the alarm delivers them at `until`.
+ */
+export function holdIndexWrites(sql: SqlStorage, now: number, until: number): void {
+  sql.exec(
+    `UPDATE outbox SET next_attempt_at = ? WHERE attempts = 0 AND next_attempt_at <= ?
+       AND kind IN (SELECT value FROM json_each(?))`,
+    until,
+    now,
+    JSON.stringify(INDEX_WRITE_KINDS),
+  );
+}
+
+/**
+ * The entries due by `now`, and the index writes owed but not tried yet (those a run's start held for
+ * its end): a run's end writes them all in one batch. Oldest first.
+ */
+export function heldIndexEntries(sql: SqlStorage, now: number): OutboxEntry[] {
+  const ids = sql
+    .exec<{ id: number }>(
+      `SELECT id FROM outbox WHERE next_attempt_at <= ?
+         OR (attempts = 0 AND kind IN (SELECT value FROM json_each(?))) ORDER BY id`,
+      now,
+      JSON.stringify(INDEX_WRITE_KINDS),
+    )
+    .toArray()
+    .map((row) => row.id);
+  return dueEntries(sql, now, ids);
+}
+
 /**
  * Takes the entries due by `now` for an inline pass until `until`: if the object is evicted in the
  * middle, the alarm (due_work) delivers them then. Entries waiting for a retry are not due: backoff holds
