@@ -69,7 +69,11 @@ const OPERATIONS = [
         text: `cost probe ${i}`,
       });
       if (sent.status !== 202 && sent.status !== 200) throw new Error(`message: ${sent.status}`);
-      const wait = await api(base, "POST", `/v1/runs/${sent.json.runId}/wait`, ADMIN, { timeoutMs: 15_000 });
+      const wait = await api(base, "POST", `/v1/runs/${sent.json.runId}/wait`, ADMIN, {
+        timeoutMs: 15_000,
+        // Named, as the client and CLI name it: the run is found without reading the index (SPEC §24).
+        sessionKey: keys[i],
+      });
       if (wait.status !== 200) throw new Error(`wait: ${wait.status}`);
     },
   },

@@ -151,6 +151,14 @@ describe("client REST methods", () => {
     expect(lastRoute(requests)).toBe(`POST /v1/runs/${queued.runId}/wait`);
     expect(waited).toMatchObject({ runId: queued.runId, status: "ok", runStatus: "ok", reply: "pong" });
 
+    // Naming the session finds the run without the index; a session that does not own it is 404.
+    const named = await client.waitRun(queued.runId, { timeoutMs: 0, sessionKey: key });
+    expect(named).toMatchObject({ runId: queued.runId, status: "ok", reply: "pong" });
+    const elsewhere = await client
+      .waitRun(queued.runId, { timeoutMs: 0, sessionKey: `agent:main:client-other-${uid()}` })
+      .catch((error: unknown) => error);
+    expect(elsewhere).toMatchObject({ status: 404 });
+
     const run = await client.getRun(queued.runId);
     expect(lastRoute(requests)).toBe(`GET /v1/runs/${queued.runId}`);
     expect(run).toMatchObject({ runId: queued.runId, sessionKey: key, status: "ok", reply: "pong" });

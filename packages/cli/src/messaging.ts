@@ -46,7 +46,7 @@ async function sendAsUser(ctx: CommandContext, sessionKey: string, text: string,
     return EXIT.ok;
   }
   const result = await withProgress(ctx.io, `waiting for ${sessionKey} to reply`, () =>
-    ctx.client.waitRun(queued.runId, { timeoutMs: timeoutSeconds * 1000 }),
+    ctx.client.waitRun(queued.runId, { timeoutMs: timeoutSeconds * 1000, sessionKey }),
   );
   return finishWait(ctx, result, queued.runId);
 }

@@ -363,13 +363,18 @@ export class SwitchboardClient {
     return this.#call({ method: "GET", path: `/v1/runs/${enc(runId)}`, what: `run ${runId}` });
   }
 
-  /** `POST /v1/runs/{runId}/wait`: waits server-side up to `timeoutMs` (default 30 s); wait again after `timeout`. */
-  waitRun(runId: string, options: { timeoutMs?: number } = {}): Promise<RunWaitResult> {
+  /**
+   * `POST /v1/runs/{runId}/wait`: waits server-side up to `timeoutMs` (default 30 s); wait again after
+   * `timeout`. Name the run's `sessionKey` when you know it (a send's answer has it): the server then
+   * finds the run without reading the index, which a turn writes only once it ends (SPEC §24).
+   */
+  waitRun(runId: string, options: { timeoutMs?: number; sessionKey?: string } = {}): Promise<RunWaitResult> {
     const timeoutMs = options.timeoutMs ?? DEFAULT_RUN_WAIT_MS;
+    const named = options.sessionKey === undefined ? {} : { sessionKey: options.sessionKey };
     return this.#call({
       method: "POST",
       path: `/v1/runs/${enc(runId)}/wait`,
-      body: { timeoutMs },
+      body: { timeoutMs, ...named },
       serverWaitMs: timeoutMs,
       what: `wait for run ${runId}`,
     });
