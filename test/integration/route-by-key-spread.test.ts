@@ -1,40 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createSession, driveUntil, toolWithConfig, uid, workerConfigWith } from "../support";
-import { rowsInEveryShard, shardOf, shards } from "../support/shards";
+import { createSession, driveUntil, uid } from "../support";
+import { agentWide, allPages, everyone, keyIn } from "../support/route-by-key";
+import { rowsInEveryShard, shards } from "../support/shards";
 
 // Slow (300 sessions created for real): a project of its own (vitest.config.ts SLOW).
-// test-config.ts routes agent `public` by session key (index.routeByKey); its agent id hashes to shard 2,
-// where its sub-agents stay (shards.ts), while its other sessions spread over all three.
-const shardIndex = (key: string) => shards().indexOf(shardOf(key));
-// Visibility `agent`: a requester's list and search name its agent (scope `agents`), so they fan out.
-const agentWide = workerConfigWith((config) => {
-  config.tools.sessions.visibility = "agent";
-});
-const everyone = workerConfigWith((config) => {
-  config.tools.sessions.visibility = "all";
-  config.tools.agentToAgent.allow = ["*"];
-});
-
-/** A key of agent public, `<prefix>-<n>`, whose rows live in `shard`. */
-function keyIn(shard: number, prefix: string): string {
-  for (let n = 0; ; n++)
-    if (shardIndex(`agent:public:${prefix}-${n}`) === shard) return `agent:public:${prefix}-${n}`;
-}
-
-/** Every page of a sessions_list, by its cursor: the keys in order. */
-async function allPages(config: typeof everyone, requester: string, args: Record<string, unknown>) {
-  const seen: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await toolWithConfig(config, "sessions_list", requester, {
-      ...args,
-      ...(cursor ? { cursor } : {}),
-    });
-    seen.push(...page.sessions.map((row) => row.key));
-    cursor = page.nextCursor;
-  } while (cursor);
-  return seen;
-}
 
 describe("index.routeByKey: 300 sessions of one agent over three shards", () => {
   it("300 sessions of the routed agent land 20–45% in each shard; lists page over all of them", {

@@ -14,44 +14,10 @@ import {
   toolWithConfig,
   uid,
   waitRun,
-  workerConfigWith,
 } from "../support";
+import { agentWide, keyIn, PUBLIC_HOME, shardIndex } from "../support/route-by-key";
 import { rowsInEveryShard, shardOf, shards } from "../support/shards";
 import { spawnOk, subagents } from "../support/subagents";
-
-// test-config.ts routes agent `public` by session key (index.routeByKey); its agent id hashes to shard 2,
-// where its sub-agents stay (shards.ts), while its other sessions spread over all three.
-const HOME = 2;
-const shardIndex = (key: string) => shards().indexOf(shardOf(key));
-// Visibility `agent`: a requester's list and search name its agent (scope `agents`), so they fan out.
-const agentWide = workerConfigWith((config) => {
-  config.tools.sessions.visibility = "agent";
-});
-const everyone = workerConfigWith((config) => {
-  config.tools.sessions.visibility = "all";
-  config.tools.agentToAgent.allow = ["*"];
-});
-
-/** A key of agent public, `<prefix>-<n>`, whose rows live in `shard`. */
-function keyIn(shard: number, prefix: string): string {
-  for (let n = 0; ; n++)
-    if (shardIndex(`agent:public:${prefix}-${n}`) === shard) return `agent:public:${prefix}-${n}`;
-}
-
-/** Every page of a sessions_list, by its cursor: the keys in order. */
-async function _allPages(config: typeof everyone, requester: string, args: Record<string, unknown>) {
-  const seen: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await toolWithConfig(config, "sessions_list", requester, {
-      ...args,
-      ...(cursor ? { cursor } : {}),
-    });
-    seen.push(...page.sessions.map((row) => row.key));
-    cursor = page.nextCursor;
-  } while (cursor);
-  return seen;
-}
 
 describe("index.routeByKey: one agent's sessions spread over every shard by their key", () => {
   it("names a configured agent, or '*'; an unknown one is an error at its place in the list", () => {
@@ -140,7 +106,7 @@ describe("index.routeByKey: one agent's sessions spread over every shard by thei
     const requester = keyIn(0, `spawner-${u}`);
     await createSession({ agentId: "public", key: requester });
     const { child, runId } = await spawnOk(requester, { task: "look it up", agentId: "public" });
-    expect(shardIndex(child)).toBe(HOME);
+    expect(shardIndex(child)).toBe(PUBLIC_HOME);
     await waitRun(runId);
     const run = await call<{ sessionKey: string }>("GET", `/v1/runs/${runId}`, { token: ADMIN });
     expect(run.json.sessionKey).toBe(child);

@@ -1,6 +1,6 @@
 import { messageText, type TranscriptMessage } from "../../transcript/message";
 import { quotableTexts, quotedIn, replaceQuoted } from "../store/quoted-text";
-import { safeCopy } from "./safe-copy";
+import { rewriteMessage } from "./erasure";
 import { headlessText } from "./transcript";
 
 // Erasure (SPEC §23) of exact quotes: the erased person's words where this transcript repeats them
@@ -73,16 +73,7 @@ export function eraseQuotes(
     .toArray()) {
     const erased = replaceQuoted(JSON.parse(row.body) as TranscriptMessage, texts, marker);
     if (!erased.changed) continue;
-    const body = JSON.stringify(erased.value);
-    const copy = safeCopy(erased.value, body);
-    sql.exec(
-      "UPDATE message SET body = ?, safe_body = ?, safe_flags = ?, safe_rules = ? WHERE id = ?",
-      body,
-      copy.safeBody,
-      copy.flags,
-      copy.rules,
-      row.id,
-    );
+    rewriteMessage(sql, row.id, erased.value);
     ids.push(row.id);
   }
   return { ids, changed: ids.length };

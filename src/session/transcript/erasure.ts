@@ -56,17 +56,7 @@ function eraseWhere(sql: SqlStorage, where: string, binds: unknown[]): { ids: st
   for (const row of rows) {
     const message = JSON.parse(row.body) as TranscriptMessage;
     if (message.content === ERASED_TEXT) continue;
-    const erased = erasedBody(message);
-    const body = JSON.stringify(erased);
-    const copy = safeCopy(erased, body);
-    sql.exec(
-      "UPDATE message SET body = ?, safe_body = ?, safe_flags = ?, safe_rules = ? WHERE id = ?",
-      body,
-      copy.safeBody,
-      copy.flags,
-      copy.rules,
-      row.id,
-    );
+    rewriteMessage(sql, row.id, erasedBody(message));
     changed++;
   }
   return { ids: rows.map((row) => row.id), changed };
@@ -138,4 +128,18 @@ export function messageSources(sql: SqlStorage): string[] {
     )
     .toArray()
     .map((row) => row.key);
+}
+
+/** A stored message's body replaced (its text erased), with the safe copy tools read made again. */
+export function rewriteMessage(sql: SqlStorage, id: string, message: TranscriptMessage): void {
+  const body = JSON.stringify(message);
+  const copy = safeCopy(message, body);
+  sql.exec(
+    "UPDATE message SET body = ?, safe_body = ?, safe_flags = ?, safe_rules = ? WHERE id = ?",
+    body,
+    copy.safeBody,
+    copy.flags,
+    copy.rules,
+    id,
+  );
 }
