@@ -235,7 +235,12 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   async childCreated(
     childKey: string,
     runId?: string,
+    parentSessionId?: string,
   ): Promise<Result<{ recorded: boolean; sessionId?: string }>> {
+    // A child spawned for an earlier session under this key is not this one's (SPEC §23 generations).
+    const current = this.#bare ? undefined : liveRecord(this.#sql)?.sessionId;
+    if (parentSessionId !== undefined && current !== parentSessionId)
+      return { ok: true, value: { recorded: false } };
     this.#use();
     const child = { childSessionKey: childKey, ...(runId ? { runId } : {}) };
     const recorded = await this.#write(() => writeChild(this.#sql, child, Date.now()));

@@ -202,7 +202,11 @@ export interface SessionApi {
    * was spawned with: one `child` row and its `child_spawned` event, in one write; `recorded` when news.
    */
   /** Notes a child; answers this session's id (when it exists), which the child is bound to (SPEC §23). */
-  childCreated(childKey: string, runId?: string): Promise<Result<{ recorded: boolean; sessionId?: string }>>;
+  childCreated(
+    childKey: string,
+    runId?: string,
+    parentSessionId?: string,
+  ): Promise<Result<{ recorded: boolean; sessionId?: string }>>;
   /** Changes operator-settable fields; null clears one. A guard's other sessionId is a conflict. */
   patch(changes: SessionPatch, guard?: SessionGuard): Promise<Result<SessionRow>>;
   /** Deletes the session: hidden at once, storage wiped once its index row is gone. */

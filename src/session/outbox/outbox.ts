@@ -283,9 +283,13 @@ export class Outbox {
       case "child_created": {
         // Noted whether or not the parent was ever written: its children exist either way. With the
         // spawn's run, which the parent records with the child (and its child_spawned event) in one write.
+        // The parent's session this child was spawned for, when bound at spawn: a session created again
+        // under that key since then does not note it (SPEC §23 generations).
+        const parentId = readRecord(this.#sql)?.spawnedById;
         const noted = await sessionApi(env.SESSION, entry.payload.parentKey).childCreated(
           entry.payload.childKey,
           entry.payload.runId,
+          parentId,
         );
         // The child belongs to the parent's session it answered with, not to its key (SPEC §23).
         if (noted.ok && noted.value.sessionId)

@@ -70,4 +70,21 @@ describe("a spawned child is one record with its run", () => {
       spawned: [],
     });
   });
+  it("a child spawned for an earlier session under the key is not noted in the session there now", async () => {
+    const parent = `agent:main:child-gen-${uid()}`;
+    const { sessionId } = await createSession({ agentId: "main", key: parent });
+    const child = `agent:research:subagent:${crypto.randomUUID()}`;
+    // Its creation notice names the parent session it was spawned for (SPEC §23 "Generations").
+    expect(await session(parent).childCreated(child, crypto.randomUUID(), "an-earlier-session-id")).toEqual({
+      ok: true,
+      value: { recorded: false },
+    });
+    expect(await parentSide(parent)).toEqual({ children: [], spawned: [] });
+    const runId = crypto.randomUUID();
+    expect(await session(parent).childCreated(child, runId, sessionId)).toEqual({
+      ok: true,
+      value: { recorded: true, sessionId },
+    });
+    expect((await parentSide(parent)).children).toEqual([{ session_key: child, run_id: runId }]);
+  });
 });
