@@ -128,7 +128,17 @@ export const sessionRouteDocs: RouteDoc[] = [
         name: "SessionDeleted",
         example: {
           deleted: true,
-          erased: { sessions: 1, messages: 4, searchRows: 4, children: 1, sent: 0, notices: 1 },
+          erased: {
+            sessions: 1,
+            messages: 4,
+            searchRows: 4,
+            children: 1,
+            sent: 0,
+            notices: 1,
+            quotes: 2,
+            summaries: 1,
+            pending: 0,
+          },
         },
       },
     ],
