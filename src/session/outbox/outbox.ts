@@ -121,6 +121,19 @@ export class Outbox {
   }
 
   /**
+   * The handoffs due now (turns, posts, notices: someone waits for them) without the index writes, which
+   * a run started now writes with its end's, in one batch (SPEC §24).
+   */
+  async flushHandoffs(): Promise<void> {
+    const now = Date.now();
+    const taken = leaseDueEntries(this.#sql, now, now + INLINE_LEASE_MS, true);
+    if (taken.length === 0) return;
+    await this.#alarm.rearm();
+    await this.#pass(dueEntries(this.#sql, now, taken), false, true);
+    await this.#alarm.rearm();
+  }
+
+  /**
    * Delivers the index writes due now and waits for those another pass is delivering: what a caller
    * answered with a run it waited for needs (the run found by its id). Handoffs are left to the pass
    * after the run; whatever fails here is retried by the alarm, set for its retry time.
@@ -143,8 +156,8 @@ export class Outbox {
   }
 
   /** A pass that left the session removed stops the runs executing here (they must not write on). */
-  async #pass(entries: readonly OutboxEntry[], heldToo = false): Promise<PassOutcome> {
-    const outcome = await this.#passOver(entries, heldToo);
+  async #pass(entries: readonly OutboxEntry[], heldToo = false, handoffsOnly = false): Promise<PassOutcome> {
+    const outcome = await this.#passOver(entries, heldToo, handoffsOnly);
     if (outcome === "removed") this.#removed();
     return outcome;
   }
@@ -153,7 +166,11 @@ export class Outbox {
    * Handoffs first (turns, posts, notices: someone waits for them), then every index write due, in one
    * D1 batch, those the handoffs owed included: a completion does not wait behind a D1 round trip.
    */
-  async #passOver(entries: readonly OutboxEntry[], heldToo = false): Promise<PassOutcome> {
+  async #passOver(
+    entries: readonly OutboxEntry[],
+    heldToo = false,
+    handoffsOnly = false,
+  ): Promise<PassOutcome> {
     for (const entry of entries) {
       if (isIndexWrite(entry)) continue;
       // Passes may overlap (a request and the alarm); an entry one of them is delivering is left to it,
@@ -182,6 +199,7 @@ export class Outbox {
         this.#delivering.delete(entry.id);
       }
     }
+    if (handoffsOnly) return "delivered";
     // This pass's own index entries as they are now (a newer change may have replaced one meanwhile),
     // and those the handoffs owed since.
     const ids = new Set(entries.map((entry) => entry.id));

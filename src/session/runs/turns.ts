@@ -87,8 +87,10 @@ export class Turns {
   async enqueue(request: TurnRequest): Promise<Result<AcceptedTurn>> {
     const accepted = this.#write(request);
     if (!accepted.ok || accepted.value.duplicate) return accepted;
-    if (liveRecord(this.#sql)?.spawn === undefined && this.#runs.startQueued()) return accepted;
-    await this.#outbox.flush();
+    // Started now: its index writes wait for the run's end; what else it owes (a watcher's notice) goes now.
+    if (liveRecord(this.#sql)?.spawn === undefined && this.#runs.startQueued())
+      await this.#outbox.flushHandoffs();
+    else await this.#outbox.flush();
     return accepted;
   }
 

@@ -268,12 +268,15 @@ export function heldIndexEntries(sql: SqlStorage, now: number): OutboxEntry[] {
  * middle, the alarm (due_work) delivers them then. Entries waiting for a retry are not due: backoff holds
  * between attempts whoever makes them. The ids taken.
  */
-export function leaseDueEntries(sql: SqlStorage, now: number, until: number): number[] {
+export function leaseDueEntries(sql: SqlStorage, now: number, until: number, handoffsOnly = false): number[] {
   return sql
     .exec<{ id: number }>(
-      "UPDATE outbox SET next_attempt_at = ? WHERE next_attempt_at <= ? RETURNING id",
+      `UPDATE outbox SET next_attempt_at = ? WHERE next_attempt_at <= ?
+         AND (? = 0 OR kind NOT IN (SELECT value FROM json_each(?))) RETURNING id`,
       until,
       now,
+      handoffsOnly ? 1 : 0,
+      JSON.stringify(INDEX_WRITE_KINDS),
     )
     .toArray()
     .map((row) => row.id);
