@@ -31,15 +31,19 @@ export async function findRun(runId: string | undefined): Promise<RunRecord | un
   return response.json;
 }
 
-/** `POST /v1/runs/{runId}/wait` (as the operator unless told): waits server-side for the run; expects 200. */
+/**
+ * `POST /v1/runs/{runId}/wait` (as the operator unless told): waits server-side for the run; expects 200.
+ * Naming its session finds a run the index does not hold yet (one cut by a restart before its end).
+ */
 export async function waitRun(
   runId: string | undefined,
   timeoutMs = 10_000,
   token = ADMIN,
+  sessionKey?: string,
 ): Promise<RunWaitResult> {
   const waited = await call<RunWaitResult>("POST", `/v1/runs/${present(runId)}/wait`, {
     token,
-    body: { timeoutMs },
+    body: { timeoutMs, ...(sessionKey === undefined ? {} : { sessionKey }) },
   });
   expect(waited.status, waited.text).toBe(200);
   return waited.json;

@@ -31,7 +31,7 @@ export const waitBodySchema = z.strictObject({
  * turn's end (src/session/runs/turns.ts) is indexed once it ends or after 250 ms. A lookup by run id
  * that misses looks again over this span before answering 404.
  */
-const RUN_INDEX_LOOKS_MS = [300, 700, 1500];
+const RUN_INDEX_LOOKS_MS = [250, 500, 1000];
 
 /** What a webhook agent may tell a run's stream while it works (SPEC §14); at least one field. */
 export const runProgressSchema = z

@@ -1,6 +1,7 @@
 import { abortAllDurableObjects, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
+  ADMIN,
   callsArrived,
   createSession,
   ended,
@@ -72,7 +73,7 @@ describe("a run interrupted in the middle of its model call", () => {
     const runId = await sendMessage(key, message);
     for (const attempt of [1, 2, 3]) await abortDuringAttempt(key, message, attempt);
 
-    expect(await waitRun(runId)).toMatchObject({
+    expect(await waitRun(runId, 10_000, ADMIN, key)).toMatchObject({
       status: "error",
       runStatus: "error",
       error: "run interrupted 3 times; giving up",

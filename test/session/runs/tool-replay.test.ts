@@ -1,6 +1,7 @@
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
+  ADMIN,
   callsArrived,
   createSession,
   getRun,
@@ -47,7 +48,7 @@ describe("a run resumed after a crash replays its recorded tool calls", () => {
     expect(await childrenOf(key)).toHaveLength(1);
     await abortAllDurableObjects();
 
-    const ended = await waitRun(runId);
+    const ended = await waitRun(runId, 10_000, ADMIN, key);
     expect(ended).toMatchObject({ status: "ok" });
     const run = await getRun(runId);
     expect(run.attempts).toBe(2);
