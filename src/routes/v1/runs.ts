@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../app-env";
 import { keyOptionsOf } from "../../config/key-options";
-import { AppError, badRequest } from "../../errors";
+import { AppError } from "../../errors";
 import { findRunSession } from "../../index-db/runs";
 import { readShards } from "../../index-db/shards";
 import { parseSessionKey } from "../../keys";
@@ -13,6 +13,7 @@ import { readJsonBody } from "../middleware";
 import { parseBody } from "../parse-body";
 import { unwrapResult } from "../store-result";
 import { waitResult } from "./run-view";
+import { canonicalKeyForRequest } from "./session-access";
 import { streamReader, streamTarget } from "./stream-access";
 import { runCursor, runEvents } from "./streams";
 
@@ -92,12 +93,12 @@ async function indexedRunSession(c: Context<AppEnv>, runId: string): Promise<str
   return sessionKey;
 }
 
-/** The session a caller named for a run, as a full key (its object answers 404 if the run is not its own). */
+/**
+ * The session a caller named for a run, as its canonical key (`main` for an agent's token, as in a session
+ * path); its object answers 404 if the run is not its own.
+ */
 function namedSession(c: Context<AppEnv>, named: string): string {
-  const sessionKey = named.trim().toLowerCase();
-  if (!parseSessionKey(sessionKey, keyOptionsOf(c.get("config"))))
-    throw badRequest("sessionKey: not a session key");
-  return sessionKey;
+  return canonicalKeyForRequest(c.get("identity"), c.get("config"), named, undefined, "sessionKey");
 }
 
 /** The session object of a run the caller may see. */
