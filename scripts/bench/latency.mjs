@@ -82,8 +82,8 @@ export const LATENCY_OPERATIONS = [
   },
   {
     name: "chat turn, POST …/messages then POST /v1/runs/{id}/wait",
-    hops: { do: 2, d1: 1 },
-    why: "the message into the object (1 DO); the wait finds the run's session in the index (1 D1: a run id names no session) and waits in that object (1 DO)",
+    hops: { do: 2 },
+    why: "the message into the object (1 DO); the wait names the run's session, as the client and CLI do, and waits in that object (1 DO: no index read; the turn's index write comes after the answer)",
     fresh: "chat",
     run: async (base, i, key) => {
       const sent = await api(base, "POST", `/v1/sessions/${encodeURIComponent(key)}/messages`, ADMIN, {
@@ -92,6 +92,7 @@ export const LATENCY_OPERATIONS = [
       expect(sent, (r) => r.status === 202, "message");
       const waited = await api(base, "POST", `/v1/runs/${sent.json.runId}/wait`, ADMIN, {
         timeoutMs: 15_000,
+        sessionKey: key,
       });
       expect(waited, (r) => r.status === 200 && r.json.status === "ok", "wait");
     },
