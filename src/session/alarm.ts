@@ -9,7 +9,7 @@ export function nextAlarmAt(sql: SqlStorage, now = Date.now()): number | null {
  * backstop, for an instance that dies: it is set this far ahead instead of now, so it does not fire
  * beside every run. A run that lasts longer has its handler take it up (it waits for the runs here).
  */
-const BACKSTOP_MS = 5000;
+export const BACKSTOP_MS = 5000;
 
 /** The session's one alarm, set to the earliest due work (STYLE: one alarm, driven by a due-work table). */
 export class Alarm {

@@ -583,7 +583,8 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     if (this.#bare) return;
     // A requester never created whose last sent record went: nothing of it is kept (SPEC §23).
     if (holdsNothing(this.#sql)) return this.#wipeStorage();
-    await this.#outbox.deliver();
+    // The index writes runs held for their end go too: the runs this alarm took up have ended.
+    await this.#outbox.deliver(true);
     await this.#alarm.rearm();
   }
 }

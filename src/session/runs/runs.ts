@@ -2,7 +2,7 @@ import { findAgent, subagentSettings } from "../../config/agents";
 import type { AgentConfig } from "../../config/schema";
 import { claimSubagentSlot } from "../../index-db/lookup";
 import { indexShards } from "../../index-db/shards";
-import type { Alarm } from "../alarm";
+import { type Alarm, BACKSTOP_MS } from "../alarm";
 import type { DeferredResult } from "../api";
 import { sessionConfig } from "../config";
 import type { Outbox } from "../outbox/outbox";
@@ -141,7 +141,7 @@ export class Runs {
     this.end(current, { status: "error", error: refusal.line, messages: [] }, () =>
       recordBudgetRefusal(this.#sql, sessionConfig(this.#env), record, current, refusal, Date.now()),
     );
-    await this.#outbox.deliver();
+    await this.#outbox.deliver(true);
     return true;
   }
 
@@ -247,7 +247,9 @@ export class Runs {
       markRunStarted(this.#sql, row.runId, now, deadlineAt);
       updateRecord(this.#sql, { status: "running", startedAt: now });
       addIndexSync(this.#sql);
-      holdIndexWrites(this.#sql, now, now + RUNNING_LISTED_AFTER_MS);
+      // Held until the run ends or is listed running (the timer below); after a crash the alarm writes
+      // them at the run's backstop, so no alarm fires in the middle of a run that goes on.
+      holdIndexWrites(this.#sql, now, now + BACKSTOP_MS);
     });
     // Executing from the moment it is marked running: an alarm handler that overlaps this one (the test
     // harness can run one) would otherwise take it for interrupted and run it a second time.
@@ -258,7 +260,7 @@ export class Runs {
     // twice, and never waits on D1 to start.
     let listedRunning: Promise<void> | undefined;
     const listTimer = setTimeout(() => {
-      listedRunning = this.#outbox.flush();
+      listedRunning = this.#outbox.flush().then(() => this.#outbox.flushIndexWrites());
     }, RUNNING_LISTED_AFTER_MS);
     const config = sessionConfig(this.#env);
     const live = liveReplyFor(this.#env, config, this.#sql, row, controller.signal);
