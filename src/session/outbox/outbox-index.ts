@@ -7,21 +7,9 @@ import { type IndexRow, indexRow } from "../record/index-row";
 import { readRecord } from "../record/record";
 import { indexedDelivery } from "../store/delivery-ledger";
 import { landedIndexRow, recordLandedIndexRow } from "../store/index-landed";
-import { type OutboxEntry, settleEntry } from "../store/outbox-store";
+import { type IndexWrite, settleEntry } from "../store/outbox-store";
 import { type SearchChunk, searchChunkWritten, searchIndexChunk } from "../transcript/search-index";
 import { keptMessages } from "../transcript/trim";
-
-/** The effects that are one D1 write each, so that a pass can send them together in one batch. */
-export type IndexWrite = Extract<
-  OutboxEntry,
-  { kind: "index_sync" | "run_index" | "delivery_index" | "search_index" | "search_forget" }
->;
-export const isIndexWrite = (entry: OutboxEntry): entry is IndexWrite =>
-  entry.kind === "index_sync" ||
-  entry.kind === "run_index" ||
-  entry.kind === "delivery_index" ||
-  entry.kind === "search_index" ||
-  entry.kind === "search_forget";
 
 /**
  * The outbox's index writes (session row, run index, delivery records, search chunks) in one D1 batch:

@@ -28,6 +28,8 @@ import {
   dueEntries,
   hasOutboxKind,
   heldIndexEntries,
+  type IndexWrite,
+  isIndexWrite,
   isPending,
   leaseDueEntries,
   type OutboxEntry,
@@ -36,7 +38,7 @@ import {
 import { watcherAway } from "../store/watchers";
 import { bindToParent } from "../writes/lifecycle";
 import { writeDeletion } from "../writes/writes";
-import { IndexBatch, type IndexWrite, isIndexWrite } from "./outbox-index";
+import { IndexBatch } from "./outbox-index";
 import { postSteerNotice } from "./steer-notice";
 
 /** If the object is evicted between a write and its inline delivery, the alarm finishes the job then. */
@@ -107,17 +109,10 @@ export class Outbox {
   /**
    * Delivers what is due (what was just written), now, leaving the alarm set for whatever is left. Every
    * part calls it after its write; a pass that removes the session stops its runs itself (`removed`).
+   * With `heldToo` (a run listed as running) the index writes its start held go in the same batch.
    */
-  async flush(): Promise<void> {
-    await this.#flushWith((entries) => this.#pass(entries));
-  }
-
-  async #flushWith(pass: (entries: readonly OutboxEntry[]) => Promise<PassOutcome>): Promise<void> {
-    const now = Date.now();
-    const taken = leaseDueEntries(this.#sql, now, now + INLINE_LEASE_MS);
-    await this.#alarm.rearm();
-    await pass(dueEntries(this.#sql, now, taken));
-    await this.#alarm.rearm();
+  async flush(heldToo = false): Promise<void> {
+    await this.#flushWith((entries) => this.#pass(entries, heldToo));
   }
 
   /**
@@ -125,18 +120,26 @@ export class Outbox {
    * a run started now writes with its end's, in one batch (SPEC §24).
    */
   async flushHandoffs(): Promise<void> {
+    await this.#flushWith((entries) => this.#pass(entries, false, true), true);
+  }
+
+  async #flushWith(
+    pass: (entries: readonly OutboxEntry[]) => Promise<PassOutcome>,
+    handoffsOnly = false,
+  ): Promise<void> {
     const now = Date.now();
-    const taken = leaseDueEntries(this.#sql, now, now + INLINE_LEASE_MS, true);
-    if (taken.length === 0) return;
+    const taken = leaseDueEntries(this.#sql, now, now + INLINE_LEASE_MS, handoffsOnly);
+    // No handoff owed (a chat turn's usual case): nothing leased, so the alarm stands as it was.
+    if (handoffsOnly && taken.length === 0) return;
     await this.#alarm.rearm();
-    await this.#pass(dueEntries(this.#sql, now, taken), false, true);
+    await pass(dueEntries(this.#sql, now, taken));
     await this.#alarm.rearm();
   }
 
   /**
-   * Delivers the index writes due now and waits for those another pass is delivering: what a caller
-   * answered with a run it waited for needs (the run found by its id). Handoffs are left to the pass
-   * after the run; whatever fails here is retried by the alarm, set for its retry time.
+   * Delivers the index writes due now and those a run's start held, and waits for those another pass is
+   * delivering: what a caller answered with a run it waited for needs (the run found by its id). Handoffs
+   * are left to the pass after the run; whatever fails here is retried by the alarm, set for its retry time.
    */
   async flushIndexWrites(): Promise<void> {
     await this.#deliverIndexWrites(heldIndexEntries(this.#sql, Date.now()));
@@ -145,14 +148,14 @@ export class Outbox {
   }
 
   /**
-   * One pass over every entry due now (the alarm's); failures wait for their retry time. A run's end
-   * passes `runEnded`: the index writes its start held (`holdIndexWrites`) go in the same batch as its
-   * end's, one D1 round trip for the turn.
+   * One pass over every entry due now (the alarm's); failures wait for their retry time. With `heldToo`
+   * (a run's end, the alarm's last pass) the index writes a run's start held (`holdIndexWrites`) go in
+   * the same batch as the rest, one D1 round trip for the turn.
    */
-  async deliver(runEnded = false): Promise<void> {
+  async deliver(heldToo = false): Promise<void> {
     const now = Date.now();
     pruneDeliveries(this.#sql, now);
-    await this.#pass(dueEntries(this.#sql, now), runEnded);
+    await this.#pass(dueEntries(this.#sql, now), heldToo);
   }
 
   /** A pass that left the session removed stops the runs executing here (they must not write on). */

@@ -260,7 +260,7 @@ export class Runs {
     // twice, and never waits on D1 to start.
     let listedRunning: Promise<void> | undefined;
     const listTimer = setTimeout(() => {
-      listedRunning = this.#outbox.flush().then(() => this.#outbox.flushIndexWrites());
+      listedRunning = this.#outbox.flush(true);
     }, RUNNING_LISTED_AFTER_MS);
     const config = sessionConfig(this.#env);
     const live = liveReplyFor(this.#env, config, this.#sql, row, controller.signal);

@@ -228,13 +228,24 @@ export function dueEntries(sql: SqlStorage, now: number, ids?: readonly number[]
 }
 
 /** The kinds that are one D1 index write each (src/session/outbox/outbox-index.ts batches them). */
-const INDEX_WRITE_KINDS = ["index_sync", "run_index", "delivery_index", "search_index", "search_forget"];
+const INDEX_WRITE_KINDS = [
+  "index_sync",
+  "run_index",
+  "delivery_index",
+  "search_index",
+  "search_forget",
+] as const;
+
+/** The effects that are one D1 write each, so that a pass can send them together in one batch. */
+export type IndexWrite = Extract<OutboxEntry, { kind: (typeof INDEX_WRITE_KINDS)[number] }>;
+export const isIndexWrite = (entry: OutboxEntry): entry is IndexWrite =>
+  (INDEX_WRITE_KINDS as readonly string[]).includes(entry.kind);
 
 /**
  * Holds the index writes owed now and never tried until `until` (SPEC §24 "One index write per turn"):
  * the run started now writes them with its end's in one D1 batch (`heldIndexEntries`), or, if it runs
- * longer, the pass at `until` (the alarm's, or the run's listing as running) writes them. They stay in
- * the outbox meanwhile, so a crash loses none of them: the alarm delivers them at `until`.
+ * longer, with its listing as running. They stay in the outbox meanwhile, so a crash loses none of
+ * them: the alarm delivers them at `until`.
  */
 export function holdIndexWrites(sql: SqlStorage, now: number, until: number): void {
   sql.exec(
