@@ -1,4 +1,5 @@
 import type { VisibleScope } from "../policy/visibility";
+import { ownChild } from "./generations";
 import { type Clause, visibleCondition } from "./list";
 import { everyShard, type IndexShards, keyShard, newestFirst, RECENCY_COLUMNS, scopeShards } from "./shards";
 import { MAX_TREE_DEPTH, newestAcrossShards, walkDownLevels } from "./walk";
@@ -44,7 +45,7 @@ export async function listChildren(
           .prepare(
             `SELECT session_key, label, spawn_task, last_run_id, status, model, total_tokens, runtime_ms, started_at,
                ended_at, created_at, collector, ${RECENCY_COLUMNS}
-             FROM session_index WHERE spawned_by = ? AND (spawned_by_id IS NULL OR spawned_by_id = ?)
+             FROM session_index WHERE spawned_by = ? AND ${ownChild("?")}
                AND list_state IN (0, 1) ${only} ORDER BY recency DESC LIMIT ?`,
           )
           .bind(sessionKey, parentId ?? null, MAX_CHILDREN)
@@ -173,10 +174,6 @@ export async function visibleChildRows(
 // D1 binds at most 100 parameters per statement.
 const KEYS_PER_READ = 90;
 
-/** SQL: `child` (an alias of session_index) was spawned by the session whose id is `parentId` (SPEC §23). */
-export const ownChild = (child: string, parentId: string) =>
-  `(${child}.spawned_by_id IS NULL OR ${child}.spawned_by_id = ${parentId})`;
-
 /**
  * The walk down the spawn tree (SQL, a `WITH` clause defining `down`) from the listed sessions' children,
  * those matching `start` (a condition on session_index `s`): one row per descendant with the root it
@@ -187,11 +184,11 @@ export const ownChild = (child: string, parentId: string) =>
 export const walkDown = (start: string) => `WITH RECURSIVE down(root, session_key, session_id, depth) AS (
     SELECT s.spawned_by, s.session_key, s.session_id, 1 FROM session_index s
       LEFT JOIN session_index p ON p.session_key = s.spawned_by
-      WHERE (${start}) AND s.list_state IN (0, 1) AND ${ownChild("s", "p.session_id")}
+      WHERE (${start}) AND s.list_state IN (0, 1) AND ${ownChild("p.session_id", "s")}
     UNION ALL
     SELECT down.root, s.session_key, s.session_id, down.depth + 1 FROM session_index s
       JOIN down ON s.spawned_by = down.session_key
-      WHERE down.depth < ${MAX_TREE_DEPTH} AND s.list_state IN (0, 1) AND ${ownChild("s", "down.session_id")}
+      WHERE down.depth < ${MAX_TREE_DEPTH} AND s.list_state IN (0, 1) AND ${ownChild("down.session_id", "s")}
   )`;
 
 /**

@@ -44,3 +44,13 @@ export async function writeStateFloor(
       .bind(deletedAt - FLOOR_KEEP_MS),
   ]);
 }
+
+/**
+ * SQL: a session_index row (of alias `child`, when given) is a child of the spawner session `parentId`
+ * (an SQL expression) and not of an earlier session of its key (SPEC §23 "Generations"): bound to it,
+ * or not bound at all (spawned before children were bound).
+ */
+export const ownChild = (parentId: string, child?: string) => {
+  const column = child === undefined ? "spawned_by_id" : `${child}.spawned_by_id`;
+  return `(${column} IS NULL OR ${column} = ${parentId})`;
+};

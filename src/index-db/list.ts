@@ -1,5 +1,6 @@
 import type { VisibleScope } from "../policy/visibility";
 import { type IndexRow, LIST_STATE, SESSION_ROW_COLUMNS } from "../session/api";
+import { ownChild } from "./generations";
 
 /**
  * Where a page ends: the last row's updatedAt and its tie-break (see `recency` in migrations/0003), and,
@@ -81,7 +82,7 @@ function scopeAlternatives(scope: VisibleScope, agentId: string | undefined): Cl
     scope.sessionId === undefined
       ? clause("spawned_by = ? AND agent_id = ?", scope.sessionKey, own)
       : clause(
-          "spawned_by = ? AND agent_id = ? AND (spawned_by_id IS NULL OR spawned_by_id = ?)",
+          `spawned_by = ? AND agent_id = ? AND ${ownChild("?")}`,
           scope.sessionKey,
           own,
           scope.sessionId,

@@ -1,4 +1,5 @@
 import type { SessionRecord } from "../session/api";
+import { ownChild } from "./generations";
 import {
   agentShards,
   everyShard,
@@ -105,7 +106,7 @@ export async function countChildrenByStatus(
   sessionKey: string,
   sessionId?: string,
 ): Promise<Record<string, number>> {
-  const own = sessionId === undefined ? "" : "AND (spawned_by_id IS NULL OR spawned_by_id = ?)";
+  const own = sessionId === undefined ? "" : `AND ${ownChild("?")}`;
   const parts = await everyShard(shards, async (db) => {
     const { results } = await db
       .prepare(
@@ -205,7 +206,7 @@ export async function countActiveChildren(
   sessionKey: string,
   sessionId?: string,
 ): Promise<number> {
-  const own = sessionId === undefined ? "" : "AND (spawned_by_id IS NULL OR spawned_by_id = ?)";
+  const own = sessionId === undefined ? "" : `AND ${ownChild("?")}`;
   const counts = await everyShard(shards, async (db) => {
     const row = await db
       .prepare(
