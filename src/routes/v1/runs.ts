@@ -113,8 +113,8 @@ async function runSession(c: Context<AppEnv>, runId: string) {
 async function streamedRunSession(c: Context<AppEnv>, runId: string): Promise<string> {
   const reader = streamReader(c);
   const sessionKey = await indexedRunSession(c, runId);
-  const row = sessionKey ? await sessionApi(c.env.SESSION, sessionKey).describe() : undefined;
-  if (!sessionKey || !row?.ok) throw new AppError("not_found", "run not found");
+  const row = await sessionApi(c.env.SESSION, sessionKey).describe();
+  if (!row.ok) throw new AppError("not_found", "run not found");
   if (!reader.mayRead(await streamTarget(c, sessionKey, row.value)))
     throw new AppError("forbidden", "this credential may not read this run's session");
   return sessionKey;

@@ -5,7 +5,7 @@ import { keyOptionsOf } from "../../config/key-options";
 import { AppError, badRequest } from "../../errors";
 import { findGrant } from "../../index-db/grants";
 import { findSessionByKey } from "../../index-db/lookup";
-import { indexShards } from "../../index-db/shards";
+import { readShards } from "../../index-db/shards";
 import { canonicalizeKeyInput } from "../../keys";
 import { checkSessionVisible, visibilityConfigOf } from "../../policy/visibility";
 import { type CredentialLapse, guardStream } from "../../sse/guard";
@@ -31,7 +31,7 @@ export async function streamTarget(
   row: { agentId: string; spawnedBy?: string },
 ): Promise<StreamTarget> {
   if (!row.spawnedBy) return { sessionKey, agentId: row.agentId };
-  const spawnedById = (await findSessionByKey(indexShards(c.env), sessionKey))?.spawnedById;
+  const spawnedById = (await findSessionByKey(readShards(c.env), sessionKey))?.spawnedById;
   return {
     sessionKey,
     agentId: row.agentId,
