@@ -141,17 +141,20 @@ export function clearWatchers(sql: SqlStorage): void {
 
 /** Erasure: these (erased) sessions stop watching this one; the notices owed them go. Answers rows removed. */
 export function removeWatchers(sql: SqlStorage, watcherKeys: readonly string[]): number {
-  const keys = JSON.stringify(watcherKeys);
   const watchers = sql.exec(
     "DELETE FROM watcher WHERE watcher_key IN (SELECT value FROM json_each(?))",
-    keys,
+    JSON.stringify(watcherKeys),
   ).rowsWritten;
-  const notices = sql.exec(
+  return watchers + dropNotices(sql, watcherKeys);
+}
+
+/** The notices owed these watchers go from the outbox. Answers how many. */
+function dropNotices(sql: SqlStorage, watcherKeys: readonly string[]): number {
+  return sql.exec(
     `DELETE FROM outbox WHERE kind = 'watch_notice'
        AND json_extract(payload, '$.watcherKey') IN (SELECT value FROM json_each(?))`,
-    keys,
+    JSON.stringify(watcherKeys),
   ).rowsWritten;
-  return watchers + notices;
 }
 
 /** The watcher's side: it now watches `targetKey` (one row per session it ever watched, until deleted). */
@@ -181,10 +184,6 @@ export function dropWatcher(sql: SqlStorage, watcherKey: string, before: number)
     watcherKey,
     before,
   ).rowsWritten;
-  if (removed > 0)
-    sql.exec(
-      "DELETE FROM outbox WHERE kind = 'watch_notice' AND json_extract(payload, '$.watcherKey') = ?",
-      watcherKey,
-    );
+  if (removed > 0) dropNotices(sql, [watcherKey]);
   return removed > 0;
 }
