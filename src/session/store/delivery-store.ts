@@ -1,6 +1,6 @@
 import type { DeliveryKind, DeliveryStatus } from "../api/api-deliveries";
 import { addToOutbox, type OutboxKind, type OutboxPayload } from "./outbox-store";
-import { quotedIn, replaceQuoted } from "./quoted-text";
+import { eraseQuotedJson } from "./quoted-text";
 
 /**
  * The delivery ledger's table (SPEC §16; `delivery`), its rows and how a record is opened with the
@@ -67,23 +67,7 @@ export function erasePayloads(sql: SqlStorage, runIds: readonly string[]): numbe
  * instead. Answers the records rewritten.
  */
 export function eraseDeliveryQuotes(sql: SqlStorage, texts: readonly string[], marker: string): number {
-  if (texts.length === 0) return 0;
-  const quoted = quotedIn("payload", texts);
-  let changed = 0;
-  for (const row of sql.exec<{ delivery_id: string; payload: string }>(
-    `SELECT delivery_id, payload FROM delivery WHERE payload IS NOT NULL AND ${quoted.where}`,
-    quoted.bind,
-  )) {
-    const erased = replaceQuoted(JSON.parse(row.payload) as unknown, texts, marker);
-    if (!erased.changed) continue;
-    sql.exec(
-      "UPDATE delivery SET payload = ? WHERE delivery_id = ?",
-      JSON.stringify(erased.value),
-      row.delivery_id,
-    );
-    changed++;
-  }
-  return changed;
+  return eraseQuotedJson(sql, { table: "delivery", id: "delivery_id", column: "payload" }, texts, marker);
 }
 
 /** Updates records, returning them as they are now. Number the parameters (`?1` is the WHERE's). */

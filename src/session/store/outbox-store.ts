@@ -4,7 +4,7 @@ import { outboundMessageSchema } from "../../queue/messages";
 import { transcriptMessageShape } from "../../transcript/message";
 import { collectorResultDeliverySchema, turnDeliverySchema } from "../api";
 import { readRecord } from "../record/record";
-import { quotedIn, replaceQuoted } from "./quoted-text";
+import { eraseQuotedJson } from "./quoted-text";
 
 const COMPLETION_PREFIX = "completion:";
 
@@ -139,19 +139,7 @@ export function addToOutbox<K extends OutboxKind>(
  * owed (`settleEntry`), so what goes out next is the erased payload. Answers the entries rewritten.
  */
 export function eraseOutboxQuotes(sql: SqlStorage, texts: readonly string[], marker: string): number {
-  if (texts.length === 0) return 0;
-  const quoted = quotedIn("payload", texts);
-  let changed = 0;
-  for (const row of sql.exec<{ id: number; payload: string }>(
-    `SELECT id, payload FROM outbox WHERE ${quoted.where}`,
-    quoted.bind,
-  )) {
-    const erased = replaceQuoted(JSON.parse(row.payload) as unknown, texts, marker);
-    if (!erased.changed) continue;
-    sql.exec("UPDATE outbox SET payload = ? WHERE id = ?", JSON.stringify(erased.value), row.id);
-    changed++;
-  }
-  return changed;
+  return eraseQuotedJson(sql, { table: "outbox", id: "id", column: "payload" }, texts, marker);
 }
 
 /** Drops an entry its owner settled another way (a send the Worker put on the Queue itself). */

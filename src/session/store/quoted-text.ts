@@ -72,3 +72,30 @@ export function replaceQuoted<T>(
   const out = walk(value) as T;
   return { value: out, changed };
 }
+
+/**
+ * The rows of `table` whose JSON `column` quotes any of the texts get the marker instead (the quotes in
+ * every string of the JSON). Table and columns are this code's own names, never a caller's input.
+ * Answers the rows rewritten.
+ */
+export function eraseQuotedJson(
+  sql: SqlStorage,
+  where: { table: string; id: string; column: string },
+  texts: readonly string[],
+  marker: string,
+): number {
+  if (texts.length === 0) return 0;
+  const { table, id, column } = where;
+  const quoted = quotedIn(column, texts);
+  let changed = 0;
+  for (const row of sql.exec<Record<string, string | number>>(
+    `SELECT ${id} AS id, ${column} AS json FROM ${table} WHERE ${column} IS NOT NULL AND ${quoted.where}`,
+    quoted.bind,
+  )) {
+    const erased = replaceQuoted(JSON.parse(String(row.json)) as unknown, texts, marker);
+    if (!erased.changed) continue;
+    sql.exec(`UPDATE ${table} SET ${column} = ? WHERE ${id} = ?`, JSON.stringify(erased.value), row.id);
+    changed++;
+  }
+  return changed;
+}
