@@ -156,7 +156,11 @@ function dimensionsOf(query: ListQuery, scopes: Clause[]): Clause[][] {
  */
 function indexedStatement(query: ListQuery, scopes: Clause[]): Clause {
   const dimensions = dimensionsOf(query, scopes);
-  const shared = [...sharedFilters(query), ...orderRanges(query, "recency")];
+  // Kinds are a branch each only under an agent (`session_index_agent_kind`): with every agent visible no
+  // index leads with the kind (migrations/0016: no turn pays for that order), so they filter the one walk.
+  const everyAgent = scopes.some((scope) => scope.sql === "");
+  const kinds = everyAgent && query.kinds?.length ? dimensions.pop() : undefined;
+  const shared = [...(kinds ? [or(kinds)] : []), ...sharedFilters(query), ...orderRanges(query, "recency")];
   let branches: Clause[] = [];
   for (let expanded = dimensions.length; expanded >= 0; expanded--) {
     const filters = [...dimensions.slice(expanded).map(or), ...shared];

@@ -100,15 +100,15 @@ export async function idleSessions(
   );
   if (!Number.isFinite(latest)) return [];
   const [cutoffSql, binds] = cutoffCase(request.cutoffs, field);
-  // The latest cutoff bounds the index range; each kind's own cutoff then filters within it.
+  // One walk of the agent's list index per list state, oldest first (`recency` orders as `updated_at`),
+  // merged: the latest cutoff bounds each range; each kind's own cutoff then filters within it.
+  const states = request.action === "delete" ? [0, 1] : [0];
+  const branch = `SELECT session_key, session_id, kind, recency FROM session_index INDEXED BY session_index_agent
+    WHERE agent_id = ? AND list_state = ? AND recency < CAST(? AS INTEGER) * 1048576
+      AND updated_at < ${cutoffSql} AND status IS NOT 'running'`;
   const { results } = await db
-    .prepare(
-      `SELECT session_key, session_id, kind FROM session_index INDEXED BY session_index_agent_idle
-       WHERE agent_id = ? AND list_state IN (0, ?) AND updated_at < ? AND updated_at < ${cutoffSql}
-         AND status IS NOT 'running'
-       ORDER BY updated_at LIMIT ?`,
-    )
-    .bind(request.agentId, request.action === "delete" ? 1 : 0, latest, ...binds, request.limit)
+    .prepare(`${states.map(() => branch).join(" UNION ALL ")} ORDER BY recency LIMIT ?`)
+    .bind(...states.flatMap((state) => [request.agentId, state, latest, ...binds]), request.limit)
     .all<{ session_key: string; session_id: string; kind: string }>();
   return results.map((row) => ({ sessionKey: row.session_key, sessionId: row.session_id, kind: row.kind }));
 }

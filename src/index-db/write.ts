@@ -7,6 +7,14 @@ import type { IndexRow } from "../session/api";
 const ALWAYS_SET = new Set(["version", "status"]);
 
 /**
+ * The next free `recency` of the row's new millisecond (migrations/0003), as the insert trigger takes it.
+ * Written only where the upsert's WHERE holds, like every other column of the SET list.
+ */
+const RESLOT = `recency = (
+  SELECT COALESCE(MAX(recency) + 1, excluded.updated_at * 1048576) FROM session_index
+  WHERE recency BETWEEN excluded.updated_at * 1048576 AND excluded.updated_at * 1048576 + 1048575)`;
+
+/**
  * The upsert of a session's index row; an older version never overwrites a newer one. With `landed` (the
  * row as the session's last write that landed), an existing row has only the columns that differ set:
  * each indexed column in the SET list costs its index entries (and the list search's trigram rows), even
@@ -33,6 +41,8 @@ export function sessionIndexUpsert(
   const updates = [...new Set([...changed, ...ALWAYS_SET])]
     .filter((column) => column in row)
     .map((column) => `${column} = excluded.${column}`);
+  // A move re-slots the row in this same write (the trigger would write it a second time: migrations/0016).
+  if (changed.includes("updated_at")) updates.push(RESLOT);
   return db
     .prepare(
       `INSERT INTO session_index (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})

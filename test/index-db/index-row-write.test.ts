@@ -42,6 +42,47 @@ describe("the session index row: only what changed is written (SPEC §24)", () =
     ).toEqual({ label: "after", kind: "moved", version: 3 });
   });
 
+  it("moves a row in one write: re-slotted by the upsert, its list search entry following it", async () => {
+    const [a, b] = [`agent:main:row-move-a-${uid()}`, `agent:main:row-move-b-${uid()}`];
+    const db = shardOf(a);
+    const rows = [row(a, { label: null }), row(b, { label: null, session_key: b, session_id: `id-${b}` })];
+    for (const first of rows) await sessionIndexUpsert(db, first).run();
+    const at = 1_000_000 + Math.floor(Math.random() * 1_000_000);
+    const moved = [];
+    for (const first of rows) {
+      const next = { ...first, updated_at: at, version: 2 };
+      const result = await sessionIndexUpsert(db, next, first)?.run();
+      moved.push(result?.meta.rows_written);
+    }
+    // The row, its entry in each of the four list orders every listed session keeps (recency, every agent,
+    // its agent, its agent and kind), and its list search entry (out and in): migrations/0016.
+    expect(moved).toEqual([7, 7]);
+    const slots = await db
+      .prepare(
+        "SELECT session_key, recency - updated_at * 1048576 AS slot FROM session_index WHERE updated_at = ?",
+      )
+      .bind(at)
+      .all<{ session_key: string; slot: number }>();
+    // Both in the same millisecond: the one moved last takes the next slot (it lists first).
+    expect(slots.results.filter((r) => r.session_key === a || r.session_key === b)).toEqual(
+      expect.arrayContaining([
+        { session_key: a, slot: expect.any(Number) },
+        { session_key: b, slot: expect.any(Number) },
+      ]),
+    );
+    const slotOf = (key: string) => slots.results.find((r) => r.session_key === key)?.slot ?? -1;
+    expect(slotOf(b)).toBe(slotOf(a) + 1);
+    const found = await db
+      .prepare(
+        `SELECT session_index.session_key FROM session_search
+           JOIN session_index ON session_index.recency = session_search.rowid
+         WHERE session_search MATCH ?`,
+      )
+      .bind(`"${b.slice(-12)}"`)
+      .all<{ session_key: string }>();
+    expect(found.results.map((r) => r.session_key)).toEqual([b]);
+  });
+
   it("keeps, after a turn, the row that landed: the same as the index's", async () => {
     const key = `agent:relay:row-landed-${uid()}`;
     await createSession({ agentId: "relay", key });

@@ -3,7 +3,7 @@ import { searchRowsForget } from "../../index-db/search-write";
 import { indexShards, keyShard } from "../../index-db/shards";
 import { runIndexInsert, sessionIndexUpsert } from "../../index-db/write";
 import { sessionConfig } from "../config";
-import { type IndexRow, indexRow } from "../record/index-row";
+import { type IndexRow, indexRow, reportedBytes } from "../record/index-row";
 import { readRecord } from "../record/record";
 import { indexedDelivery } from "../store/delivery-ledger";
 import { landedIndexRow, recordLandedIndexRow } from "../store/index-landed";
@@ -118,7 +118,10 @@ export class IndexBatch {
     if (entry.kind === "search_forget")
       return [searchRowsForget(db, record.sessionKey, record.sessionId, entry.payload.messageIds)];
     // The object's size and message count ride along (SPEC §23 storage report: no fan-out to objects).
-    const sizes = { object_bytes: this.#sql.databaseSize, message_count: keptMessages(this.#sql) };
+    const sizes = {
+      object_bytes: reportedBytes(this.#sql.databaseSize),
+      message_count: keptMessages(this.#sql),
+    };
     const row = { ...indexRow(record, sessionConfig(env)), ...sizes };
     // Only what changed since the last write that landed (SPEC §24); nothing when nothing did.
     const upsert = sessionIndexUpsert(db, row, landedIndexRow(this.#sql));

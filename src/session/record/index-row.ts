@@ -75,3 +75,15 @@ export function indexRow(record: SessionRecord, config: SwitchboardConfig): Inde
     collector: record.spawn?.collect ? 1 : 0,
   };
 }
+
+/**
+ * An object's size as its index row reports it: rounded up to an eighth of its power of two (at least a
+ * 4 KiB page), so the row's `object_bytes` — an indexed column (`session_index_agent_bytes`), a row written
+ * each time it moves (SPEC §24) — moves every few turns of a growing session, not every turn. The storage
+ * report's sums are then at most 12.5% over.
+ */
+export function reportedBytes(bytes: number): number {
+  if (bytes <= 0) return 0;
+  const step = 2 ** Math.max(12, Math.floor(Math.log2(bytes)) - 3);
+  return Math.ceil(bytes / step) * step;
+}
