@@ -133,15 +133,31 @@ function combinations(dimensions: Clause[][]): Clause[][] {
   );
 }
 
+/**
+ * The kinds of a chat's session: the many, whose turns write no per-kind order (migrations/0018); a
+ * branch of them walks its agent's order. A branch of another kind names the partial index's condition,
+ * word for word, so SQLite may use `session_index_agent_kind`.
+ */
+const CHAT_KINDS = new Set(["group", "other"]);
+const kindClause = (kind: string): Clause =>
+  CHAT_KINDS.has(kind)
+    ? clause("kind = ?", kind)
+    : clause("kind = ? AND kind NOT IN ('group', 'other')", kind);
+/** Listed sessions walk an order every row is in; the others name `session_index_recent`'s condition. */
+const stateClause = (state: number): Clause =>
+  state === LIST_STATE.listed
+    ? clause("list_state = ?", state)
+    : clause("list_state = ? AND list_state != 0", state);
+
 /** The alternatives of each dimension a list query has: scope, list state, kind. */
 function dimensionsOf(query: ListQuery, scopes: Clause[]): Clause[][] {
   // Deduplicated, or a kind named twice would be a second branch and list its sessions twice.
-  const kinds = [...new Set(query.kinds ?? [])].map((kind) => clause("kind = ?", kind));
+  const kinds = [...new Set(query.kinds ?? [])].map(kindClause);
   const states = (
     query.archived === "all"
       ? [LIST_STATE.listed, LIST_STATE.archived]
       : [query.archived ? LIST_STATE.archived : LIST_STATE.listed]
-  ).map((state) => clause("list_state = ?", state));
+  ).map(stateClause);
   return [scopes, states, kinds].filter((options) => options.length > 0);
 }
 
