@@ -19,8 +19,12 @@ export async function deleteSearchRows(
     statements.push(
       db
         .prepare(
-          // Counted by RETURNING: D1's `changes` counts the FTS trigger's writes too.
-          `DELETE FROM search_message WHERE session_key = ? AND message_id IN (${ids.map(() => "?").join(", ")})
+          // By the key's current session id (every row of a key is its index row's generation's:
+          // migrations/0017), through the (session_id, message_id) unique index. Counted by RETURNING:
+          // D1's `changes` counts the FTS trigger's writes too.
+          `DELETE FROM search_message
+           WHERE session_id = (SELECT session_id FROM session_index WHERE session_key = ?)
+             AND message_id IN (${ids.map(() => "?").join(", ")})
            RETURNING id`,
         )
         .bind(sessionKey, ...ids),

@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { searchMessageInsert } from "../../src/index-db/search-write";
+import { searchMessagesInsert } from "../../src/index-db/search-write";
 import {
   ADMIN,
   AGENT_TOKENS,
@@ -281,11 +281,12 @@ describe("sessions_search", () => {
     expect(deleted.status).toBe(200);
     expect(await indexedIds(key)).toEqual([]);
     // A search batch still in flight when the delete landed writes nothing: its index row is gone.
-    const late = { sessionKey: key, sessionId: old.json.sessionId, role: "user", timestamp: now, scope: "" };
-    await searchMessageInsert(shardOf(key), { ...late, messageId: "g2", text: `zold${u} late` }).run();
+    const late = { sessionKey: key, sessionId: old.json.sessionId, scope: "" };
+    const lateRow = { messageId: "g2", role: "user", timestamp: now, text: `zold${u} late` };
+    await shardOf(key).batch(searchMessagesInsert(shardOf(key), late, [lateRow]));
     expect(await indexedIds(key)).toEqual([]);
-    // The earlier generation's index row left behind with its backlog flag (its delete never reached
-    // D1): the re-created key's upsert keeps the column, its first index pass must clear it.
+    // The earlier generation's index row left behind with its backlog flag and its rows (its delete
+    // never reached D1): the re-created key's upsert keeps the column, its first index pass must clear it.
     await shardOf(key)
       .prepare(
         `INSERT INTO session_index (session_key, session_id, agent_id, kind, channel, created_at, updated_at,
@@ -294,6 +295,11 @@ describe("sessions_search", () => {
       )
       .bind(key, now, now)
       .run();
+    const earlier = { sessionKey: key, sessionId: "earlier", scope: "" };
+    const leftover = { messageId: "e1", role: "user", timestamp: now, text: `zold${u} left` };
+    await shardOf(key).batch(searchMessagesInsert(shardOf(key), earlier, [leftover]));
+    expect(await indexedIds(key)).toEqual(["e1"]);
+    // The new generation's row upsert takes them (migrations/0017's trigger).
     await sessionWith(key, [msg("n1", "user", `znew${u} words`, now + 1)]);
     expect(await indexedIds(key)).toEqual(["n1"]);
     expect((await search(key, { query: `zold${u}` })).results).toEqual([]);
@@ -385,9 +391,11 @@ describe("sessions_search", () => {
     await createSession({ agentId: "main", key });
     await breakSearchWrites(key, 2);
     const now = Date.now() - 60_000;
+    // Each message over half of what one insert binds (src/index-db/search-write.ts): one insert each.
+    const padding = " filler".repeat(7_000);
     await importMessages(
       key,
-      Array.from({ length: 5 }, (_, i) => msg(`f${i}`, "user", `zf${u} try ${i}`, now + i)),
+      Array.from({ length: 5 }, (_, i) => msg(`f${i}`, "user", `zf${u} try ${i}${padding}`, now + i)),
     );
     // The batch failed; one by one, two rows went in before D1 failed again: the entry waits to retry.
     expect(await indexedIds(key)).toEqual(["f0", "f1"]);

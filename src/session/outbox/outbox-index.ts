@@ -116,7 +116,7 @@ export class IndexBatch {
     const record = readRecord(this.#sql);
     if (!record || record.deletedAt !== undefined) return [];
     if (entry.kind === "search_forget")
-      return [searchRowsForget(db, record.sessionKey, record.sessionId, entry.payload.messageIds)];
+      return [searchRowsForget(db, record.sessionId, entry.payload.messageIds)];
     // The object's size and message count ride along (SPEC §23 storage report: no fan-out to objects).
     const sizes = {
       object_bytes: reportedBytes(this.#sql.databaseSize),

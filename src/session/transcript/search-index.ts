@@ -1,8 +1,8 @@
 import { scopeColumn } from "../../index-db/search-scope";
 import {
+  type SearchMessage,
   searchBacklogFlag,
-  searchLeftoversDelete,
-  searchMessageInsert,
+  searchMessagesInsert,
   searchSessionPresent,
 } from "../../index-db/search-write";
 import { readRecord } from "../record/record";
@@ -39,9 +39,7 @@ export function searchIndexChunk(sql: SqlStorage, db: D1Database): SearchChunk {
   if (!record || record.deletedAt !== undefined)
     return { statements: [], throughSeq: indexedSeq, caughtUp: true };
   const { sessionKey, sessionId } = record;
-  const scope = scopeColumn(record);
-  const statements: D1PreparedStatement[] = [];
-  if (indexedSeq === 0) statements.push(searchLeftoversDelete(db, sessionKey, sessionId));
+  const messages: SearchMessage[] = [];
   let throughSeq = indexedSeq;
   let chars = 0;
   for (const { seq, message } of readMessagesAfter(sql, indexedSeq, CHUNK_MESSAGES)) {
@@ -51,14 +49,13 @@ export function searchIndexChunk(sql: SqlStorage, db: D1Database): SearchChunk {
     const text = safeIndexText(message);
     if (!text.trim()) continue;
     chars += text.length;
-    const { id: messageId, role, timestamp } = message;
-    statements.push(
-      searchMessageInsert(db, { sessionKey, sessionId, messageId, role, timestamp, text, scope }),
-    );
+    messages.push({ messageId: message.id, role: message.role, timestamp: message.timestamp, text });
   }
+  const session = { sessionKey, sessionId, scope: scopeColumn(record) };
+  const statements = searchMessagesInsert(db, session, messages);
   const caughtUp = throughSeq >= messageCounts(sql).all;
-  // A new generation always writes its flag: the row upsert keeps the column across a re-created key, so
-  // an earlier session's flag would otherwise stick.
+  // A new generation always sends its flag: the row upsert keeps the column across a re-created key, so
+  // an earlier session's flag would otherwise stick (the UPDATE writes only when the flag differs).
   if (caughtUp === flagged || indexedSeq === 0)
     statements.push(searchBacklogFlag(db, sessionKey, sessionId, !caughtUp));
   // Last: did the inserts find their session's index row? (Else they wrote nothing: retried later.)
