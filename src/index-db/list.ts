@@ -194,22 +194,22 @@ function indexedStatement(query: ListQuery, scopes: Clause[]): Clause {
 }
 
 /**
- * A search page, driven by the FTS index: its rowid is the row's recency, so FTS5 yields matches newest
- * first from the cursor on and the LIMIT stops it; the other filters test each match's row, found through
- * the unique recency index (another index could also serve the filters, but reads two entries per
- * lookup where a unique one reads one). A page reads each listed session twice, its FTS entry and its
- * row, plus the matches the filters reject on the way.
+ * A search page, driven by the FTS index: its rowid is the row's own (migrations/0020), so each match's row
+ * is one primary-key read; the filters and the cursor test it, and the survivors are sorted by `recency`.
+ * A page reads every match twice (its FTS entry and its row), whatever the page: a needle matching many
+ * sessions reads them all (SPEC §24 traded this for the two rows written a turn when the FTS rowid was the
+ * recency, and every move rewrote the entry; docs/scaling.md).
  */
 function searchStatement(query: ListQuery, needle: string, scopes: Clause[]): Clause {
   const filters = and([
     ...dimensionsOf(query, scopes).map(or),
     ...sharedFilters(query),
-    ...orderRanges(query, "session_search.rowid"),
+    ...orderRanges(query, "session_index.recency"),
   ]);
   return clause(
     `SELECT ${COLUMNS} FROM session_search
-       JOIN session_index INDEXED BY session_index_recency ON session_index.recency = session_search.rowid
-     WHERE session_search MATCH ? AND ${filters.sql} ORDER BY session_search.rowid DESC LIMIT ? OFFSET ?`,
+       CROSS JOIN session_index ON session_index.rowid = session_search.rowid
+     WHERE session_search MATCH ? AND ${filters.sql} ORDER BY session_index.recency DESC LIMIT ? OFFSET ?`,
     `"${needle.replaceAll('"', '""')}"`,
     ...filters.params,
     query.limit + 1,
