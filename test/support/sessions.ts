@@ -181,7 +181,7 @@ export function storedRuns(key: string): Promise<StoredRun[]> {
 /** The runIds the run index holds for a session (what GET /v1/runs/{runId} resolves through). */
 export async function indexedRunIds(key: string): Promise<string[]> {
   const { results } = await shardOf(key)
-    .prepare("SELECT run_id FROM run_index WHERE session_key = ? ORDER BY created_at, rowid")
+    .prepare("SELECT run_id FROM run_index WHERE session_key = ? ORDER BY created_at, run_id")
     .bind(key)
     .all<{ run_id: string }>();
   return results.map((row) => row.run_id);

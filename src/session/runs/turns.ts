@@ -13,11 +13,13 @@ import {
   type RunRecord,
   type TurnRequest,
 } from "../api";
+import { BACKSTOP_MS } from "../alarm";
 import { sessionConfig } from "../config";
 import type { Outbox } from "../outbox/outbox";
 import { liveRecord } from "../record/record";
 import type { RunWaiters } from "../run-waiters";
 import { appendEvent, steeredEvent } from "../store/event-log";
+import { holdIndexWrites } from "../store/outbox-store";
 import { findRun, releaseHeldRun, runningRuns, toRunRecord } from "../store/run-store";
 import { takeSteerSlot } from "../store/steer-slots";
 import { structuredResultOf } from "../store/structured-output";
@@ -90,7 +92,14 @@ export class Turns {
     // Started now: its index writes wait for the run's end; what else it owes (a watcher's notice) goes now.
     if (liveRecord(this.#sql)?.spawn === undefined && this.#runs.startQueued())
       await this.#outbox.flushHandoffs();
-    else await this.#outbox.flush();
+    else if (isFlowStep(request)) {
+      // A reply or announce step of an exchange, queued behind a run: its run id is the service's own
+      // (nobody asks for it by id), so its index writes wait for a run's end too (SPEC §24), or the
+      // alarm at the backstop should the queue take longer.
+      const now = Date.now();
+      holdIndexWrites(this.#sql, now, now + BACKSTOP_MS);
+      await this.#outbox.flushHandoffs();
+    } else await this.#outbox.flush();
     return accepted;
   }
 
@@ -210,3 +219,7 @@ export class Turns {
     return this.getRun(runId);
   }
 }
+
+/** A later step of an agent-to-agent exchange (SPEC §8): a turn the service queued, not a caller. */
+const isFlowStep = (request: TurnRequest): boolean =>
+  request.flow !== undefined && request.flow.stage !== "request";
