@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { WALK_IDS, WALK_RANGES } from "../../src/index-db/search-retention";
 import { indexShards, keyShard } from "../../src/index-db/shards";
 import { ROW_BATCH, runMaintenance } from "../../src/maintenance/run-maintenance";
-import { agentIn, createSession, uid, workerConfigWith } from "../support";
+import { agentIn, createSession, importMessages, msg, uid, workerConfigWith } from "../support";
 
 // SPEC §23 searchRetention, walked by id (migrations/0019): on storage of its own (FRESH_STATE), so the
 // ids and the rows of the shard are this file's. `research` and `ops` share a shard (src/index-db/shards.ts).
@@ -132,5 +132,20 @@ describe("searchRetention, walked by id (SPEC §23, migrations/0019)", () => {
     const later = await runMaintenance(env, "research", "enforce", { config, now: now + 10 * DAY + 1 });
     expect(later.enforced?.searchRows).toBe(2);
     expect(await countOf(short.db, short.sessionId)).toBe(0);
+  });
+
+  it("never indexes a message already past its session's searchRetention (an import's old ones)", async () => {
+    // Agent `retained` keeps search rows 30 days (test/support/test-config.ts).
+    const kept = await sessionOf("retained");
+    const now = Date.now();
+    await importMessages(kept.key, [
+      msg("long-ago", "user", "words of long ago", now - 40 * DAY),
+      msg("today", "user", "words of today", now),
+    ]);
+    const rows = await kept.db
+      .prepare("SELECT message_id FROM search_message WHERE session_id = ?")
+      .bind(kept.sessionId)
+      .all<{ message_id: string }>();
+    expect(rows.results.map((row) => row.message_id)).toEqual(["today"]);
   });
 });
