@@ -81,8 +81,9 @@ export async function pruneSearchRows(
         from = found.edge;
         break;
       }
-      // Past a gap of deleted ids straight to the next row (or to `top`).
-      from = found?.next ?? top;
+      // Past a gap of deleted ids straight to the next row (never past `top`: a row indexed since the
+      // call began is the next call's).
+      from = Math.min(found?.next ?? top, top);
     }
     if (from !== start) await saveCursor(db, agentId, policy, from);
   }
