@@ -1,6 +1,6 @@
 // SPEC §23 maintenance: the D1 side of the storage report and of retention, one function per query.
 // Every delete is a bounded batch (`LIMIT`), oldest first through an index of migrations/0014, so a pass never
-// holds a long write; what a batch leaves is taken by the next one.
+// holds a long write; what a batch leaves is taken by the next one. Search rows: search-retention.ts.
 
 /** Per session kind, the `updated_at` before which a session is idle enough to archive / delete (null: never). */
 export type KindCutoffs = Record<string, { archiveBefore: number | null; deleteBefore: number | null }>;
@@ -145,27 +145,6 @@ export async function pruneGrants(
     .bind(before, agentId, limit)
     .run();
   return result.meta.changes;
-}
-
-/** Search rows of one agent's sessions older than their kind's `before` (`KindCutoffs.deleteBefore`). */
-export function pruneSearchRows(
-  db: D1Database,
-  request: { agentId: string; before: KindCutoffs; limit: number },
-): D1PreparedStatement | undefined {
-  const latest = Math.max(
-    ...Object.values(request.before).map((cutoff) => cutoff.deleteBefore ?? Number.NEGATIVE_INFINITY),
-  );
-  if (!Number.isFinite(latest)) return undefined;
-  const [cutoffSql, binds] = cutoffCase(request.before, "deleteBefore");
-  return db
-    .prepare(
-      `DELETE FROM search_message WHERE id IN (
-         SELECT m.id FROM search_message AS m INDEXED BY search_message_time
-         JOIN session_index AS s ON s.session_key = m.session_key
-         WHERE m.timestamp < ? AND s.agent_id = ? AND m.timestamp < ${cutoffSql.replace("CASE kind", "CASE s.kind")}
-         ORDER BY m.timestamp LIMIT ?)`,
-    )
-    .bind(latest, request.agentId, ...binds, request.limit);
 }
 
 /** Merges the search index's FTS segments, so text of deleted rows leaves them (after large deletes). */

@@ -12,10 +12,10 @@ import {
   optimizeSearch,
   pruneGrants,
   pruneRunIndex,
-  pruneSearchRows,
   shardBytes,
   storageOf,
 } from "../index-db/retention";
+import { pruneSearchRows, type SearchRetention } from "../index-db/search-retention";
 import { indexShards } from "../index-db/shards";
 import type { SessionKind } from "../keys/types";
 import { sessionApi } from "../session/client";
@@ -153,28 +153,19 @@ async function enforce(
   }
   // Search rows past searchRetention, per kind; run index rows carry no kind: kept as long as the
   // longest runRetention of the agent's kinds.
-  const searchBefore: KindCutoffs = {};
-  for (const [kind, policy] of policies)
-    searchBefore[kind] = {
-      archiveBefore: null,
-      deleteBefore:
-        policy.mode === "enforce" && policy.searchRetentionMs !== undefined
-          ? now - policy.searchRetentionMs
-          : null,
-    };
+  const retentions = searchRetentions(policies);
   const runBefore = now - Math.max(...[...policies.values()].map((policy) => policy.runRetentionMs));
   await Promise.all(
     shards.map(async (db) => {
-      const search = pruneSearchRows(db, { agentId, before: searchBefore, limit: ROW_BATCH });
-      const results = await db.batch([
-        pruneRunIndex(db, agentId, runBefore, ROW_BATCH),
-        ...(search ? [search] : []),
+      const [runs, search] = await Promise.all([
+        pruneRunIndex(db, agentId, runBefore, ROW_BATCH).run(),
+        pruneSearchRows(db, { agentId, retentions, now, limit: ROW_BATCH }),
       ]);
-      const [runRows, searchRows] = results.map((result) => result.meta.changes);
-      counts.runIndexRows += runRows ?? 0;
-      counts.searchRows += searchRows ?? 0;
-      if (runRows === ROW_BATCH || searchRows === ROW_BATCH) done = false;
-      if ((searchRows ?? 0) >= OPTIMIZE_AFTER_ROWS) await optimizeSearch(db);
+      const runRows = runs.meta.changes;
+      counts.runIndexRows += runRows;
+      counts.searchRows += search.deleted;
+      if (runRows === ROW_BATCH || !search.done) done = false;
+      if (search.deleted >= OPTIMIZE_AFTER_ROWS) await optimizeSearch(db);
     }),
   );
   const [grantsDb] = shards;
@@ -183,6 +174,15 @@ async function enforce(
     if (counts.grants === ROW_BATCH) done = false;
   }
   return { counts, done };
+}
+
+/** The enforced kinds with a searchRetention, those of equal retention together. */
+function searchRetentions(policies: Map<SessionKind, MaintenancePolicy>): SearchRetention[] {
+  const kinds = new Map<number, SessionKind[]>();
+  for (const [kind, policy] of policies)
+    if (policy.mode === "enforce" && policy.searchRetentionMs !== undefined)
+      kinds.set(policy.searchRetentionMs, [...(kinds.get(policy.searchRetentionMs) ?? []), kind]);
+  return [...kinds].map(([retentionMs, group]) => ({ retentionMs, kinds: group }));
 }
 
 /** The Worker's configuration; a pass never runs under an invalid one (the Worker answers 500 then). */

@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { deleteSearchRows } from "../../src/index-db/erasure";
-import { pruneSearchRows } from "../../src/index-db/retention";
+import { pruneSearchRows, WALK_IDS } from "../../src/index-db/search-retention";
 import {
   searchBacklogFlag,
   searchMessagesInsert,
@@ -22,16 +22,16 @@ function recording(db: D1Database): { db: D1Database; prepared: { sql: string; p
     get(target, property) {
       if (property !== "prepare") return Reflect.get(target, property)?.bind?.(target);
       return (sql: string) => {
+        // The statement itself (a batch takes only D1's own), its `bind` noting the bindings.
         const statement = target.prepare(sql);
-        return new Proxy(statement, {
-          get(inner, name) {
-            if (name !== "bind") return Reflect.get(inner, name)?.bind?.(inner);
-            return (...params: unknown[]) => {
-              prepared.push({ sql, params });
-              return inner.bind(...params);
-            };
-          },
-        });
+        const entry = { sql, params: [] as unknown[] };
+        prepared.push(entry);
+        const bind = statement.bind.bind(statement);
+        statement.bind = (...params: unknown[]) => {
+          entry.params = params;
+          return bind(...params);
+        };
+        return statement;
       };
     },
   });
@@ -39,7 +39,7 @@ function recording(db: D1Database): { db: D1Database; prepared: { sql: string; p
 }
 
 describe("a search chunk's D1 writes (meta.rows_written, the query plans)", () => {
-  it("costs 9 rows for two messages: one insert statement, no index on the key, the flag unchanged", async () => {
+  it("costs 7 rows for two messages: one insert statement, no index on the key nor time, the flag unchanged", async () => {
     const key = `agent:main:search-write-${uid()}`;
     await createSession({ agentId: "main", key });
     const now = Date.now() - 60_000;
@@ -59,9 +59,9 @@ describe("a search chunk's D1 writes (meta.rows_written, the query plans)", () =
     // The insert, the first chunk's backlog flag (already 0: written as nothing), the presence check.
     expect(statements).toHaveLength(3);
     const results = await db.batch(statements);
-    // Per message its row, its (session_id, message_id) entry, its timestamp entry and its FTS row; the
-    // one statement's sqlite_sequence update once.
-    expect(written(results)).toBe(9);
+    // Per message its row, its (session_id, message_id) entry and its FTS row; the one statement's
+    // sqlite_sequence update once.
+    expect(written(results)).toBe(7);
     const rows = await db
       .prepare("SELECT message_id FROM search_message WHERE session_id = ? ORDER BY id")
       .bind(json.sessionId)
@@ -97,11 +97,12 @@ describe("a search chunk's D1 writes (meta.rows_written, the query plans)", () =
     searchMessagesInsert(db, session, [{ messageId: "m", role: "user", timestamp: 1, text: "t" }]);
     searchRowsForget(db, session.sessionId, ["m"]);
     searchSessionPresent(db, key, session.sessionId);
-    const none = { archiveBefore: null, deleteBefore: null };
-    pruneSearchRows(db, { agentId: "main", before: { main: { ...none, deleteBefore: 1 } }, limit: 10 });
+    // An agent of its own, its cutoff before every row: the walk deletes nothing of the shared storage.
+    const retentions = [{ retentionMs: 1, kinds: ["main", "group"] }];
+    await pruneSearchRows(db, { agentId: `plan-${uid()}`, retentions, now: 1, limit: 10 });
     await deleteSearchRows(shardsOf(db), key, ["m"]);
     // The triggers of session_index on search_message (a deleted session, a new generation of a key).
-    const triggers = await db
+    const triggers = await shardOf(key)
       .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'session_index'")
       .all<{ name: string; sql: string }>();
     for (const { sql } of triggers.results) {
@@ -111,6 +112,14 @@ describe("a search chunk's D1 writes (meta.rows_written, the query plans)", () =
     expect(
       prepared.filter(({ sql }) => /^\s*DELETE FROM search_message WHERE session_id = \?$/.test(sql)),
     ).toHaveLength(2);
+    // The retention walk's statements (src/index-db/search-retention.ts): the table's ends, the cursor,
+    // each range's edge and delete, the cursor saved.
+    const walks = prepared.filter(({ sql }) => /search_retention_walk|MIN\(id\)|m\.id >= \?/.test(sql));
+    expect(walks.length).toBeGreaterThanOrEqual(5);
+    const deletes = walks.filter(({ sql }) => /^DELETE/.test(sql.trim()));
+    expect(deletes.length).toBeGreaterThan(0);
+    for (const { params } of deletes)
+      expect(Number(params[1]) - Number(params[0])).toBeLessThanOrEqual(WALK_IDS);
     for (const { sql, params } of prepared) {
       const plan = await shardOf(key)
         .prepare(`EXPLAIN QUERY PLAN ${sql}`)
@@ -120,7 +129,14 @@ describe("a search chunk's D1 writes (meta.rows_written, the query plans)", () =
       // The only scans: json_each's rows (a chunk's messages, a list of ids), a SELECT's constant row.
       const scans = details.filter((detail) => /^SCAN /.test(detail));
       for (const scan of scans) expect(scan, sql).toMatch(/VIRTUAL TABLE INDEX|^SCAN CONSTANT ROW$/);
-      expect(details.join("\n"), sql).not.toMatch(/search_message_session/);
+      expect(details.join("\n"), sql).not.toMatch(/search_message_session|search_message_time/);
+      // The retention walk reads search_message only by a range of ids (WALK_IDS at most), or an end of
+      // the primary key (MIN, MAX: one row each), never through an index of time (0019 dropped it).
+      if (walks.some((walk) => walk.sql === sql))
+        for (const detail of details.filter((line) => /search_message|SEARCH m /.test(line)))
+          expect(detail, sql).toMatch(
+            /INTEGER PRIMARY KEY \(rowid(>\? AND rowid<\?|>\?|=\?)\)$|^SEARCH search_message$/,
+          );
     }
   });
 });

@@ -290,11 +290,12 @@ export function testConfig(
           maintenance: { maxMessages: 4 },
           runtime: scripted([{ match: "*", reply: "trimmed got: {{message}}" }]),
         },
-        // Retention's `runRetention` (test/session/store/event-retention.test.ts): runs and events kept an hour.
+        // Retention's `runRetention` (test/session/store/event-retention.test.ts): runs and events kept an
+        // hour; `searchRetention` (test/maintenance/search-retention.test.ts): older messages never indexed.
         {
           id: "retained",
           model: "scripted/retained",
-          maintenance: { runRetention: "1h" },
+          maintenance: { runRetention: "1h", searchRetention: "30d" },
           runtime: scripted([{ match: "*", reply: "retained got: {{message}}" }]),
         },
         // One slow model call: a message steered in meanwhile comes too late for the run to see it.

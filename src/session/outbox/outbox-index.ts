@@ -1,10 +1,14 @@
+import { maintenancePolicy } from "../../config/agents";
+import { keyOptionsOf } from "../../config/key-options";
+import type { SwitchboardConfig } from "../../config/schema";
 import { deliveryIndexDelete, deliveryIndexUpsert } from "../../index-db/deliveries";
 import { searchRowsForget } from "../../index-db/search-write";
 import { indexShards, keyShard } from "../../index-db/shards";
 import { runIndexInsert, sessionIndexUpsert } from "../../index-db/write";
+import { parseSessionKey } from "../../keys";
 import { sessionConfig } from "../config";
 import { type IndexRow, indexRow, reportedBytes } from "../record/index-row";
-import { readRecord } from "../record/record";
+import { readRecord, type SessionRecord } from "../record/record";
 import { indexedDelivery } from "../store/delivery-ledger";
 import { landedIndexRow, recordLandedIndexRow } from "../store/index-landed";
 import { type IndexWrite, settleEntry } from "../store/outbox-store";
@@ -104,7 +108,11 @@ export class IndexBatch {
     const env = this.#bindings();
     if (entry.kind === "run_index") return [runIndexInsert(db, entry.payload)];
     if (entry.kind === "search_index") {
-      const chunk = searchIndexChunk(this.#sql, db);
+      const chunk = searchIndexChunk(
+        this.#sql,
+        db,
+        searchKeptFrom(sessionConfig(env), readRecord(this.#sql)),
+      );
       this.#searchChunks.set(entry.id, chunk);
       return chunk.statements;
     }
@@ -148,4 +156,13 @@ export class IndexBatch {
       chunk !== undefined && this.#storage.transactionSync(() => searchChunkWritten(this.#sql, chunk));
     if (!owedAgain) settleEntry(this.#sql, entry);
   }
+}
+
+/** The time before which a message is past its session's searchRetention (enforced only), if any. */
+function searchKeptFrom(config: SwitchboardConfig, record: SessionRecord | undefined): number | undefined {
+  if (!record) return undefined;
+  const kind = parseSessionKey(record.sessionKey, keyOptionsOf(config))?.kind ?? "other";
+  const policy = maintenancePolicy(config, record.agentId, kind);
+  if (policy.mode !== "enforce" || policy.searchRetentionMs === undefined) return undefined;
+  return Date.now() - policy.searchRetentionMs;
 }

@@ -31,9 +31,12 @@ function readProgress(sql: SqlStorage): { indexedSeq: number; flagged: boolean }
 /**
  * The next chunk of messages the index has not seen (after `indexed_seq`), as D1 statements: each
  * searched message's safe text (what sessions_history would show of it), and the index row's backlog
- * flag when it changes. Nothing for a deleted session: its index rows go with its delete.
+ * flag when it changes. Nothing for a deleted session: its index rows go with its delete. Messages older
+ * than `keptFrom` (the session's searchRetention cutoff, SPEC §23) are passed over, never indexed: the
+ * maintenance pass walks rows by the order they were indexed (src/index-db/search-retention.ts), so an
+ * import's old messages would otherwise stay until about searchRetention after their import.
  */
-export function searchIndexChunk(sql: SqlStorage, db: D1Database): SearchChunk {
+export function searchIndexChunk(sql: SqlStorage, db: D1Database, keptFrom?: number): SearchChunk {
   const { indexedSeq, flagged } = readProgress(sql);
   const record = readRecord(sql);
   if (!record || record.deletedAt !== undefined)
@@ -46,6 +49,7 @@ export function searchIndexChunk(sql: SqlStorage, db: D1Database): SearchChunk {
     if (chars >= CHUNK_TEXT_CHARS) break;
     throughSeq = seq;
     if (!SEARCHED_ROLES.has(message.role)) continue;
+    if (keptFrom !== undefined && message.timestamp < keptFrom) continue;
     const text = safeIndexText(message);
     if (!text.trim()) continue;
     chars += text.length;
