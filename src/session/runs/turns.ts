@@ -1,4 +1,5 @@
 import type { TranscriptMessage } from "../../transcript/message";
+import { BACKSTOP_MS } from "../alarm";
 import {
   type AcceptedTurn,
   type CreateSessionInit,
@@ -13,7 +14,6 @@ import {
   type RunRecord,
   type TurnRequest,
 } from "../api";
-import { BACKSTOP_MS } from "../alarm";
 import { sessionConfig } from "../config";
 import type { Outbox } from "../outbox/outbox";
 import { liveRecord } from "../record/record";
