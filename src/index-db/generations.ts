@@ -54,3 +54,11 @@ export const ownChild = (parentId: string, child?: string) => {
   const column = child === undefined ? "spawned_by_id" : `${child}.spawned_by_id`;
   return `(${column} IS NULL OR ${column} = ${parentId})`;
 };
+
+/**
+ * `ownChild` in JS, for rows already read: a child row (by its `spawned_by_id`) belongs to its parent's
+ * session `parentId` when unbound (from before children were bound: it goes by key) or bound to it; one
+ * bound to a session no longer indexed (`parentId` undefined: deleted) belongs to none.
+ */
+export const ownChildOf = (spawnedById: unknown, parentId: string | undefined): boolean =>
+  spawnedById === null || spawnedById === undefined || spawnedById === parentId;

@@ -1,5 +1,5 @@
 import type { SessionRecord } from "../session/api";
-import { ownChild } from "./generations";
+import { ownChild, ownChildOf } from "./generations";
 import {
   agentShards,
   everyShard,
@@ -199,26 +199,38 @@ async function runningSubagents(
 /**
  * Non-collector children of a session that have not finished: no run ended yet, or one running
  * (`maxChildrenPerAgent`, `sessions_yield`). Counted in every shard (children may be of other agents).
- * With the session's id, only its own (SPEC §23: an earlier session of its key, deleted since, is not it).
+ * Only the session's own (SPEC §23: not an earlier session of its key, deleted since): `sessionId` may
+ * still be being looked up, and the count is read by parent id meanwhile, so a caller that must look
+ * the id up too makes one D1 round trip, not two.
  */
 export async function countActiveChildren(
   shards: IndexShards,
   sessionKey: string,
-  sessionId?: string,
+  sessionId?: string | Promise<string | undefined>,
 ): Promise<number> {
-  const own = sessionId === undefined ? "" : `AND ${ownChild("?")}`;
-  const counts = await everyShard(shards, async (db) => {
-    const row = await db
-      .prepare(
-        // Collectors count only toward their group's caps (SPEC §15), kept by the requester itself.
-        `SELECT COUNT(*) AS n FROM session_index WHERE spawned_by = ? AND list_state IN (0, 1) AND collector = 0
-           AND (status IS NULL OR status = 'running') ${own}`,
-      )
-      .bind(...(sessionId === undefined ? [sessionKey] : [sessionKey, sessionId]))
-      .first<{ n: number }>();
-    return row?.n ?? 0;
-  });
-  return counts.reduce((sum, n) => sum + n, 0);
+  const [parentId, parts] = await Promise.all([
+    sessionId,
+    everyShard(shards, async (db) => {
+      const { results } = await db
+        .prepare(
+          // Collectors count only toward their group's caps (SPEC §15), kept by the requester itself.
+          `SELECT spawned_by_id, COUNT(*) AS n FROM session_index
+            WHERE spawned_by = ? AND list_state IN (0, 1) AND collector = 0
+              AND (status IS NULL OR status = 'running')
+            GROUP BY spawned_by_id`,
+        )
+        .bind(sessionKey)
+        .all<{ spawned_by_id: string | null; n: number }>();
+      return results;
+    }),
+  ]);
+  return (
+    parts
+      .flat()
+      // A key with no indexed session (never written, or its row still to come) counts all its children.
+      .filter((row) => parentId === undefined || ownChildOf(row.spawned_by_id, parentId))
+      .reduce((sum, row) => sum + row.n, 0)
+  );
 }
 
 /** A session's ancestors, nearest first, following `spawned_by` through the index (each in its key's shard). */

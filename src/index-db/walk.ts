@@ -1,3 +1,4 @@
+import { ownChildOf } from "./generations";
 import {
   everyShard,
   type IndexDb,
@@ -60,7 +61,7 @@ export async function walkDownLevels(
     const next: typeof frontier = [];
     for (const row of level)
       for (const pair of frontier)
-        if (pair.sessionKey === row.spawned_by && ownChildOf(row, pair.sessionId)) {
+        if (pair.sessionKey === row.spawned_by && ownChildOf(row.spawned_by_id, pair.sessionId)) {
           nodes.push({ root: pair.root, depth, row });
           next.push({
             root: pair.root,
@@ -71,14 +72,6 @@ export async function walkDownLevels(
     frontier = next;
   }
   return nodes;
-}
-
-/**
- * Whether a child row belongs to its parent's session `parentId` (SPEC §23): one unbound (from before
- * children were bound) goes by key; one bound to a session not indexed any more (deleted) to none.
- */
-function ownChildOf(row: Record<string, string | number | null>, parentId: string | undefined): boolean {
-  return row.spawned_by_id === null || row.spawned_by_id === undefined || row.spawned_by_id === parentId;
 }
 
 /** The session ids of these sessions as the index has them (those indexed): read in each key's shard. */

@@ -23,7 +23,7 @@ export const sessionsYield = defineTool({
     // none running, its requester would never hear back.
     if (
       ctx.requester.depth > 0 &&
-      (await countActiveChildren(ctx.shards, ctx.requester.sessionKey, await requesterSessionId(ctx))) === 0
+      (await countActiveChildren(ctx.shards, ctx.requester.sessionKey, requesterSessionId(ctx))) === 0
     ) {
       return {
         status: "error",

@@ -68,7 +68,7 @@ export async function checkSpawn(
   const active =
     (await isRepeat(targetId)) || request.collect
       ? 0
-      : await countActiveChildren(ctx.shards, requester.sessionKey, await requesterSessionId(ctx));
+      : await countActiveChildren(ctx.shards, requester.sessionKey, requesterSessionId(ctx));
   if (active >= settings.maxChildrenPerAgent) {
     return failure(
       "forbidden",
