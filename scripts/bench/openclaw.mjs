@@ -18,7 +18,10 @@ export const SEND_WARMUP = 5;
 const REPLY = "Streaming reply from the bench model.";
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-/** One operation: its `/tools/invoke` body (none: `GET /healthz`) and the check of its `details`. */
+/**
+ * One operation: its `/tools/invoke` body (none: `GET /healthz`) and the check of its `details`; or, for
+ * one side `only`, a bench route (`path`, POSTed `body` if any) and the check of its JSON answer.
+ */
 const OPERATIONS = [
   { name: "GET /healthz", check: () => true },
   {
@@ -26,6 +29,16 @@ const OPERATIONS = [
     tool: "sessions_list",
     args: { limit: LIST_LIMIT },
     check: (details) => details.sessions?.length === LIST_LIMIT,
+  },
+  // Ours alone, the floors under sessions_list on this machine: one D1 round trip through a bare route,
+  // and the list's own D1 batch (the 50-row page and its rows' children) with no tool around it.
+  { name: "floor: D1 SELECT 1", path: "/bench/d1", only: "switchboard", check: () => true },
+  {
+    name: "floor: the list's D1 batch alone",
+    path: "/bench/list",
+    body: { scope: { type: "all" }, limit: LIST_LIMIT },
+    only: "switchboard",
+    check: (answer) => answer.count === LIST_LIMIT,
   },
   {
     name: "sessions_history",
@@ -66,11 +79,21 @@ async function call(side, operation, i) {
           sessionKey: KEYS.main,
         }),
       })
-    : await fetch(`${side.base}/healthz`);
+    : operation.body
+      ? await fetch(`${side.base}${operation.path}`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(operation.body),
+        })
+      : await fetch(`${side.base}${operation.path ?? "/healthz"}`);
   const text = await response.text();
   const ms = performance.now() - t0;
-  const details = operation.tool ? JSON.parse(text).result?.details : undefined;
-  if (!response.ok || (operation.tool && !details) || !operation.check(details ?? {}))
+  const details = operation.tool
+    ? JSON.parse(text).result?.details
+    : operation.path
+      ? JSON.parse(text)
+      : undefined;
+  if (!response.ok || ((operation.tool || operation.path) && !details) || !operation.check(details ?? {}))
     throw new Error(`${side.name} ${operation.name}: ${response.status} ${text.slice(0, 400)}`);
   return ms;
 }
@@ -122,6 +145,7 @@ async function interleave(sides, operations, rounds, { warmup = 0, between } = {
     const order = round % 2 === 0 ? [0, 1] : [1, 0];
     for (const operation of operations)
       for (const index of order) {
+        if (operation.only && sides[index].name !== operation.only) continue;
         const ms = await call(sides[index], operation, round + warmup);
         if (round >= 0) samples.get(operation.name)[index].push(ms);
         if (between) await between(index);
@@ -129,6 +153,7 @@ async function interleave(sides, operations, rounds, { warmup = 0, between } = {
   }
   return [...samples].map(([name, perSide]) => {
     const [ours, theirs] = perSide.map((values) => {
+      if (values.length === 0) return undefined;
       const sorted = [...values].sort((a, b) => a - b);
       return { p50: percentile(sorted, 50), p90: percentile(sorted, 90), count: sorted.length };
     });
@@ -161,7 +186,7 @@ async function openclawComparison({ stateDir, rounds, sends, log }) {
     const pids = [worker.pid, gateway.pid];
     // Both start background work after they answer (OpenClaw keeps loading plugins past /readyz).
     log(`openclaw: both sides idle after ${(await settled(model, pids)).ms.toFixed(0)} ms`);
-    log(`openclaw: ${rounds} interleaved rounds of healthz, list, history, status`);
+    log(`openclaw: ${rounds} interleaved rounds of healthz, list (and our floors under it), history, status`);
     const readWarmup = Math.ceil(rounds / 10);
     const reads = await interleave(sides, OPERATIONS, rounds, { warmup: readWarmup });
     log(`openclaw: ${sends} interleaved send-and-wait rounds`);
