@@ -131,8 +131,8 @@ export const LATENCY_OPERATIONS = [
   },
   {
     name: "sessions_spawn (accepted)",
-    hops: { d1: 1, do: 1 },
-    why: "the requester's lineage and live children from the index (1 D1: the depth and maxChildren limits), then one call into the child's object that records it and queues its run; the parent's record and the completion come after the answer",
+    hops: { d1: 2, do: 1 },
+    why: "the requester's live children (and its session id) from the index (1 D1: the maxChildrenPerAgent limit), then one call into the child's object that records it and queues its run (1 DO), which answers once the child's index row is written (1 D1: the next spawn's count must see this child, and a lookup by its run id must find it); the parent's record and the completion come after the answer",
     run: async (base, i) =>
       expect(
         await tool(base, TOKENS.main, "sessions_spawn", { task: `latency probe ${i}`, agentId: "research" }),
