@@ -146,11 +146,14 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
    * Before a session is created in an object holding no record (new, or wiped after a deletion): the
    * key's last stateVersion, which a deletion keeps in D1, seeds it, so its event log goes on counting
    * from there (SPEC §23 "Generations"). One D1 read, only for an object that has never held this key's
-   * record since its storage was last wiped.
+   * record since its storage was last wiped, and a key not minted just now.
    */
-  async #continueGeneration(sessionKey: string): Promise<void> {
+  async #continueGeneration({
+    sessionKey,
+    newKey,
+  }: Pick<CreateSessionInit, "sessionKey" | "newKey">): Promise<void> {
     this.#use();
-    if (readRecord(this.#sql) !== undefined) return;
+    if (newKey || readRecord(this.#sql) !== undefined) return;
     const floor = await readStateFloor(keyShard(indexShards(this.env), sessionKey), sessionKey).catch(
       // D1 out of reach: creation does not wait on it (index writes are retried; this cannot be), so the
       // log starts from the time in ms instead, above any count of events a deleted session could have had.
@@ -185,7 +188,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   }
 
   async create(init: CreateSessionInit): Promise<Result<SessionRow>> {
-    await this.#continueGeneration(init.sessionKey);
+    await this.#continueGeneration(init);
     if (liveRecord(this.#sql))
       return { ok: false, code: "conflict", message: `session ${init.sessionKey} already exists` };
     await this.#write(() => writeCreation(this.#sql, init, Date.now()));
@@ -197,7 +200,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
     turn: TurnRequest,
     fork: TranscriptMessage[] = [],
   ): Promise<Result<AcceptedTurn>> {
-    await this.#continueGeneration(init.sessionKey);
+    await this.#continueGeneration(init);
     return this.#turns.createWithTurn(init, turn, fork);
   }
 
@@ -337,7 +340,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   }
 
   async acceptInbound(message: InboundChannelMessage): Promise<Result<InboundAnswer>> {
-    await this.#continueGeneration(message.init.sessionKey);
+    await this.#continueGeneration(message.init);
     return this.#turns.acceptInbound(message);
   }
 
@@ -468,7 +471,7 @@ export class SessionObject extends DurableObject<Env> implements SessionApi {
   }
 
   async admitCollector(admission: CollectorAdmission): Promise<Result<AdmittedCollector>> {
-    if (admission.requester) await this.#continueGeneration(admission.requester.sessionKey);
+    if (admission.requester) await this.#continueGeneration(admission.requester);
     else this.#use();
     return this.#collectors.admit(admission);
   }

@@ -192,6 +192,7 @@ export const sessionsSpawn = defineTool({
         : undefined;
     if (opened && !opened.ok) return { status: opened.status, error: opened.error };
     const thread = opened?.ok ? opened : undefined;
+    const minted = !params.thread && !idempotencyKey;
     const { childUuid, childKey, runId } = params.thread
       ? await threadIds(ctx, threadChild ?? thread?.childKey ?? "", idempotencyKey)
       : idempotencyKey
@@ -261,6 +262,8 @@ export const sessionsSpawn = defineTool({
       // Only a sub-agent was spawned by someone: any other requester's lineage is empty, no index walk.
       lineage: requester.isSubagent ? await ancestorsOf(ctx.shards, requester.sessionKey) : [],
       ...(params.label ? { label: params.label } : {}),
+      // A random key's object never held a session: no generation floor to read (SPEC §23).
+      ...(minted ? { newKey: true as const } : {}),
       ...(plan.model ? { modelOverride: plan.model } : {}),
       ...(plan.thinking ? { thinkingLevel: plan.thinking } : {}),
       attachments: files.files,

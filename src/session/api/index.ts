@@ -75,6 +75,11 @@ export interface CreateSessionInit {
   thinkingLevel?: string;
   /** Files given to sessions_spawn, stored with the child for its runtime. */
   attachments?: PreparedAttachment[];
+  /**
+   * Its key was minted for it just now (a random id): no earlier session under it can have been
+   * deleted, so its creation reads no generation floor from the index (one D1 round trip fewer).
+   */
+  newKey?: true;
 }
 
 export type SessionPatch = Pick<

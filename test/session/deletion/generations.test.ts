@@ -1,5 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { sessionApi } from "../../../src/session/client";
 import {
   ADMIN,
   call,
@@ -46,6 +48,23 @@ describe("a key created again after its deletion", () => {
     await createSession({ key });
     expect((await row(key)).stateVersion).toBe(before + 2);
     expect(again.sessionId).not.toBe((await row(key)).sessionId);
+  });
+
+  it("but a key created as minted just now (a spawn's random key) reads no floor: its log starts afresh", async () => {
+    const key = `agent:main:subagent:${crypto.randomUUID()}`;
+    await createSession({ key });
+    await waitRun(await sendMessage(key, "count some events"));
+    expect((await row(key)).stateVersion ?? 0).toBeGreaterThan(3);
+    await remove(key);
+
+    // Only a random key is created so (src/tools/sessions-spawn.ts): none can have been deleted before.
+    const created = await sessionApi(env.SESSION, key).create({
+      sessionKey: key,
+      agentId: "main",
+      newKey: true,
+    });
+    expect(created.ok).toBe(true);
+    expect((await row(key)).stateVersion).toBe(1);
   });
 
   it("lists none of the deleted session's children (subagents list, childSessions)", async () => {
