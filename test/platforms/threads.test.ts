@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SLACK_PLACEHOLDER } from "../../src/platforms/slack/live";
-import { driveUntil, inbound, postInbound, uid, waitRun } from "../support";
+import { inbound, postInbound, uid, waitRun } from "../support";
 import type { RecordedRequest } from "../support/fake-services";
 import {
   postDiscord,
@@ -55,27 +55,6 @@ async function spawnInThread(
   return spawned as unknown as Spawned;
 }
 
-/**
- * The chat's calls after its first `skip`, once `count` of them are ones `pick` takes, running `keys`'
- * alarms meanwhile: what a session owes another (the child's completion, its requester's update) is
- * tried again at once if a first try failed under load, rather than 15 seconds later.
- */
-const callsAfterDriving = (
-  keys: string[],
-  chat: string,
-  skip: number,
-  count: number,
-  pick: (call: Call) => boolean,
-) =>
-  driveUntil(
-    keys,
-    async () => {
-      const calls = (await platformCalls(chat)).slice(skip);
-      return calls.filter(pick).length >= count ? calls : undefined;
-    },
-    `${count} more call(s) to ${chat}`,
-  );
-
 /** Each run of a session, with whether its end owed the requester a completion (in run order). */
 const completionsOwed = (key: string) =>
   runInDurableObject(stub(key), (_instance, state) =>
@@ -113,13 +92,10 @@ describe("sessions_spawn thread: true on a platform channel", () => {
     // The child's reply, then its requester's update on the completion, both in the topic; so is the
     // typing shown while they were written.
     await waitRun(spawned.runId);
-    const calls = await callsAfterDriving(
-      [spawned.childSessionKey, parentKey],
-      String(chat),
-      before,
-      2,
-      isMethod("sendMessage"),
-    );
+    const calls = await platformCallsAfter(String(chat), before, 2, isMethod("sendMessage"), [
+      spawned.childSessionKey,
+      parentKey,
+    ]);
     expect(methodOf(calls[0] as Call)).toBe("createForumTopic");
     expect(calls[0]?.json).toMatchObject({ chat_id: String(chat), name: "dig into the logs" });
     for (const call of calls.slice(1)) {

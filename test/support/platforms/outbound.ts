@@ -42,14 +42,26 @@ export const platformCallsArrived = <Body = Record<string, unknown>>(key: string
 /**
  * The calls for `key` after its first `skip`, once `count` of them are ones `pick` takes: a test waits
  * on the messages it names while the live calls (typing, status, placeholders; SPEC §21 Live) that come
- * with them are counted by nothing.
+ * with them are counted by nothing. With `driving`, those sessions' alarms run meanwhile (drive.ts):
+ * what they owe each other (a child's completion, its requester's update) is tried again at once should
+ * a first try fail under load, not 15 seconds later; the calls so far are returned.
  */
 export async function platformCallsAfter(
   key: string,
   skip: number,
   count: number,
   pick: (call: RecordedRequest<Record<string, unknown>>) => boolean,
+  driving?: string[],
 ): Promise<RecordedRequest<Record<string, unknown>>[]> {
+  if (driving)
+    return driveUntil(
+      driving,
+      async () => {
+        const calls = (await platformCalls(key)).slice(skip);
+        return calls.filter(pick).length >= count ? calls : undefined;
+      },
+      `${count} more call(s) to ${key}`,
+    );
   let total = skip + count;
   for (;;) {
     const calls = (await platformCallsArrived(key, total)).slice(skip);
