@@ -25,7 +25,7 @@ function lines(results) {
   const rows = results.filter((row) => row.openclaw);
   const healthz = rows.find((row) => row.name === "GET /healthz");
   const list = rows.find((row) => row.name === "sessions_list");
-  const floors = rows.filter((row) => !row.theirs && list);
+  const floors = list ? rows.filter((row) => !row.theirs) : [];
   const floorShare = Math.max(...floors.map((row) => row.ours.p50 / list.theirs.p50));
   return rows.map((row) => {
     const theirs = row.theirs ?? list?.theirs ?? { p50: Number.NaN, p90: Number.NaN };
