@@ -113,7 +113,9 @@ describe("sessions_spawn thread: true on a platform channel", () => {
     expect(later.status, later.text).toBe(202);
     expect(later.json.sessionKey).toBe(spawned.childSessionKey);
     expect(await waitRun(String(later.json.runId))).toMatchObject({ reply: "Got it: /ask and the rest?" });
-    const more = await platformCallsAfter(String(chat), before + calls.length, 1, isMethod("sendMessage"));
+    const more = await platformCallsAfter(String(chat), before + calls.length, 1, isMethod("sendMessage"), [
+      spawned.childSessionKey,
+    ]);
     for (const call of more) expect(call.json).toMatchObject({ message_thread_id: topic });
     const [answer] = more.filter(isMethod("sendMessage"));
     expect(answer?.json).toMatchObject({ message_thread_id: topic, text: "Got it: /ask and the rest?" });
@@ -144,7 +146,10 @@ describe("sessions_spawn thread: true on a platform channel", () => {
 
     // The child's reply and the update posted in the thread; the status shown meanwhile is the thread's.
     await waitRun(spawned.runId);
-    const [intro, ...inThread] = await platformCallsAfter(dm, before, 2, postedInThread(ts));
+    const [intro, ...inThread] = await platformCallsAfter(dm, before, 2, postedInThread(ts), [
+      spawned.childSessionKey,
+      parentKey,
+    ]);
     expect(methodOf(intro as Call)).toBe("chat.postMessage");
     expect(intro?.json).toMatchObject({ channel: dm, text: "Sub-agent task: summarise the doc" });
     expect(intro?.json.thread_ts).toBeUndefined();
@@ -165,7 +170,9 @@ describe("sessions_spawn thread: true on a platform channel", () => {
     expect(later.status, later.text).toBe(202);
     expect(later.json.sessionKey).toBe(spawned.childSessionKey);
     await waitRun(String(later.json.runId));
-    const more = await platformCallsAfter(dm, before + 1 + inThread.length, 1, postedInThread(ts));
+    const more = await platformCallsAfter(dm, before + 1 + inThread.length, 1, postedInThread(ts), [
+      spawned.childSessionKey,
+    ]);
     for (const call of more) expect(call.json).toMatchObject({ thread_ts: ts });
     const [answer] = more.filter(isMethod("chat.postMessage"));
     expect(answer?.json).toMatchObject({ thread_ts: ts, text: "Got it: one more" });
@@ -202,7 +209,10 @@ describe("sessions_spawn thread: true on a platform channel", () => {
     // The thread is a channel of its own: the child's reply and the update are posted to it, and the
     // typing shown meanwhile is its own; the parent channel has the intro and the thread's start only.
     await waitRun(spawned.runId);
-    const inThread = await platformCallsAfter(messageId, 0, 2, isMethod("messages"));
+    const inThread = await platformCallsAfter(messageId, 0, 2, isMethod("messages"), [
+      spawned.childSessionKey,
+      parentKey,
+    ]);
     for (const call of inThread)
       expect(call.path).toMatch(new RegExp(`^/discord/channels/${messageId}/(messages|typing)$`));
     expect(inThread.filter(isMethod("typing")).length).toBeGreaterThan(0);
@@ -237,7 +247,7 @@ describe("sessions_spawn thread: true repeated", () => {
     const ts = first.childSessionKey.split(":thread:")[1] ?? "";
     // Its reply and the update are out: its run is in the run index a repeat looks in.
     await waitRun(first.runId);
-    await platformCallsAfter(dm, 0, 2, postedInThread(ts));
+    await platformCallsAfter(dm, 0, 2, postedInThread(ts), [first.childSessionKey, parentKey]);
     const again = await spawnInThread(parentKey, "once only", { idempotencyKey });
     expect(again).toMatchObject({ childSessionKey: first.childSessionKey, runId: first.runId });
     // Outside the thread: the parent's reply (its placeholder, completed by chat.update) and one intro.
