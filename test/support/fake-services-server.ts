@@ -365,9 +365,12 @@ async function route(request: IncomingMessage, url: URL, body: string): Promise<
   if (request.method === "GET" && service === "signal") {
     const count = Number(url.searchParams.get("count") ?? 1);
     const marker = url.searchParams.get("marker") ?? "";
-    const arrived = await whenRecorded(decodeURIComponent(scenario), count, marker, (giveUp) =>
-      request.socket.once("close", giveUp),
-    );
+    // The connection closing while the waiter waits is the test gone; a kept-alive connection serves
+    // later requests, so the listener goes with the answer.
+    const arrived = await whenRecorded(decodeURIComponent(scenario), count, marker, (giveUp) => {
+      request.socket.once("close", giveUp);
+      return () => request.socket.off("close", giveUp);
+    });
     return arrived
       ? { status: 200, body: arrived }
       : { status: 408, body: { error: `${count} request(s) under ${scenario} never arrived` } };

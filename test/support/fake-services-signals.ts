@@ -41,28 +41,36 @@ export function recordRequest(id: string, request: Recorded): void {
 
 /**
  * The requests under `id` mentioning `marker`, once there are at least `count` of them; undefined when
- * they did not arrive in time or the waiting test went away (`gone` is told how to give up).
+ * they did not arrive in time or the waiting test went away (`gone` is told how to give up, and returns
+ * how to stop listening once the waiter is answered).
  */
 export function whenRecorded(
   id: string,
   count: number,
   marker: string,
-  gone: (giveUp: () => void) => void,
+  gone: (giveUp: () => void) => () => void,
 ): Promise<Recorded[] | undefined> {
   const now = matching(id, marker);
   if (now.length >= count) return Promise.resolve(now);
   return new Promise((resolve) => {
     const waiting = waiters.get(id) ?? new Set<Waiter>();
     waiters.set(id, waiting);
+    let finished = false;
+    let stopListening = () => {};
     const finish = (requests: Recorded[] | undefined) => {
+      // Once only: a give-up coming after the answer must not drop the set that later waiters joined
+      // (they would never be answered, and time out with their requests recorded).
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
+      stopListening();
       waiting.delete(waiter);
-      if (waiting.size === 0) waiters.delete(id);
+      if (waiting.size === 0 && waiters.get(id) === waiting) waiters.delete(id);
       resolve(requests);
     };
     const waiter: Waiter = { count, marker, answer: finish };
     const timer = setTimeout(() => finish(undefined), SIGNAL_TIMEOUT_MS);
     waiting.add(waiter);
-    gone(() => finish(undefined));
+    stopListening = gone(() => finish(undefined));
   });
 }
