@@ -46,6 +46,32 @@ const SLOW = [
   "test/integration/route-by-key-spread.test.ts",
 ];
 
+/** Every package (and subpath) that src/ and test/ import, for `deps.optimizer` below. */
+const PREBUNDLED = [
+  "zod",
+  "hono",
+  "hono/jsx",
+  "hono/jsx/jsx-runtime",
+  "hono/factory",
+  "hono/body-limit",
+  "hono/utils/http-status",
+  "hono/secure-headers",
+  "hono/dev",
+  "croner",
+  "@cfworker/json-schema",
+  "@ai-sdk/provider",
+  "@ai-sdk/anthropic",
+  "@ai-sdk/openai/internal",
+  "workers-ai-provider",
+  "@scalar/hono-api-reference",
+  "@modelcontextprotocol/sdk/types.js",
+  "@modelcontextprotocol/sdk/client/streamableHttp.js",
+  "@modelcontextprotocol/sdk/client/index.js",
+  "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js",
+  "@modelcontextprotocol/sdk/server/index.js",
+  "@modelcontextprotocol/sdk/inMemory.js",
+];
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   // Chosen once per vitest process: globalSetup (same process) listens on it, workerd gets the URL.
@@ -110,6 +136,10 @@ export default defineConfig(async () => {
     test: {
       // Two test files at a time (one per core); vitest's default on two cores is one.
       maxWorkers: 2,
+      // The packages the Worker imports, pre-bundled once per project (node_modules/.vite): the plugin
+      // inlines every dependency, and a fresh runtime (the fresh and slow projects start one per file)
+      // otherwise loads each of their hundreds of modules one by one. About a sixth off `npm test`.
+      deps: { optimizer: { ssr: { enabled: true, include: PREBUNDLED } } },
       // A bound for a stuck test, not a timing assertion: slow fakes and queue batches need seconds.
       testTimeout: 20_000,
       // The Worker's own logs (a retried index write, a refused call) go straight to workerd's output, not
