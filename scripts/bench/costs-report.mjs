@@ -32,8 +32,10 @@ export const REFERENCE_LOAD = { chats: 10_000, messagesPerChatPerDay: 50, days: 
 const TURNS_PER_MONTH = REFERENCE_LOAD.chats * REFERENCE_LOAD.messagesPerChatPerDay * REFERENCE_LOAD.days;
 /** Searchable messages a chat turn adds (the user's and the reply), each a search row kept in D1. */
 const SEARCHABLE_PER_TURN = 2;
-/** Bytes a searchable message takes in D1 when this run did not measure it (docs/scaling.md, full run). */
-const SEARCH_BYTES_DEFAULT = 883;
+/** Bytes a searchable message takes in D1 when this run did not measure it (BENCH_ONLY=storage, 2026-11-29). */
+const SEARCH_BYTES_DEFAULT = 698;
+/** Bytes a searchable message took before issue 34's D1 migrations 0016–0020 (full run of 2026-11-28). */
+const SEARCH_BYTES_BEFORE = 883;
 const D1_DATABASE_GB = 10;
 
 /**
@@ -53,13 +55,14 @@ function referenceLoadSection(costs, storage) {
   const searchBytes =
     storage.find((row) => row.name.includes("searchable message") && row.count >= 100_000)?.bytesPer ??
     SEARCH_BYTES_DEFAULT;
-  const gbPerDay =
-    (REFERENCE_LOAD.chats * REFERENCE_LOAD.messagesPerChatPerDay * SEARCHABLE_PER_TURN * searchBytes) / 1e9;
+  const gbADay = (bytes) =>
+    (REFERENCE_LOAD.chats * REFERENCE_LOAD.messagesPerChatPerDay * SEARCHABLE_PER_TURN * bytes) / 1e9;
+  const gbPerDay = gbADay(searchBytes);
   // D1 storage averaged over the first month (it grows linearly from nothing).
-  const averageGb = (gbPerDay * REFERENCE_LOAD.days) / 2;
+  const averageGb = (bytes) => (gbADay(bytes) * REFERENCE_LOAD.days) / 2;
   const turnsPerSecond = TURNS_PER_MONTH / REFERENCE_LOAD.days / 86_400;
-  const line = (label, c) => {
-    const parts = monthlyCost(c, TURNS_PER_MONTH, averageGb);
+  const line = (label, c, bytes) => {
+    const parts = monthlyCost(c, TURNS_PER_MONTH, averageGb(bytes));
     const total = Object.values(parts).reduce((sum, value) => sum + value, 0);
     const units = billedUnits(c);
     return {
@@ -68,15 +71,15 @@ function referenceLoadSection(costs, storage) {
       text: `| ${label} | ${num(c.d1Calls)} | ${num(c.d1RowsWritten)} | ${((units.d1RowsWritten * TURNS_PER_MONTH) / 1e6).toLocaleString("en-US", { maximumFractionDigits: 0 })}M | ${usd(parts.d1RowsWritten)} | ${usd(parts.d1RowsRead)} | ${usd(parts.d1Storage)} | ${usd(parts.workerRequests + parts.workerCpuMs)} | ${usd(parts.doRequests + parts.doGbSeconds)} | ${usd(parts.queueOperations)} | ${usd(parts.base)} | **${usd(total)}** | ${Math.floor(1_000 / c.d1Calls).toLocaleString("en-US")} |`,
     };
   };
-  const was = line("before (2026-11-24's counts)", before);
-  const now = line("after (this run's counts)", chat);
+  const was = line("before (2026-11-24's counts)", before, SEARCH_BYTES_BEFORE);
+  const now = line("after (this run's counts)", chat, searchBytes);
   const ratio = now.d1 / was.d1;
   const daysToFull = D1_DATABASE_GB / gbPerDay;
   return `**The reference load**: one agent (a public bot), ${REFERENCE_LOAD.chats.toLocaleString("en-US")} chats × ${REFERENCE_LOAD.messagesPerChatPerDay} messages a day =
 ${(TURNS_PER_MONTH / REFERENCE_LOAD.days).toLocaleString("en-US")} chat turns a day (${turnsPerSecond.toFixed(1)}/s on average), ${(TURNS_PER_MONTH / 1e6).toFixed(0)}M in a ${REFERENCE_LOAD.days}-day month, each
 costed as the table's chat turn; the plan's included amounts subtracted once; D1 storage at its average over
-the first month (${SEARCHABLE_PER_TURN} searchable messages a turn × ${Math.round(searchBytes)} bytes = ${gbPerDay.toFixed(2)} GB a day; the index rows, ~2 KB
-a chat, are a few MB).
+the first month (${SEARCHABLE_PER_TURN} searchable messages a turn × ${Math.round(searchBytes)} bytes = ${gbPerDay.toFixed(2)} GB a day, before: × ${SEARCH_BYTES_BEFORE} bytes,
+measured before D1 migrations 0016–0020; the index rows, ~2 KB a chat, are a few MB).
 
 | counts | D1 round trips per turn | rows written per turn | rows written a month | D1 rows written | D1 rows read | D1 storage | Workers | Durable Objects | Queues | plan base | month | turns/s one D1 allows |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
@@ -87,7 +90,7 @@ ${now.text}
   ${ratio <= 0.25 ? "**met**" : "**missed**"}.
 - **The first limit met**: not the write rate (${turnsPerSecond.toFixed(1)} turns/s on average, against the
   ${Math.floor(1_000 / chat.d1Calls).toLocaleString("en-US")}/s one database takes at ${num(chat.d1Calls)} round trip(s) a turn; a peak of ten times the average still fits), but
-  **one database's ${D1_DATABASE_GB} GB**: the search rows grow ${gbPerDay.toFixed(2)} GB a day, so one database is full in ~${Math.round(daysToFull)} days.
+  **one database's ${D1_DATABASE_GB} GB**: the search rows grow ${gbPerDay.toFixed(2)} GB a day, so one database is full in ~${Math.round(daysToFull)} days (before: ~${Math.round(D1_DATABASE_GB / gbADay(SEARCH_BYTES_BEFORE))}).
   With the bot's sessions on one shard (sharding by agent) that is the bot's limit; routed by session key
   (\`index.routeByKey\`) over N shards, ~${Math.round(daysToFull)} × N days, and then the account's 1 TB
   (~${Math.round(1_000 / gbPerDay).toLocaleString("en-US")} days) unless retention (SPEC §23) bounds the search rows.`;

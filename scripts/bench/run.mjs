@@ -4,7 +4,8 @@
 // quick run; BENCH_ONLY=streams runs the live-stream group alone and rewrites only its section of the
 // report, BENCH_ONLY=ledger the completion-delivery group, BENCH_ONLY=search the transcript search group,
 // BENCH_ONLY=send the fire-and-forget throughput group (issue 16), BENCH_ONLY=costs the costs per
-// operation (docs/scaling.md), BENCH_ONLY=soak the storage soak (issue 33: bytes per chat over time, with
+// operation (docs/scaling.md), BENCH_ONLY=storage those costs with D1's bytes per indexed session and per
+// searchable message measured again (the large seeds alone), BENCH_ONLY=soak the storage soak (issue 33: bytes per chat over time, with
 // retention on and off), BENCH_ONLY=latency the critical path under a production latency model (issue 34:
 // BENCH_LATENCY=d1:20,do:2,queue:5, the default, in ms), BENCH_ONLY=core the first two phases, printed
 // only. BENCH_OPENCLAW=1 adds
@@ -184,19 +185,62 @@ async function phaseOne(results) {
   }
 }
 
-async function phaseTwo(all) {
-  const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 2 }))) };
-  log(`seeding ${scale.largeSessions} index rows into D1 directly (wrangler d1 execute --local --file)`);
+/**
+ * Seeds `count` index rows into D1 directly and records what D1's files grew by per row (a storage row);
+ * returns the seeded rows' maker.
+ */
+function seedIndexRows(stateDir, count, results) {
+  log(`seeding ${count} index rows into D1 directly (wrangler d1 execute --local --file)`);
   const t0 = Date.now();
-  const bytesBefore = d1BytesOf(STATE_DIR);
-  const row = seedIndex(STATE_DIR, scale.largeSessions, Date.now());
+  const bytesBefore = d1BytesOf(stateDir);
+  const row = seedIndex(stateDir, count, Date.now());
   log(`seeded in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   results.push({
     name: "storage: D1 bytes per indexed session",
     storage: true,
-    bytesPer: (d1BytesOf(STATE_DIR) - bytesBefore) / scale.largeSessions,
-    count: scale.largeSessions,
+    bytesPer: (d1BytesOf(stateDir) - bytesBefore) / count,
+    count,
   });
+  return row;
+}
+
+/** Grows the search index from `from` to `to` messages and records what D1's files grew by per message. */
+function growSearchIndex(stateDir, from, to, results) {
+  log(`search: growing the index to ${to} messages`);
+  const bytesBefore = d1BytesOf(stateDir);
+  seedSearchIndex(stateDir, from, to, log);
+  results.push({
+    name: "storage: D1 bytes per searchable message",
+    storage: true,
+    bytesPer: (d1BytesOf(stateDir) - bytesBefore) / (to - from),
+    count: to - from,
+  });
+}
+
+/**
+ * D1's bytes per indexed session and per searchable message alone (docs/scaling.md's storage lines): the
+ * seeds of the large index phase and of the search phase, each on fresh state of its own, without the
+ * scenarios run over them. Only with BENCH_ONLY=storage.
+ */
+function phaseStorage(all) {
+  const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 12 }))) };
+  const indexDir = `${STATE_DIR}-storage`;
+  const searchDir = `${STATE_DIR}-storage-search`;
+  for (const dir of [indexDir, searchDir]) {
+    rmSync(dir, { recursive: true, force: true });
+    migrate(dir);
+  }
+  seedIndexRows(indexDir, scale.largeSessions, results);
+  let indexed = 0;
+  for (const size of scale.searchSizes) {
+    growSearchIndex(searchDir, indexed, size, results);
+    indexed = size;
+  }
+}
+
+async function phaseTwo(all) {
+  const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 2 }))) };
+  const row = seedIndexRows(STATE_DIR, scale.largeSessions, results);
   const worker = await startWorker(STATE_DIR);
   const { base } = worker;
   try {
@@ -341,15 +385,7 @@ async function phaseSearch(all) {
   let indexed = 0;
   for (const [index, size] of scale.searchSizes.entries()) {
     const results = { push: (...rows) => all.push(...rows.map((row) => ({ ...row, phase: 5 + index }))) };
-    log(`search: growing the index to ${size} messages`);
-    const bytesBefore = d1BytesOf(stateDir);
-    seedSearchIndex(stateDir, indexed, size, log);
-    results.push({
-      name: "storage: D1 bytes per searchable message",
-      storage: true,
-      bytesPer: (d1BytesOf(stateDir) - bytesBefore) / (size - indexed),
-      count: size - indexed,
-    });
+    growSearchIndex(stateDir, indexed, size, results);
     indexed = size;
     const worker = await startWorker(stateDir);
     try {
@@ -440,6 +476,14 @@ async function main() {
     await phaseCosts(results);
     writeCostsSection(results, { times: COST_TIMES, date: new Date().toISOString() });
     log("docs/scaling.md: the costs section rewritten");
+    return;
+  }
+  if (process.env.BENCH_ONLY === "storage") {
+    phaseStorage(results);
+    // The reference load's figures take the chat turn's counts: measured again beside the bytes.
+    await phaseCosts(results);
+    writeCostsSection(results, { times: COST_TIMES, date: new Date().toISOString() });
+    log("docs/scaling.md: the costs section rewritten, with the storage lines");
     return;
   }
   if (process.env.BENCH_ONLY === "latency") {
