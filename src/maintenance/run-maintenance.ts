@@ -15,7 +15,7 @@ import {
   shardBytes,
   storageOf,
 } from "../index-db/retention";
-import { pruneSearchRows, type SearchRetention } from "../index-db/search-retention";
+import { pruneSearchRows, type SearchRetention, WALK_RANGES } from "../index-db/search-retention";
 import { indexShards } from "../index-db/shards";
 import type { SessionKind } from "../keys/types";
 import { sessionApi } from "../session/client";
@@ -33,6 +33,17 @@ const OPTIMIZE_AFTER_ROWS = 500;
 /** Expired (and revoked) grants stay listed this long after `expiresAt`. */
 export const GRANT_KEPT_MS = 7 * 86_400_000;
 const LARGEST = 5;
+
+/**
+ * D1 round trips one `enforce` call makes at most over `shards` index shards, for a caller that makes
+ * several in one invocation (D1 takes 1,000 queries per Worker invocation). Per shard: the idle sessions
+ * to delete and to archive (2), the run index rows (1), the search walk's ends (1), its ranges
+ * (WALK_RANGES) and a cursor saved per retention (one per kind at most), the FTS merge (1) and the
+ * report's batch (1); once: the grants (1).
+ */
+export function d1CallsPerEnforce(shards: number): number {
+  return shards * (2 + 1 + 1 + WALK_RANGES + KINDS.length + 1 + 1) + 1;
+}
 
 export interface Enforced {
   archived: number;

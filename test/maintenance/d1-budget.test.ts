@@ -1,0 +1,124 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { indexShards, keyShard } from "../../src/index-db/shards";
+import { dailyBatches } from "../../src/maintenance/daily";
+import { d1CallsPerEnforce, ROW_BATCH, runMaintenance } from "../../src/maintenance/run-maintenance";
+import { agentIn, createSession, importMessages, msg, uid, workerConfigWith } from "../support";
+
+// D1 takes 1,000 queries per Worker invocation, and the daily pass runs its batches in one (the agent
+// object's alarm). On storage of its own (FRESH_STATE): the pass deletes every idle session of the agent.
+
+const DAY = 86_400_000;
+
+/** `env` with each index shard counting its D1 round trips: a statement run alone, or a batch. */
+function countingEnv(): { env: Env; calls: () => number } {
+  let calls = 0;
+  // A wrapped statement → the real one: batch() is handed D1's own objects.
+  const real = new WeakMap<object, D1PreparedStatement>();
+  const forward = (target: object, prop: string | symbol) => {
+    const value = Reflect.get(target, prop, target);
+    return typeof value === "function" ? value.bind(target) : value;
+  };
+  const statement = (inner: D1PreparedStatement): D1PreparedStatement => {
+    const wrapped = new Proxy(inner, {
+      get(target, prop) {
+        if (prop === "bind") return (...values: unknown[]) => statement(target.bind(...values));
+        if (prop === "run" || prop === "all" || prop === "first" || prop === "raw")
+          return (...args: unknown[]) => {
+            calls += 1;
+            return (target[prop] as (...args: unknown[]) => unknown).apply(target, args);
+          };
+        return forward(target, prop);
+      },
+    });
+    real.set(wrapped, inner);
+    return wrapped;
+  };
+  const database = (db: D1Database): D1Database =>
+    new Proxy(db, {
+      get(target, prop) {
+        if (prop === "prepare") return (sql: string) => statement(target.prepare(sql));
+        if (prop === "batch")
+          return (statements: D1PreparedStatement[]) => {
+            calls += 1;
+            return target.batch(statements.map((each) => real.get(each) ?? each));
+          };
+        return forward(target, prop);
+      },
+    });
+  const counted: Record<string, unknown> = { ...env };
+  indexShards(env).forEach((db, n) => {
+    counted[n === 0 ? "DB" : `DB_${n}`] = database(db);
+  });
+  return { env: counted as unknown as Env, calls: () => calls };
+}
+
+/** A research session whose only messages are `ageDays` old (an import keeps their age). */
+async function idleSession(ageDays: number): Promise<string> {
+  const key = `agent:research:budget-${uid()}`;
+  await createSession({ agentId: "research", key });
+  const at = Date.now() - ageDays * DAY;
+  await importMessages(key, [
+    msg(`u-${uid()}`, "user", "hello", at),
+    msg(`a-${uid()}`, "assistant", "hi", at + 1),
+  ]);
+  return key;
+}
+
+describe("the maintenance pass within D1's queries per invocation", () => {
+  it("makes no more D1 round trips in an enforce call than d1CallsPerEnforce says, with every part at work", async () => {
+    const deleted = await idleSession(40);
+    await idleSession(15);
+    const db = keyShard(indexShards(env), deleted);
+    const holder = `agent:research:budget-${uid()}`;
+    const { sessionId } = (await createSession({ agentId: "research", key: holder })) as {
+      sessionId: string;
+    };
+    // A batch of search rows past their retention: the call deletes a full batch, then merges the FTS
+    // segments.
+    const old = Date.now() - 20 * DAY;
+    await db
+      .prepare(
+        `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?)
+         INSERT INTO search_message (session_key, session_id, message_id, role, timestamp, text, scope)
+         SELECT ?, ?, 'm-' || x, 'user', ?, 'words', 's' FROM n`,
+      )
+      .bind(ROW_BATCH, holder, sessionId, old)
+      .run();
+    // Each kind a retention of its own: the walk keeps a cursor per retention.
+    const config = workerConfigWith((config) => {
+      config.session.maintenance = { pruneAfter: "30d", archiveAfter: "10d" };
+      agentIn(config, "research").maintenance = {
+        searchRetention: "10d",
+        byKind: {
+          main: { searchRetention: "11d" },
+          group: { searchRetention: "12d" },
+          cron: { searchRetention: "13d" },
+          hook: { searchRetention: "14d" },
+          node: { searchRetention: "15d" },
+        },
+      };
+    });
+
+    // The first call's walk spends its ranges on the kinds of no rows; the second reaches `other`'s.
+    const shards = indexShards(env).length;
+    const first = countingEnv();
+    const one = await runMaintenance(first.env, "research", "enforce", { config });
+    expect(one.enforced).toMatchObject({ deleted: 1, archived: 1, searchRows: 0 });
+    expect(first.calls()).toBeLessThanOrEqual(d1CallsPerEnforce(shards));
+    const second = countingEnv();
+    const two = await runMaintenance(second.env, "research", "enforce", { config });
+    expect(two.enforced?.searchRows).toBe(ROW_BATCH);
+    expect(two.done).toBe(false);
+    expect(second.calls()).toBeLessThanOrEqual(d1CallsPerEnforce(shards));
+  });
+
+  it("takes as many batches a day as fit in 900 D1 queries, never more than 20", () => {
+    for (const shards of [1, 2, 3, 4, 8, 16]) {
+      expect(dailyBatches(shards) * d1CallsPerEnforce(shards)).toBeLessThanOrEqual(900);
+      expect(dailyBatches(shards)).toBeLessThanOrEqual(20);
+    }
+    expect(dailyBatches(1)).toBe(20);
+    expect(dailyBatches(4)).toBeLessThan(20);
+  });
+});
