@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { CronJob, CronRun, JobDefinition } from "../cron/job-schema";
 import type { CronRunReport } from "../cron/run-report";
 import { runDailyMaintenance } from "../maintenance/daily";
+import { type AgentMaintenance, runMaintenance } from "../maintenance/run-maintenance";
 import { applyAgentMigrations } from "./agent-schema";
 import { type CronResult, CronScheduler } from "./scheduler";
 import { type DailySpend, type UsageReport, utcDayBefore } from "./spend";
@@ -43,6 +44,14 @@ export class AgentObject extends DurableObject<Env> {
   /** The Worker's daily cron: the maintenance pass unless the alarm (or a cron) made it lately. */
   async maintenanceDaily(agentId: string): Promise<boolean> {
     return this.#cron.dailyPass(agentId);
+  }
+
+  /**
+   * One `enforce` batch of the agent's maintenance (`POST /v1/maintenance`): run here, each agent's in an
+   * invocation of its own, so a call over many agents never meets D1's 1,000 queries per invocation.
+   */
+  async maintenanceBatch(agentId: string): Promise<AgentMaintenance> {
+    return runMaintenance(this.env, agentId, "enforce");
   }
 
   /** The agent's jobs. */
