@@ -3,7 +3,15 @@ import { describe, expect, it } from "vitest";
 import { indexShards, keyShard } from "../../src/index-db/shards";
 import { dailyBatches } from "../../src/maintenance/daily";
 import { d1CallsPerEnforce, ROW_BATCH, runMaintenance } from "../../src/maintenance/run-maintenance";
-import { agentIn, createSession, importMessages, msg, uid, workerConfigWith } from "../support";
+import {
+  agentIn,
+  countingDatabase,
+  createSession,
+  importMessages,
+  msg,
+  uid,
+  workerConfigWith,
+} from "../support";
 
 // D1 takes 1,000 queries per Worker invocation, and the daily pass runs its batches in one (the agent
 // object's alarm). On storage of its own (FRESH_STATE): the pass deletes every idle session of the agent.
@@ -13,38 +21,9 @@ const DAY = 86_400_000;
 /** `env` with each index shard counting its D1 round trips: a statement run alone, or a batch. */
 function countingEnv(): { env: Env; calls: () => number } {
   let calls = 0;
-  // A wrapped statement → the real one: batch() is handed D1's own objects.
-  const real = new WeakMap<object, D1PreparedStatement>();
-  const forward = (target: object, prop: string | symbol) => {
-    const value = Reflect.get(target, prop, target);
-    return typeof value === "function" ? value.bind(target) : value;
-  };
-  const statement = (inner: D1PreparedStatement): D1PreparedStatement => {
-    const wrapped = new Proxy(inner, {
-      get(target, prop) {
-        if (prop === "bind") return (...values: unknown[]) => statement(target.bind(...values));
-        if (prop === "run" || prop === "all" || prop === "first" || prop === "raw")
-          return (...args: unknown[]) => {
-            calls += 1;
-            return (target[prop] as (...args: unknown[]) => unknown).apply(target, args);
-          };
-        return forward(target, prop);
-      },
-    });
-    real.set(wrapped, inner);
-    return wrapped;
-  };
-  const database = (db: D1Database): D1Database =>
-    new Proxy(db, {
-      get(target, prop) {
-        if (prop === "prepare") return (sql: string) => statement(target.prepare(sql));
-        if (prop === "batch")
-          return (statements: D1PreparedStatement[]) => {
-            calls += 1;
-            return target.batch(statements.map((each) => real.get(each) ?? each));
-          };
-        return forward(target, prop);
-      },
+  const database = (db: D1Database) =>
+    countingDatabase(db, () => {
+      calls += 1;
     });
   const counted: Record<string, unknown> = { ...env };
   indexShards(env).forEach((db, n) => {

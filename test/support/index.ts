@@ -6,6 +6,7 @@
 export * from "./auth";
 export * from "./channels";
 export * from "./config";
+export * from "./counting-d1";
 export * from "./drive";
 export * from "./fake-services";
 export * from "./faults";

@@ -4,6 +4,7 @@ import type { SessionObject } from "../../../src/session/session-object";
 import {
   ADMIN,
   call,
+  countingDatabase,
   createSession,
   driveUntil,
   evict,
@@ -22,47 +23,17 @@ interface D1Calls {
   down: boolean;
 }
 
-const RUNS = new Set(["run", "all", "first", "raw"]);
-
 /**
  * Wraps the D1 bindings of the session's object instance (every index shard) to count its calls and to
  * fail them on demand. The wrapper lives in the instance: evicting it restores the real bindings.
  */
 async function watchD1(key: string): Promise<D1Calls> {
   const calls: D1Calls = { batches: [], single: 0, down: false };
-  const reals = new WeakMap<object, D1PreparedStatement>();
-  const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
-    const wrapped = new Proxy(statement, {
-      get(inner, name) {
-        const value = Reflect.get(inner, name, inner);
-        if (name === "bind") return (...args: unknown[]) => wrap(inner.bind(...args));
-        if (typeof name !== "string" || !RUNS.has(name)) return value;
-        return async (...args: unknown[]) => {
-          calls.single++;
-          if (calls.down) throw new Error("D1 unavailable");
-          return Reflect.apply(value, inner, args);
-        };
-      },
-    });
-    reals.set(wrapped, statement);
-    return wrapped;
-  };
   const counted = (db: D1Database): D1Database =>
-    new Proxy(db, {
-      get(target, property) {
-        if (property === "prepare") return (sql: string) => wrap(target.prepare(sql));
-        if (property === "batch")
-          return async (statements: D1PreparedStatement[]) => {
-            if (calls.down) throw new Error("D1 unavailable");
-            const results = await target.batch(
-              statements.map((statement) => reals.get(statement) ?? statement),
-            );
-            calls.batches.push(statements.length);
-            return results;
-          };
-        const value = Reflect.get(target, property, target);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
+    countingDatabase(db, (call) => {
+      if (call.kind === "single") calls.single++;
+      if (calls.down) throw new Error("D1 unavailable");
+      if (call.kind === "batch") calls.batches.push(call.size);
     });
   await runInDurableObject(stub(key), (instance) => {
     const real = Reflect.get(instance, "env") as Record<string, unknown>;
