@@ -44,8 +44,10 @@ export async function pruneSearchRows(
     ),
     db.prepare("SELECT policy, next_id FROM search_retention_walk WHERE agent_id = ?").bind(agentId),
   ]);
-  const low = ends?.results[0]?.low ?? 0;
-  const top = ends?.results[0]?.top ?? 1;
+  // No row in the shard: nothing to walk, and every cursor stays where it is.
+  if (ends?.results[0]?.low == null) return { deleted: 0, done: true };
+  const low = ends.results[0].low;
+  const top = ends.results[0].top ?? 1;
   const walked = new Map((cursors?.results ?? []).map((row) => [row.policy, row.next_id ?? 0]));
   let deleted = 0;
   let ranges = 0;

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { pruneSearchRows } from "../../src/index-db/search-retention";
 import { indexShards, keyShard } from "../../src/index-db/shards";
 import { dailyBatches } from "../../src/maintenance/daily";
 import { d1CallsPerEnforce, ROW_BATCH, runMaintenance } from "../../src/maintenance/run-maintenance";
@@ -90,6 +91,34 @@ describe("the maintenance pass within D1's queries per invocation", () => {
     expect(two.enforced?.searchRows).toBe(ROW_BATCH);
     expect(two.done).toBe(false);
     expect(second.calls()).toBeLessThanOrEqual(d1CallsPerEnforce(shards));
+  });
+
+  it("walks nothing in a shard with no search rows: one round trip, done", async () => {
+    const empty = [];
+    for (const db of indexShards(env)) {
+      const rows = await db.prepare("SELECT COUNT(*) AS n FROM search_message").first<{ n: number }>();
+      if (rows?.n === 0) empty.push(db);
+    }
+    // This file's sessions are one agent's, in one shard: the others have no search rows.
+    expect(empty.length).toBeGreaterThan(0);
+    for (const db of empty) {
+      let calls = 0;
+      const counted = countingDatabase(db, () => {
+        calls += 1;
+      });
+      const retentions = [
+        { retentionMs: DAY, kinds: ["main"] },
+        { retentionMs: 2 * DAY, kinds: ["other"] },
+      ];
+      const pruned = await pruneSearchRows(counted, {
+        agentId: "research",
+        retentions,
+        now: Date.now(),
+        limit: 10,
+      });
+      expect(pruned).toEqual({ deleted: 0, done: true });
+      expect(calls).toBe(1);
+    }
   });
 
   it("takes as many batches a day as fit in 900 D1 queries, never more than 20", () => {
