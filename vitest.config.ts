@@ -137,8 +137,8 @@ export default defineConfig(async () => {
       // Two test files at a time (one per core); vitest's default on two cores is one.
       maxWorkers: 2,
       // The packages the Worker imports, pre-bundled once per project (node_modules/.vite): the plugin
-      // inlines every dependency, and each new runtime (one per worker and project, one per file of the
-      // slow project) otherwise loads each of their hundreds of modules one by one.
+      // inlines every dependency, and a fresh runtime (the fresh and slow projects start one per file)
+      // otherwise loads each of their hundreds of modules one by one. About a sixth off `npm test`.
       deps: { optimizer: { ssr: { enabled: true, include: PREBUNDLED } } },
       // A bound for a stuck test, not a timing assertion: slow fakes and queue batches need seconds.
       testTimeout: 20_000,
@@ -147,6 +147,7 @@ export default defineConfig(async () => {
       // run ("Closing rpc while onUserConsoleLog was pending"), though every test passed.
       disableConsoleIntercept: true,
       globalSetup: ["./test/support/fake-services-server.ts"],
+      setupFiles: ["./test/support/apply-migrations.ts"],
       projects: [
         // Most files share a runtime, its loaded modules and its storage with the files run before them
         // in the same worker (isolate: false): loading the Worker's modules once per worker instead of
@@ -158,28 +159,13 @@ export default defineConfig(async () => {
             isolate: false,
             include: ["test/**/*.test.ts"],
             exclude: [...FRESH_STATE, ...SLOW],
-            setupFiles: ["./test/support/apply-migrations.ts"],
           },
         },
         // These assert things of the whole deployment (every session listed, an agent's sub-agent slots,
-        // a main session that does not exist yet): each starts on storage emptied for it (every object
-        // deleted, every index table dropped: test/support/fresh-state.ts), in a runtime shared with the
-        // files before it, as the shared project's are (a runtime of its own per file cost ~5 s apiece).
-        {
-          extends: true,
-          test: {
-            name: "fresh",
-            isolate: false,
-            include: FRESH_STATE,
-            exclude: SLOW,
-            setupFiles: ["./test/support/fresh-state.ts"],
-          },
-        },
+        // a main session that does not exist yet): each runs on storage of its own.
+        { extends: true, test: { name: "fresh", include: FRESH_STATE, exclude: SLOW } },
         // The 200-child collector group: storage of its own too (it counts the agent's running sub-agents).
-        {
-          extends: true,
-          test: { name: "slow", include: SLOW, setupFiles: ["./test/support/apply-migrations.ts"] },
-        },
+        { extends: true, test: { name: "slow", include: SLOW } },
       ],
     },
   };
