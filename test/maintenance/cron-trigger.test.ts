@@ -3,23 +3,12 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { MAINTENANCE_EVERY_MS } from "../../src/agent-object/scheduler";
 import worker from "../../src/index";
-import { createSession, getSession, importMessages, msg, uid } from "../support";
+import { getSession, idleSession } from "../support";
 import { inScheduler, runSchedulerAlarm, scheduler } from "../support/cron";
 
 // FRESH_STATE (vitest.config.ts): storage of this file's own, so no other test woke these agents' objects.
 
 const DAY = 86_400_000;
-
-async function idleSession(agentId: string, ageDays: number): Promise<string> {
-  const key = `agent:${agentId}:cron-trigger-${uid()}`;
-  await createSession({ agentId, key });
-  const at = Date.now() - ageDays * DAY;
-  await importMessages(key, [
-    msg(`u-${uid()}`, "user", "hello", at),
-    msg(`a-${uid()}`, "assistant", "hi", at + 1),
-  ]);
-  return key;
-}
 
 const meta = (agentId: string, key: string) =>
   inScheduler(

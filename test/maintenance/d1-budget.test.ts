@@ -4,15 +4,7 @@ import { pruneSearchRows } from "../../src/index-db/search-retention";
 import { indexShards, keyShard } from "../../src/index-db/shards";
 import { dailyBatches } from "../../src/maintenance/daily";
 import { d1CallsPerEnforce, ROW_BATCH, runMaintenance } from "../../src/maintenance/run-maintenance";
-import {
-  agentIn,
-  countingDatabase,
-  createSession,
-  importMessages,
-  msg,
-  uid,
-  workerConfigWith,
-} from "../support";
+import { agentIn, countingDatabase, createSession, idleSession, uid, workerConfigWith } from "../support";
 
 // D1 takes 1,000 queries per Worker invocation, and the daily pass runs its batches in one (the agent
 // object's alarm). On storage of its own (FRESH_STATE): the pass deletes every idle session of the agent.
@@ -33,22 +25,10 @@ function countingEnv(): { env: Env; calls: () => number } {
   return { env: counted as unknown as Env, calls: () => calls };
 }
 
-/** A research session whose only messages are `ageDays` old (an import keeps their age). */
-async function idleSession(ageDays: number): Promise<string> {
-  const key = `agent:research:budget-${uid()}`;
-  await createSession({ agentId: "research", key });
-  const at = Date.now() - ageDays * DAY;
-  await importMessages(key, [
-    msg(`u-${uid()}`, "user", "hello", at),
-    msg(`a-${uid()}`, "assistant", "hi", at + 1),
-  ]);
-  return key;
-}
-
 describe("the maintenance pass within D1's queries per invocation", () => {
   it("makes no more D1 round trips in an enforce call than d1CallsPerEnforce says, with every part at work", async () => {
-    const deleted = await idleSession(40);
-    await idleSession(15);
+    const deleted = await idleSession("research", 40);
+    await idleSession("research", 15);
     const db = keyShard(indexShards(env), deleted);
     const holder = `agent:research:budget-${uid()}`;
     const { sessionId } = (await createSession({ agentId: "research", key: holder })) as {

@@ -1,23 +1,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { MAINTENANCE_EVERY_MS } from "../../src/agent-object/scheduler";
-import { createSession, getSession, importMessages, msg, uid } from "../support";
+import { getSession, idleSession } from "../support";
 import { agentStub, inScheduler, runSchedulerAlarm, scheduler } from "../support/cron";
 
 // FRESH_STATE (vitest.config.ts): the daily pass enforces, deleting every idle session of the agent.
-
-const DAY = 86_400_000;
-
-async function idleSession(agentId: string, ageDays: number): Promise<string> {
-  const key = `agent:${agentId}:daily-${uid()}`;
-  await createSession({ agentId, key });
-  const at = Date.now() - ageDays * DAY;
-  await importMessages(key, [
-    msg(`u-${uid()}`, "user", "hello", at),
-    msg(`a-${uid()}`, "assistant", "hi", at + 1),
-  ]);
-  return key;
-}
 
 const maintenanceAt = (agentId: string) =>
   inScheduler(agentId, (sql) =>

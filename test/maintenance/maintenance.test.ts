@@ -7,10 +7,8 @@ import {
   ADMIN,
   AGENT_TOKENS,
   call,
-  createSession,
   getSession,
-  importMessages,
-  msg,
+  idleSession,
   session,
   stub,
   uid,
@@ -39,18 +37,6 @@ interface Report {
   done?: boolean;
 }
 
-/** A main-agent session whose only messages are `ageDays` old (an import keeps their age). */
-async function idleSession(ageDays: number): Promise<string> {
-  const key = `agent:main:maint-${uid()}`;
-  await createSession({ agentId: "main", key });
-  const at = Date.now() - ageDays * DAY;
-  await importMessages(key, [
-    msg(`u-${uid()}`, "user", "hello", at),
-    msg(`a-${uid()}`, "assistant", "hi", at + 1),
-  ]);
-  return key;
-}
-
 const maintenance = (mode: unknown, token = ADMIN) =>
   call<Report>("POST", "/v1/maintenance", { token, body: { mode } });
 const mainOf = (report: Report) => report.agents.find((agent) => agent.agentId === "main");
@@ -70,8 +56,8 @@ describe("POST /v1/maintenance (SPEC §23)", () => {
   });
 
   it("dry-run reports each agent's storage and each shard's size, and changes nothing", async () => {
-    const old = await idleSession(40);
-    const fresh = await idleSession(0);
+    const old = await idleSession("main", 40);
+    const fresh = await idleSession("main", 0);
     const report = await maintenance("dry-run");
     expect(report.status, report.text).toBe(200);
     expect(report.json.mode).toBe("dry-run");
@@ -90,9 +76,9 @@ describe("POST /v1/maintenance (SPEC §23)", () => {
   });
 
   it("enforce deletes idle sessions in batches until done, never one with a run in flight", async () => {
-    const old = await idleSession(40);
-    const fresh = await idleSession(0);
-    const busy = await idleSession(40);
+    const old = await idleSession("main", 40);
+    const fresh = await idleSession("main", 0);
+    const busy = await idleSession("main", 40);
     await runInDurableObject(stub(busy), (_instance, state) => {
       state.storage.sql.exec(
         "INSERT INTO run (run_id, status, timeout_ms, created_at, attempts) VALUES ('queued-run', 'queued', 60000, ?, 0)",
@@ -113,7 +99,7 @@ describe("POST /v1/maintenance (SPEC §23)", () => {
   });
 
   it("a retire re-checks in the object: a session busy again since the index said idle stays", async () => {
-    const key = await idleSession(40);
+    const key = await idleSession("main", 40);
     const { sessionId } = (await getSession<{ sessionId: string }>(key)).json;
     const answer = await session(key).retire({
       action: "delete",
@@ -131,7 +117,7 @@ describe("POST /v1/maintenance (SPEC §23)", () => {
   });
 
   it("mode warn reports what is due and changes nothing", async () => {
-    const old = await idleSession(40);
+    const old = await idleSession("main", 40);
     const result = await runMaintenance(env, "main", "enforce", {
       config: configWith({ mode: "warn", archiveAfter: "1d" }),
     });
@@ -148,7 +134,7 @@ describe("POST /v1/maintenance (SPEC §23)", () => {
   });
 
   it("prunes old run index rows, grants a week after they expired, and search rows past searchRetention", async () => {
-    const key = await idleSession(0);
+    const key = await idleSession("main", 0);
     const { sessionId } = (await getSession<{ sessionId: string }>(key)).json;
     const db = keyShard(indexShards(env), key);
     const old = Date.now() - 40 * DAY;

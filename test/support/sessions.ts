@@ -6,7 +6,7 @@ import { sessionApi } from "../../src/session/client";
 import { fromColumns } from "../../src/storage/columns";
 import { ADMIN } from "./auth";
 import { BASE_URL, call, type HttpResult, sessionPath } from "./http";
-import { UUID } from "./ids";
+import { UUID, uid } from "./ids";
 import { shardOf } from "./shards";
 import type { ImportReceipt, SessionRow } from "./wire";
 
@@ -71,6 +71,21 @@ export async function importMessages(key: string, messages: unknown[]): Promise<
   });
   expect(imported.status, imported.text).toBe(200);
   return imported.json;
+}
+
+/**
+ * A session of `agentId` whose only messages (a user's and a reply) are `ageDays` old: an import keeps
+ * their age, so the maintenance policies (SPEC §23) take it for idle that long.
+ */
+export async function idleSession(agentId: string, ageDays: number): Promise<string> {
+  const key = `agent:${agentId}:idle-${uid()}`;
+  await createSession({ agentId, key });
+  const at = Date.now() - ageDays * 86_400_000;
+  await importMessages(key, [
+    msg(`u-${uid()}`, "user", "hello", at),
+    msg(`a-${uid()}`, "assistant", "hi", at + 1),
+  ]);
+  return key;
 }
 
 /** `GET /v1/sessions/{key}/transcript.jsonl` as the operator: the status and the body's exact bytes. */
