@@ -5,12 +5,12 @@
 // report, BENCH_ONLY=ledger the completion-delivery group, BENCH_ONLY=search the transcript search group,
 // BENCH_ONLY=send the fire-and-forget throughput group (issue 16), BENCH_ONLY=costs the costs per
 // operation (docs/scaling.md), BENCH_ONLY=storage those costs with D1's bytes per indexed session and per
-// searchable message measured again (the large seeds alone), BENCH_ONLY=soak the storage soak (issue 33: bytes per chat over time, with
-// retention on and off), BENCH_ONLY=latency the critical path under a production latency model (issue 34:
-// BENCH_LATENCY=d1:20,do:2,queue:5, the default, in ms), BENCH_ONLY=core the first two phases, printed
-// only. BENCH_OPENCLAW=1 adds
-// the side-by-side run against the real OpenClaw gateway (openclaw.mjs), which BENCH_ONLY=openclaw runs
-// alone. Not part of `npm test` or CI.
+// searchable message measured again (the large seeds alone), BENCH_ONLY=soak the storage soak (issue 33:
+// bytes per chat over time, with retention on and off), BENCH_ONLY=latency the critical path under a
+// production latency model (issue 34: BENCH_LATENCY=d1:20,do:2,queue:5, the default, in ms),
+// BENCH_ONLY=core the first two phases, printed only. BENCH_OPENCLAW=1 adds the side-by-side run against
+// the real OpenClaw gateway (openclaw.mjs), which BENCH_ONLY=openclaw runs alone. Not part of `npm test`
+// or CI.
 import { rmSync } from "node:fs";
 import { api, ok } from "./api.mjs";
 import { costsScenario } from "./costs.mjs";
