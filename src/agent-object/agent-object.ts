@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { CronJob, CronRun, JobDefinition } from "../cron/job-schema";
 import type { CronRunReport } from "../cron/run-report";
 import { runDailyMaintenance } from "../maintenance/daily";
-import { type AgentMaintenance, runMaintenance } from "../maintenance/run-maintenance";
+import { type AgentMaintenance, type MaintenanceMode, runMaintenance } from "../maintenance/run-maintenance";
 import { applyAgentMigrations } from "./agent-schema";
 import { type CronResult, CronScheduler } from "./scheduler";
 import { type DailySpend, type UsageReport, utcDayBefore } from "./spend";
@@ -47,11 +47,12 @@ export class AgentObject extends DurableObject<Env> {
   }
 
   /**
-   * One `enforce` batch of the agent's maintenance (`POST /v1/maintenance`): run here, each agent's in an
-   * invocation of its own, so a call over many agents never meets D1's 1,000 queries per invocation.
+   * The agent's maintenance report, with `enforce` one batch of its policy (`POST /v1/maintenance`): run
+   * here, each agent's in an invocation of its own, so a call over many agents never meets D1's 1,000
+   * queries per invocation.
    */
-  async maintenanceBatch(agentId: string): Promise<AgentMaintenance> {
-    return runMaintenance(this.env, agentId, "enforce");
+  async maintenance(agentId: string, mode: MaintenanceMode): Promise<AgentMaintenance> {
+    return runMaintenance(this.env, agentId, mode);
   }
 
   /** The agent's jobs. */

@@ -1,6 +1,6 @@
 import type { CronJob, CronRun, JobDefinition } from "../cron/job-schema";
 import type { CronRunReport } from "../cron/run-report";
-import type { AgentMaintenance } from "../maintenance/run-maintenance";
+import type { AgentMaintenance, MaintenanceMode } from "../maintenance/run-maintenance";
 import type { CronResult } from "./scheduler";
 import type { DailySpend, UsageReport } from "./spend";
 
@@ -12,7 +12,7 @@ export interface AgentApi {
   recordUsage(report: UsageReport): Promise<DailySpend>;
   cronSync(agentId: string): Promise<void>;
   maintenanceDaily(agentId: string): Promise<boolean>;
-  maintenanceBatch(agentId: string): Promise<AgentMaintenance>;
+  maintenance(agentId: string, mode: MaintenanceMode): Promise<AgentMaintenance>;
   cronList(agentId: string): Promise<CronJob[]>;
   cronGet(agentId: string, jobId: string): Promise<CronResult<CronJob>>;
   cronAdd(job: JobDefinition): Promise<CronResult<CronJob>>;

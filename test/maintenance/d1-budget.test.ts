@@ -3,8 +3,17 @@ import { describe, expect, it } from "vitest";
 import { pruneSearchRows } from "../../src/index-db/search-retention";
 import { indexShards, keyShard } from "../../src/index-db/shards";
 import { dailyBatches } from "../../src/maintenance/daily";
+import { maintenanceReport } from "../../src/maintenance/report";
 import { d1CallsPerEnforce, ROW_BATCH, runMaintenance } from "../../src/maintenance/run-maintenance";
-import { agentIn, countingDatabase, createSession, idleSession, uid, workerConfigWith } from "../support";
+import {
+  agentIn,
+  countingDatabase,
+  createSession,
+  idleSession,
+  uid,
+  workerConfig,
+  workerConfigWith,
+} from "../support";
 
 // D1 takes 1,000 queries per Worker invocation, and the daily pass runs its batches in one (the agent
 // object's alarm). On storage of its own (FRESH_STATE): the pass deletes every idle session of the agent.
@@ -99,6 +108,29 @@ describe("the maintenance pass within D1's queries per invocation", () => {
       expect(pruned).toEqual({ deleted: 0, done: true });
       expect(calls).toBe(1);
     }
+  });
+
+  it("reads only the shards' sizes in the report's own invocation: each agent's part runs in its object", async () => {
+    const session = await idleSession("research", 40);
+    const config = workerConfig();
+    const shards = indexShards(env).length;
+    const dry = countingEnv();
+    const report = await maintenanceReport(dry.env, config, "dry-run");
+    expect(report.agents.map((agent) => agent.agentId)).toEqual(config.agents.list.map((agent) => agent.id));
+    expect(report.agents.find((agent) => agent.agentId === "research")?.wouldDelete).toBeGreaterThan(0);
+    expect(report.shards).toHaveLength(shards);
+    expect(dry.calls()).toBe(shards);
+    const enforced = countingEnv();
+    const applied = await maintenanceReport(enforced.env, config, "enforce");
+    expect(applied.agents.find((agent) => agent.agentId === "research")?.enforced?.deleted).toBeGreaterThan(
+      0,
+    );
+    expect(enforced.calls()).toBe(shards);
+    const gone = await keyShard(indexShards(env), session)
+      .prepare("SELECT COUNT(*) AS n FROM session_index WHERE session_key = ?")
+      .bind(session)
+      .first<{ n: number }>();
+    expect(gone?.n).toBe(0);
   });
 
   it("takes as many batches a day as fit in 900 D1 queries, never more than 20", () => {
