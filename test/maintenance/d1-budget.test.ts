@@ -8,6 +8,7 @@ import { d1CallsPerEnforce, ROW_BATCH, runMaintenance } from "../../src/maintena
 import {
   agentIn,
   countingDatabase,
+  countingShards,
   createSession,
   idleSession,
   uid,
@@ -23,15 +24,10 @@ const DAY = 86_400_000;
 /** `env` with each index shard counting its D1 round trips: a statement run alone, or a batch. */
 function countingEnv(): { env: Env; calls: () => number } {
   let calls = 0;
-  const database = (db: D1Database) =>
-    countingDatabase(db, () => {
-      calls += 1;
-    });
-  const counted: Record<string, unknown> = { ...env };
-  indexShards(env).forEach((db, n) => {
-    counted[n === 0 ? "DB" : `DB_${n}`] = database(db);
+  const counted = countingShards(env, () => {
+    calls += 1;
   });
-  return { env: counted as unknown as Env, calls: () => calls };
+  return { env: counted, calls: () => calls };
 }
 
 describe("the maintenance pass within D1's queries per invocation", () => {

@@ -35,3 +35,15 @@ export function countingDatabase(db: D1Database, before: (call: D1Call) => void)
     },
   });
 }
+
+/**
+ * A copy of `env` whose index shards (`DB`, `DB_1`, …) each count through `countingDatabase`: one wrapper
+ * per binding, so the shards keep their identity (src/index-db/shards.ts compares them).
+ */
+export function countingShards<E extends object>(env: E, before: (call: D1Call) => void): E {
+  const counted = { ...env } as Record<string, unknown>;
+  for (const [name, value] of Object.entries(env))
+    if (/^DB(_\d+)?$/.test(name) && typeof value === "object")
+      counted[name] = countingDatabase(value as D1Database, before);
+  return counted as E;
+}

@@ -4,7 +4,7 @@ import type { SessionObject } from "../../../src/session/session-object";
 import {
   ADMIN,
   call,
-  countingDatabase,
+  countingShards,
   createSession,
   driveUntil,
   evict,
@@ -29,25 +29,11 @@ interface D1Calls {
  */
 async function watchD1(key: string): Promise<D1Calls> {
   const calls: D1Calls = { batches: [], single: 0, down: false };
-  const counted = (db: D1Database): D1Database =>
-    countingDatabase(db, (call) => {
+  await runInDurableObject(stub(key), (instance) => {
+    const patched = countingShards(Reflect.get(instance, "env") as Env, (call) => {
       if (call.kind === "single") calls.single++;
       if (calls.down) throw new Error("D1 unavailable");
       if (call.kind === "batch") calls.batches.push(call.size);
-    });
-  await runInDurableObject(stub(key), (instance) => {
-    const real = Reflect.get(instance, "env") as Record<string, unknown>;
-    // One wrapper per binding, so the shards keep their identity (src/index-db/shards.ts compares them).
-    const wrapped = new Map<string, D1Database>();
-    const patched = new Proxy(real, {
-      get: (object, property) => {
-        const value = Reflect.get(object, property);
-        if (typeof property !== "string" || !/^DB(_\d+)?$/.test(property) || typeof value !== "object")
-          return value;
-        const db = wrapped.get(property) ?? counted(value as D1Database);
-        wrapped.set(property, db);
-        return db;
-      },
     });
     Object.defineProperty(instance, "env", { value: patched, configurable: true, writable: true });
   });
