@@ -50,9 +50,17 @@ describe("the scheduler fires a slot once (SPEC §22)", () => {
       delivery: { mode: "none" },
       deleteAfterRun: false,
     });
-    // Its alarm is due at once (workerd may have run it already); run it now either way.
-    await runSchedulerAlarm("research");
-    const [taken] = await jobRuns("research", jobId);
+    // Its alarm is due at once, so the runtime may be firing it already: then runDurableObjectAlarm finds
+    // none and returns before that handler has taken the slot. Run it until the run is there.
+    const [taken] = await driveUntil(
+      [],
+      async () => {
+        await runSchedulerAlarm("research");
+        const runs = await jobRuns("research", jobId);
+        return runs.length > 0 ? runs : undefined;
+      },
+      "the at job's run",
+    );
     expect(taken?.sessionKey).toBe(`agent:research:cron:${jobId}:run:${taken?.runId}`);
     if (!taken) throw new Error("no run");
     const ended = await runEnd("research", jobId, taken.runId, taken.sessionKey);
